@@ -1,0 +1,60 @@
+"""Source spans and the one error hierarchy every layer raises."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Span(NamedTuple):
+    """Where a form sits in its source: 1-based line/column, end exclusive."""
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
+class RustyError(Exception):
+    """A user-visible error: an exact message, plus where it happened.
+
+    `message` is the string `try-catch` binds. `span` is the failing form (set by
+    the innermost form that knows its position); `trace` collects the Lisp call
+    frames as (call-site span or None, callee name) while the error unwinds,
+    innermost first. `source` optionally holds the text the span points into.
+    """
+
+    def __init__(self, message: str, span: Span | None = None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.trace: list[tuple[Span | None, str]] = []
+        self.source: str | None = None
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class ReadError(RustyError):
+    """The reader refused the text (syntax error)."""
+
+
+class IncompleteInput(ReadError):
+    """The text ended while a form was still open (the REPL reads more)."""
+
+
+class EvalError(RustyError):
+    """Raised while evaluating."""
+
+
+class RecursionLimit(EvalError):
+    """Non-tail recursion went past the configured depth."""
+
+
+class Interrupted(EvalError):
+    """The user pressed Ctrl-C during evaluation."""
+
+    def __init__(self, span: Span | None = None):
+        super().__init__("interrupted", span)
+
+
+class CompileError(RustyError):
+    """Native compilation (codegen, rustc, cache, loading) failed."""

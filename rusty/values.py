@@ -1,0 +1,241 @@
+"""Runtime values: symbols, Nil, lists, procedures, tensors and natives.
+
+Numbers are Python floats, booleans Python bools, strings Python strs. Everything
+else is a class below. Values compare by identity; `equal?` lives in builtins.
+"""
+from __future__ import annotations
+
+from array import array
+
+
+# ── Symbols ──────────────────────────────────────────────────────────────
+
+class Symbol:
+    """An interned name. `dyn` turns true once any non-global frame gains a
+    binding of this name at run time, which sends precomputed lookups of it
+    down the by-name path (LANGUAGE.md §7)."""
+    __slots__ = ('name', 'dyn')
+    _table: dict[str, 'Symbol'] = {}
+
+    def __init__(self, name: str):
+        self.name = name
+        self.dyn = False
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+def sym(name: str) -> Symbol:
+    """The one symbol with this name."""
+    s = Symbol._table.get(name)
+    if s is None:
+        s = Symbol._table[name] = Symbol(name)
+    return s
+
+
+# ── Nil and lists ────────────────────────────────────────────────────────
+
+class NilType:
+    """The void value: prints `()`, distinct from the empty list."""
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return 'NIL'
+
+
+NIL = NilType()
+
+
+class List:
+    """An immutable list cell: `car` is the first element, `cdr` the rest.
+
+    The empty list is the single cell EMPTY (len 0). `cdr` shares structure, so
+    it is O(1), and `cons` allocates one cell. `span` is where the element `car`
+    was read (None for data built at run time); programs never see it.
+    """
+    __slots__ = ('car', 'cdr', 'len', 'span')
+
+    def __init__(self, car, cdr: 'List', span=None):
+        self.car = car
+        self.cdr = cdr
+        self.len = cdr.len + 1
+        self.span = span
+
+    def __iter__(self):
+        cell = self
+        while cell.len:
+            yield cell.car
+            cell = cell.cdr
+
+    def __len__(self) -> int:
+        return self.len
+
+    def __bool__(self) -> bool:
+        return True  # every list is a value; emptiness is `len == 0`
+
+    def cells(self):
+        """Yield the non-empty cells in order (element and its span)."""
+        cell = self
+        while cell.len:
+            yield cell
+            cell = cell.cdr
+
+    def __repr__(self) -> str:
+        return 'List(%s)' % ', '.join(map(repr, self))
+
+
+EMPTY = List.__new__(List)
+EMPTY.car = None
+EMPTY.cdr = EMPTY
+EMPTY.len = 0
+EMPTY.span = None
+
+
+def make_list(items, spans=None) -> List:
+    """A list of the items of a Python sequence (optionally with their spans)."""
+    out = EMPTY
+    if spans is None:
+        for x in reversed(items):
+            out = List(x, out)
+    else:
+        for x, sp in zip(reversed(items), reversed(spans)):
+            out = List(x, out, sp)
+    return out
+
+
+def is_list(x) -> bool:
+    """True for a list (empty included), false for Nil and everything else."""
+    return x.__class__ is List
+
+
+# ── Procedures ───────────────────────────────────────────────────────────
+
+class Builtin:
+    """A procedure implemented in Python: `fn(*args)`, arity lo..hi (hi None =
+    any). `shown` is the name it prints as (aliases show their operator)."""
+    __slots__ = ('name', 'fn', 'lo', 'hi', 'shown', 'doc', 'sig')
+
+    def __init__(self, name, fn, lo=0, hi=None, shown=None, doc='', sig=''):
+        self.name = name
+        self.fn = fn
+        self.lo = lo
+        self.hi = hi
+        self.shown = shown or name
+        self.doc = doc
+        self.sig = sig
+
+    def __repr__(self) -> str:
+        return '#<builtin:%s>' % self.shown
+
+
+class Lambda:
+    """A closure. `params` are the required parameter symbols, `rest` the rest
+    symbol or None; `body` is the list of source body forms (data, for grad,
+    graph-ir and defrust); `code` is what the evaluator runs; `env` the frame
+    it closes over; `name` is set by define/def/named let."""
+    __slots__ = ('params', 'rest', 'body', 'code', 'env', 'name', 'nslots', 'scope', 'doc')
+
+    def __init__(self, params, rest, body, code, env, name='lambda', nslots=0, scope=None):
+        self.params = params
+        self.rest = rest
+        self.body = body
+        self.code = code
+        self.env = env
+        self.name = name
+        self.nslots = nslots
+        self.scope = scope
+        self.doc = ''
+
+
+class Macro:
+    """A macro: like a lambda, but receives its arguments as data."""
+    __slots__ = ('params', 'rest', 'body', 'code', 'env', 'name', 'nslots', 'scope', 'doc')
+
+    def __init__(self, params, rest, body, code, env, name, nslots=0, scope=None):
+        self.params = params
+        self.rest = rest
+        self.body = body
+        self.code = code
+        self.env = env
+        self.name = name
+        self.nslots = nslots
+        self.scope = scope
+        self.doc = ''
+
+
+class Native:
+    """A compiled function `NAME/ARITY`; `call(args)` takes a list of floats
+    (already checked) and returns a float. `source` is the generated Rust."""
+    __slots__ = ('name', 'arity', 'call', 'source', 'handle')
+
+    def __init__(self, name, arity, call, source='', handle=None):
+        self.name = name
+        self.arity = arity
+        self.call = call
+        self.source = source
+        self.handle = handle
+
+
+class NativeGrad:
+    """A compiled forward+backward kernel; `shapes` holds one entry per
+    parameter (a dims tuple, or None for a scalar); `call(args)` returns the
+    `(loss grad…)` list."""
+    __slots__ = ('name', 'shapes', 'call', 'source', 'handle')
+
+    def __init__(self, name, shapes, call, source='', handle=None):
+        self.name = name
+        self.shapes = shapes
+        self.call = call
+        self.source = source
+        self.handle = handle
+
+
+PROCEDURE_TYPES = (Builtin, Lambda, Macro, Native, NativeGrad)
+
+
+# ── Tensors ──────────────────────────────────────────────────────────────
+
+class Tensor:
+    """An immutable row-major f64 buffer (`array('d')`) with a shape tuple."""
+    __slots__ = ('data', 'shape')
+
+    def __init__(self, data: array, shape: tuple):
+        self.data = data
+        self.shape = shape
+
+
+# ── Type names ───────────────────────────────────────────────────────────
+
+_TYPE_NAMES = {
+    float: 'number', bool: 'boolean', str: 'string', Symbol: 'symbol',
+    List: 'list', NilType: 'nil', Lambda: 'lambda', Macro: 'macro',
+    Builtin: 'builtin', Tensor: 'tensor', Native: 'native', NativeGrad: 'native-grad',
+}
+
+
+def type_name(x) -> str:
+    """The `type-of` name of a value."""
+    return _TYPE_NAMES[x.__class__]
+
+
+# ── Builtin tables ───────────────────────────────────────────────────────
+
+class BuiltinTable:
+    """An ordered table of builtin specs, filled by `@table.fn(...)`.
+
+    Each spec is (name, fn, lo, hi, doc, sig, host, shown). The runtime turns
+    specs into Builtin values; a spec with host=True gets the evaluator's host
+    object as its first argument (for builtins that call procedures or read
+    the environment). Arity lo..hi is checked by the caller with the generic
+    message; builtins with a special arity message declare 0..None and check
+    themselves.
+    """
+
+    def __init__(self):
+        self.specs: list[tuple] = []
+
+    def fn(self, name, lo=0, hi=None, doc='', sig='', host=False, shown=None):
+        def register(f):
+            self.specs.append((name, f, lo, hi, doc, sig, host, shown))
+            return f
+        return register

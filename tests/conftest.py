@@ -1,0 +1,22 @@
+"""Shared fixtures: a private JIT cache per test run, and the rustc marker."""
+import os
+import shutil
+
+import pytest
+
+
+@pytest.fixture(scope='session', autouse=True)
+def _private_jit_cache(tmp_path_factory):
+    """Point the JIT cache at a temporary directory for the whole run."""
+    if 'RUSTY_CACHE_DIR' not in os.environ:
+        d = tmp_path_factory.mktemp('jit-cache')
+        os.chmod(d, 0o700)
+        os.environ['RUSTY_CACHE_DIR'] = str(d)
+    yield
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker('rustc') and shutil.which('rustc') is None:
+        if os.environ.get('RUSTY_REQUIRE_RUSTC') == '1':
+            pytest.fail('rustc is required (RUSTY_REQUIRE_RUSTC=1) but not on PATH')
+        pytest.skip('rustc not on PATH')

@@ -1,0 +1,45 @@
+"""Small helpers for table tests: evaluate text in a fresh session.
+
+    ev(src)    print form of the last form's value (Nil and () both print "()")
+    value(src) the raw value of the last form
+    out(src)   everything written to standard output
+    err(src)   the message of the error the text raises (fails if none)
+    dv(src)    display form of the last value
+"""
+import io
+
+from rusty.errors import RustyError
+from rusty.printer import display_form, print_form
+from rusty.runtime import Session
+
+
+def session():
+    """A fresh session whose output goes to a StringIO (`s.out`)."""
+    return Session(out=io.StringIO())
+
+
+def value(src):
+    return session().run(src, '<test>')
+
+
+def ev(src):
+    return print_form(value(src))
+
+
+def dv(src):
+    return display_form(value(src))
+
+
+def out(src):
+    s = session()
+    s.run(src, '<test>')
+    return s.out.getvalue()
+
+
+def err(src):
+    s = session()
+    try:
+        s.run(src, '<test>')
+    except RustyError as e:
+        return e.message
+    raise AssertionError('no error raised by %r' % src)
