@@ -1,0 +1,172 @@
+"""The tensor builtins of LANGUAGE.md §10: construction, access, arithmetic, matmul."""
+from __future__ import annotations
+
+import math
+from array import array
+
+from .. import tensor as T
+from ..errors import EvalError
+from ..printer import display_form
+from ..values import PROCEDURE_TYPES, BuiltinTable, List, NilType, Tensor, make_list
+
+TABLE = BuiltinTable()
+
+
+def _expected(name: str, kind: str, x) -> EvalError:
+    return EvalError('%s: expected a %s, got %s' % (name, kind, display_form(x)))
+
+
+def _tensor_arg(name: str, x) -> Tensor:
+    if x.__class__ is not Tensor:
+        raise _expected(name, 'tensor', x)
+    return x
+
+
+# ── Construction ─────────────────────────────────────────────────────────
+
+@TABLE.fn('tensor', 1, 1, doc='A tensor from a number (rank 0) or a nested list of numbers.',
+          sig='(tensor x)')
+def tensor(x):
+    return T.from_nested(x)
+
+
+def _dims(name: str, dims) -> tuple:
+    """The truncated dimensions of a zeros/ones argument, each ≥ 1."""
+    if dims.__class__ is NilType:
+        return ()
+    bad = EvalError('%s: dimensions must be positive numbers' % name)
+    if dims.__class__ is not List:
+        raise bad
+    out = []
+    for d in dims:
+        if d.__class__ is not float or not (1.0 <= d < math.inf):
+            raise bad
+        out.append(int(d))
+    return tuple(out)
+
+
+@TABLE.fn('zeros', 1, 1, doc='A tensor of the given dimensions filled with 0.', sig='(zeros dims)')
+def zeros(dims):
+    return T.filled(_dims('zeros', dims), 0.0)
+
+
+@TABLE.fn('ones', 1, 1, doc='A tensor of the given dimensions filled with 1.', sig='(ones dims)')
+def ones(dims):
+    return T.filled(_dims('ones', dims), 1.0)
+
+
+# ── Access ───────────────────────────────────────────────────────────────
+
+@TABLE.fn('tensor-shape', 1, 1, doc='The list of dimensions (empty for rank 0).',
+          sig='(tensor-shape t)')
+def tensor_shape(t):
+    return make_list([float(d) for d in _tensor_arg('tensor-shape', t).shape])
+
+
+@TABLE.fn('tensor->list', 1, 1, doc='Nested lists of the elements (rank 0: the number).',
+          sig='(tensor->list t)')
+def tensor_to_list(t):
+    return T.to_nested(_tensor_arg('tensor->list', t))
+
+
+def _index(x):
+    """An index truncated toward zero; negative and NaN count as 0 (inf stays inf)."""
+    if x != x or x <= 0.0:
+        return 0
+    if x == math.inf:
+        return x
+    return int(x)
+
+
+@TABLE.fn('tensor-ref', 1, None, doc='The element at one index per axis.',
+          sig='(tensor-ref t i ...)')
+def tensor_ref(t, *indices):
+    t = _tensor_arg('tensor-ref', t)
+    rank = len(t.shape)
+    if len(indices) != rank:
+        raise EvalError('tensor-ref: %d index(es) for a rank-%d tensor' % (len(indices), rank))
+    flat = 0
+    for axis, (x, size) in enumerate(zip(indices, t.shape)):
+        if x.__class__ is not float:
+            raise _expected('tensor-ref', 'number', x)
+        i = _index(x)
+        if i >= size:
+            shown = 'inf' if i == math.inf else str(i)
+            raise EvalError('tensor-ref: index %s out of range for axis %d (size %d)'
+                            % (shown, axis, size))
+        flat = flat * size + i
+    return t.data[flat]
+
+
+# ── Arithmetic ───────────────────────────────────────────────────────────
+
+def _elementwise(name: str, op: str):
+    def builtin(a, b):
+        ta = a.__class__ is Tensor
+        tb = b.__class__ is Tensor
+        if ta and tb:
+            if a.shape != b.shape:
+                raise EvalError('%s: shape mismatch %s vs %s'
+                                % (name, T.shape_text(a.shape), T.shape_text(b.shape)))
+        elif not ((ta and b.__class__ is float) or (tb and a.__class__ is float)):
+            raise EvalError('%s: arguments must be tensors or numbers' % name)
+        return T.elementwise(op, a, b)
+    builtin.__name__ = name.replace('-', '_')
+    return builtin
+
+
+for _name, _op, _sym in (('tensor-add', 'add', '+'), ('tensor-sub', 'sub', '-'),
+                         ('tensor-mul', 'mul', '*'), ('tensor-div', 'div', '/')):
+    TABLE.fn(_name, 2, 2, doc='Elementwise %s of two same-shaped tensors, or a tensor and a number.'
+             % _sym, sig='(%s a b)' % _name)(_elementwise(_name, _op))
+
+
+@TABLE.fn('tensor-sum', 1, 1, doc='The sum of all elements, sequentially in row-major order.',
+          sig='(tensor-sum t)')
+def tensor_sum(t):
+    return T.tensor_sum(_tensor_arg('tensor-sum', t))
+
+
+@TABLE.fn('relu', 1, 1, doc='x if x > 0 else 0, for a number or elementwise for a tensor.',
+          sig='(relu x)')
+def relu(x):
+    if x.__class__ is not float and x.__class__ is not Tensor:
+        raise _expected('relu', 'number or tensor', x)
+    return T.relu(x)
+
+
+@TABLE.fn('tensor-map', 2, 2, doc='Apply f to each element in row-major order; same shape.',
+          sig='(tensor-map f t)', host=True)
+def tensor_map(host, f, t):
+    if not isinstance(f, PROCEDURE_TYPES):
+        raise _expected('tensor-map', 'procedure', f)
+    t = _tensor_arg('tensor-map', t)
+    call = host.call
+    out = []
+    for x in t.data:
+        y = call(f, [x])
+        if y.__class__ is not float:
+            raise EvalError('tensor-map: function must return a number, got %s' % display_form(y))
+        out.append(y)
+    return Tensor(array('d', out), t.shape)
+
+
+@TABLE.fn('matmul', 2, 2, doc='The matrix product of two rank-2 tensors.', sig='(matmul a b)')
+def matmul(a, b):
+    if a.__class__ is not Tensor or b.__class__ is not Tensor:
+        raise EvalError('matmul: both arguments must be tensors')
+    if len(a.shape) != 2 or len(b.shape) != 2:
+        raise EvalError('matmul: both tensors must be rank 2')
+    if a.shape[1] != b.shape[0]:
+        raise EvalError('matmul: inner dimensions differ (%s \u00b7 %s)'
+                        % (T.dims_text(a.shape), T.dims_text(b.shape)))
+    return T.matmul(a, b)
+
+
+@TABLE.fn('transpose', 1, 1, doc='The transpose of a rank-2 tensor.', sig='(transpose t)')
+def transpose(t):
+    t = _tensor_arg('transpose', t)
+    if len(t.shape) != 2:
+        raise EvalError('transpose: tensor must be rank 2')
+    return T.transpose(t)
+

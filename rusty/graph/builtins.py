@@ -1,0 +1,143 @@
+"""The Graph IR builtins: graph-ir, graph-node-count, graph-eval, graph-grad.
+
+graph-grad keeps the optimised forward+backward graph of each lambda (by
+identity) per argument shapes, compiled to a straight-line plan, so a training
+loop builds it once. Every builtin here is declared `host=True` only to render
+values in messages (`host.display`): the graph package never imports the printer.
+"""
+from __future__ import annotations
+
+import weakref
+from collections import OrderedDict
+
+from .. import tensor as T
+from ..errors import EvalError
+from ..values import BuiltinTable, Lambda, Tensor, make_list
+from .grad import grad_graph
+from .interp import LOSS_NOT_SCALAR, compile_plan, evaluate
+from .optimize import optimize
+from .shapes import infer
+from .trace import build
+
+TABLE = BuiltinTable()
+
+
+def optimised(f, show):
+    """The optimised graph of lambda f and its output node."""
+    g, out = build(f, show)
+    g, (out,) = optimize(g, [out])
+    return g, out
+
+
+def check_args(prefix: str, f, args, show) -> None:
+    """§11.5 argument checks: the count, then each a number or tensor."""
+    if len(args) != len(f.params):
+        raise EvalError('%s: expected %d arg(s), got %d' % (prefix, len(f.params), len(args)))
+    for x in args:
+        if x.__class__ is not float and x.__class__ is not Tensor:
+            raise EvalError('%s: arguments must be numbers or tensors, got %s' % (prefix, show(x)))
+
+
+@TABLE.fn('graph-ir', 1, 1, host=True, sig='(graph-ir f)',
+          doc='The optimised graph of a one-expression lambda, as data: (NODES OUTPUT-INDEX).')
+def graph_ir(host, f):
+    g, out = optimised(f, host.display)
+    return g.to_data(out)
+
+
+@TABLE.fn('graph-node-count', 1, 1, host=True, sig='(graph-node-count f)',
+          doc='The number of nodes of the optimised graph of a lambda.')
+def graph_node_count(host, f):
+    g, _ = optimised(f, host.display)
+    return float(len(g))
+
+
+@TABLE.fn('graph-eval', 1, None, host=True, sig='(graph-eval f arg ...)',
+          doc="Build, optimise and evaluate a lambda's graph on the arguments.")
+def graph_eval(host, f, *args):
+    g, out = optimised(f, host.display)
+    check_args('graph-eval', f, args, host.display)
+    return evaluate(g, args, [out])[0]
+
+
+@TABLE.fn('graph-grad', 1, None, host=True, sig='(graph-grad f arg ...)',
+          doc='(loss grad-1 ... grad-N): the value and gradients of a lambda by reverse mode.')
+def graph_grad(host, f, *args):
+    return make_list(gradient(f, args, host.display))
+
+
+# ── graph-grad and its cache ─────────────────────────────────────────────
+
+def gradient(f, args, show) -> list:
+    """[loss, grad-1, …, grad-N] for lambda f at args (§11.6)."""
+    key = _shape_key(args) if f.__class__ is Lambda else None
+    plans = _CACHE.plans(f) if key is not None else None
+    plan = plans.get(key) if plans is not None else None
+    if plan is not None:
+        return plan(args)
+    forward, loss = build(f, show)
+    check_args('graph-grad', f, args, show)
+    g, outputs = grad_graph(forward, loss, len(f.params))
+    values = evaluate(g, args, outputs)
+    if values[0].__class__ is not float:
+        raise EvalError(LOSS_NOT_SCALAR)
+    if plans is not None:
+        try:
+            shapes = infer(g, key[1:], 'graph-eval')
+        except EvalError:
+            pass        # evaluates, but shapes depend on values: no plan
+        else:
+            plans[key] = compile_plan(g, outputs, shapes)
+    return values
+
+
+def _shape_key(args):
+    """(kernel table, shape per argument) or None if an argument is neither kind."""
+    key = [id(T.kernels())]
+    for x in args:
+        if x.__class__ is float:
+            key.append(None)
+        elif x.__class__ is Tensor:
+            key.append(x.shape)
+        else:
+            return None
+    return tuple(key)
+
+
+class _PlanCache:
+    """Per lambda (by identity), a dict of plans keyed by argument shapes.
+
+    Weak when lambdas support weak references; otherwise a bounded LRU that
+    holds the most recent lambdas (so an id is never reused while cached).
+    """
+    LIMIT = 64
+
+    def __init__(self):
+        self.weak = weakref.WeakKeyDictionary()
+        self.strong: OrderedDict = OrderedDict()
+
+    def plans(self, f) -> dict:
+        try:
+            d = self.weak.get(f)
+            if d is None:
+                d = self.weak[f] = {}
+            return d
+        except TypeError:
+            pass
+        entry = self.strong.get(id(f))
+        if entry is not None and entry[0] is f:
+            self.strong.move_to_end(id(f))
+            return entry[1]
+        d = {}
+        self.strong[id(f)] = (f, d)
+        if len(self.strong) > self.LIMIT:
+            self.strong.popitem(last=False)
+        return d
+
+    def clear(self) -> None:
+        self.weak.clear()
+        self.strong.clear()
+
+
+_CACHE = _PlanCache()
+clear_cache = _CACHE.clear

@@ -1,0 +1,113 @@
+"""Lambda body -> graph (LANGUAGE.md §11.1).
+
+The builder walks the body recursively, building operands left to right before
+the node that uses them, so the creation order (and with hash-consing, the
+indices) is fixed by the source. Every error carries the `graph-ir:` prefix.
+"""
+from __future__ import annotations
+
+from ..errors import EvalError
+from ..values import Lambda, List, Symbol, sym
+from .ir import Graph
+
+NOT_A_LAMBDA = 'graph-ir: (graph-ir (lambda (params...) expr)) — argument must be a lambda'
+REST = 'graph-ir: rest parameters are not supported'
+BODY = 'graph-ir: lambda body must be a single expression'
+IF_ARITY = 'graph-ir: if needs exactly 3 operands (if cond then else)'
+IF_COND = 'graph-ir: an `if` condition must be a comparison (< > <= >= =)'
+
+# Variadic arithmetic: source symbol -> binary op.
+FOLDS = {sym('+'): 'add', sym('-'): 'sub', sym('*'): 'mul', sym('/'): 'div'}
+# Comparisons, allowed only as an `if` condition.
+COMPARISONS = {sym('<'): 'lt', sym('>'): 'gt', sym('<='): 'le', sym('>='): 'ge', sym('='): 'eq'}
+# Fixed-arity tensor ops: source symbol -> (op, operand count).
+FIXED = {sym(name): (name, n) for name, n in (
+    ('tensor-add', 2), ('tensor-sub', 2), ('tensor-mul', 2), ('tensor-div', 2),
+    ('matmul', 2), ('transpose', 1), ('relu', 1), ('tensor-sum', 1))}
+IF = sym('if')
+
+
+def check_lambda(f) -> None:
+    """Raise the §11.1 error if f cannot be traced."""
+    if f.__class__ is not Lambda:
+        raise EvalError(NOT_A_LAMBDA)
+    if f.rest is not None:
+        raise EvalError(REST)
+    if f.body.len != 1:
+        raise EvalError(BODY)
+
+
+def build(f, show) -> tuple[Graph, int]:
+    """The (unoptimised) graph of lambda f and its output node.
+
+    `show` renders a value in display form (for messages).
+    """
+    check_lambda(f)
+    params = {}
+    for i, p in enumerate(f.params):
+        params.setdefault(p, i)
+    g = Graph()
+    out = _Builder(g, params, show).expr(f.body.car)
+    return g, out
+
+
+class _Builder:
+    def __init__(self, graph: Graph, params: dict, show):
+        self.g = graph
+        self.params = params
+        self.show = show
+
+    def expr(self, x) -> int:
+        cls = x.__class__
+        if cls is float:
+            return self.g.const(x)
+        if cls is Symbol:
+            i = self.params.get(x)
+            if i is None:
+                raise EvalError("graph-ir: unsupported reference to '%s' — only params, numbers, "
+                                "+ - * /, if, and the tensor ops are supported" % x.name)
+            return self.g.param(i)
+        if cls is not List or x.len == 0:
+            raise EvalError('graph-ir: unsupported expression %s' % self.show(x))
+        head = x.car
+        operands = list(x.cdr)
+        op = FOLDS.get(head)
+        if op is not None:
+            return self.fold(head, op, operands)
+        fixed = FIXED.get(head)
+        if fixed is not None:
+            name, n = fixed
+            if len(operands) != n:
+                raise EvalError("graph-ir: '%s' expects %d operand(s), got %d"
+                                % (name, n, len(operands)))
+            return self.g.node(name, *[self.expr(a) for a in operands])
+        if head is IF:
+            return self.if_(operands)
+        name = head.name if head.__class__ is Symbol else self.show(head)
+        raise EvalError("graph-ir: unsupported operator '%s'" % name)
+
+    def fold(self, head: Symbol, op: str, operands: list) -> int:
+        """`((a ⊕ b) ⊕ c) …`; one operand is itself, except `(- x)` = 0 - x."""
+        if not operands:
+            raise EvalError("graph-ir: '%s' expects at least 1 operand(s), got 0" % head.name)
+        acc = self.expr(operands[0])
+        if len(operands) == 1:
+            if op == 'sub':
+                return self.g.node('sub', self.g.const(0.0), acc)
+            return acc
+        for b in operands[1:]:
+            acc = self.g.node(op, acc, self.expr(b))
+        return acc
+
+    def if_(self, operands: list) -> int:
+        """a, b, the comparison, then, else, and finally the `if` node."""
+        if len(operands) != 3:
+            raise EvalError(IF_ARITY)
+        cond, then, other = operands
+        cmp = COMPARISONS.get(cond.car) if cond.__class__ is List and cond.len == 3 else None
+        if cmp is None:
+            raise EvalError(IF_COND)
+        c = self.g.node(cmp, self.expr(cond.cdr.car), self.expr(cond.cdr.cdr.car))
+        t = self.expr(then)
+        e = self.expr(other)
+        return self.g.node('if', c, t, e)
