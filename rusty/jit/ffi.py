@@ -1,0 +1,86 @@
+"""Calling compiled code through ctypes: the scalar ABI
+`extern "C" fn(args: *const f64, len: usize) -> f64`.
+
+`scalar_caller` turns a library symbol into a plain Python function
+`call(args) -> float`. The hot path does no allocation and no argtypes
+conversion: the argument buffer (`c_double * n`) and the length (`c_size_t`) are
+built once per native, restype is set once, and each call only stores the
+floats and makes the foreign call.
+
+Recursion guard: generated defrust code returns NaN when its stack budget runs
+out and records that in a thread-local flag, which the library exports as
+`rustyjit_take_tripped() -> i32` (read-and-clear). Only a NaN result costs the
+extra call to read it.
+
+`lib` is any object with `symbol(name)` returning a ctypes function object
+(rusty.jit.build.Library).
+"""
+from __future__ import annotations
+
+import ctypes
+
+from rusty.errors import RecursionLimit
+
+TRIPPED_SYMBOL = 'rustyjit_take_tripped'
+
+
+def recursion_message(name: str) -> str:
+    """The error raised when native recursion exceeds its limit (§12.4)."""
+    return ("recursion limit exceeded in native code '%s': non-tail recursion too deep"
+            " — rewrite with an accumulator / tail call" % name)
+
+
+def scalar_function(lib, symbol: str):
+    """The ctypes function for a scalar-ABI symbol, restype set once."""
+    fn = lib.symbol(symbol)
+    fn.restype = ctypes.c_double
+    fn.argtypes = None
+    return fn
+
+
+def trip_reader(lib):
+    """The library's read-and-clear recursion flag, as a Python callable."""
+    fn = lib.symbol(TRIPPED_SYMBOL)
+    fn.restype = ctypes.c_int
+    fn.argtypes = None
+    return fn
+
+
+def scalar_caller(lib, symbol: str, arity: int, name: str, guarded: bool = True):
+    """`call(args) -> float` for a scalar-ABI function of `arity` f64 args.
+
+    `args` is a list or tuple of exactly `arity` floats (the caller checks).
+    With `guarded`, a tripped native recursion guard raises RecursionLimit.
+    """
+    fn = scalar_function(lib, symbol)
+    take = trip_reader(lib) if guarded else None
+    buf = (ctypes.c_double * max(arity, 1))()
+    n = ctypes.c_size_t(arity)
+    message = recursion_message(name)
+
+    def tripped(r):
+        if take is not None and take():
+            raise RecursionLimit(message)
+        return r
+
+    if arity == 0:
+        def call(args):
+            r = fn(buf, n)
+            return r if r == r else tripped(r)
+    elif arity == 1:
+        def call(args):
+            buf[0] = args[0]
+            r = fn(buf, n)
+            return r if r == r else tripped(r)
+    elif arity == 2:
+        def call(args):
+            buf[0] = args[0]
+            buf[1] = args[1]
+            r = fn(buf, n)
+            return r if r == r else tripped(r)
+    else:
+        def call(args):
+            buf[:] = args
+            r = fn(buf, n)
+            return r if r == r else tripped(r)
+    return call
