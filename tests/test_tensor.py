@@ -1,0 +1,301 @@
+"""Tensors (LANGUAGE.md §10): the builtins called directly, and the kernels
+against naive reference loops (bit for bit)."""
+import math
+import struct
+from array import array
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from rusty import tensor as T
+from rusty.builtins import tensors as TB
+from rusty.errors import EvalError
+from rusty.printer import display_form, print_form
+from rusty.reader import read
+from rusty.values import EMPTY, NIL, Builtin, Tensor, make_list
+
+B = {spec[0]: spec[1] for spec in TB.TABLE.specs}
+
+
+class Host:
+    """Stands in for the evaluator: calls Builtin values directly."""
+    def call(self, f, args):
+        return f.fn(*args)
+
+
+def q(text):
+    """The datum of quoted text, e.g. q('(1 2)')."""
+    return read(text).car
+
+
+def t(text):
+    return B['tensor'](q(text))
+
+
+def call(name, *args):
+    fn = B[name]
+    if name == 'tensor-map':
+        return fn(Host(), *args)
+    return fn(*args)
+
+
+def error(name, *args):
+    with pytest.raises(EvalError) as e:
+        call(name, *args)
+    return e.value.message
+
+
+def bits(x):
+    return struct.unpack('<Q', struct.pack('<d', x))[0]
+
+
+def same_bits(xs, ys):
+    """Bitwise equality, any NaN matching any NaN."""
+    xs, ys = list(xs), list(ys)
+    return len(xs) == len(ys) and all(
+        (x != x and y != y) or bits(x) == bits(y) for x, y in zip(xs, ys))
+
+
+# ── Table: examples and messages ─────────────────────────────────────────
+
+SPEC = [
+    ("(tensor->list (matmul (tensor '((1 2) (3 4))) (tensor '((5 6) (7 8)))))", '((19 22) (43 50))'),
+    ("(tensor->list (tensor-div (tensor '((5 6) (7 8))) (tensor '((1 2) (3 4)))))",
+     '((5 3) (2.3333333333333335 2))'),
+    ("(tensor->list (relu (tensor '(-1 2 -3 4))))", '(0 2 0 4)'),
+]
+
+
+def test_spec_examples_direct():
+    a, b = t('((1 2) (3 4))'), t('((5 6) (7 8))')
+    assert print_form(call('tensor->list', call('matmul', a, b))) == '((19 22) (43 50))'
+    assert print_form(call('tensor->list', call('tensor-div', b, a))) == '((5 3) (2.3333333333333335 2))'
+    assert print_form(call('tensor->list', call('relu', t('(-1 2 -3 4)')))) == '(0 2 0 4)'
+
+
+def test_tensor_construction():
+    r0 = call('tensor', 5.0)
+    assert r0.shape == () and list(r0.data) == [5.0]
+    assert call('tensor', q('(1 2 3)')).shape == (3,)
+    m = call('tensor', q('(((1 2) (3 4) (5 6)))'))
+    assert m.shape == (1, 3, 2) and list(m.data) == [1, 2, 3, 4, 5, 6]
+    assert display_form(t('((1 2) (3 4))')) == '#<tensor 2x2 [1 2 3 4]>'
+
+
+ELEMENTS = 'tensor: elements must be numbers or non-empty nested lists of numbers'
+RAGGED = 'tensor: ragged nested list — all rows must have the same shape'
+
+
+@pytest.mark.parametrize('arg, msg', [
+    ("()", ELEMENTS), ("(())", ELEMENTS), ("((1 2) ())", ELEMENTS), ('(1 "a")', ELEMENTS),
+    ("(1 #t)", ELEMENTS), ("(a)", ELEMENTS), ('"s"', ELEMENTS), ("#t", ELEMENTS),
+    ("((1 2) (3))", RAGGED), ("((1 2) 3)", RAGGED), ("(1 (2 3))", RAGGED),
+    ("(((1) (2)) ((3) 4))", RAGGED), ("((1 2) (3 4 5))", RAGGED),
+])
+def test_tensor_errors(arg, msg):
+    assert error('tensor', q(arg)) == msg
+
+
+def test_tensor_nil_and_deep_nesting():
+    assert error('tensor', NIL) == ELEMENTS
+    deep = 1.0
+    for _ in range(5000):
+        deep = make_list([deep])
+    assert call('tensor', deep).shape == (1,) * 5000
+
+
+@pytest.mark.parametrize('name, fill', [('zeros', 0.0), ('ones', 1.0)])
+def test_zeros_ones(name, fill):
+    x = call(name, q('(2 3)'))
+    assert x.shape == (2, 3) and list(x.data) == [fill] * 6
+    assert call(name, q('(2.9 1)')).shape == (2, 1)
+    r0 = call(name, EMPTY)
+    assert r0.shape == () and list(r0.data) == [fill]
+    assert call(name, NIL).shape == ()
+    msg = '%s: dimensions must be positive numbers' % name
+    for bad in ('(0)', '(2 0.5)', '(-1)', '(a)', '("2")', '5'):
+        assert error(name, q(bad)) == msg
+    assert error(name, make_list([math.nan])) == msg
+    assert error(name, make_list([math.inf])) == msg
+
+
+def test_shape_and_list():
+    assert print_form(call('tensor-shape', t('((1 2 3) (4 5 6))'))) == '(2 3)'
+    assert call('tensor-shape', call('tensor', 5.0)) is EMPTY
+    assert call('tensor->list', call('tensor', 5.0)) == 5.0
+    assert print_form(call('tensor->list', t('(((1) (2)) ((3) (4)))'))) == '(((1) (2)) ((3) (4)))'
+    assert error('tensor-shape', 1.0) == 'tensor-shape: expected a tensor, got 1'
+    assert error('tensor->list', 'x') == 'tensor->list: expected a tensor, got "x"'
+
+
+def test_tensor_ref():
+    m = t('((1 2 3) (4 5 6))')
+    assert call('tensor-ref', m, 1.0, 2.0) == 6.0
+    assert call('tensor-ref', m, 1.9, -3.0) == 4.0          # truncated; negative counts as 0
+    assert call('tensor-ref', m, math.nan, 1.0) == 2.0       # NaN counts as 0
+    assert call('tensor-ref', call('tensor', 7.0)) == 7.0
+    assert error('tensor-ref', m, 1.0) == 'tensor-ref: 1 index(es) for a rank-2 tensor'
+    assert error('tensor-ref', m, 0.0, 0.0, 0.0) == 'tensor-ref: 3 index(es) for a rank-2 tensor'
+    assert error('tensor-ref', m, 2.0, 0.0) == 'tensor-ref: index 2 out of range for axis 0 (size 2)'
+    assert error('tensor-ref', m, 0.0, 3.5) == 'tensor-ref: index 3 out of range for axis 1 (size 3)'
+    assert error('tensor-ref', m, 0.0, math.inf) == 'tensor-ref: index inf out of range for axis 1 (size 3)'
+    assert error('tensor-ref', 1.0, 0.0) == 'tensor-ref: expected a tensor, got 1'
+    assert error('tensor-ref', m, 'a', 0.0) == 'tensor-ref: expected a number, got "a"'
+
+
+@pytest.mark.parametrize('name, op', [('tensor-add', lambda a, b: a + b),
+                                      ('tensor-sub', lambda a, b: a - b),
+                                      ('tensor-mul', lambda a, b: a * b),
+                                      ('tensor-div', lambda a, b: a / b)])
+def test_elementwise(name, op):
+    a, b = t('((1 2) (3 4))'), t('((5 6) (7 8))')
+    assert list(call(name, a, b).data) == [op(x, y) for x, y in zip(a.data, b.data)]
+    assert list(call(name, a, 3.0).data) == [op(x, 3.0) for x in a.data]
+    assert list(call(name, 3.0, a).data) == [op(3.0, x) for x in a.data]
+    assert call(name, a, 3.0).shape == (2, 2) and call(name, 3.0, a).shape == (2, 2)
+    assert error(name, a, t('(1 2 3)')) == '%s: shape mismatch [2, 2] vs [3]' % name
+    assert error(name, call('tensor', 1.0), t('(1)')) == '%s: shape mismatch [] vs [1]' % name
+    for x, y in ((1.0, 2.0), (a, 'x'), ('x', a), (a, NIL), (True, a)):
+        assert error(name, x, y) == '%s: arguments must be tensors or numbers' % name
+
+
+def test_division_is_ieee():
+    r = call('tensor-div', t('(1 -1 0 2)'), t('(0 0 0 -0.0)'))
+    assert r.data[0] == math.inf and r.data[1] == -math.inf and math.isnan(r.data[2])
+    assert r.data[3] == -math.inf
+    r = call('tensor-div', t('(1 0)'), 0.0)
+    assert r.data[0] == math.inf and math.isnan(r.data[1])
+    r = call('tensor-div', 1.0, t('(0 -0.0 2)'))
+    assert list(r.data)[:2] == [math.inf, -math.inf] and r.data[2] == 0.5
+
+
+def test_tensor_sum_is_sequential():
+    assert call('tensor-sum', t('(1e16 1 -1e16)')) == 0.0       # fsum would give 1
+    s = call('tensor-sum', t('(-0.0 -0.0)'))
+    assert s == 0.0 and math.copysign(1, s) == 1                 # starts from +0.0
+    assert call('tensor-sum', call('tensor', 4.0)) == 4.0
+    assert call('tensor-sum', t('((0.1 0.2) (0.3 0.4))')) == ((0.1 + 0.2) + 0.3) + 0.4
+    assert error('tensor-sum', 1.0) == 'tensor-sum: expected a tensor, got 1'
+
+
+def test_relu():
+    r = call('relu', t('(-1 2 -0.0 0)'))
+    assert [math.copysign(1, x) for x in r.data] == [1, 1, 1, 1]
+    assert list(r.data) == [0, 2, 0, 0]
+    assert list(call('relu', Tensor(array('d', [math.nan]), (1,))).data) == [0.0]
+    assert call('relu', -2.0) == 0.0 and call('relu', 2.5) == 2.5
+    assert math.copysign(1, call('relu', -0.0)) == 1
+    assert call('relu', math.nan) == 0.0
+    assert error('relu', q('(1 2)')) == 'relu: expected a number or tensor, got (1 2)'
+    assert error('relu', 'a') == 'relu: expected a number or tensor, got "a"'
+
+
+def test_tensor_map():
+    double = Builtin('double', lambda x: x * 2)
+    r = call('tensor-map', double, t('((1 2) (3 4))'))
+    assert r.shape == (2, 2) and list(r.data) == [2, 4, 6, 8]
+    seen = []
+    call('tensor-map', Builtin('spy', lambda x: seen.append(x) or x), t('((1 2) (3 4))'))
+    assert seen == [1, 2, 3, 4]
+    bad = Builtin('bad', lambda x: 'no')
+    assert error('tensor-map', bad, t('(1)')) == 'tensor-map: function must return a number, got "no"'
+    assert error('tensor-map', Builtin('b', lambda x: True), t('(1)')) == \
+        'tensor-map: function must return a number, got #t'
+    assert error('tensor-map', 1.0, t('(1)')) == 'tensor-map: expected a procedure, got 1'
+    assert error('tensor-map', double, 1.0) == 'tensor-map: expected a tensor, got 1'
+
+
+def test_matmul_and_transpose_messages():
+    a, b = t('((1 2 3) (4 5 6))'), t('((1 2) (3 4) (5 6) (7 8))')
+    assert error('matmul', a, 1.0) == 'matmul: both arguments must be tensors'
+    assert error('matmul', 'a', a) == 'matmul: both arguments must be tensors'
+    assert error('matmul', a, t('(1 2 3)')) == 'matmul: both tensors must be rank 2'
+    assert error('matmul', a, b) == 'matmul: inner dimensions differ (2x3 \u00b7 4x2)'
+    tr = call('transpose', a)
+    assert tr.shape == (3, 2) and list(tr.data) == [1, 4, 2, 5, 3, 6]
+    assert error('transpose', t('(1 2)')) == 'transpose: tensor must be rank 2'
+    assert error('transpose', 2.0) == 'transpose: expected a tensor, got 2'
+
+
+def test_builtin_table_shape():
+    names = [s[0] for s in TB.TABLE.specs]
+    assert names == ['tensor', 'zeros', 'ones', 'tensor-shape', 'tensor->list', 'tensor-ref',
+                     'tensor-add', 'tensor-sub', 'tensor-mul', 'tensor-div', 'tensor-sum',
+                     'relu', 'tensor-map', 'matmul', 'transpose']
+    for name, fn, lo, hi, doc, sig, host, shown in TB.TABLE.specs:
+        assert doc and sig.startswith('(' + name)
+        assert host == (name == 'tensor-map')
+
+
+# ── Kernels against naive reference loops ────────────────────────────────
+
+def ref_matmul(a, b, n, k, m):
+    out = [0.0] * (n * m)
+    for i in range(n):
+        for p in range(k):
+            for j in range(m):
+                out[i * m + j] = out[i * m + j] + a[i * k + p] * b[p * m + j]
+    return out
+
+
+def ref_sum(a):
+    acc = 0.0
+    for x in a:
+        acc = acc + x
+    return acc
+
+
+floats = st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False, width=64, min_value=-1e6, max_value=1e6),
+    st.sampled_from([0.0, -0.0, 1e300, -1e300, 1e-310, math.inf, -math.inf, math.nan, 1e16, 0.1]))
+
+
+@st.composite
+def matmul_case(draw):
+    n, k, m = draw(st.integers(1, 6)), draw(st.integers(1, 6)), draw(st.integers(1, 6))
+    a = draw(st.lists(floats, min_size=n * k, max_size=n * k))
+    b = draw(st.lists(floats, min_size=k * m, max_size=k * m))
+    return array('d', a), array('d', b), n, k, m
+
+
+@settings(max_examples=300, deadline=None)
+@given(matmul_case())
+def test_py_matmul_matches_reference(case):
+    a, b, n, k, m = case
+    assert same_bits(T.py_matmul(a, b, n, k, m), ref_matmul(a, b, n, k, m))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(floats, min_size=1, max_size=40))
+def test_py_sum_matches_reference(xs):
+    assert same_bits([T.py_sum(array('d', xs))], [ref_sum(xs)])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(floats, min_size=1, max_size=20), st.data())
+def test_py_elementwise_match_scalar_ops(xs, data):
+    ys = data.draw(st.lists(floats, min_size=len(xs), max_size=len(xs)))
+    s = data.draw(floats)
+    a, b = array('d', xs), array('d', ys)
+    for op in ('add', 'sub', 'mul', 'div'):
+        f = T.SCALAR_OPS[op]
+        assert same_bits(T.PY_KERNELS[op + '_tt'](a, b), [f(x, y) for x, y in zip(xs, ys)])
+        assert same_bits(T.PY_KERNELS[op + '_ts'](a, s), [f(x, s) for x in xs])
+        assert same_bits(T.PY_KERNELS[op + '_st'](s, b), [f(s, y) for y in ys])
+    assert same_bits(T.PY_KERNELS['relu'](a), [x if x > 0 else 0.0 for x in xs])
+    assert same_bits(T.PY_KERNELS['step'](a), [1.0 if x > 0 else 0.0 for x in xs])
+
+
+def test_ieee_div():
+    assert T.ieee_div(1.0, 0.0) == math.inf and T.ieee_div(1.0, -0.0) == -math.inf
+    assert T.ieee_div(-1.0, 0.0) == -math.inf and T.ieee_div(-1.0, -0.0) == math.inf
+    assert math.isnan(T.ieee_div(0.0, 0.0)) and math.isnan(T.ieee_div(math.nan, 0.0))
+    assert T.ieee_div(math.inf, -0.0) == -math.inf
+    assert T.ieee_div(6.0, 3.0) == 2.0
+
+
+def test_transpose_kernel():
+    a = array('d', range(12))
+    out = T.py_transpose(a, 3, 4)
+    assert list(out) == [a[i * 4 + j] for j in range(4) for i in range(3)]
+
