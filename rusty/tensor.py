@@ -213,10 +213,11 @@ def use_kernels(table: dict | None) -> None:
 
 
 def _load_native() -> dict | None:
-    """The native kernel table, or None (disabled, or no rustc)."""
+    """The native kernel table, or None (RUSTY_NATIVE_KERNELS=0, no rustc, a failed build)."""
     if os.environ.get('RUSTY_NATIVE_KERNELS', '1') == '0':
         return None
-    return None
+    from .jit import kernels as native
+    return native.load()
 
 
 # ── Tensor functions ─────────────────────────────────────────────────────

@@ -299,3 +299,109 @@ def test_transpose_kernel():
     out = T.py_transpose(a, 3, 4)
     assert list(out) == [a[i * 4 + j] for j in range(4) for i in range(3)]
 
+
+
+# ── Native kernels and the row-band pool (LANGUAGE.md §13) ───────────────
+
+@pytest.fixture(scope='module')
+def native():
+    from rusty.jit import kernels
+    table = kernels.load()
+    assert table is not None, 'rustc is on PATH, so the native kernels must build'
+    return table
+
+
+@pytest.mark.rustc
+def test_kernel_tables_have_the_same_entries(native):
+    assert set(T.PY_KERNELS) <= set(native)
+
+
+@pytest.mark.rustc
+@settings(max_examples=200, deadline=None)
+@given(st.lists(floats, min_size=1, max_size=70), st.data())
+def test_native_elementwise_and_sums_match_python(native, xs, data):
+    ys = data.draw(st.lists(floats, min_size=len(xs), max_size=len(xs)))
+    s = data.draw(floats)
+    a, b = array('d', xs), array('d', ys)
+    for op in ('add', 'sub', 'mul', 'div'):
+        assert same_bits(native[op + '_tt'](a, b), T.PY_KERNELS[op + '_tt'](a, b))
+        assert same_bits(native[op + '_ts'](a, s), T.PY_KERNELS[op + '_ts'](a, s))
+        assert same_bits(native[op + '_st'](s, b), T.PY_KERNELS[op + '_st'](s, b))
+    for name in ('relu', 'step'):
+        assert same_bits(native[name](a), T.PY_KERNELS[name](a))
+    assert same_bits([native['sum'](a)], [T.PY_KERNELS['sum'](a)])
+
+
+@pytest.mark.rustc
+@settings(max_examples=200, deadline=None)
+@given(matmul_case())
+def test_native_matmul_and_transpose_match_python(native, case):
+    a, b, n, k, m = case
+    assert same_bits(native['matmul'](a, b, n, k, m), T.py_matmul(a, b, n, k, m))
+    assert same_bits(native['transpose'](a, n, k), T.py_transpose(a, n, k))
+
+
+def test_split_rule():
+    from rusty.jit.pool import split
+    assert split(67, 4) == [(0, 17), (17, 34), (34, 51), (51, 67)]
+    assert split(5, 4) == [(0, 2), (2, 4), (4, 5)]
+    assert split(2, 8) == [(0, 1), (1, 2)]
+    assert split(10, 1) == [(0, 10)]
+    assert split(9, 2) == [(0, 5), (5, 9)]
+
+
+def test_crossover_and_lanes(monkeypatch):
+    from rusty.jit import pool
+    assert pool.crossover(2, 1, 32768) and not pool.crossover(2, 1, 32767)
+    assert not pool.crossover(1, 256, 256)
+    monkeypatch.setenv('RUSTY_MM_THREADS', '3')
+    assert pool.lanes() == 3 and pool.bands_for(64, 32, 32) == [(0, 22), (22, 44), (44, 64)]
+    assert pool.bands_for(63, 32, 32) == [(0, 63)]          # 64,512 multiply-adds: serial
+    monkeypatch.setenv('RUSTY_MM_THREADS', '0')
+    assert pool.lanes() == 1 and pool.bands_for(64, 32, 32) == [(0, 64)]
+    monkeypatch.setenv('RUSTY_MM_THREADS', 'lots')
+    assert pool.lanes() >= 1
+
+
+AWKWARD = [(1, 256, 256), (67, 31, 32), (67, 7, 5), (2, 1, 32768), (3, 1, 40000),
+           (63, 32, 32), (64, 32, 32), (64, 16, 64), (128, 8, 64), (5, 128, 128)]
+
+
+@pytest.mark.rustc
+@pytest.mark.parametrize('n, k, m', AWKWARD)
+def test_pooled_matmul_is_bit_identical_to_serial(native, monkeypatch, n, k, m):
+    import random
+    rng = random.Random(n * 1000003 + k * 1009 + m)
+    a = array('d', [rng.uniform(-1, 1) * 10 ** rng.randint(-3, 3) for _ in range(n * k)])
+    b = array('d', [rng.uniform(-1, 1) * 10 ** rng.randint(-3, 3) for _ in range(k * m)])
+    monkeypatch.setenv('RUSTY_MM_THREADS', '1')
+    serial = native['matmul'](a, b, n, k, m)
+    for lanes in ('2', '3', '4', '7'):
+        monkeypatch.setenv('RUSTY_MM_THREADS', lanes)
+        assert same_bits(native['matmul'](a, b, n, k, m), serial)
+    if n * k * m <= 70000:
+        assert same_bits(serial, T.py_matmul(a, b, n, k, m))
+
+
+@pytest.mark.rustc
+def test_pool_runs_bands_on_worker_threads(native, monkeypatch):
+    import threading
+    from rusty.jit import pool
+    seen = set()
+    monkeypatch.setenv('RUSTY_MM_THREADS', '4')
+    pool.run(lambda r0, r1: seen.add((threading.get_ident(), r0, r1)), pool.split(8, 4))
+    assert sorted((r0, r1) for _, r0, r1 in seen) == [(0, 2), (2, 4), (4, 6), (6, 8)]
+    assert (threading.get_ident(), 0, 2) in seen                 # the caller does band 0
+    assert len({t for t, _, _ in seen}) >= 2
+    with pytest.raises(ZeroDivisionError):
+        pool.run(lambda r0, r1: 1 / (r0 - 2), pool.split(8, 4))  # a worker's error reaches the caller
+
+
+def test_python_fallback_when_native_disabled(monkeypatch):
+    monkeypatch.setenv('RUSTY_NATIVE_KERNELS', '0')
+    T.use_kernels(None)
+    try:
+        assert T.kernels() is T.PY_KERNELS
+        assert list(call('matmul', t('((1 2) (3 4))'), t('((5 6) (7 8))')).data) == [19, 22, 43, 50]
+    finally:
+        T.use_kernels(None)

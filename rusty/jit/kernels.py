@@ -1,0 +1,136 @@
+"""The native tensor kernels (kernels.rs), built once through the JIT cache.
+
+`load()` returns a kernel table with the same keys and signatures as
+`rusty.tensor.PY_KERNELS` (raw `array('d')` buffers in, a new buffer or a float
+out) and identical bits, or None when the kernels cannot be built (no rustc, a
+failed build): the caller then stays on the pure-Python path. Nothing is built
+at import time; `load()` builds (or finds in the cache) on its first call.
+
+`matmul_into(a, b, out, n, k, m)` runs the banded product on raw addresses, for
+the compiled gradient kernels' matmul bridge.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from array import array
+
+from rusty.errors import CompileError
+from rusty.jit import build, pool
+
+BASE = 'rusty_kernels'
+_P = ctypes.c_void_p
+_N = ctypes.c_size_t
+_D = ctypes.c_double
+
+_lock = threading.Lock()
+_state: dict = {}          # 'table': the loaded table or None (after a failed attempt)
+
+
+def source() -> str:
+    """The Rust source of the kernels."""
+    with open(os.path.join(os.path.dirname(__file__), 'kernels.rs'), encoding='utf-8') as f:
+        return f.read()
+
+
+def load():
+    """The native kernel table, or None if it cannot be built or loaded."""
+    with _lock:
+        if 'table' not in _state:
+            try:
+                _state['table'] = _make_table(build.build_and_load(source(), BASE))
+            except (CompileError, OSError):
+                _state['table'] = None
+        return _state['table']
+
+
+def _fn(lib, name, argtypes, restype=None):
+    f = lib.symbol(name)
+    f.argtypes = argtypes
+    f.restype = restype
+    return f
+
+
+def _make_table(lib) -> dict:
+    zero = array('d', [0.0])
+    table = {}
+
+    def tt(f):
+        def kernel(a, b):
+            n = len(a)
+            out = zero * n
+            f(a.buffer_info()[0], b.buffer_info()[0], out.buffer_info()[0], n)
+            return out
+        return kernel
+
+    def ts(f):
+        def kernel(a, s):
+            n = len(a)
+            out = zero * n
+            f(a.buffer_info()[0], s, out.buffer_info()[0], n)
+            return out
+        return kernel
+
+    def st(f):
+        def kernel(s, b):
+            n = len(b)
+            out = zero * n
+            f(s, b.buffer_info()[0], out.buffer_info()[0], n)
+            return out
+        return kernel
+
+    def unary(f):
+        def kernel(a):
+            n = len(a)
+            out = zero * n
+            f(a.buffer_info()[0], out.buffer_info()[0], n)
+            return out
+        return kernel
+
+    for op in ('add', 'sub', 'mul', 'div'):
+        table[op + '_tt'] = tt(_fn(lib, 'rusty_k_%s_tt' % op, [_P, _P, _P, _N]))
+        table[op + '_ts'] = ts(_fn(lib, 'rusty_k_%s_ts' % op, [_P, _D, _P, _N]))
+        table[op + '_st'] = st(_fn(lib, 'rusty_k_%s_st' % op, [_D, _P, _P, _N]))
+    table['relu'] = unary(_fn(lib, 'rusty_k_relu', [_P, _P, _N]))
+    table['step'] = unary(_fn(lib, 'rusty_k_step', [_P, _P, _N]))
+
+    k_sum = _fn(lib, 'rusty_k_sum', [_P, _N], _D)
+
+    def total(a):
+        return k_sum(a.buffer_info()[0], len(a))
+    table['sum'] = total
+
+    k_transpose = _fn(lib, 'rusty_k_transpose', [_P, _P, _N, _N])
+
+    def transpose(a, n, m):
+        out = zero * (n * m)
+        k_transpose(a.buffer_info()[0], out.buffer_info()[0], n, m)
+        return out
+    table['transpose'] = transpose
+
+    band = _fn(lib, 'rusty_k_matmul_band', [_P, _P, _P, _N, _N, _N, _N, _N])
+
+    def matmul_into(a, b, out, n, k, m):
+        """out (n×m, at address `out`) ← a · b, banded on the pool above the crossover."""
+        bands = pool.bands_for(n, k, m)
+        if len(bands) == 1:
+            band(a, b, out, n, k, m, 0, n)
+        else:
+            pool.run(lambda r0, r1: band(a, b, out, n, k, m, r0, r1), bands)
+
+    def matmul(a, b, n, k, m):
+        out = zero * (n * m)
+        matmul_into(a.buffer_info()[0], b.buffer_info()[0], out.buffer_info()[0], n, k, m)
+        return out
+    table['matmul'] = matmul
+    table['matmul_into'] = matmul_into
+    return table
+
+
+def matmul_into(a: int, b: int, out: int, n: int, k: int, m: int) -> None:
+    """The banded §10 product on raw addresses (the kernels must be loaded)."""
+    table = load()
+    if table is None:
+        raise CompileError('native kernels are not available')
+    table['matmul_into'](a, b, out, n, k, m)
