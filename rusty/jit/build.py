@@ -318,11 +318,11 @@ def build_library(source: str, base: str, force: bool = False) -> str:
     path = library_path(source, base)
     if not force and os.path.exists(path):
         return path
-    _compile(source, path, force)
+    _compile(source, path, force, base)
     return path
 
 
-def _compile(source: str, path: str, replace: bool) -> None:
+def _compile(source: str, path: str, replace: bool, base: str) -> None:
     import tempfile
     d = os.path.dirname(path)
     stem = os.path.basename(path)[:-len(LIB_SUFFIX)]
@@ -338,7 +338,7 @@ def _compile(source: str, path: str, replace: bool) -> None:
                 f.write(source)
         except OSError as e:
             raise _cannot_write(rs_tmp, e) from None
-        _run_rustc(rs_tmp, lib_tmp, work, stem)
+        _run_rustc(rs_tmp, lib_tmp, work, base)
         _publish(rs_tmp, os.path.join(d, stem + '.rs'), replace)
         _publish(lib_tmp, path, replace)
     finally:
