@@ -261,3 +261,21 @@ def train(m, k, n, steps):
 
 def test_mlp_small_final_loss_is_exact():
     assert train(8, 16, 8, 1000) == 0.35312804084655014
+
+
+@pytest.mark.rustc
+def test_mlp_medium_final_loss(monkeypatch):
+    from rusty.jit import kernels
+    assert kernels.load() is not None
+    T.use_kernels(None)
+    loss = train(64, 256, 64, 100)
+    assert abs(loss - 30.441642167811) < 1e-11    # DESIGN.md: to 13 digits
+    assert loss == 30.44164216781179          # what the exact §10 arithmetic gives
+
+
+def test_mlp_small_on_the_pure_python_path():
+    T.use_kernels(T.PY_KERNELS)
+    try:
+        assert train(8, 16, 8, 1000) == 0.35312804084655014
+    finally:
+        T.use_kernels(None)
