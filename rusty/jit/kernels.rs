@@ -84,9 +84,12 @@ pub unsafe extern "C" fn rusty_k_transpose(a: *const f64, out: *mut f64, n: usiz
     }
 }
 
-/// Rows [row0, row1) of the n×k by k×m product, in the §10 order: each output
-/// row starts at +0.0; for p ascending, for j: out[i][j] += a[i][p] * b[p][j].
-/// Bands touch disjoint rows of `out`, so several may run at once.
+/// Rows [row0, row1) of the n×k by k×m product, in the §10 order: every
+/// out[i][j] starts at +0.0 and then gets `+= a[i][p] * b[p][j]` for p
+/// ascending. Computed in MR×NR register tiles (each tile's accumulators stay
+/// in registers while p runs), which changes the memory traffic, not the
+/// per-element sequence of operations. Bands touch disjoint rows of `out`, so
+/// several may run at once.
 #[no_mangle]
 pub unsafe extern "C" fn rusty_k_matmul_band(
     a: *const f64, b: *const f64, out: *mut f64,
@@ -94,18 +97,59 @@ pub unsafe extern "C" fn rusty_k_matmul_band(
 ) {
     let a = from_raw_parts(a, n * k);
     let b = from_raw_parts(b, k * m);
-    let o = from_raw_parts_mut(out.add(row0 * m), (row1 - row0) * m);
-    for i in row0..row1 {
+    let o = from_raw_parts_mut(out, n * m);
+    let mut i0 = row0;
+    while i0 + MR <= row1 {
+        let mut j0 = 0;
+        while j0 + NR <= m {
+            tile(a, b, o, k, m, i0, j0);
+            j0 += NR;
+        }
+        edge(a, b, o, k, m, i0, i0 + MR, j0, m);
+        i0 += MR;
+    }
+    edge(a, b, o, k, m, i0, row1, 0, m);
+}
+
+const MR: usize = 4;
+const NR: usize = 8;
+
+/// One full MR×NR tile of `out` at (i0, j0).
+#[inline(always)]
+fn tile(a: &[f64], b: &[f64], o: &mut [f64], k: usize, m: usize, i0: usize, j0: usize) {
+    let mut acc = [[0.0_f64; NR]; MR];
+    let rows: [&[f64]; MR] = core::array::from_fn(|r| &a[(i0 + r) * k..(i0 + r + 1) * k]);
+    for p in 0..k {
+        let b_row: &[f64; NR] = b[p * m + j0..p * m + j0 + NR].try_into().unwrap();
+        for r in 0..MR {
+            let x = rows[r][p];
+            for c in 0..NR {
+                acc[r][c] += x * b_row[c];
+            }
+        }
+    }
+    for r in 0..MR {
+        o[(i0 + r) * m + j0..(i0 + r) * m + j0 + NR].copy_from_slice(&acc[r]);
+    }
+}
+
+/// Rows [i0, i1) × columns [j0, j1) of `out`, row by row (the tiles' leftovers).
+fn edge(a: &[f64], b: &[f64], o: &mut [f64], k: usize, m: usize,
+        i0: usize, i1: usize, j0: usize, j1: usize) {
+    if j0 >= j1 {
+        return;
+    }
+    for i in i0..i1 {
         let a_row = &a[i * k..(i + 1) * k];
-        let o_row = &mut o[(i - row0) * m..(i - row0 + 1) * m];
+        let o_row = &mut o[i * m + j0..i * m + j1];
         for x in o_row.iter_mut() {
             *x = 0.0;
         }
         for p in 0..k {
             let x = a_row[p];
-            let b_row = &b[p * m..(p + 1) * m];
-            for j in 0..m {
-                o_row[j] += x * b_row[j];
+            let b_row = &b[p * m + j0..p * m + j1];
+            for (y, &z) in o_row.iter_mut().zip(b_row) {
+                *y += x * z;
             }
         }
     }
