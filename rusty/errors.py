@@ -58,3 +58,12 @@ class Interrupted(EvalError):
 
 class CompileError(RustyError):
     """Native compilation (codegen, rustc, cache, loading) failed."""
+
+
+def os_error_text(e: BaseException) -> str:
+    """OSERR of LANGUAGE.md §6.10: the OS message and its number, or the UTF-8 complaint."""
+    if isinstance(e, UnicodeDecodeError):
+        return 'stream did not contain valid UTF-8'
+    if isinstance(e, OSError) and e.errno is not None:
+        return '%s (os error %d)' % (e.strerror, e.errno)
+    return str(e)

@@ -110,16 +110,19 @@ def is_list(x) -> bool:
 
 # ── Procedures ───────────────────────────────────────────────────────────
 
+ANY_ARITY = 1 << 30
+
 class Builtin:
     """A procedure implemented in Python: `fn(*args)`, arity lo..hi (hi None =
-    any). `shown` is the name it prints as (aliases show their operator)."""
+    any, stored as ANY_ARITY). `shown` is the name it prints as (aliases show
+    their operator)."""
     __slots__ = ('name', 'fn', 'lo', 'hi', 'shown', 'doc', 'sig')
 
     def __init__(self, name, fn, lo=0, hi=None, shown=None, doc='', sig=''):
         self.name = name
         self.fn = fn
         self.lo = lo
-        self.hi = hi
+        self.hi = ANY_ARITY if hi is None else hi
         self.shown = shown or name
         self.doc = doc
         self.sig = sig
@@ -133,34 +136,34 @@ class Lambda:
     symbol or None; `body` is the list of source body forms (data, for grad,
     graph-ir and defrust); `code` is what the evaluator runs; `env` the frame
     it closes over; `name` is set by define/def/named let."""
-    __slots__ = ('params', 'rest', 'body', 'code', 'env', 'name', 'nslots', 'scope', 'doc')
+    __slots__ = ('params', 'rest', 'body', 'code', 'env', 'name', 'scope', 'extra', 'fast')
 
-    def __init__(self, params, rest, body, code, env, name='lambda', nslots=0, scope=None):
+    def __init__(self, params, rest, body, code, env, name='lambda', scope=None, extra=0):
         self.params = params
         self.rest = rest
         self.body = body
         self.code = code
         self.env = env
         self.name = name
-        self.nslots = nslots
         self.scope = scope
-        self.doc = ''
+        self.extra = extra    # slots beyond the parameters (body defines), UNBOUND at entry
+        self.fast = len(params) if rest is None and extra == 0 else -1
 
 
 class Macro:
     """A macro: like a lambda, but receives its arguments as data."""
-    __slots__ = ('params', 'rest', 'body', 'code', 'env', 'name', 'nslots', 'scope', 'doc')
+    __slots__ = ('params', 'rest', 'body', 'code', 'env', 'name', 'scope', 'extra', 'fast')
 
-    def __init__(self, params, rest, body, code, env, name, nslots=0, scope=None):
+    def __init__(self, params, rest, body, code, env, name, scope=None, extra=0):
         self.params = params
         self.rest = rest
         self.body = body
         self.code = code
         self.env = env
         self.name = name
-        self.nslots = nslots
         self.scope = scope
-        self.doc = ''
+        self.extra = extra
+        self.fast = -1
 
 
 class Native:
@@ -239,3 +242,52 @@ class BuiltinTable:
             self.specs.append((name, f, lo, hi, doc, sig, host, shown))
             return f
         return register
+
+
+# ── Gensym ───────────────────────────────────────────────────────────────
+
+_gensym_counter = [0]
+
+
+def gensym(prefix: str = 'g') -> Symbol:
+    """A fresh symbol PREFIX__N from the one process-wide counter."""
+    _gensym_counter[0] += 1
+    return sym('%s__%d' % (prefix, _gensym_counter[0]))
+
+
+# ── Structural equality ──────────────────────────────────────────────────
+
+def equal(a, b) -> bool:
+    """`equal?` (LANGUAGE.md §4), walking lists without host recursion."""
+    stack = [(a, b)]
+    while stack:
+        a, b = stack.pop()
+        ca = a.__class__
+        if ca is not b.__class__:
+            return False
+        if ca is List:
+            if a.len != b.len:
+                return False
+            while a.len:
+                x, y = a.car, b.car
+                if x.__class__ is List:
+                    stack.append((x, y))
+                elif not _equal_atom(x, y):
+                    return False
+                a, b = a.cdr, b.cdr
+        elif not _equal_atom(a, b):
+            return False
+    return True
+
+
+def _equal_atom(a, b) -> bool:
+    ca = a.__class__
+    if ca is not b.__class__:
+        return False
+    if ca is float or ca is str:
+        return a == b
+    if ca is bool or ca is Symbol or ca is NilType:
+        return a is b
+    if ca is Tensor:
+        return a.shape == b.shape and all(x == y for x, y in zip(a.data, b.data))
+    return False   # procedures, macros, natives: never equal, even to themselves

@@ -1,0 +1,64 @@
+"""Type predicates, type-of, equality, not and nil (LANGUAGE.md §3.1, §4, §8.4)."""
+from __future__ import annotations
+
+from ..errors import EvalError
+from ..values import (NIL, PROCEDURE_TYPES, BuiltinTable, List, Macro, Native, NativeGrad,
+                      Symbol, Tensor, equal, sym, type_name)
+
+TABLE = BuiltinTable()
+
+
+def _type_test(name, test, doc):
+    TABLE.fn(name, 1, 1, doc=doc, sig='(%s x)' % name)(test)
+
+
+_type_test('string?', lambda x: x.__class__ is str, 'True for strings.')
+_type_test('boolean?', lambda x: x.__class__ is bool, 'True for #t and #f.')
+_type_test('symbol?', lambda x: x.__class__ is Symbol, 'True for symbols.')
+_type_test('tensor?', lambda x: x.__class__ is Tensor, 'True for tensors.')
+_type_test('macro?', lambda x: x.__class__ is Macro, 'True for macros.')
+_type_test('list?', lambda x: x.__class__ is List or x is NIL, 'True for a list or Nil.')
+_type_test('pair?', lambda x: x.__class__ is List and x.len > 0, 'True for a non-empty list.')
+_type_test('procedure?', lambda x: isinstance(x, PROCEDURE_TYPES),
+           'True for builtins, lambdas, macros and natives.')
+_type_test('native?', lambda x: x.__class__ is Native or x.__class__ is NativeGrad,
+           'True for compiled functions.')
+
+
+def _is_empty(*args):
+    if not args:
+        return True
+    x = args[0]
+    return x is NIL or (x.__class__ is List and x.len == 0)
+
+
+TABLE.fn('nil?', 0, 1, doc='True for Nil or an empty list (or no argument).', sig='(nil? x)')(_is_empty)
+TABLE.fn('null?', 0, 1, doc='True for Nil or an empty list (or no argument).', sig='(null? x)')(_is_empty)
+
+
+@TABLE.fn('type-of', 0, 1, doc='The type of a value, as a symbol.', sig='(type-of x)')
+def type_of(*args):
+    if not args:
+        return NIL
+    return sym(type_name(args[0]))
+
+
+def _equal(*args):
+    if len(args) != 2:
+        raise EvalError('eq?: 2 args')
+    return equal(args[0], args[1])
+
+
+for _name in ('eq?', 'equal?', 'eq'):
+    TABLE.fn(_name, 0, None, doc='Structural equality (procedures are never equal).',
+             sig='(%s a b)' % _name, shown='eq?')(_equal)
+
+
+@TABLE.fn('not', 1, 1, doc='#t for #f, #f for everything else.', sig='(not x)')
+def not_(x):
+    return x is False
+
+
+@TABLE.fn('nil', 0, 0, doc='Returns Nil, the void value.', sig='(nil)')
+def nil():
+    return NIL

@@ -1,0 +1,66 @@
+"""help, apropos and describe (LANGUAGE.md §8.10): they read the global environment."""
+from __future__ import annotations
+
+from ..errors import EvalError
+from ..printer import display_form
+from ..values import NIL, BuiltinTable, Symbol
+
+TABLE = BuiltinTable()
+
+OVERVIEW = """rusty — a Lisp you can live in.
+  (apropos "text")   list every special form and global whose name contains text
+  (describe 'name)   say what a name is bound to
+  (help 'name)       same as describe; (help "text") same as apropos
+Special forms: define lambda let let* letrec do if cond when unless and or begin
+match try-catch quote quasiquote eval defmacro load defrust defrust*
+"""
+
+
+def _text(x, who: str, kinds='string or symbol') -> str:
+    if x.__class__ is str:
+        return x
+    if x.__class__ is Symbol:
+        return x.name
+    raise EvalError('%s: expected a %s, got %s' % (who, kinds, display_form(x)))
+
+
+def apropos_names(host, text: str) -> list[str]:
+    """Special forms and bound globals whose names contain text, sorted."""
+    return sorted(set(n for n in host.special_names + host.global_names() if text in n))
+
+
+def describe_line(host, name: str) -> str:
+    if name in host.special_names:
+        return '%s: special form' % name
+    v = host.global_value(name)
+    if v is None:
+        return '%s: undefined' % name
+    return '%s: %s' % (name, display_form(v))
+
+
+@TABLE.fn('apropos', 1, 1, host=True, doc='Print every special form and global whose name contains text.',
+          sig='(apropos text)')
+def apropos(host, text):
+    for n in apropos_names(host, _text(text, 'apropos')):
+        host.out.write('  %s\n' % n)
+    return NIL
+
+
+@TABLE.fn('describe', 1, 1, host=True, doc='Print what a name is bound to.', sig="(describe 'name)")
+def describe(host, name):
+    host.out.write(describe_line(host, _text(name, 'describe')) + '\n')
+    return NIL
+
+
+@TABLE.fn('help', 0, 1, host=True, doc='An overview; (help \'name) describes, (help "text") searches.',
+          sig='(help [name-or-text])')
+def help_(host, *args):
+    if not args:
+        host.out.write(OVERVIEW)
+        return NIL
+    x = args[0]
+    if x.__class__ is Symbol:
+        return describe(host, x)
+    if x.__class__ is str:
+        return apropos(host, x)
+    raise EvalError('help: expected a string or symbol, got ' + display_form(x))

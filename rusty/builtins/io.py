@@ -1,0 +1,53 @@
+"""Output, errors and evaluation builtins (LANGUAGE.md §8.7)."""
+from __future__ import annotations
+
+from ..errors import EvalError
+from ..printer import display_form, print_form
+from ..values import NIL, BuiltinTable, Symbol, gensym
+
+TABLE = BuiltinTable()
+
+
+@TABLE.fn('print', 0, None, host=True, doc='Print forms joined by spaces, then a newline.', sig='(print x ...)')
+def print_(host, *args):
+    host.out.write(' '.join(map(print_form, args)) + '\n')
+    return NIL
+
+
+TABLE.fn('println', 0, None, host=True, doc='Same as print.', sig='(println x ...)')(print_)
+
+
+@TABLE.fn('display', 0, None, host=True, doc='Write each argument (strings raw), no newline.',
+          sig='(display x ...)')
+def display(host, *args):
+    host.out.write(''.join(a if a.__class__ is str else display_form(a) for a in args))
+    return NIL
+
+
+@TABLE.fn('newline', 0, 0, host=True, doc='Write a newline.', sig='(newline)')
+def newline(host):
+    host.out.write('\n')
+    return NIL
+
+
+@TABLE.fn('error', 0, None, doc='Raise an error whose message is the print forms joined by spaces.',
+          sig='(error x ...)')
+def error(*args):
+    raise EvalError(' '.join(map(print_form, args)))
+
+
+@TABLE.fn('eval-string', 1, 1, host=True, doc='Read and evaluate text in a fresh global environment.',
+          sig='(eval-string text)')
+def eval_string(host, text):
+    if text.__class__ is not str:
+        raise EvalError('eval-string: expected a string, got ' + display_form(text))
+    return host.eval_string(text)
+
+
+@TABLE.fn('gensym', 0, 1, doc='A fresh symbol PREFIX__N.', sig='(gensym [prefix])')
+def gensym_(prefix='g'):
+    if prefix.__class__ is Symbol:
+        prefix = prefix.name
+    elif prefix.__class__ is not str:
+        raise EvalError('gensym: expected a string or symbol, got ' + display_form(prefix))
+    return gensym(prefix)

@@ -1,0 +1,795 @@
+"""Special forms (LANGUAGE.md §6): one compile function per form.
+
+Each `comp_X(x, scope, tail, span, unit)` receives the whole form and returns
+a closure. A form of the wrong shape raises Usage, which `comp` turns into a
+closure raising the usage error when (and only if) the form is evaluated.
+"""
+from __future__ import annotations
+
+from .errors import EvalError, Interrupted, RustyError
+from .eval import (SPECIALS, TailCall, Usage, comp, comp_body, const, make_frame,
+                   recursion_message, run, sub_span, to_code)
+from .hygiene import rename_templates
+from .specialize import specialize_if
+from .printer import display_form
+from .resolve import (UNBOUND, LocalRef, Scope, assign_by_name, body_defines, define_in_frame,
+                      resolve)
+from .values import NIL, Lambda, List, Macro, Symbol, equal, make_list, sym
+
+
+def special(*names):
+    def register(fn):
+        for n in names:
+            SPECIALS[sym(n)] = fn
+        return fn
+    return register
+
+
+def items(x: List) -> list:
+    return list(x)
+
+
+def cells(x: List) -> list:
+    return list(x.cells())
+
+
+DOT = sym('.')
+ELSE = sym('else')
+
+
+# ── quote, if, begin, and, or, when, unless, cond ────────────────────────
+
+@special('quote')
+def comp_quote(x, scope, tail, span, unit):
+    if x.len != 2:
+        raise Usage('quote: expects 1 arg')
+    return const(x.cdr.car)
+
+
+@special('if')
+def comp_if(x, scope, tail, span, unit):
+    if x.len < 3:
+        raise Usage('if: (if test then [else])')
+    c = cells(x)
+    test = comp(c[1].car, scope, False, sub_span(c[1], span, unit), unit)
+    fast = specialize_if(x, scope, tail, span, unit, test)
+    if fast is not None:
+        return fast
+    then = comp(c[2].car, scope, tail, sub_span(c[2], span, unit), unit)
+    if x.len == 3:
+        def ev(f):
+            if test(f) is not False:
+                return then(f)
+            return NIL
+        return ev
+    other = comp(c[3].car, scope, tail, sub_span(c[3], span, unit), unit)
+
+    def ev(f):
+        if test(f) is not False:
+            return then(f)
+        return other(f)
+    return ev
+
+
+@special('begin')
+def comp_begin(x, scope, tail, span, unit):
+    return comp_body(x.cdr, scope, tail, span, unit)
+
+
+@special('and')
+def comp_and(x, scope, tail, span, unit):
+    c = cells(x.cdr)
+    if not c:
+        return const(True)
+    codes = [comp(k.car, scope, tail and i == len(c) - 1, sub_span(k, span, unit), unit)
+             for i, k in enumerate(c)]
+    init, last = codes[:-1], codes[-1]
+
+    def ev(f):
+        for code in init:
+            if code(f) is False:
+                return False
+        return last(f)
+    return ev
+
+
+@special('or')
+def comp_or(x, scope, tail, span, unit):
+    c = cells(x.cdr)
+    if not c:
+        return const(False)
+    codes = [comp(k.car, scope, tail and i == len(c) - 1, sub_span(k, span, unit), unit)
+             for i, k in enumerate(c)]
+    init, last = codes[:-1], codes[-1]
+
+    def ev(f):
+        for code in init:
+            v = code(f)
+            if v is not False:
+                return v
+        return last(f)
+    return ev
+
+
+def _comp_when(x, scope, tail, span, unit, want):
+    name = x.car.name
+    if x.len < 3:
+        raise Usage('%s: (%s test body...)' % (name, name))
+    test = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
+    body = comp_body(x.cdr.cdr, scope, tail, span, unit)
+
+    def ev(f):
+        if (test(f) is not False) is want:
+            return body(f)
+        return NIL
+    return ev
+
+
+@special('when')
+def comp_when(x, scope, tail, span, unit):
+    return _comp_when(x, scope, tail, span, unit, True)
+
+
+@special('unless')
+def comp_unless(x, scope, tail, span, unit):
+    return _comp_when(x, scope, tail, span, unit, False)
+
+
+@special('cond')
+def comp_cond(x, scope, tail, span, unit):
+    clauses = []
+    for c in x.cdr.cells():
+        clause = c.car
+        if clause.__class__ is not List or clause.len == 0:
+            continue
+        cspan = sub_span(c, span, unit)
+        is_else = clause.car is ELSE
+        test = None if is_else else comp(clause.car, scope, False, sub_span(clause, cspan, unit), unit)
+        body = comp_body(clause.cdr, scope, tail, cspan, unit) if clause.len > 1 else None
+        clauses.append((test, body))
+        if is_else:
+            break
+
+    def ev(f):
+        for test, body in clauses:
+            if test is None:
+                return body(f) if body is not None else NIL
+            v = test(f)
+            if v is not False:
+                return body(f) if body is not None else v
+        return NIL
+    return ev
+
+
+@special('eval-when')
+def comp_eval_when(x, scope, tail, span, unit):
+    if x.len < 2 or x.cdr.car.__class__ is not List:
+        raise Usage('eval-when: phase spec must be a list')
+    return comp_body(x.cdr.cdr, scope, tail, span, unit)
+
+
+# ── Definitions and assignment ───────────────────────────────────────────
+
+def parse_params(p, who='lambda'):
+    """(required symbols, rest symbol or None) from a parameter spec."""
+    if p.__class__ is Symbol:
+        return (), p
+    if p.__class__ is not List:
+        raise Usage('params must be symbols')
+    names = items(p)
+    rest = None
+    if DOT in names:
+        i = names.index(DOT)
+        after = names[i + 1:]
+        if len(after) != 1 or after[0].__class__ is not Symbol or after[0] is DOT:
+            raise Usage("malformed rest param after '.'")
+        rest = after[0]
+        names = names[:i]
+    for n in names:
+        if n.__class__ is not Symbol:
+            raise Usage('params must be symbols')
+    return tuple(names), rest
+
+
+def lambda_maker(params, rest, body: List, scope, span, unit, name='lambda'):
+    """Compile a lambda; returns make(f) -> Lambda closed over frame f."""
+    slots = list(params) + ([rest] if rest is not None else [])
+    lscope = Scope(slots, scope)
+    for d in body_defines(body):
+        lscope.add(d, maybe_unbound=True)
+    extra = len(lscope.names) - len(slots)
+    code = comp_body(body, lscope, True, span, unit)
+
+    def make(f):
+        return Lambda(params, rest, body, code, f, name, lscope, extra)
+    return make
+
+
+@special('lambda', 'fn', 'λ')
+def comp_lambda(x, scope, tail, span, unit):
+    if x.len < 3:
+        raise Usage('lambda: (lambda (params) body...)')
+    params, rest = parse_params(x.cdr.car)
+    return lambda_maker(params, rest, x.cdr.cdr, scope, span, unit)
+
+
+def definer(name: Symbol, scope, span, unit):
+    """A function store(f, value) binding `name` in the current frame."""
+    genv = unit.genv
+    if scope is None:
+        cell = genv.cell(name)
+        return lambda f, v: cell.set(v)
+    i = scope.index.get(name)
+    if i is not None:
+        def store(f, v):
+            f[i] = v
+        return store
+    return lambda f, v: define_in_frame(f, name, v, genv)
+
+
+def _named(v, name: Symbol):
+    if v.__class__ is Lambda and v.name == 'lambda':
+        v.name = name.name
+    return v
+
+
+@special('define')
+def comp_define(x, scope, tail, span, unit):
+    if x.len < 3:
+        raise Usage('define: needs name and value')
+    target = x.cdr.car
+    if target.__class__ is Symbol:
+        value = comp(x.cdr.cdr.car, scope, False, sub_span(x.cdr.cdr, span, unit), unit)
+        store = definer(target, scope, span, unit)
+
+        def ev(f):
+            store(f, _named(value(f), target))
+            return NIL
+        return ev
+    if target.__class__ is not List:
+        raise Usage('define: first arg must be symbol or list')
+    if target.len == 0:
+        raise Usage('define: empty signature')
+    name = target.car
+    if name.__class__ is not Symbol:
+        raise Usage('define: first arg must be symbol or list')
+    params, rest = parse_params(target.cdr)
+    make = lambda_maker(params, rest, x.cdr.cdr, scope, span, unit, name.name)
+    store = definer(name, scope, span, unit)
+
+    def ev(f):
+        store(f, make(f))
+        return NIL
+    return ev
+
+
+@special('def')
+def comp_def(x, scope, tail, span, unit):
+    if x.len < 3:
+        raise Usage('define: needs name and value')
+    if x.len == 3:
+        return comp_define(x, scope, tail, span, unit)
+    name, params = x.cdr.car, x.cdr.cdr.car
+    if name.__class__ is not Symbol:
+        raise Usage('define: first arg must be symbol or list')
+    if params.__class__ is Symbol:
+        sig = make_list([name, DOT, params])
+    elif params.__class__ is List:
+        sig = List(name, params)
+    else:
+        raise Usage('params must be symbols')
+    return comp_define(List(x.car, List(sig, x.cdr.cdr.cdr), x.span), scope, tail, span, unit)
+
+
+@special('set!')
+def comp_set_bang(x, scope, tail, span, unit):
+    if x.len != 3 or x.cdr.car.__class__ is not Symbol:
+        raise Usage('set!: (set! name value)')
+    name = x.cdr.car
+    value = comp(x.cdr.cdr.car, scope, False, sub_span(x.cdr.cdr, span, unit), unit)
+    genv = unit.genv
+    ref = resolve(scope, name, genv)
+    if ref.__class__ is LocalRef and ref.depth == 0 and not ref.maybe_unbound:
+        i = ref.index
+
+        def ev(f):
+            f[i] = value(f)
+            return NIL
+        return ev
+
+    def ev(f):
+        v = value(f)
+        if not assign_by_name(f, name, v, genv):
+            raise EvalError("set!: undefined variable '%s'" % name.name, span)
+        return NIL
+    return ev
+
+
+@special('set')
+def comp_set(x, scope, tail, span, unit):
+    if x.len != 3 or x.cdr.car.__class__ is not Symbol:
+        raise Usage('set: (set name value)')
+    name = x.cdr.car
+    value = comp(x.cdr.cdr.car, scope, False, sub_span(x.cdr.cdr, span, unit), unit)
+    genv = unit.genv
+
+    def ev(f):
+        v = value(f)
+        if not assign_by_name(f, name, v, genv):
+            define_in_frame(f, name, v, genv)
+        return NIL
+    return ev
+
+
+# ── let family and do ────────────────────────────────────────────────────
+
+def parse_bindings(bs, name: str, star: bool):
+    """[(symbol, init form, init cell)] of a let-family binding list."""
+    usage = '%s: (%s ((x v)...) body...)' % (name, name)
+    if bs.__class__ is not List:
+        raise Usage(usage)
+    out = []
+    for c in bs.cells():
+        b = c.car
+        if b.__class__ is not List or b.len != 2 or b.car.__class__ is not Symbol:
+            raise Usage('%s: each binding must be (name expr)' % name)
+        out.append((b.car, b.cdr.car, b.cdr, c))
+    return out
+
+
+def _binding_span(b, span, unit):
+    return sub_span(b[2], sub_span(b[3], span, unit), unit)
+
+
+@special('let')
+def comp_let(x, scope, tail, span, unit):
+    if x.len < 3:
+        raise Usage('let: (let ((x v)...) body...)')
+    if x.cdr.car.__class__ is Symbol:
+        return comp_named_let(x, scope, tail, span, unit)
+    binds = parse_bindings(x.cdr.car, 'let', False)
+    inits = [comp(b[1], scope, False, _binding_span(b, span, unit), unit) for b in binds]
+    lscope = Scope([b[0] for b in binds], scope)
+    for d in body_defines(x.cdr.cdr):
+        lscope.add(d, maybe_unbound=True)
+    extra = [UNBOUND] * (len(lscope.names) - len(binds))
+    body = comp_body(x.cdr.cdr, lscope, tail, span, unit)
+    if len(inits) == 1 and not extra:
+        init0 = inits[0]
+
+        def ev(f):
+            return body([f, lscope, init0(f)])
+        return ev
+
+    def ev(f):
+        fr = [f, lscope]
+        for i in inits:
+            fr.append(i(f))
+        if extra:
+            fr += extra
+        return body(fr)
+    return ev
+
+
+def comp_named_let(x, scope, tail, span, unit):
+    if x.len < 4:
+        raise Usage('let: (let ((x v)...) body...)')
+    name = x.cdr.car
+    binds = parse_bindings(x.cdr.cdr.car, 'let', False)
+    inits = [comp(b[1], scope, False, _binding_span(b, span, unit), unit) for b in binds]
+    outer = Scope([name], scope)
+    make = lambda_maker(tuple(b[0] for b in binds), None, x.cdr.cdr.cdr, outer, span, unit, name.name)
+
+    def ev(f):
+        args = [i(f) for i in inits]
+        f1 = [f, outer, None]
+        loop = make(f1)
+        f1[2] = loop
+        fr = make_frame(loop, args, span)
+        if tail:
+            return TailCall(loop, fr, span)
+        return run(loop, fr, span)
+    return ev
+
+
+def _comp_let_star(x, scope, tail, span, unit, rec: bool):
+    name = x.car.name
+    if x.len < 3:
+        raise Usage('%s: (%s ((x v)...) body...)' % (name, name))
+    binds = parse_bindings(x.cdr.car, name, True)
+    names = [b[0] for b in binds]
+    lscope = Scope([], scope)
+    for n in names:
+        lscope.add(n, maybe_unbound=not rec)
+    inits = [(lscope.index[b[0]], comp(b[1], lscope, False, _binding_span(b, span, unit), unit))
+             for b in binds]
+    lscope.maybe_unbound.clear()
+    for d in body_defines(x.cdr.cdr):
+        if d not in lscope.index:
+            lscope.add(d, maybe_unbound=True)
+    nnames = len(set(names))
+    initial = [NIL if rec else UNBOUND] * nnames + [UNBOUND] * (len(lscope.names) - nnames)
+    body = comp_body(x.cdr.cdr, lscope, tail, span, unit)
+
+    def ev(f):
+        fr = [f, lscope]
+        fr += initial
+        for i, init in inits:
+            fr[i] = init(fr)
+        return body(fr)
+    return ev
+
+
+@special('let*')
+def comp_let_star(x, scope, tail, span, unit):
+    return _comp_let_star(x, scope, tail, span, unit, False)
+
+
+@special('letrec', 'letrec*')
+def comp_letrec(x, scope, tail, span, unit):
+    return _comp_let_star(x, scope, tail, span, unit, True)
+
+
+DO_USAGE = 'do: (do ((var init [step])...) (test result...) body...)'
+
+
+@special('do')
+def comp_do(x, scope, tail, span, unit):
+    if x.len < 3 or x.cdr.car.__class__ is not List or x.cdr.cdr.car.__class__ is not List:
+        raise Usage(DO_USAGE)
+    specs = []
+    for c in x.cdr.car.cells():
+        s = c.car
+        if s.__class__ is not List or s.len not in (2, 3) or s.car.__class__ is not Symbol:
+            raise Usage(DO_USAGE)
+        specs.append((s, c))
+    test_clause = x.cdr.cdr.car
+    if test_clause.len == 0:
+        raise Usage(DO_USAGE)
+    body_forms = x.cdr.cdr.cdr
+    inits = [comp(s.cdr.car, scope, False, sub_span(s.cdr, sub_span(c, span, unit), unit), unit)
+             for s, c in specs]
+    dscope = Scope([s.car for s, _ in specs], scope)
+    for d in body_defines(body_forms):
+        dscope.add(d, maybe_unbound=True)
+    extra = [UNBOUND] * (len(dscope.names) - len(specs))
+    steps = [(dscope.index[s.car], comp(s.cdr.cdr.car, dscope, False,
+                                         sub_span(s.cdr.cdr, sub_span(c, span, unit), unit), unit))
+             for s, c in specs if s.len == 3]
+    test = comp(test_clause.car, dscope, False, sub_span(test_clause, span, unit), unit)
+    result = comp_body(test_clause.cdr, dscope, False, span, unit)
+    body = comp_body(body_forms, dscope, False, span, unit)
+
+    def ev(f):
+        fr = [f, dscope] + [i(f) for i in inits] + extra
+        while test(fr) is False:
+            body(fr)
+            new = [(i, s(fr)) for i, s in steps]
+            for i, v in new:
+                fr[i] = v
+        return result(fr)
+    return ev
+
+
+# ── try-catch ────────────────────────────────────────────────────────────
+
+@special('try-catch')
+def comp_try(x, scope, tail, span, unit):
+    c = cells(x)
+    if len(c) < 4 or c[2].car.__class__ is not List or c[2].car.len != 1 \
+            or c[2].car.car.__class__ is not Symbol:
+        raise Usage('try-catch: (try-catch body (err) handler)')
+    body = comp(c[1].car, scope, False, sub_span(c[1], span, unit), unit)
+    var = c[2].car.car
+    hscope = Scope([var], scope)
+    for d in body_defines([c[3].car]):
+        hscope.add(d, maybe_unbound=True)
+    extra = [UNBOUND] * (len(hscope.names) - 1)
+    handler = comp(c[3].car, hscope, tail, sub_span(c[3], span, unit), unit)
+
+    def ev(f):
+        try:
+            return body(f)
+        except Interrupted:
+            raise
+        except RustyError as e:
+            message = e.message
+        except RecursionError:
+            message = recursion_message()
+        except MemoryError:
+            message = 'out of memory'
+        return handler([f, hscope, message] + extra)
+    return ev
+
+
+# ── quasiquote ───────────────────────────────────────────────────────────
+
+UNQUOTE = sym('unquote')
+UNQUOTE_SPLICING = sym('unquote-splicing')
+
+
+def _is(form, head) -> bool:
+    return form.__class__ is List and form.len == 2 and form.car is head
+
+
+def _has_unquote(t) -> bool:
+    stack = [t]
+    while stack:
+        x = stack.pop()
+        if x.__class__ is List:
+            if x.len and (x.car is UNQUOTE or x.car is UNQUOTE_SPLICING) and x.len == 2:
+                return True
+            stack.extend(x)
+    return False
+
+
+def comp_template(t, scope, span, unit):
+    """A closure building the data of quasiquote template `t`."""
+    if not _has_unquote(t):
+        return const(t)
+    if _is(t, UNQUOTE):
+        return comp(t.cdr.car, scope, False, sub_span(t.cdr, span, unit), unit)
+    parts = []   # (splice?, code)
+    for c in t.cells():
+        e = c.car
+        if _is(e, UNQUOTE_SPLICING):
+            parts.append((True, comp(e.cdr.car, scope, False, sub_span(e.cdr, span, unit), unit)))
+        else:
+            parts.append((False, comp_template(e, scope, sub_span(c, span, unit), unit)))
+
+    def ev(f):
+        out = []
+        for splice, code in parts:
+            v = code(f)
+            if splice:
+                if v.__class__ is List:
+                    out.extend(v)
+                elif v is not NIL:
+                    raise EvalError(',@: expected list, got ' + display_form(v), span)
+            else:
+                out.append(v)
+        return make_list(out)
+    return ev
+
+
+@special('quasiquote')
+def comp_quasiquote(x, scope, tail, span, unit):
+    if x.len != 2:
+        raise Usage('quasiquote: expects 1 arg')
+    return comp_template(x.cdr.car, scope, span, unit)
+
+
+# ── eval ─────────────────────────────────────────────────────────────────
+
+@special('eval')
+def comp_eval(x, scope, tail, span, unit):
+    if x.len != 2:
+        raise Usage('eval: expects 1 arg')
+    arg = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
+    data_unit = unit.from_data()
+
+    def ev(f):
+        code = comp(to_code(arg(f)), scope, tail, span, data_unit)
+        return code(f)
+    return ev
+
+
+# ── Macros ───────────────────────────────────────────────────────────────
+
+EVAL_WHEN = sym('eval-when')
+DEFMACRO_USAGE = 'defmacro: (defmacro name (params...) body...)'
+
+
+@special('defmacro', 'define-macro')
+def comp_defmacro(x, scope, tail, span, unit):
+    if x.len < 4 or x.cdr.car.__class__ is not Symbol or x.cdr.cdr.car.__class__ is not List:
+        raise Usage(DEFMACRO_USAGE)
+    name = x.cdr.car
+    try:
+        params, rest = parse_params(x.cdr.cdr.car)
+    except Usage:
+        raise Usage(DEFMACRO_USAGE)
+    body = items(x.cdr.cdr.cdr)
+    blocks = [b for b in body if b.__class__ is List and b.len and b.car is EVAL_WHEN]
+    remaining = [b for b in body if not (b.__class__ is List and b.len and b.car is EVAL_WHEN)]
+    if not remaining:
+        raise Usage('defmacro: body must have an expression after any eval-when blocks')
+    # The eval-when blocks run in a fresh frame that becomes the macro's environment.
+    bscope = Scope([], scope)
+    for d in body_defines(blocks):
+        bscope.add(d, maybe_unbound=True)
+    block_code = comp_body(make_list(blocks), bscope, False, span, unit) if blocks else None
+    store = definer(name, scope, span, unit)
+    env_scope = bscope if blocks else scope
+
+    def ev(f):
+        env = f
+        if block_code is not None:
+            env = [f, bscope] + [UNBOUND] * len(bscope.names)
+            block_code(env)
+        renamed = rename_templates(make_list(remaining))
+        mscope = Scope(list(params) + ([rest] if rest is not None else []), env_scope)
+        nparams = len(mscope.names)
+        for d in body_defines(renamed):
+            mscope.add(d, maybe_unbound=True)
+        code = comp_body(renamed, mscope, True, span, unit)
+        m = Macro(params, rest, renamed, code, env, name.name, mscope, len(mscope.names) - nparams)
+        store(f, m)
+        return NIL
+    return ev
+
+
+# ── match ────────────────────────────────────────────────────────────────
+
+QUOTE = sym('quote')
+QMARK = sym('?')
+CONS = sym('cons')
+UNDERSCORE = sym('_')
+
+PREDICATES = {
+    'number?': lambda v: v.__class__ is float,
+    'string?': lambda v: v.__class__ is str,
+    'boolean?': lambda v: v.__class__ is bool,
+    'list?': lambda v: v.__class__ is List or v is NIL,
+    'symbol?': lambda v: v.__class__ is Symbol,
+    'nil?': lambda v: v is NIL or (v.__class__ is List and v.len == 0),
+    'pair?': lambda v: v.__class__ is List and v.len > 0,
+    'zero?': lambda v: v.__class__ is float and v == 0,
+    'positive?': lambda v: v.__class__ is float and v > 0,
+    'negative?': lambda v: v.__class__ is float and v < 0,
+}
+
+
+def comp_pattern(p, slots: dict):
+    """A matcher m(value, frame) -> bool that stores bindings into frame slots."""
+    cls = p.__class__
+    if cls is Symbol:
+        if p is UNDERSCORE:
+            return lambda v, fr: True
+        i = slots.setdefault(p, len(slots) + 2)
+
+        def bind(v, fr):
+            fr[i] = v
+            return True
+        return bind
+    if cls is float:
+        return lambda v, fr: v.__class__ is float and v == p
+    if cls is str:
+        return lambda v, fr: v.__class__ is str and v == p
+    if cls is bool:
+        return lambda v, fr: v is p
+    if cls is not List:
+        return lambda v, fr: False
+    if p.len == 0:
+        return lambda v, fr: False
+    if p.car is QUOTE and p.len == 2:
+        datum = p.cdr.car
+        return lambda v, fr: equal(v, datum)
+    if p.car is QMARK and p.len == 2 and p.cdr.car.__class__ is Symbol:
+        pred = PREDICATES.get(p.cdr.car.name)
+        if pred is None:
+            return lambda v, fr: False
+        return lambda v, fr: pred(v)
+    if p.car is CONS and p.len == 3:
+        mh = comp_pattern(p.cdr.car, slots)
+        mt = comp_pattern(p.cdr.cdr.car, slots)
+        return lambda v, fr: v.__class__ is List and v.len > 0 and mh(v.car, fr) and mt(v.cdr, fr)
+    elems = items(p)
+    rest = None
+    if DOT in elems:
+        i = elems.index(DOT)
+        after = elems[i + 1:]
+        if len(after) != 1 or after[0].__class__ is not Symbol:
+            raise Usage("match: malformed rest pattern after '.'")
+        rest = comp_pattern(after[0], slots)
+        elems = elems[:i]
+    subs = [comp_pattern(e, slots) for e in elems]
+    k = len(subs)
+
+    def match_list(v, fr):
+        if v.__class__ is not List:
+            return False
+        if v.len != k if rest is None else v.len < k:
+            return False
+        for m in subs:
+            if not m(v.car, fr):
+                return False
+            v = v.cdr
+        return rest is None or rest(v, fr)
+    return match_list
+
+
+@special('match')
+def comp_match(x, scope, tail, span, unit):
+    if x.len < 3:
+        raise Usage('match: (match expr (pattern body)...)')
+    subject = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
+    clauses = []
+    for c in x.cdr.cdr.cells():
+        clause = c.car
+        if clause.__class__ is not List or clause.len == 0:
+            raise Usage('match: (match expr (pattern body)...)')
+        slots: dict = {}
+        matcher = comp_pattern(clause.car, slots)
+        mscope = Scope(sorted(slots, key=slots.get), scope)
+        for d in body_defines(clause.cdr):
+            mscope.add(d, maybe_unbound=True)
+        size = len(mscope.names)
+        body = comp_body(clause.cdr, mscope, tail, sub_span(c, span, unit), unit)
+        clauses.append((matcher, mscope, size, body))
+
+    def ev(f):
+        v = subject(f)
+        for matcher, mscope, size, body in clauses:
+            fr = [f, mscope] + [UNBOUND] * size
+            if matcher(v, fr):
+                return body(fr)
+        raise EvalError('match: no clause matched ' + display_form(v), span)
+    return ev
+
+
+# ── load, load-relative ──────────────────────────────────────────────────
+
+def _load(x, scope, span, unit, relative: bool):
+    if x.len != 2:
+        raise Usage('load: expects 1 string argument')
+    arg = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
+    interp = unit.interp
+
+    def ev(f):
+        path = arg(f)
+        if path.__class__ is not str:
+            raise EvalError('load: expects 1 string argument', span)
+        return interp.load(path, relative, span)
+    return ev
+
+
+@special('load')
+def comp_load(x, scope, tail, span, unit):
+    return _load(x, scope, span, unit, False)
+
+
+@special('load-relative')
+def comp_load_relative(x, scope, tail, span, unit):
+    return _load(x, scope, span, unit, True)
+
+
+# ── defrust, defrust* ────────────────────────────────────────────────────
+
+def _rust_spec(spec, usage):
+    """(name, [param names], body) of one defrust function, or Usage."""
+    if spec.__class__ is not List or spec.len != 3:
+        raise Usage(usage)
+    name, params, body = items(spec)
+    if name.__class__ is not Symbol or params.__class__ is not List or \
+            any(p.__class__ is not Symbol for p in params):
+        raise Usage(usage)
+    return name, [p.name for p in params], body
+
+
+@special('defrust')
+def comp_defrust(x, scope, tail, span, unit):
+    if x.len != 4:
+        raise Usage('defrust: (defrust name (params...) body)')
+    name, params, body = _rust_spec(x.cdr, 'defrust: (defrust name (params...) body)')
+    return _rust_binder([(name, params, body)], 'defrust', scope, span, unit)
+
+
+@special('defrust*')
+def comp_defrust_star(x, scope, tail, span, unit):
+    specs = [_rust_spec(s, 'defrust*: each function must be (name (params...) body)') for s in x.cdr]
+    return _rust_binder(specs, 'defrust*', scope, span, unit)
+
+
+def _rust_binder(specs, who, scope, span, unit):
+    stores = [definer(name, scope, span, unit) for name, _, _ in specs]
+    interp = unit.interp
+
+    def ev(f):
+        natives = interp.compile_native([(n.name, p, b) for n, p, b in specs], who, span)
+        for store, native in zip(stores, natives):
+            store(f, native)
+        return NIL
+    return ev
+
+
