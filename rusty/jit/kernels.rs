@@ -76,10 +76,15 @@ pub unsafe extern "C" fn rusty_k_step(a: *const f64, out: *mut f64, n: usize) {
 /// The m×n transpose of an n×m matrix.
 #[no_mangle]
 pub unsafe extern "C" fn rusty_k_transpose(a: *const f64, out: *mut f64, n: usize, m: usize) {
+    const B: usize = 16;    // square blocks keep both sides in cache
     let (a, o) = (from_raw_parts(a, n * m), from_raw_parts_mut(out, n * m));
-    for i in 0..n {
-        for j in 0..m {
-            o[j * n + i] = a[i * m + j];
+    for i0 in (0..n).step_by(B) {
+        for j0 in (0..m).step_by(B) {
+            for i in i0..(i0 + B).min(n) {
+                for j in j0..(j0 + B).min(m) {
+                    o[j * n + i] = a[i * m + j];
+                }
+            }
         }
     }
 }
