@@ -1,0 +1,423 @@
+"""The string builtins of LANGUAGE.md §8.6: strings, conversions, `format`, JSON.
+
+JSON is written and parsed with explicit stacks, so deeply nested data never
+overflows the host stack (§5.5). `parse_json` is shared with the model files.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+from ..errors import EvalError
+from ..printer import display_form, format_number, print_form
+from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, make_list, sym
+
+TABLE = BuiltinTable()
+
+
+# ── Argument checks ──────────────────────────────────────────────────────
+
+def _expected(name: str, kind: str, x) -> EvalError:
+    return EvalError('%s: expected a %s, got %s' % (name, kind, display_form(x)))
+
+
+def _string(name: str, x) -> str:
+    if x.__class__ is not str:
+        raise _expected(name, 'string', x)
+    return x
+
+
+def _index(name: str, x) -> float:
+    """A numeric index truncated toward zero; negative and NaN count as 0 (inf stays)."""
+    if x.__class__ is not float:
+        raise _expected(name, 'number', x)
+    if x != x or x <= 0.0:
+        return 0.0
+    if x == math.inf:
+        return x
+    return float(math.trunc(x))
+
+
+# ── Strings ──────────────────────────────────────────────────────────────
+
+@TABLE.fn('string-length', 1, 1, doc='The number of code points in a string.',
+          sig='(string-length s)')
+def string_length(s):
+    return float(len(_string('string-length', s)))
+
+
+@TABLE.fn('string-append', 0, None, doc='The concatenation of strings.',
+          sig='(string-append s ...)')
+def string_append(*parts):
+    for p in parts:
+        _string('string-append', p)
+    return ''.join(parts)
+
+
+@TABLE.fn('string-append-list', 1, 1,
+          doc='The elements of a list concatenated, non-strings in print form.',
+          sig='(string-append-list lst)')
+def string_append_list(lst):
+    if lst.__class__ is NilType:
+        return ''
+    if lst.__class__ is not List:
+        raise _expected('string-append-list', 'list', lst)
+    return ''.join([x if x.__class__ is str else print_form(x) for x in lst])
+
+
+@TABLE.fn('substring', 2, 3, doc='The code points from start up to end, indices clamped.',
+          sig='(substring s start [end])')
+def substring(s, start, end=None):
+    s = _string('substring', s)
+    n = len(s)
+    lo = min(_index('substring', start), n)
+    hi = n if end is None else min(_index('substring', end), n)
+    if lo >= hi:
+        return ''
+    return s[int(lo):int(hi)]
+
+
+@TABLE.fn('string-ref', 2, 2, doc='The character at an index, as a one-character string.',
+          sig='(string-ref s i)')
+def string_ref(s, i):
+    s = _string('string-ref', s)
+    k = _index('string-ref', i)
+    if k >= len(s):
+        raise EvalError('string-ref: index %s out of range' % format_number(k))
+    return s[int(k)]
+
+
+@TABLE.fn('string=?', 2, 2, doc='True if two strings have the same contents.',
+          sig='(string=? a b)')
+def string_eq(a, b):
+    return _string('string=?', a) == _string('string=?', b)
+
+
+@TABLE.fn('string->list', 1, 1, doc='The characters of a string as one-character strings.',
+          sig='(string->list s)')
+def string_to_list(s):
+    return make_list(list(_string('string->list', s)))
+
+
+@TABLE.fn('str', 0, None, doc='The print forms of the arguments concatenated.',
+          sig='(str x ...)')
+def str_(*xs):
+    return ''.join([x if x.__class__ is str else print_form(x) for x in xs])
+
+
+@TABLE.fn('string-split', 2, 2,
+          doc='The pieces between occurrences of sep, empty pieces dropped.',
+          sig='(string-split s sep)')
+def string_split(s, sep):
+    s = _string('string-split', s)
+    sep = _string('string-split', sep)
+    if sep == '':
+        return make_list(list(s))
+    return make_list([piece for piece in s.split(sep) if piece])
+
+
+# ── Conversions ──────────────────────────────────────────────────────────
+
+# §8.6: sign, then a decimal with at least one digit or one of the words.
+_NUMBER_TEXT = re.compile(
+    r'[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))')
+
+
+@TABLE.fn('number->string', 1, 1, doc='The text of a number (§3.3 format).',
+          sig='(number->string x)')
+def number_to_string(x):
+    if x.__class__ is not float:
+        raise _expected('number->string', 'number', x)
+    return format_number(x)
+
+
+@TABLE.fn('string->number', 1, 1, doc='The number a string spells, or #f.',
+          sig='(string->number s)')
+def string_to_number(s):
+    s = _string('string->number', s)
+    if _NUMBER_TEXT.fullmatch(s) is None:
+        return False
+    return float(s)
+
+
+@TABLE.fn('symbol->string', 1, 1, doc='The name of a symbol.', sig='(symbol->string s)')
+def symbol_to_string(s):
+    if s.__class__ is not Symbol:
+        raise _expected('symbol->string', 'symbol', s)
+    return s.name
+
+
+@TABLE.fn('string->symbol', 1, 1, doc='The symbol with this name.', sig='(string->symbol s)')
+def string_to_symbol(s):
+    return sym(_string('string->symbol', s))
+
+
+# ── format ───────────────────────────────────────────────────────────────
+
+_FORMAT_TEXT = {'%': '\n', 't': '\t', '~': '~'}
+
+
+@TABLE.fn('format', 1, None, doc='A string from a template: ~a ~s ~% ~t ~~.',
+          sig='(format template arg ...)')
+def format_(template, *args):
+    if template.__class__ is not str:
+        raise _expected('format', 'string', template)
+    out = []
+    pending = iter(args)
+    i, n = 0, len(template)
+    while i < n:
+        j = template.find('~', i)
+        if j < 0 or j == n - 1:
+            out.append(template[i:])
+            break
+        out.append(template[i:j])
+        d = template[j + 1]
+        if d in 'aAsS':
+            try:
+                x = next(pending)
+            except StopIteration:
+                raise EvalError('format: not enough args') from None
+            out.append(print_form(x) if d in 'aA' else display_form(x))
+        else:
+            out.append(_FORMAT_TEXT.get(d, template[j:j + 2]))
+        i = j + 2
+    return ''.join(out)
+
+
+# ── json-encode ──────────────────────────────────────────────────────────
+
+_JSON_ESCAPES = str.maketrans({'\\': '\\\\', '"': '\\"', '\n': '\\n', '\t': '\\t'})
+
+
+def _json_string(s: str) -> str:
+    return '"' + s.translate(_JSON_ESCAPES) + '"'
+
+
+def _is_object(lst: List) -> bool:
+    """A non-empty list whose every element is a (string-or-symbol value) list."""
+    for x in lst:
+        if x.__class__ is not List or x.len != 2:
+            return False
+        k = x.car.__class__
+        if k is not str and k is not Symbol:
+            return False
+    return True
+
+
+def _key(pair: List) -> str:
+    k = pair.car
+    return _json_string(k if k.__class__ is str else k.name)
+
+
+def _json_atom(x) -> str:
+    cls = x.__class__
+    if cls is float:
+        return format_number(x)
+    if cls is str:
+        return _json_string(x)
+    if cls is Symbol:
+        return _json_string(x.name)
+    if cls is bool:
+        return 'true' if x else 'false'
+    if cls is NilType:
+        return 'null'
+    if cls is List:     # only the empty list reaches here
+        return '[]'
+    raise EvalError('json-encode: cannot encode %s' % display_form(x))
+
+
+@TABLE.fn('json-encode', 1, 1, doc='JSON text for a value; key/value lists become objects.',
+          sig='(json-encode v)')
+def json_encode(v):
+    out: list[str] = []
+    # Each stack entry: [the cell being written, is it an object].
+    stack: list[list] = []
+    x = v
+    while True:
+        if x.__class__ is List and x.len:
+            if _is_object(x):
+                out.append('{')
+                out.append(_key(x.car))
+                out.append(': ')
+                stack.append([x, True])
+                x = x.car.cdr.car
+            else:
+                out.append('[')
+                stack.append([x, False])
+                x = x.car
+            continue
+        out.append(_json_atom(x))
+        while stack:
+            top = stack[-1]
+            rest = top[0].cdr
+            if rest.len:
+                top[0] = rest
+                out.append(', ')
+                if top[1]:
+                    out.append(_key(rest.car))
+                    out.append(': ')
+                    x = rest.car.cdr.car
+                else:
+                    x = rest.car
+                break
+            stack.pop()
+            out.append('}' if top[1] else ']')
+        else:
+            return ''.join(out)
+
+
+# ── JSON parsing (RFC 8259) ──────────────────────────────────────────────
+
+class JsonError(Exception):
+    """Invalid JSON; the message says what and where."""
+
+
+_WS = re.compile(r'[ \t\n\r]*')
+_JSON_NUMBER = re.compile(r'-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?')
+_PLAIN = re.compile(r'[^"\\\x00-\x1f]*')
+_HEX4 = re.compile(r'[0-9a-fA-F]{4}')
+_SIMPLE_ESCAPES = {'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f',
+                   'n': '\n', 'r': '\r', 't': '\t'}
+_WORDS = (('true', True), ('false', False), ('null', NIL))
+
+
+def _where(text: str, pos: int) -> str:
+    line = text.count('\n', 0, pos) + 1
+    col = pos - (text.rfind('\n', 0, pos) + 1) + 1
+    return 'line %d column %d' % (line, col)
+
+
+def _fail(text: str, pos: int, what: str):
+    raise JsonError('%s at %s' % (what, _where(text, pos)))
+
+
+def _hex_escape(text: str, pos: int) -> int:
+    """The code unit of the four hex digits at pos (just after `\\u`)."""
+    if _HEX4.match(text, pos) is None:
+        _fail(text, pos, 'invalid \\u escape')
+    return int(text[pos:pos + 4], 16)
+
+
+def _parse_string(text: str, pos: int):
+    """The string whose opening quote is at pos, and the position after it."""
+    parts = []
+    pos += 1
+    while True:
+        m = _PLAIN.match(text, pos)
+        parts.append(m.group())
+        pos = m.end()
+        if pos >= len(text):
+            _fail(text, pos, 'unterminated string')
+        c = text[pos]
+        if c == '"':
+            return ''.join(parts), pos + 1
+        if c != '\\':
+            _fail(text, pos, 'control character in string')
+        e = text[pos + 1:pos + 2]
+        if e in _SIMPLE_ESCAPES:
+            parts.append(_SIMPLE_ESCAPES[e])
+            pos += 2
+            continue
+        if e != 'u':
+            _fail(text, pos, 'invalid escape')
+        unit = _hex_escape(text, pos + 2)
+        pos += 6
+        if 0xDC00 <= unit <= 0xDFFF:
+            _fail(text, pos - 6, 'lone surrogate in \\u escape')
+        if 0xD800 <= unit <= 0xDBFF:
+            if text[pos:pos + 2] != '\\u':
+                _fail(text, pos - 6, 'lone surrogate in \\u escape')
+            low = _hex_escape(text, pos + 2)
+            if not 0xDC00 <= low <= 0xDFFF:
+                _fail(text, pos - 6, 'lone surrogate in \\u escape')
+            unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+            pos += 6
+        parts.append(chr(unit))
+
+
+def parse_json(text: str, make_array, make_object):
+    """Parse one JSON document; arrays and objects are built bottom-up by
+    `make_array(values)` and `make_object([(key, value), ...])`. Raises JsonError."""
+    ws = _WS.match
+    n = len(text)
+    # Each stack entry: [is object, items so far, pending key].
+    stack: list[list] = []
+    pos = ws(text, 0).end()
+    while True:
+        # A value starts at pos.
+        c = text[pos:pos + 1]
+        if c == '{' or c == '[':
+            pos = ws(text, pos + 1).end()
+            closer = '}' if c == '{' else ']'
+            if text.startswith(closer, pos):
+                pos += 1
+                value = make_object([]) if c == '{' else make_array([])
+            elif c == '{':
+                key, pos = _object_key(text, pos)
+                stack.append([True, [], key])
+                continue
+            else:
+                stack.append([False, [], None])
+                continue
+        elif c == '"':
+            value, pos = _parse_string(text, pos)
+        else:
+            m = _JSON_NUMBER.match(text, pos)
+            if m is not None:
+                value = float(m.group())
+                pos = m.end()
+            else:
+                for word, value in _WORDS:
+                    if text.startswith(word, pos):
+                        pos += len(word)
+                        break
+                else:
+                    _fail(text, pos, 'expected a value' if pos < n else 'unexpected end of input')
+        # A value is complete: add it to its container, closing finished ones.
+        while True:
+            pos = ws(text, pos).end()
+            if not stack:
+                if pos < n:
+                    _fail(text, pos, 'trailing characters')
+                return value
+            frame = stack[-1]
+            frame[1].append((frame[2], value) if frame[0] else value)
+            c = text[pos:pos + 1]
+            if c == ',':
+                pos = ws(text, pos + 1).end()
+                if frame[0]:
+                    frame[2], pos = _object_key(text, pos)
+                break
+            if c == ('}' if frame[0] else ']'):
+                pos += 1
+                stack.pop()
+                value = make_object(frame[1]) if frame[0] else make_array(frame[1])
+                continue
+            _fail(text, pos, "expected ',' or '%s'" % ('}' if frame[0] else ']')
+                  if pos < n else 'unexpected end of input')
+
+
+def _object_key(text: str, pos: int):
+    """The key at pos, its ':' and the whitespace after; returns (key, value position)."""
+    if not text.startswith('"', pos):
+        _fail(text, pos, 'expected a string key' if pos < len(text) else 'unexpected end of input')
+    key, pos = _parse_string(text, pos)
+    pos = _WS.match(text, pos).end()
+    if not text.startswith(':', pos):
+        _fail(text, pos, "expected ':'" if pos < len(text) else 'unexpected end of input')
+    return key, _WS.match(text, pos + 1).end()
+
+
+def _pairs_list(pairs) -> List:
+    return make_list([make_list([k, v]) for k, v in pairs]) if pairs else EMPTY
+
+
+@TABLE.fn('json-decode', 1, 1,
+          doc='The value of JSON text; objects become lists of (key value) lists.',
+          sig='(json-decode s)')
+def json_decode(s):
+    s = _string('json-decode', s)
+    try:
+        return parse_json(s, make_list, _pairs_list)
+    except JsonError as e:
+        raise EvalError('json-decode: invalid JSON: %s' % e) from None
