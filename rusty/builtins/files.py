@@ -1,0 +1,308 @@
+"""The file builtins of LANGUAGE.md §8.8: files, directories and model files.
+
+Failures read `NAME: 'PATH': OSERR` (OSERR as in §6.10). Models are one JSON
+document, written and read with explicit stacks so deep data cannot overflow
+the host stack (§5.5).
+"""
+from __future__ import annotations
+
+import math
+import os
+from array import array
+
+from ..errors import EvalError
+from ..printer import display_form, format_number
+from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, Tensor, make_list, sym
+from .strings import JsonError, parse_json
+
+TABLE = BuiltinTable()
+
+NOT_UTF8 = 'stream did not contain valid UTF-8'
+
+
+# ── Errors and paths ─────────────────────────────────────────────────────
+
+def os_message(e: Exception) -> str:
+    """The §6.10 OSERR text of a host failure: `MESSAGE (os error N)`."""
+    if isinstance(e, UnicodeDecodeError):
+        return NOT_UTF8
+    if isinstance(e, OSError) and e.errno is not None:
+        return '%s (os error %d)' % (e.strerror or os.strerror(e.errno), e.errno)
+    if isinstance(e, ValueError) and 'null' in str(e):
+        return 'file name contained an unexpected NUL byte'
+    return str(e)
+
+
+def _fail(name: str, path: str, e: Exception) -> EvalError:
+    return EvalError("%s: '%s': %s" % (name, path, os_message(e)))
+
+
+def _path(name: str, x) -> str:
+    if x.__class__ is not str:
+        raise EvalError('%s: expected a string, got %s' % (name, display_form(x)))
+    return x
+
+
+def _read_text(name: str, path: str) -> str:
+    try:
+        with open(path, 'rb') as f:
+            return f.read().decode('utf-8')
+    except (OSError, ValueError) as e:
+        raise _fail(name, path, e) from None
+
+
+def _write_bytes(name: str, path: str, data: bytes, mode: str) -> None:
+    try:
+        with open(path, mode) as f:
+            f.write(data)
+    except (OSError, ValueError) as e:
+        raise _fail(name, path, e) from None
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode('utf-8', 'replace')    # rusty strings hold no lone surrogates
+
+
+# ── Files ────────────────────────────────────────────────────────────────
+
+@TABLE.fn('file-read', 1, 1, doc="A file's UTF-8 text.", sig='(file-read path)')
+def file_read(path):
+    return _read_text('file-read', _path('file-read', path))
+
+
+@TABLE.fn('file-write', 2, 2, doc='Create or truncate a file and write the text to it.',
+          sig='(file-write path text)')
+def file_write(path, text):
+    path = _path('file-write', path)
+    _write_bytes('file-write', path, _utf8(_path('file-write', text)), 'wb')
+    return NIL
+
+
+@TABLE.fn('file-append', 2, 2, doc='Append the text to a file, creating it if missing.',
+          sig='(file-append path text)')
+def file_append(path, text):
+    path = _path('file-append', path)
+    _write_bytes('file-append', path, _utf8(_path('file-append', text)), 'ab')
+    return NIL
+
+
+@TABLE.fn('file-exists?', 1, 1, doc='True if a file or directory exists at the path.',
+          sig='(file-exists? path)')
+def file_exists(path):
+    if path.__class__ is not str:
+        return False
+    try:
+        return os.path.exists(path)
+    except Exception:   # never raises (§8.8)
+        return False
+
+
+@TABLE.fn('file-delete', 1, 1, doc='Remove a file.', sig='(file-delete path)')
+def file_delete(path):
+    path = _path('file-delete', path)
+    try:
+        os.remove(path)
+    except (OSError, ValueError) as e:
+        raise _fail('file-delete', path, e) from None
+    return NIL
+
+
+@TABLE.fn('dir-create', 1, 1, doc='Create a directory and its missing parents.',
+          sig='(dir-create path)')
+def dir_create(path):
+    path = _path('dir-create', path)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except (OSError, ValueError) as e:
+        raise _fail('dir-create', path, e) from None
+    return NIL
+
+
+def _entry_name(name: str) -> str:
+    """A directory entry as text; undecodable bytes become U+FFFD."""
+    try:
+        name.encode('utf-8')
+        return name
+    except UnicodeEncodeError:
+        return os.fsencode(name).decode('utf-8', 'replace')
+
+
+@TABLE.fn('dir-list', 1, 1, doc='The entry names of a directory, sorted by code point.',
+          sig='(dir-list path)')
+def dir_list(path):
+    path = _path('dir-list', path)
+    try:
+        names = os.listdir(path)
+    except (OSError, ValueError) as e:
+        raise _fail('dir-list', path, e) from None
+    return make_list(sorted(_entry_name(n) for n in names))
+
+
+# ── Model encoding ───────────────────────────────────────────────────────
+
+_FLOAT_WORDS = {math.inf: 'inf', -math.inf: '-inf'}
+
+
+def _model_number(x: float) -> str:
+    if x != x:
+        return '{"float": "NaN"}'
+    if x in _FLOAT_WORDS:
+        return '{"float": "%s"}' % _FLOAT_WORDS[x]
+    if x == 0.0 and math.copysign(1.0, x) < 0:
+        return '-0.0'
+    return format_number(x)
+
+
+def _model_string(s: str) -> str:
+    """A JSON string with the standard escapes (", \\, \\b \\f \\n \\r \\t, \\u00XX)."""
+    out = ['"']
+    for c in s:
+        if c == '"' or c == '\\':
+            out.append('\\' + c)
+        elif c < ' ':
+            out.append(_CONTROL.get(c) or '\\u%04x' % ord(c))
+        else:
+            out.append(c)
+    out.append('"')
+    return ''.join(out)
+
+
+_CONTROL = {'\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t'}
+
+
+def _model_tensor(t: Tensor) -> str:
+    return '{"tensor": {"shape": [%s], "data": [%s]}}' % (
+        ', '.join(str(d) for d in t.shape), ', '.join(map(_model_number, t.data)))
+
+
+def _model_atom(x) -> str:
+    cls = x.__class__
+    if cls is float:
+        return _model_number(x)
+    if cls is str:
+        return _model_string(x)
+    if cls is bool:
+        return 'true' if x else 'false'
+    if cls is NilType:
+        return 'null'
+    if cls is Symbol:
+        return '{"symbol": %s}' % _model_string(x.name)
+    if cls is Tensor:
+        return _model_tensor(x)
+    if cls is List:     # only the empty list reaches here
+        return '[]'
+    raise EvalError('save-model: cannot serialize %s' % display_form(x))
+
+
+def encode_model(v) -> str:
+    """The model document for a value (lists walked with an explicit stack)."""
+    out = ['{"rusty-model": 1, "value": ']
+    stack: list[List] = []
+    x = v
+    while True:
+        if x.__class__ is List and x.len:
+            out.append('[')
+            stack.append(x)
+            x = x.car
+            continue
+        out.append(_model_atom(x))
+        while stack:
+            rest = stack[-1].cdr
+            if rest.len:
+                stack[-1] = rest
+                out.append(', ')
+                x = rest.car
+                break
+            stack.pop()
+            out.append(']')
+        else:
+            out.append('}')
+            return ''.join(out)
+
+
+# ── Model decoding ───────────────────────────────────────────────────────
+
+class _Object:
+    """A JSON object that is not itself a value (the document, a tensor body)."""
+    __slots__ = ('pairs',)
+
+    def __init__(self, pairs):
+        self.pairs = pairs
+
+
+class _NotModel(Exception):
+    pass
+
+
+_FLOATS = {'NaN': math.nan, 'inf': math.inf, '-inf': -math.inf}
+
+
+def _model_array(items) -> List:
+    for x in items:
+        if x.__class__ is _Object:
+            raise _NotModel()
+    return make_list(items) if items else EMPTY
+
+
+def _model_object(pairs):
+    """A value for a tagged object ({"symbol"}, {"float"}, {"tensor"}), else an _Object."""
+    if len(pairs) == 1:
+        tag, body = pairs[0]
+        if tag == 'symbol' and body.__class__ is str:
+            return sym(body)
+        if tag == 'float' and body.__class__ is str and body in _FLOATS:
+            return _FLOATS[body]
+        if tag == 'tensor':
+            return _model_tensor_value(body)
+    return _Object(pairs)
+
+
+def _model_tensor_value(body) -> Tensor:
+    fields = dict(body.pairs) if body.__class__ is _Object and len(body.pairs) == 2 else {}
+    shape, data = fields.get('shape'), fields.get('data')
+    if shape.__class__ is not List or data.__class__ is not List:
+        raise _NotModel()
+    dims = []
+    for d in shape:
+        if d.__class__ is not float or not 1.0 <= d < math.inf or d != math.trunc(d):
+            raise _NotModel()
+        dims.append(int(d))
+    if math.prod(dims) != data.len or any(x.__class__ is not float for x in data):
+        raise _NotModel()
+    return Tensor(array('d', data), tuple(dims))
+
+
+def decode_model(text: str):
+    """The value a model document holds; raises _NotModel for anything else."""
+    try:
+        doc = parse_json(text, _model_array, _model_object)
+    except JsonError:
+        raise _NotModel() from None
+    fields = dict(doc.pairs) if doc.__class__ is _Object and len(doc.pairs) == 2 else {}
+    version = fields.get('rusty-model')
+    if version.__class__ is not float or version != 1.0 or 'value' not in fields \
+            or fields['value'].__class__ is _Object:
+        raise _NotModel()
+    return fields['value']
+
+
+# ── Model builtins ───────────────────────────────────────────────────────
+
+@TABLE.fn('save-model', 2, 2, doc='Write a value to a file in the rusty model format.',
+          sig='(save-model path v)')
+def save_model(path, v):
+    path = _path('save-model', path)
+    text = encode_model(v)
+    _write_bytes('save-model', path, _utf8(text), 'wb')
+    return NIL
+
+
+@TABLE.fn('load-model', 1, 1, doc='The value stored in a rusty model file.',
+          sig='(load-model path)')
+def load_model(path):
+    path = _path('load-model', path)
+    text = _read_text('load-model', path)
+    try:
+        return decode_model(text)
+    except _NotModel:
+        raise EvalError("load-model: '%s' is not a rusty model file" % path) from None
