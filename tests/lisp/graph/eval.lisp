@@ -21,7 +21,7 @@
 (print (graph-eval (lambda (x) (if (> x 0) x (/ 1 x))) 0))
 ; expect: inf
 
-(define-macro (show expr) `(print (try-catch ,expr (e) e)))
+(defmacro show (expr) `(print (try-catch ,expr (e) e)))
 (show (graph-eval (lambda (x y) (+ x y)) 1))
 ; expect: graph-eval: expected 2 arg(s), got 1
 (show (graph-eval (lambda (x) x) "s"))

@@ -27,7 +27,7 @@
 (print (graph-grad f a) (graph-grad f a) (graph-grad f (tensor '(1 2 3))))
 ; expect: (30 #<tensor 2x2 [2 4 6 8]>) (30 #<tensor 2x2 [2 4 6 8]>) (14 #<tensor 3 [2 4 6]>)
 
-(define-macro (show expr) `(print (try-catch ,expr (e) e)))
+(defmacro show (expr) `(print (try-catch ,expr (e) e)))
 (show (graph-grad (lambda (x y) (if (< x y) x y)) 1 2))
 ; expect: graph-grad: cannot differentiate through 'if' — comparisons and data-dependent `if` are not differentiable (a constant-condition if is pruned before this pass and is fine)
 (show (graph-grad (lambda (t) (tensor-mul t 2)) a))

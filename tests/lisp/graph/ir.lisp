@@ -36,7 +36,7 @@
 ; expect: 2 (0 param 0) #t
 
 ; Building errors, all with the graph-ir: prefix.
-(define-macro (show expr) `(print (try-catch ,expr (e) e)))
+(defmacro show (expr) `(print (try-catch ,expr (e) e)))
 (show (graph-ir 5))
 ; expect: graph-ir: (graph-ir (lambda (params...) expr)) — argument must be a lambda
 (show (graph-ir car))

@@ -1,5 +1,5 @@
 ; Every tensor error message of LANGUAGE.md §10, caught with try-catch.
-(define-macro (show expr) `(print (try-catch ,expr (e) e)))
+(defmacro show (expr) `(print (try-catch ,expr (e) e)))
 (define a (tensor '((1 2) (3 4))))
 
 (show (tensor '()))
