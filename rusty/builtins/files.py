@@ -6,31 +6,25 @@ the host stack (§5.5).
 """
 from __future__ import annotations
 
+import json
 import math
 import os
 from array import array
 
-from ..errors import EvalError
+from ..errors import EvalError, os_error_text
 from ..printer import display_form, format_number
 from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, Tensor, make_list, sym
 from .strings import JsonError, parse_json
 
 TABLE = BuiltinTable()
 
-NOT_UTF8 = 'stream did not contain valid UTF-8'
-
-
 # ── Errors and paths ─────────────────────────────────────────────────────
 
 def os_message(e: Exception) -> str:
-    """The §6.10 OSERR text of a host failure: `MESSAGE (os error N)`."""
-    if isinstance(e, UnicodeDecodeError):
-        return NOT_UTF8
-    if isinstance(e, OSError) and e.errno is not None:
-        return '%s (os error %d)' % (e.strerror or os.strerror(e.errno), e.errno)
-    if isinstance(e, ValueError) and 'null' in str(e):
+    """The §6.10 OSERR text of a host failure (a NUL in a path reads as Rust says it)."""
+    if e.__class__ is ValueError and 'null byte' in str(e):
         return 'file name contained an unexpected NUL byte'
-    return str(e)
+    return os_error_text(e)
 
 
 def _fail(name: str, path: str, e: Exception) -> EvalError:
@@ -154,20 +148,8 @@ def _model_number(x: float) -> str:
 
 
 def _model_string(s: str) -> str:
-    """A JSON string with the standard escapes (", \\, \\b \\f \\n \\r \\t, \\u00XX)."""
-    out = ['"']
-    for c in s:
-        if c == '"' or c == '\\':
-            out.append('\\' + c)
-        elif c < ' ':
-            out.append(_CONTROL.get(c) or '\\u%04x' % ord(c))
-        else:
-            out.append(c)
-    out.append('"')
-    return ''.join(out)
-
-
-_CONTROL = {'\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t'}
+    """A JSON string: the standard escapes (quote, backslash, control characters), all else raw."""
+    return json.dumps(s, ensure_ascii=False)
 
 
 def _model_tensor(t: Tensor) -> str:
