@@ -18,6 +18,7 @@ from .strings import JsonError, parse_json
 
 TABLE = BuiltinTable()
 
+
 # ── Errors and paths ─────────────────────────────────────────────────────
 
 def os_message(e: Exception) -> str:
