@@ -405,3 +405,34 @@ def test_python_fallback_when_native_disabled(monkeypatch):
         assert list(call('matmul', t('((1 2) (3 4))'), t('((5 6) (7 8))')).data) == [19, 22, 43, 50]
     finally:
         T.use_kernels(None)
+
+
+def _python(code, **env):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    e = dict(os.environ)
+    e['PYTHONPATH'] = str(Path(__file__).resolve().parents[1])
+    e.update(env)
+    return subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=e,
+                          timeout=120)
+
+
+def test_no_native_work_at_import():
+    r = _python('import sys, rusty.tensor, rusty.builtins.tensors, rusty.graph.builtins, '
+                'rusty.graph.grad, rusty.graph.shapes\n'
+                'print(sorted(m for m in sys.modules if m.startswith("rusty.jit")))')
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == '[]'
+
+
+def test_without_rustc_everything_stays_pure_python(tmp_path):
+    code = ('from rusty import tensor as T\n'
+            'from rusty.values import Tensor\n'
+            'from array import array\n'
+            'a = Tensor(array("d", [1, 2, 3, 4]), (2, 2))\n'
+            'print(list(T.matmul(a, a).data), T.kernels() is T.PY_KERNELS)\n')
+    r = _python(code, PATH=str(tmp_path), RUSTY_CACHE_DIR=str(tmp_path / 'cache'))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == '[7.0, 10.0, 15.0, 22.0] True'

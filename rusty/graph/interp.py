@@ -6,6 +6,8 @@ order; `if` is eager (both branches are earlier nodes). Errors carry the
 """
 from __future__ import annotations
 
+from array import array
+
 from .. import tensor as T
 from ..errors import EvalError
 from ..values import Tensor
@@ -169,7 +171,6 @@ def _plan_line(i, op, a, attr, s, shapes) -> str:
 def compile_plan(g: Graph, outputs: list[int], shapes: list):
     """A function `run(args) -> list of values` equal to `evaluate(g, args, outputs)`
     for arguments whose shapes gave `shapes` (see shapes.infer)."""
-    from array import array
     k = T.kernels()
     env = {'array': array, 'Tensor': Tensor, 'ieee_div': T.ieee_div}
     env.update(('K_' + name, fn) for name, fn in k.items())
