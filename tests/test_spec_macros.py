@@ -55,9 +55,9 @@ def test_macro_returning_data_atoms():
 
 
 def test_eval_when_definitions_visible_to_expander_only():
-    src = ("(defmacro m (x) (eval-when (compile) (define (helper y) (list 'quote y))) (helper x)) ")
+    src = ("(defmacro m (x) (eval-when (compile) (define (zqhelperfn y) (list 'quote y))) (zqhelperfn x)) ")
     assert ev(src + '(m abc)') == 'abc'
-    assert err(src + '(m abc) helper') == "Undefined: 'helper'"
+    assert err(src + '(m abc) zqhelperfn') == "Undefined: 'zqhelperfn'"
 
 
 def test_eval_when_blocks_run_once_at_definition_in_order():
