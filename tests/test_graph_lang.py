@@ -120,3 +120,15 @@ def test_graph_grad_training_loop_reuses_the_cached_graph():
     after = s.run('(car (graph-grad f (loop w0 200) x))', '<test>')
     assert after < before / 10
     assert len(GB._CACHE.plans(s.run('f', '<test>'))) == 1     # one graph, built once
+
+
+def test_closures_of_one_lambda_expression_share_the_cached_graph():
+    from rusty.graph import builtins as GB
+    s = session()
+    s.run("(define (make k) (lambda (x) (* x x)))"
+          "(define f1 (make 1)) (define f2 (make 2))", '<test>')
+    assert s.run('(graph-grad f1 3)', '<test>').car == 9.0
+    assert s.run('(graph-grad f2 4)', '<test>').car == 16.0
+    f1, f2 = s.run('f1', '<test>'), s.run('f2', '<test>')
+    assert f1 is not f2 and GB._CACHE.plans(f1) is GB._CACHE.plans(f2)
+    assert len(GB._CACHE.plans(f1)) == 1

@@ -1,13 +1,12 @@
 """The Graph IR builtins: graph-ir, graph-node-count, graph-eval, graph-grad.
 
-graph-grad keeps the optimised forward+backward graph of each lambda (by
-identity) per argument shapes, compiled to a straight-line plan, so a training
-loop builds it once. Every builtin here is declared `host=True` only to render
+graph-grad keeps the optimised forward+backward graph of each lambda (by its
+source body) per argument shapes, compiled to a straight-line plan, so a
+training loop builds it once. Every builtin here is declared `host=True` only to render
 values in messages (`host.display`): the graph package never imports the printer.
 """
 from __future__ import annotations
 
-import weakref
 from collections import OrderedDict
 
 from .. import tensor as T
@@ -105,38 +104,35 @@ def _shape_key(args):
 
 
 class _PlanCache:
-    """Per lambda (by identity), a dict of plans keyed by argument shapes.
+    """Plans per lambda *source*: keyed by the body forms (by identity) and the
+    parameters, then by argument shapes.
 
-    Weak when lambdas support weak references; otherwise a bounded LRU that
-    holds the most recent lambdas (so an id is never reused while cached).
+    A graph depends only on a lambda's parameters and body (its environment is
+    ignored), and every closure made from one `(lambda …)` expression shares
+    that body, so a loop that re-creates its lambda still hits. Only the body
+    (source data) is held, never a closure or its environment; the table is a
+    bounded LRU.
     """
-    LIMIT = 64
+    LIMIT = 256
 
     def __init__(self):
-        self.weak = weakref.WeakKeyDictionary()
-        self.strong: OrderedDict = OrderedDict()
+        self.entries: OrderedDict = OrderedDict()
 
     def plans(self, f) -> dict:
-        try:
-            d = self.weak.get(f)
-            if d is None:
-                d = self.weak[f] = {}
-            return d
-        except TypeError:
-            pass
-        entry = self.strong.get(id(f))
-        if entry is not None and entry[0] is f:
-            self.strong.move_to_end(id(f))
+        """The shape -> plan dict of lambda f (created empty on first use)."""
+        key = (id(f.body), f.params, f.rest)
+        entry = self.entries.get(key)
+        if entry is not None and entry[0] is f.body:
+            self.entries.move_to_end(key)
             return entry[1]
-        d = {}
-        self.strong[id(f)] = (f, d)
-        if len(self.strong) > self.LIMIT:
-            self.strong.popitem(last=False)
+        d: dict = {}
+        self.entries[key] = (f.body, d)
+        if len(self.entries) > self.LIMIT:
+            self.entries.popitem(last=False)
         return d
 
     def clear(self) -> None:
-        self.weak.clear()
-        self.strong.clear()
+        self.entries.clear()
 
 
 _CACHE = _PlanCache()
