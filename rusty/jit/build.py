@@ -29,7 +29,7 @@ import shutil
 import sys
 import threading
 
-from rusty.errors import CompileError
+from rusty.errors import CompileError, os_error_text
 
 FORMAT_VERSION = 'rusty-jit-cache-1'
 BASE_FLAGS = ('--edition', '2021', '-C', 'opt-level=3', '--crate-type', 'cdylib')
@@ -48,13 +48,6 @@ _toolchain: str | None = None
 
 
 # ── Messages ─────────────────────────────────────────────────────────────
-
-def os_error_text(e: OSError) -> str:
-    """An OSError the way Rust's io::Error prints it: `MESSAGE (os error N)`."""
-    if e.errno is None:
-        return str(e)
-    return '%s (os error %d)' % (e.strerror or os.strerror(e.errno), e.errno)
-
 
 def _cannot_write(path: str, e: OSError) -> CompileError:
     return CompileError('defrust: cannot write %s: %s' % (path, os_error_text(e)))

@@ -19,6 +19,8 @@ corrections:
   produce valid Rust (every compound expression is parenthesised);
 - `expt` calls glibc's `pow` through an opaque pointer: LLVM would otherwise
   rewrite `pow(x, 2.0)` as `x * x`, which differs from `pow` in the last bit;
+- `+` folds from 0 and a two-operand `-` computes `a - (0 + b)`, as the
+  interpreter does (§8.2), so signed zeros agree too (`(+ -0 -0)` is 0);
 - `min`/`max` keep the accumulator unless the operand is strictly
   greater/smaller (or the accumulator is NaN), as the interpreter's fold does,
   instead of `f64::max`, whose choice between -0 and +0 is unspecified;
@@ -172,6 +174,7 @@ fn rustyjit_min(a: f64, b: f64) -> f64 {{
 }}
 '''
 
+ZERO = '0.0_f64'
 STACK_BUDGET = 4 << 20   # 4 MiB: well inside the default 8 MiB main-thread stack
 
 
@@ -259,10 +262,7 @@ class _Scope:
     def application(self, h: str, args: list) -> str:
         n = len(args)
         if h in ARITHMETIC and n >= 1:
-            parts = [self.num(a) for a in args]
-            if h == '-' and n == 1:
-                return '(-%s)' % parts[0]
-            return '(%s)' % (' %s ' % h).join(parts)
+            return self.arithmetic(h, args)
         if h in UNARY and n == 1:
             return UNARY[h].format(self.num(args[0]))
         if h in BINARY and n == 2:
@@ -291,6 +291,28 @@ class _Scope:
                 raise CompileError(M_ARITY % (h, n, arity))
             return '%s(%s)' % (impl, ', '.join(['guard'] + [self.num(a) for a in args]))
         raise CompileError(M_CALL % h)
+
+    def arithmetic(self, h: str, args: list) -> str:
+        """`+ - * /`, bit for bit with the interpreter (§8.2) where §12.4
+        promises it: `+` folds from 0 (`(+ -0 -0)` is 0), and a two-operand
+        `-` subtracts `0 + b`; n-ary `-` and `/` fold left (documented)."""
+        if h == '+':
+            if _is_number(args[0]):    # 0 + c folded here, exactly
+                parts = [rust_f64(0.0 + float(args[0]))]
+            else:
+                parts = [ZERO, self.num(args[0])]
+            parts += [self.num(a) for a in args[1:]]
+        elif h == '-' and len(args) == 1:
+            return '(-%s)' % self.num(args[0])
+        elif h == '-' and len(args) == 2:
+            a = self.num(args[0])
+            b = args[1]
+            if _is_number(b):
+                return '(%s - %s)' % (a, rust_f64(0.0 + float(b)))
+            return '(%s - (%s + %s))' % (a, ZERO, self.num(b))
+        else:
+            parts = [self.num(a) for a in args]
+        return '(%s)' % (' %s ' % h).join(parts)
 
     # codegen_let
     def let_form(self, sequential: bool, bindings, body) -> str:
