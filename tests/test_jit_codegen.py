@@ -494,3 +494,13 @@ def test_end_to_end():
         " — rewrite with an accumulator / tail call")
     assert ev('(defrust f (x) (+ x 1e400)) (f 1)') == 'inf'
     assert ev('(defrust f (x) (/ x 0)) (f 1)') == 'inf'
+
+
+@needs_runtime
+@pytest.mark.rustc
+@pytest.mark.slow
+def test_deeply_nested_body_compiles():
+    from helpers import ev
+    depth = 2000
+    body = '(+ 1 ' * depth + 'x' + ')' * depth
+    assert ev('(defrust deep (x) %s) (deep 1)' % body) == str(depth + 1)

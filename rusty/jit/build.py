@@ -34,6 +34,7 @@ from rusty.errors import CompileError, os_error_text
 FORMAT_VERSION = 'rusty-jit-cache-1'
 BASE_FLAGS = ('--edition', '2021', '-C', 'opt-level=3', '--crate-type', 'cdylib')
 AVX2_FLAGS = ('-C', 'target-feature=+avx,+avx2')
+RUSTC_STACK = 512 << 20    # virtual; ~150 MiB are touched at 8,000 nested levels
 
 if sys.platform == 'darwin':
     LIB_SUFFIX = '.dylib'
@@ -344,7 +345,8 @@ def _run_rustc(src: str, out: str, cwd: str, what: str) -> None:
     for on_start, _ in list(_listeners):
         on_start(what)
     try:
-        proc = subprocess.run(args, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True)
+        proc = subprocess.run(args, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
+                              env=_rustc_env())
     except OSError as e:
         raise _failed_to_run(e) from None
     finally:
@@ -352,6 +354,15 @@ def _run_rustc(src: str, out: str, cwd: str, what: str) -> None:
             on_end(what)
     if proc.returncode != 0:
         raise CompileError('defrust: rustc failed:\n' + _text(proc.stderr).rstrip('\n'))
+
+
+def _rustc_env() -> dict:
+    """rustc's environment: ours, plus a big stack for rustc's own thread
+    (unless set), so deeply nested bodies (up to the reader's 8,000 levels)
+    do not overflow its parser. It changes nothing in the output."""
+    env = dict(os.environ)
+    env.setdefault('RUST_MIN_STACK', str(RUSTC_STACK))
+    return env
 
 
 def _publish(tmp: str, final: str, replace: bool) -> None:
