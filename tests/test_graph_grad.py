@@ -264,11 +264,15 @@ def test_mlp_small_final_loss_is_exact():
 
 
 @pytest.mark.rustc
-def test_mlp_medium_final_loss(monkeypatch):
+def test_mlp_medium_final_loss():
     from rusty.jit import kernels
-    assert kernels.load() is not None
-    T.use_kernels(None)
-    loss = train(64, 256, 64, 100)
+    native = kernels.load()
+    assert native is not None
+    T.use_kernels(native)
+    try:
+        loss = train(64, 256, 64, 100)
+    finally:
+        T.use_kernels(None)
     assert abs(loss - 30.441642167811) < 1e-11    # DESIGN.md: to 13 digits
     assert loss == 30.44164216781179          # what the exact §10 arithmetic gives
 
