@@ -54,16 +54,6 @@ def ieee_div(x: float, y: float) -> float:
     return x / y
 
 
-def relu_scalar(x: float) -> float:
-    """x if x > 0 else +0.0 (NaN gives 0)."""
-    return x if x > 0.0 else 0.0
-
-
-def step_scalar(x: float) -> float:
-    """1.0 if x > 0 else 0.0."""
-    return 1.0 if x > 0.0 else 0.0
-
-
 SCALAR_OPS = {'add': add, 'sub': sub, 'mul': mul, 'div': ieee_div}
 
 
@@ -175,10 +165,6 @@ def py_matmul(a, b, n: int, k: int, m: int):
             row = a[i * k:(i + 1) * k]
             out.extend([reduce(add, map(mul, row, c), 0.0) for c in cols])
     return out
-
-
-def py_filled(count: int, x: float):
-    return array('d', [x]) * count
 
 
 PY_KERNELS = {
