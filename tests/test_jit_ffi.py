@@ -97,6 +97,31 @@ def test_guard_is_per_thread_and_works_off_the_main_thread():
     assert results == [too_deep('down'), 20000.0]
 
 
+@pytest.mark.parametrize('stack', [256 << 10, 2 << 20, 1 << 30])
+def test_guard_follows_the_calling_threads_stack(stack):
+    """Small stacks never overflow; big ones still stop within the cap."""
+    down = native('(down (n) (if (= n 0) 0 (+ 1 (down (- n 1)))))')
+    results = []
+
+    def run():
+        results.append(down.call([1000.0 if stack < (1 << 20) else 10000.0]))
+        for n in (1e7, 1e9):
+            try:
+                down.call([n])
+                results.append('no error')
+            except RecursionLimit:
+                results.append('limit')
+
+    old = threading.stack_size(stack)
+    try:
+        t = threading.Thread(target=run)
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(old)
+    assert results[1:] == ['limit', 'limit'] and results[0] in (1000.0, 10000.0)
+
+
 def test_mutual_recursion_is_guarded_and_names_the_called_native():
     even, odd = native('(ev (n) (if (= n 0) 1 (+ 0 (od (- n 1)))))',
                        '(od (n) (if (= n 0) 0 (+ 0 (ev (- n 1)))))')

@@ -25,11 +25,14 @@ corrections:
   greater/smaller (or the accumulator is NaN), as the interpreter's fold does,
   instead of `f64::max`, whose choice between -0 and +0 is unspecified;
 - recursion is guarded (§12.4): each `_impl` takes `guard: &RustyGuard` and,
-  on entry, compares the stack pointer with a budget fixed at the exported
-  entry point. Past it the call returns NaN, every later call returns NaN
+  on entry, compares the stack pointer with a limit fixed at the exported
+  entry point: the calling thread's real stack bottom (read once per thread
+  with pthread_getattr_np) plus a margin, but no more than 16 MiB below the
+  entry. Past it the call returns NaN, every later call returns NaN
   immediately, and the entry point sets a thread-local flag that
-  `rustyjit_take_tripped()` reads (see rusty.jit.ffi). Counting bytes rather
-  than calls keeps tail calls, which LLVM turns into jumps, unlimited.
+  `rustyjit_take_tripped()` reads (see rusty.jit.ffi). Measuring the stack
+  rather than counting calls means no thread, however small its stack, can
+  overflow, and tail calls, which LLVM turns into jumps, are unlimited.
 """
 from __future__ import annotations
 
@@ -90,9 +93,12 @@ PRELUDE = '''\
 
 use std::cell::Cell;
 
-/// Stack (bytes) native code may use below its entry point before a call trips
-/// the recursion guard.
-const RUSTYJIT_STACK_BUDGET: usize = {budget};
+/// The recursion guard's stack budget below the entry point: what the calling
+/// thread has left above a safety margin, but at most RUSTYJIT_STACK_CAP
+/// (RUSTYJIT_STACK_FALLBACK where the thread's stack bounds are unknown).
+const RUSTYJIT_STACK_CAP: usize = {cap};
+const RUSTYJIT_STACK_MARGIN: usize = {margin};
+const RUSTYJIT_STACK_FALLBACK: usize = {fallback};
 
 struct RustyGuard {{
     limit: Cell<usize>,
@@ -101,7 +107,19 @@ struct RustyGuard {{
 impl RustyGuard {{
     #[inline(always)]
     fn new() -> RustyGuard {{
-        RustyGuard {{ limit: Cell::new(rustyjit_sp().saturating_sub(RUSTYJIT_STACK_BUDGET)) }}
+        let sp = rustyjit_sp();
+        let low = RUSTYJIT_STACK_LOW.with(|c| {{
+            if c.get() == usize::MAX {{
+                c.set(rustyjit_stack_low());
+            }}
+            c.get()
+        }});
+        let floor = if low != 0 && low < sp {{
+            low.saturating_add(RUSTYJIT_STACK_MARGIN)
+        }} else {{
+            sp.saturating_sub(RUSTYJIT_STACK_FALLBACK)
+        }};
+        RustyGuard {{ limit: Cell::new(floor.max(sp.saturating_sub(RUSTYJIT_STACK_CAP))) }}
     }}
     #[inline(always)]
     fn exhausted(&self) -> bool {{
@@ -122,6 +140,54 @@ impl RustyGuard {{
             r
         }}
     }}
+}}
+
+thread_local! {{
+    /// The lowest usable stack address of this thread (0: unknown; MAX: not asked yet).
+    static RUSTYJIT_STACK_LOW: Cell<usize> = const {{ Cell::new(usize::MAX) }};
+}}
+
+#[cfg(target_os = "linux")]
+#[cold]
+#[inline(never)]
+fn rustyjit_stack_low() -> usize {{
+    extern "C" {{
+        fn pthread_self() -> usize;
+        fn pthread_getattr_np(thread: usize, attr: *mut u8) -> i32;
+        fn pthread_attr_getstack(attr: *const u8, addr: *mut usize, size: *mut usize) -> i32;
+        fn pthread_attr_destroy(attr: *mut u8) -> i32;
+    }}
+    let mut attr = [0u64; 32]; // pthread_attr_t is 56 or 64 bytes
+    let (mut addr, mut size) = (0usize, 0usize);
+    unsafe {{
+        let p = attr.as_mut_ptr() as *mut u8;
+        if pthread_getattr_np(pthread_self(), p) != 0 {{
+            return 0;
+        }}
+        let ok = pthread_attr_getstack(p, &mut addr, &mut size) == 0;
+        pthread_attr_destroy(p);
+        if ok {{ addr }} else {{ 0 }}
+    }}
+}}
+
+#[cfg(target_os = "macos")]
+#[cold]
+#[inline(never)]
+fn rustyjit_stack_low() -> usize {{
+    extern "C" {{
+        fn pthread_self() -> usize;
+        fn pthread_get_stackaddr_np(thread: usize) -> usize;
+        fn pthread_get_stacksize_np(thread: usize) -> usize;
+    }}
+    unsafe {{
+        let t = pthread_self();
+        pthread_get_stackaddr_np(t).saturating_sub(pthread_get_stacksize_np(t))
+    }}
+}}
+
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
+fn rustyjit_stack_low() -> usize {{
+    0
 }}
 
 thread_local! {{
@@ -175,7 +241,9 @@ fn rustyjit_min(a: f64, b: f64) -> f64 {{
 '''
 
 ZERO = '0.0_f64'
-STACK_BUDGET = 4 << 20   # 4 MiB: well inside the default 8 MiB main-thread stack
+STACK_CAP = 16 << 20       # deep enough for ~500,000 frames of a small function
+STACK_MARGIN = 64 << 10    # kept free for libm, the trip path and the last frame
+STACK_FALLBACK = 2 << 20   # when the thread's stack bounds cannot be read
 
 
 # ── Identifiers and constants ───────────────────────────────────────────
@@ -423,7 +491,9 @@ def generate_source(defs) -> tuple[str, list]:
     fns = {}
     for (name, params, _), impl in zip(defs, impls):
         fns.setdefault(name, (impl, len(params)))
-    parts = [PRELUDE.format(budget='%d << 20' % (STACK_BUDGET >> 20))]
+    parts = [PRELUDE.format(cap='%d << 20' % (STACK_CAP >> 20),
+                            margin='%d << 10' % (STACK_MARGIN >> 10),
+                            fallback='%d << 20' % (STACK_FALLBACK >> 20))]
     for (name, params, body), symbol, impl in zip(defs, symbols, impls):
         scope_used = set(used)
         rust_params = [_claim(sanitize_ident(p), scope_used) for p in params]
