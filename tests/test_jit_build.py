@@ -240,6 +240,36 @@ def test_toolchain_memo(cache):
     assert build.toolchain_id() == text
 
 
+def test_fingerprint_follows_the_rustc_binary(tmp_path, monkeypatch):
+    bindir = tmp_path / 'bin'
+    bindir.mkdir()
+    fake = bindir / 'rustc'
+    fake.write_text('#!/bin/sh\necho rustc 0.0.0\n')
+    os.chmod(fake, 0o755)
+    monkeypatch.setenv('PATH', str(bindir))
+    first = build.toolchain_fingerprint()
+    assert str(fake) in first
+    fake.write_text('#!/bin/sh\necho rustc 0.0.1 (updated)\n')
+    assert build.toolchain_fingerprint() != first
+    monkeypatch.setenv('PATH', str(tmp_path))
+    assert build.toolchain_fingerprint() is None
+
+
+@pytest.mark.rustc
+def test_fingerprint_follows_rustup_overrides(tmp_path, monkeypatch):
+    path = shutil.which('rustc')
+    if not build._is_rustup_proxy(path, os.path.realpath(path)):
+        pytest.skip('rustc is not a rustup proxy here')
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv('RUSTUP_TOOLCHAIN', raising=False)
+    first = build.toolchain_fingerprint()
+    monkeypatch.setenv('RUSTUP_TOOLCHAIN', 'nightly')
+    assert build.toolchain_fingerprint() != first
+    monkeypatch.delenv('RUSTUP_TOOLCHAIN')
+    (tmp_path / 'rust-toolchain.toml').write_text('[toolchain]\nchannel = "nightly"\n')
+    assert build.toolchain_fingerprint() != first
+
+
 @pytest.mark.rustc
 def test_insecure_library_file_refused(cache):
     src = SOURCE % '7.0'

@@ -171,8 +171,12 @@ def toolchain_fingerprint() -> str | None:
     real = os.path.realpath(path)
     if _is_rustup_proxy(path, real):
         home = os.environ.get('RUSTUP_HOME') or os.path.join(os.path.expanduser('~'), '.rustup')
+        try:
+            here = os.getcwd()
+        except OSError:   # the working directory was removed
+            here = ''
         parts += ['RUSTUP_TOOLCHAIN=' + os.environ.get('RUSTUP_TOOLCHAIN', ''),
-                  'RUSTUP_HOME=' + home, 'cwd=' + os.getcwd(),
+                  'RUSTUP_HOME=' + home, 'cwd=' + here,
                   'settings', _stat_sig(os.path.join(home, 'settings.toml'))]
         tdir = os.path.join(home, 'toolchains')
         try:
@@ -181,8 +185,7 @@ def toolchain_fingerprint() -> str | None:
             names = []
         for name in names:
             parts += ['toolchain', name, _stat_sig(os.path.join(tdir, name, 'bin', 'rustc'))]
-        here = os.getcwd()
-        while True:
+        while here:
             for fname in ('rust-toolchain', 'rust-toolchain.toml'):
                 p = os.path.join(here, fname)
                 sig = _stat_sig(p)
