@@ -412,18 +412,18 @@ class Library:
         return '<Library %s>' % self.path
 
 
+class _LoadFailed(Exception):
+    pass
+
+
 def check_secure_file(path: str) -> None:
     """Refuse a cache file that is not ours or that others can write."""
     try:
         st = os.stat(path)
     except OSError as e:
-        raise CompileError('defrust: failed to load %s: %s' % (path, os_error_text(e))) from None
+        raise _LoadFailed('defrust: failed to load %s: %s' % (path, os_error_text(e))) from None
     if not _secure(st):
         raise _insecure(path)
-
-
-class _LoadFailed(Exception):
-    pass
 
 
 def _dlopen(path: str):
