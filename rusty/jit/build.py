@@ -416,7 +416,7 @@ class _LoadFailed(Exception):
     pass
 
 
-def check_secure_file(path: str) -> None:
+def _check_secure_file(path: str) -> None:
     """Refuse a cache file that is not ours or that others can write."""
     try:
         st = os.stat(path)
@@ -427,7 +427,7 @@ def check_secure_file(path: str) -> None:
 
 
 def _dlopen(path: str):
-    check_secure_file(path)
+    _check_secure_file(path)
     try:
         return ctypes.CDLL(path)
     except OSError as e:
