@@ -1,0 +1,2 @@
+; loaded relative to lib/helpers.lisp
+(define lib-answer 42)
