@@ -402,7 +402,8 @@ def expand_macro(m: Macro, arg_forms: List, f, scope, tail, span, unit):
 
 
 def comp_generic_call(x: List, scope, tail, span, unit):
-    """The general call node: `generic(f, p)` given the head's value (or MISSING)."""
+    """The general call node `generic(f, p)` (p: the head's value, or MISSING
+    to evaluate it), and the compiled arguments."""
     head = x.car
     head_code = comp(head, scope, False, sub_span(x, span, unit), unit)
     arg_forms = x.cdr
@@ -418,16 +419,16 @@ def comp_generic_call(x: List, scope, tail, span, unit):
             raise EvalError('Not callable: ' + display_form(p), span)
         args = [a(f) for a in arg_codes]
         return apply_procedure(p, args, span, tail)
-    return generic
+    return generic, arg_codes
 
 
 def comp_call(x: List, scope, tail, span, unit):
-    generic = comp_generic_call(x, scope, tail, span, unit)
+    generic, arg_codes = comp_generic_call(x, scope, tail, span, unit)
     head = x.car
     if head.__class__ is Symbol:
         ref = resolve(scope, head, unit.genv)
         if ref.__class__ is GlobalRef:
-            fast = specialize_call(ref.cell, x, scope, tail, span, unit, generic)
+            fast = specialize_call(ref.cell, x, scope, tail, span, unit, generic, arg_codes)
             if fast is not None:
                 return fast
     return generic

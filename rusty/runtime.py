@@ -15,7 +15,7 @@ from .printer import display_form
 from .reader import read
 from .resolve import MISSING, GlobalEnv
 from .specials import lambda_maker
-from .values import NIL, Builtin, Lambda, sym
+from .values import NIL, Builtin, Lambda, List, Macro, Symbol, sym
 from .worker import worker
 
 BUILTIN_MODULES = ('numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'files', 'tensors')
@@ -164,6 +164,23 @@ class Session:
             return self._eval_forms(forms)
         finally:
             self.files.pop()
+
+    def macroexpand(self, form, once: bool = False):
+        """Expand a macro call (again while the head is still a macro)."""
+        return self.worker.call(self._macroexpand, form, once)
+
+    def _macroexpand(self, form, once):
+        while form.__class__ is List and form.len and form.car.__class__ is Symbol:
+            m = self.genv.lookup(form.car)
+            if m.__class__ is not Macro:
+                break
+            try:
+                form = ev.to_code(ev.run(m, ev.make_frame(m, list(form.cdr)), None))
+            except BaseException as e:
+                raise top_level_error(e)
+            if once:
+                break
+        return form
 
     def compile_native(self, specs, who: str, span):
         """defrust / defrust*: compile through the JIT into Native values."""

@@ -13,7 +13,7 @@ Templates are exec'd once per distinct source text and cached.
 from __future__ import annotations
 
 from .resolve import GlobalRef, LocalRef, resolve
-from .values import NIL, Builtin, Lambda, List, Symbol
+from .values import NIL, Builtin, List, Symbol
 
 # Builtin name -> (Python expression over x and y, extra guard on y).
 ARITH = {
@@ -73,9 +73,9 @@ RUN_INLINE = """\
 """
 
 
-def _operand(cell, k: int, scope, span, unit, binds: dict, tail=False) -> str:
-    """A Python expression computing argument k inside a template."""
-    from .eval import comp, sub_span
+def _operand(cell, k: int, code, scope, unit, binds: dict) -> str:
+    """A Python expression computing argument k inside a template: constants
+    and local slots inline, anything else through its compiled `code`."""
     x = cell.car
     cls = x.__class__
     if cls is float or cls is str or cls is bool:
@@ -85,17 +85,18 @@ def _operand(cell, k: int, scope, span, unit, binds: dict, tail=False) -> str:
         ref = resolve(scope, x, unit.genv)
         if ref.__class__ is LocalRef and ref.depth == 0 and not ref.maybe_unbound:
             return 'f[%d]' % ref.index
-    binds['A%d' % k] = comp(x, scope, tail, sub_span(cell, span, unit), unit)
+    binds['A%d' % k] = code
     return 'A%d(f)' % k
 
 
-def specialize_call(head_cell, x, scope, tail, span, unit, generic):
+def specialize_call(head_cell, x, scope, tail, span, unit, generic, arg_codes):
     """A fast node for `(global-name arg…)`, or None for other shapes."""
     nargs = x.len - 1
     if nargs > MAX_ARGS:
         return None
     binds = {'CELL': head_cell, 'SPAN': span, 'generic': generic}
-    args = [_operand(c, k, scope, span, unit, binds) for k, c in enumerate(x.cdr.cells())]
+    args = [_operand(c, k, code, scope, unit, binds)
+            for k, (c, code) in enumerate(zip(x.cdr.cells(), arg_codes))]
     current = head_cell.value
     if (nargs == 2 and current.__class__ is Builtin and current.name in ARITH):
         expr, guard = ARITH[current.name]
@@ -142,9 +143,9 @@ def specialize_call(head_cell, x, scope, tail, span, unit, generic):
 COMPARISONS = frozenset(('<', '>', '<=', '>=', '=', 'lt', 'gt', 'le', 'ge'))
 
 
-def specialize_if(x, scope, tail, span, unit, test_code):
+def specialize_if(x, scope, tail, span, unit, then_code, else_code):
     """A fast `(if (cmp a b) then [else])` with the comparison inlined, or None."""
-    from .eval import sub_span
+    from .eval import comp_generic_call, sub_span
     test_cell = x.cdr
     test = test_cell.car
     if test.__class__ is not List or test.len != 3 or test.car.__class__ is not Symbol:
@@ -156,13 +157,17 @@ def specialize_if(x, scope, tail, span, unit, test_code):
     if current.__class__ is not Builtin or current.name not in COMPARISONS:
         return None
     tspan = sub_span(test_cell, span, unit)
-    binds = {'CELL': ref.cell, 'B': current, 'SPAN': tspan, 'TEST': test_code}
-    a, b = [_operand(c, k, scope, tspan, unit, binds) for k, c in enumerate(test.cdr.cells())]
+    generic, arg_codes = comp_generic_call(test, scope, False, tspan, unit)
+    binds = {'CELL': ref.cell, 'B': current, 'SPAN': tspan, 'TEST': generic}
+    a, b = [_operand(c, k, code, scope, unit, binds)
+            for k, (c, code) in enumerate(zip(test.cdr.cells(), arg_codes))]
     branches = x.cdr.cdr
-    then = _operand(branches, 5, scope, span, unit, binds, tail)
-    other = _operand(branches.cdr, 6, scope, span, unit, binds, tail) if branches.cdr.len else 'NIL'
-    if other == 'NIL':
+    then = _operand(branches, 5, then_code, scope, unit, binds)
+    if else_code is None:
         binds['NIL'] = NIL
+        other = 'NIL'
+    else:
+        other = _operand(branches.cdr, 6, else_code, scope, unit, binds)
     expr = ARITH[current.name][0]
     body = ('    def ev(f):\n'
             '        if CELL.value is B:\n'

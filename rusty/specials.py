@@ -51,18 +51,18 @@ def comp_if(x, scope, tail, span, unit):
     if x.len < 3:
         raise Usage('if: (if test then [else])')
     c = cells(x)
-    test = comp(c[1].car, scope, False, sub_span(c[1], span, unit), unit)
-    fast = specialize_if(x, scope, tail, span, unit, test)
+    then = comp(c[2].car, scope, tail, sub_span(c[2], span, unit), unit)
+    other = comp(c[3].car, scope, tail, sub_span(c[3], span, unit), unit) if x.len > 3 else None
+    fast = specialize_if(x, scope, tail, span, unit, then, other)
     if fast is not None:
         return fast
-    then = comp(c[2].car, scope, tail, sub_span(c[2], span, unit), unit)
-    if x.len == 3:
+    test = comp(c[1].car, scope, False, sub_span(c[1], span, unit), unit)
+    if other is None:
         def ev(f):
             if test(f) is not False:
                 return then(f)
             return NIL
         return ev
-    other = comp(c[3].car, scope, tail, sub_span(c[3], span, unit), unit)
 
     def ev(f):
         if test(f) is not False:

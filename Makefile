@@ -1,0 +1,30 @@
+# rusty — common tasks. `make install` then `make test`; see README.md.
+PYTHON ?= python3
+PIP ?= $(PYTHON) -m pip
+
+.PHONY: install test test-fast bench examples repl lint clean
+
+install:
+	$(PIP) install -q -e '.[test]'
+
+test: install
+	$(PYTHON) -m pytest -q
+
+test-fast: install
+	$(PYTHON) -m pytest -q -m 'not slow'
+
+bench: install
+	$(PYTHON) benchmarks/run.py
+
+examples: install
+	@for f in repl.lisp-examples/*.lisp; do echo "== $$f"; rusty "$$f" || exit 1; done
+
+repl: install
+	rusty
+
+lint:
+	$(PYTHON) -m pyflakes rusty tests benchmarks
+
+clean:
+	rm -rf build dist *.egg-info .pytest_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
