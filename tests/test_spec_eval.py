@@ -315,7 +315,9 @@ def test_recursion_limit_raised_above_default():
 
 
 def test_macro_expansions_count_depth():
-    src = ("(defmacro deep (n) (if (= n 0) 0 (list '+ 1 (list 'deep (- n 1))))) "
+    # each expansion of `deep` runs `eval` of the next call inside its own body,
+    # so the expansions are nested (active at the same time)
+    src = ("(defmacro deep (n) (if (= n 0) 0 (+ 1 (eval (list 'deep (- n 1)))))) "
            "(println (deep 100)) (try-catch (deep 2000) (e) e)")
     p = rusty_proc(['-e', src], env={'RUSTY_RECURSION_LIMIT': '500'})
     assert p.returncode == 0, p.stderr
