@@ -312,26 +312,24 @@ def comp_body(forms: List, scope, tail, span, unit):
 
 # ── Variable references ──────────────────────────────────────────────────
 
-def slow_ref(s: Symbol, genv: GlobalEnv, span):
+def lookup_or_raise(f, s: Symbol, genv: GlobalEnv, span):
     """By-name lookup; raises Undefined with a suggestion."""
-    def ev(f):
-        v = lookup_by_name(f, s, genv)
-        if v is MISSING:
-            raise undefined_error(s, f, genv, span)
-        return v
-    return ev
+    v = lookup_by_name(f, s, genv)
+    if v is MISSING:
+        raise undefined_error(s, f, genv, span)
+    return v
 
 
 def comp_ref(s: Symbol, scope, span, unit):
-    ref = resolve(scope, s, unit.genv)
-    slow = slow_ref(s, unit.genv, span)
+    genv = unit.genv
+    ref = resolve(scope, s, genv)
     if ref.__class__ is GlobalRef:
         cell = ref.cell
 
         def ev(f):
             v = cell.value
             if v is MISSING:
-                return slow(f)
+                return lookup_or_raise(f, s, genv, span)
             return v
         return ev
     depth, i = ref.depth, ref.index
@@ -342,7 +340,7 @@ def comp_ref(s: Symbol, scope, span, unit):
                 fr = fr[0]
             v = fr[i]
             if v is UNBOUND or (depth and s.dyn):
-                return slow(f)
+                return lookup_or_raise(f, s, genv, span)
             return v
         return ev
     if depth == 0:
@@ -352,22 +350,23 @@ def comp_ref(s: Symbol, scope, span, unit):
     if depth == 1:
         def ev(f):
             if s.dyn:
-                return slow(f)
+                return lookup_or_raise(f, s, genv, span)
             return f[0][i]
         return ev
     if depth == 2:
         def ev(f):
             if s.dyn:
-                return slow(f)
+                return lookup_or_raise(f, s, genv, span)
             return f[0][0][i]
         return ev
 
     def ev(f):
         if s.dyn:
-            return slow(f)
+            return lookup_or_raise(f, s, genv, span)
+        fr = f
         for _ in range(depth):
-            f = f[0]
-        return f[i]
+            fr = fr[0]
+        return fr[i]
     return ev
 
 
@@ -398,7 +397,17 @@ def expand_macro(m: Macro, arg_forms: List, f, scope, tail, span, unit):
     fr = make_frame(m, list(arg_forms), span)
     expansion = run(m, fr, span)
     code = comp(to_code(expansion), scope, tail, span, unit.from_data())
-    return code(f)
+    if tail:
+        return code(f)
+    # A non-tail expansion stays active while its code runs (§5.5 depth).
+    global _depth
+    _depth += 1
+    try:
+        if _depth > _limit:
+            raise RecursionLimit(recursion_message(), span)
+        return code(f)
+    finally:
+        _depth -= 1
 
 
 def comp_generic_call(x: List, scope, tail, span, unit):

@@ -192,16 +192,33 @@ def parse_params(p, who='lambda'):
 
 
 def lambda_maker(params, rest, body: List, scope, span, unit, name='lambda'):
-    """Compile a lambda; returns make(f) -> Lambda closed over frame f."""
+    """Prepare a lambda; returns make(f) -> Lambda closed over frame f.
+
+    The body is compiled when the lambda is first called, not when it is
+    defined: most library functions are never called in a given run.
+    """
     slots = list(params) + ([rest] if rest is not None else [])
     lscope = Scope(slots, scope)
     for d in body_defines(body):
         lscope.add(d, maybe_unbound=True)
     extra = len(lscope.names) - len(slots)
-    code = comp_body(body, lscope, True, span, unit)
+    compiled = []
+
+    def code():
+        if not compiled:
+            compiled.append(comp_body(body, lscope, True, span, unit))
+        return compiled[0]
 
     def make(f):
-        return Lambda(params, rest, body, code, f, name, lscope, extra)
+        if compiled:
+            return Lambda(params, rest, body, compiled[0], f, name, lscope, extra)
+        lam = Lambda(params, rest, body, None, f, name, lscope, extra)
+
+        def first_call(fr):
+            lam.code = code()
+            return lam.code(fr)
+        lam.code = first_call
+        return lam
     return make
 
 

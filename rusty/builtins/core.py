@@ -39,7 +39,7 @@ TABLE.fn('null?', 0, 1, doc='True for Nil or an empty list (or no argument).', s
 @TABLE.fn('type-of', 0, 1, doc='The type of a value, as a symbol.', sig='(type-of x)')
 def type_of(*args):
     if not args:
-        return NIL
+        return sym('nil')
     return sym(type_name(args[0]))
 
 

@@ -191,6 +191,7 @@ def foldr(host, f, init, lst):
 @TABLE.fn('apply', 2, None, host=True, doc='Call f with the arguments given, then the elements of the last.',
           sig='(apply f a ... lst)')
 def apply_(host, f, *args):
+    as_proc(f, 'apply')
     last = args[-1]
     if last.__class__ is not List and last is not NIL:
         raise EvalError('apply: last argument must be a list')

@@ -1,0 +1,127 @@
+"""The import rules of DESIGN.md §2, checked on module-level imports.
+
+Each module belongs to a layer; a layer lists what its modules may import at
+module level. Imports inside functions (lazy ones: the CLI importing the REPL,
+the runtime importing the JIT) are not module-level and are not checked.
+"""
+import ast
+import pathlib
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PKG = ROOT / 'rusty'
+
+# layer -> (modules in it, modules it may import besides its own members)
+LAYERS = {
+    'errors': (['errors'], []),
+    'toolchain': (['jit.build', 'jit.ffi'], ['errors']),
+    'kernels': (['jit.kernels', 'jit.pool'], ['jit.build', 'jit.ffi', 'errors']),
+    'values': (['values'], ['errors']),
+    'reader': (['reader', 'printer'], ['values', 'errors']),
+    'tensor': (['tensor'], ['values', 'errors', 'jit.kernels']),
+    'eval': (['resolve', 'eval', 'specials', 'specialize', 'hygiene', 'suggest', 'builtins.*'],
+             ['reader', 'printer', 'values', 'tensor', 'errors']),
+    'graph': (['graph.*'], ['values', 'tensor', 'errors']),
+    'codegen': (['jit.codegen', 'jit.graph_codegen', 'jit.grad_call'],
+                ['values', 'graph.ir', 'jit.build', 'jit.ffi', 'jit.pool', 'jit.kernels', 'errors']),
+    'report': (['report'], ['errors', 'printer']),
+    'runtime': (['runtime', 'worker', 'compile_graph', 'docs'],
+                ['errors', 'values', 'reader', 'printer', 'tensor', 'resolve', 'eval', 'specials',
+                 'specialize', 'hygiene', 'suggest', 'builtins.*', 'graph.*', 'jit.*', 'report']),
+    'front': (['repl.*', 'cli', '__main__'],
+              ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'jit.build', 'docs',
+               '__init__']),
+}
+
+# Never, whatever the table says (DESIGN.md §2's last column).
+FORBIDDEN = {
+    'reader': ['eval', 'runtime', 'repl.*', 'graph.*'],
+    'tensor': ['eval', 'runtime', 'repl.*', 'graph.*'],
+    'eval': ['runtime', 'repl.*', 'jit.codegen', 'graph.*'],
+    'graph': ['eval', 'runtime', 'repl.*', 'jit.codegen'],
+    'codegen': ['eval', 'resolve', 'runtime', 'repl.*'],
+    'report': ['eval', 'runtime', 'repl.*'],
+    'runtime': ['repl.*', 'cli'],
+}
+
+
+def matches(name: str, pattern: str) -> bool:
+    if pattern.endswith('.*'):
+        return name.startswith(pattern[:-1]) or name == pattern[:-2]
+    return name == pattern
+
+
+def layer_of(mod: str) -> str | None:
+    for layer, (members, _) in LAYERS.items():
+        if any(matches(mod, m) for m in members):
+            return layer
+    return None
+
+
+def module_name(path: pathlib.Path) -> str:
+    rel = path.relative_to(PKG).with_suffix('')
+    parts = list(rel.parts)
+    if parts[-1] == '__init__':
+        parts = parts[:-1] or ['__init__']
+    return '.'.join(parts)
+
+
+def is_module(name: str) -> bool:
+    p = PKG.joinpath(*name.split('.'))
+    return p.with_suffix('.py').exists() or (p / '__init__.py').exists()
+
+
+def module_imports(path: pathlib.Path) -> set[str]:
+    """rusty-internal modules imported at module level (names without `rusty.`)."""
+    mod = module_name(path)
+    package = mod.split('.')[:-1] if path.name != '__init__.py' else mod.split('.')
+    found = set()
+    for node in ast.parse(path.read_text(encoding='utf-8')).body:
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith('rusty.'):
+                    found.add(a.name[len('rusty.'):])
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - (node.level - 1)] if node.level > 1 else package
+                target = '.'.join(base + ([node.module] if node.module else []))
+            elif node.module and node.module.startswith('rusty'):
+                target = node.module[len('rusty.'):] if node.module != 'rusty' else ''
+            else:
+                continue
+            for a in node.names:
+                sub = (target + '.' + a.name) if target else a.name
+                if is_module(sub):
+                    found.add(sub)
+                elif target:
+                    found.add(target)
+                else:
+                    found.add('__init__')
+    return found
+
+
+MODULES = sorted(p for p in PKG.rglob('*.py') if p.name != '__init__.py')
+
+
+@pytest.mark.parametrize('path', MODULES, ids=[module_name(p) for p in MODULES])
+def test_module_imports_follow_the_layers(path):
+    mod = module_name(path)
+    layer = layer_of(mod)
+    assert layer is not None, '%s belongs to no layer: add it to LAYERS in this test' % mod
+    members, allowed = LAYERS[layer]
+    for dep in module_imports(path):
+        ok = any(matches(dep, m) for m in members + allowed)
+        assert ok, '%s (layer %s) imports %s at module level' % (mod, layer, dep)
+        for bad in FORBIDDEN.get(layer, []):
+            assert not matches(dep, bad), '%s must never import %s' % (mod, dep)
+
+
+def test_errors_imports_nothing_from_rusty():
+    assert module_imports(PKG / 'errors.py') == set()
+
+
+def test_the_checker_sees_relative_imports():
+    # Guard the guard: eval's known imports must be visible to the parser above.
+    deps = module_imports(PKG / 'eval.py')
+    assert {'errors', 'printer', 'values', 'resolve'} <= deps
