@@ -4,6 +4,7 @@ A golden program is run exactly as `rusty FILE` would run it (from the file's
 own directory) and compared with its comments:
 
     ; expect: TEXT          the next line of standard output is TEXT
+    ; expect-match: REGEX   the next line of standard output matches REGEX (timings)
     ; expect-error: MSG     the run ends with the uncaught error MSG (exit 1)
     ; expect-stderr: TEXT   the next line of standard error is TEXT
     ; expect-exit: N        the exit status (default 0, or 1 with expect-error)
@@ -11,11 +12,12 @@ own directory) and compared with its comments:
 """
 import io
 import os
+import re
 import shutil
 
 import pytest
 
-DIRECTIVES = ('expect', 'expect-error', 'expect-stderr', 'expect-exit', 'requires')
+DIRECTIVES = ('expect-match', 'expect-error', 'expect-stderr', 'expect-exit', 'expect', 'requires')
 
 
 def pytest_collect_file(parent, file_path):
@@ -29,19 +31,37 @@ def _is_golden_dir(path):
 
 
 def parse_expectations(text):
-    """The directives of a golden program, as a dict of lists."""
+    """The directives of a golden program, as a dict of lists. Output lines
+    (expect / expect-match) are kept in order in 'lines' as (regex?, text)."""
     found = {d: [] for d in DIRECTIVES}
+    found['lines'] = []
     for line in text.splitlines():
-        stripped = line.strip()
+        stripped = line.lstrip()
         if not stripped.startswith(';'):
             continue
         body = stripped.lstrip(';').lstrip(' ')
         for d in DIRECTIVES:
             if body.startswith(d + ':'):
                 value = body[len(d) + 1:]
-                found[d].append(value[1:] if value.startswith(' ') else value)
+                value = value[1:] if value.startswith(' ') else value
+                found[d].append(value)
+                if d in ('expect', 'expect-match'):
+                    found['lines'].append((d == 'expect-match', value))
                 break
     return found
+
+
+def output_matches(lines, got: str) -> bool:
+    got_lines = got.split('\n')
+    if got_lines[-1] != '' or len(got_lines) - 1 != len(lines):
+        return False
+    for (is_re, want), line in zip(lines, got_lines):
+        if is_re:
+            if not re.fullmatch(want, line):
+                return False
+        elif want != line:
+            return False
+    return True
 
 
 class GoldenFile(pytest.File):
@@ -65,11 +85,11 @@ class GoldenItem(pytest.Item):
             status = cli.main([self.path.name], stdout=out, stderr=err)
         finally:
             os.chdir(old)
-        want_out = ''.join(line + '\n' for line in exp['expect'])
+        want_out = ''.join(('/%s/' % text if is_re else text) + '\n' for is_re, text in exp['lines'])
         want_exit = int(exp['expect-exit'][0]) if exp['expect-exit'] else (1 if exp['expect-error'] else 0)
         got_err = err.getvalue()
         problems = []
-        if out.getvalue() != want_out:
+        if not output_matches(exp['lines'], out.getvalue()):
             problems.append('stdout differs:\n--- expected\n%s--- got\n%s' % (want_out, out.getvalue()))
         if exp['expect-error']:
             want_first = 'Error: ' + exp['expect-error'][0]
