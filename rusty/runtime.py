@@ -19,7 +19,7 @@ from .values import NIL, Builtin, Lambda, List, Macro, Symbol, sym
 from .worker import worker
 
 BUILTIN_MODULES = ('numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'files', 'tensors')
-EXTRA_TABLES = ('rusty.graph.builtins', 'rusty.jit.builtins')
+EXTRA_TABLES = ('rusty.graph.builtins', 'rusty.jit.builtins', 'rusty.compile_graph')
 STDLIB_PATH = os.path.join(os.path.dirname(__file__), 'stdlib.lisp')
 DEFAULT_RECURSION_LIMIT = 200_000
 PY_FRAMES_PER_CALL = 24     # Python frames one Lisp call may use, with margin

@@ -1,0 +1,62 @@
+"""The builtins graph-compile and graph-compile-grad (LANGUAGE.md §11.7).
+
+Composition-root glue: trace, optimise, differentiate and infer shapes with the
+graph package, then hand the graph to rusty.jit.graph_codegen, with the matmul
+bridge wired to the native kernels and the host's row-band pool. Both builtins
+are `host=True` only to render values in messages (`host.display`). The JIT
+(ctypes and all) is imported on first use, so sessions start without it.
+"""
+from __future__ import annotations
+
+import threading
+
+from .errors import EvalError
+from .graph.builtins import check_args, optimised
+from .graph.grad import grad_graph
+from .graph.interp import LOSS_NOT_SCALAR
+from .graph.shapes import infer, shape_of
+from .values import BuiltinTable
+
+TABLE = BuiltinTable()
+PREFIX = 'graph-compile-grad'
+LOSS_NOT_SCALAR_COMPILED = PREFIX + LOSS_NOT_SCALAR[len('graph-grad'):]
+
+
+@TABLE.fn('graph-compile', 1, 1, host=True, sig='(graph-compile f)',
+          doc="A native `graph-kernel` computing a scalar lambda's optimised graph.")
+def graph_compile(host, f):
+    g, out = optimised(f, host.display)
+    from .jit import graph_codegen
+    return graph_codegen.compile_scalar(g, out, len(f.params))
+
+
+@TABLE.fn('graph-compile-grad', 1, None, host=True, sig='(graph-compile-grad f example-arg ...)',
+          doc='A native-grad `grad-kernel` returning (loss grad-1 ... grad-N), '
+              'specialised to the example arguments\' shapes.')
+def graph_compile_grad(host, f, *args):
+    forward, loss = optimised(f, host.display)
+    check_args(PREFIX, f, args, host.display)
+    g, outputs = grad_graph(forward, loss, len(f.params))
+    param_shapes = tuple(shape_of(x) for x in args)
+    shapes = infer(g, param_shapes, PREFIX)
+    if shapes[outputs[0]] is not None:
+        raise EvalError(LOSS_NOT_SCALAR_COMPILED)
+    from .jit import graph_codegen
+    return graph_codegen.compile_grad(g, outputs, shapes, param_shapes, bridge(), host.display)
+
+
+# ── The matmul bridge (one per process, kept alive for every kernel) ─────
+
+_bridge = None
+_lock = threading.Lock()
+
+
+def bridge():
+    """The process's matmul bridge (a graph_codegen.MmBridge): the native band
+    kernel on the row-band pool."""
+    global _bridge
+    with _lock:
+        if _bridge is None:
+            from .jit import graph_codegen, kernels
+            _bridge = graph_codegen.make_bridge(kernels.matmul_into)
+        return _bridge
