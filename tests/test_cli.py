@@ -263,3 +263,23 @@ def test_process_interrupt_is_catchable_by_try_catch():
         if p.poll() is None:
             p.kill()
     assert (p.returncode, out, err) == (0, 'interrupted\n', '')
+
+
+def test_terminal_starts_the_repl():
+    pexpect = pytest.importorskip('pexpect')
+    e = dict(os.environ)
+    e['PYTHONPATH'] = str(REPO) + os.pathsep + e.get('PYTHONPATH', '')
+    e['TERM'] = 'dumb'
+    e['HOME'] = str(Path(os.environ.get('TMPDIR', '/tmp')))
+    child = pexpect.spawn(sys.executable, ['-m', 'rusty'], env=e, cwd=str(REPO), encoding='utf-8', timeout=20)
+    try:
+        child.expect('rusty ')          # the banner's first line starts `rusty `
+        child.expect('rusty> ')
+        child.sendline('(+ 1 2)')
+        child.expect('=> 3')
+        child.sendline('quit')
+        child.expect('Goodbye.')
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0

@@ -11,7 +11,7 @@ from rusty.values import List, Symbol, make_list, sym
 
 from helpers import session
 
-FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # ── reader: random text never raises anything but a rusty error ──────────
 
@@ -116,7 +116,7 @@ def test_evaluator_random_text(text):
 FINITE = st.floats(allow_nan=False, allow_infinity=False)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(FINITE)
 def test_number_round_trip_through_format_and_reader(x):
     text = format_number(x)

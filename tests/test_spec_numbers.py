@@ -214,3 +214,29 @@ def test_grad_returns_lambda_with_same_params():
 ])
 def test_grad_errors(src, msg):
     assert err(src) == msg
+
+
+# The derivative's exact shape: `grad` returns a lambda whose body *is* D(e);
+# Lambda.body holds the body forms as data (rusty/values.py), so print it.
+
+@pytest.mark.parametrize('params,body,shape', [
+    ('(x)', 'x', '1'), ('(x)', '5', '0'), ('(x y)', 'y', '0'),
+    ('(x)', '(+ x 5)', '(+ 1)'), ('(x)', '(+ 5 7)', '0'), ('(x)', '(+ x x)', '(+ 1 1)'), ('(x y)', '(+ y x)', '(+ 1)'),
+    ('(x)', '(- x)', '(- 1)'), ('(x)', '(- x 5)', '(- 1 0)'), ('(x y)', '(- 5 x y)', '(- 0 1 0)'),
+    ('(x)', '(* x x)', '(+ (* 1 x) (* x 1))'), ('(x)', '(* 2 x)', '(+ (* 2 1))'), ('(x)', '(* 2 3)', '0'),
+    ('(x y)', '(* x y)', '(+ (* 1 y))'),
+    ('(x)', '(/ x)', '(- (/ 1 (* x x)))'), ('(x)', '(/ x 3)', '(/ (- (* 1 3) (* x 0)) (* 3 3))'),
+    ('(x)', '(/ x 2 4)', '(/ (- (* 1 (* 2 4)) (* x 0)) (* (* 2 4) (* 2 4)))'),
+    ('(x)', '(expt x 3)', '(* 3 (expt x 2) 1)'), ('(x)', '(expt x 0.5)', '(* 0.5 (expt x -0.5) 1)'),
+    ('(x)', '(sqrt x)', '(/ 1 (* 2 (sqrt x)))'), ('(x)', '(exp x)', '(* (exp x) 1)'), ('(x)', '(log x)', '(/ 1 x)'),
+    ('(x)', '(sin x)', '(* (cos x) 1)'), ('(x)', '(cos x)', '(* (- (sin x)) 1)'),
+    ('(x)', '(tan x)', '(/ 1 (* (cos x) (cos x)))'), ('(x)', '(atan x)', '(/ 1 (+ 1 (* x x)))'),
+    ('(x)', '(if (< x 0) (- x) x)', '(if (< x 0) (- 1) 1)'), ('(x)', '(if (< x 0) x)', '(if (< x 0) 1 0)'),
+    ('(x)', '(sin (* x x))', '(* (cos (* x x)) (+ (* 1 x) (* x 1)))'),
+    ('(x)', '(* x (sin x))', '(+ (* 1 (sin x)) (* x (* (cos x) 1)))'),
+    ('(t)', '(* t t)', '(+ (* 1 t) (* t 1))'),
+])
+def test_grad_derivative_shapes(params, body, shape):
+    from rusty.printer import print_form
+    lam = value('(grad (lambda %s %s))' % (params, body))
+    assert print_form(lam.body) == '(%s)' % shape
