@@ -1,0 +1,111 @@
+"""Structure of the text being typed, from rusty's own tokenizer: is the input
+complete, how deep is it, where does the next line start (Lisp indentation),
+which parenthesis matches which. Never from Pygments tokens: a parenthesis
+inside a string or comment is not a parenthesis.
+"""
+from __future__ import annotations
+
+from ..reader import open_depth, tokens
+
+# Heads whose remaining items form a body: indented by two under the '('.
+BODY_FORMS = frozenset((
+    'define def lambda fn λ let let* letrec letrec* do when unless begin match try-catch '
+    'eval-when defmacro define-macro defrust defrust* while dotimes dolist repeat '
+    'with-open-file case unwind-protect').split())
+
+
+def is_body_form(name: str) -> bool:
+    return name in BODY_FORMS or name.startswith(('def', 'with-'))
+
+
+# ── Completeness ─────────────────────────────────────────────────────────
+
+def status(text: str) -> str:
+    """'complete', 'open' (more lines needed) or 'unmatched' (a stray ')')."""
+    depth, in_string = open_depth(text)
+    if depth < 0:
+        return 'unmatched'
+    if depth > 0 or in_string:
+        return 'open'
+    return 'complete'
+
+
+def depth_of(text: str) -> int:
+    """Parentheses still open at the end of text (0 when balanced or over-closed)."""
+    return max(0, open_depth(text)[0])
+
+
+# ── Indentation ──────────────────────────────────────────────────────────
+
+class _List:
+    __slots__ = ('col', 'items')
+
+    def __init__(self, col):
+        self.col = col          # 0-based column of the '('
+        self.items = []         # (kind, text, line, col) of each element's first token
+
+
+def open_lists(text: str) -> list:
+    """The lists still open at the end of text, outermost first."""
+    stack = []
+    for kind, tok, span in tokens(text):
+        if kind == 'close':
+            if stack:
+                stack.pop()
+            continue
+        if kind == 'sugar':
+            continue    # the datum after it is the element
+        if stack:
+            top = stack[-1]
+            top.items.append((kind, tok, span.line, span.col - 1))
+        if kind == 'open':
+            stack.append(_List(span.col - 1))
+    return stack
+
+
+def indent_for(text: str) -> int | None:
+    """Columns of indentation for a new line after `text` (None inside a string)."""
+    depth, in_string = open_depth(text)
+    if in_string:
+        return None
+    stack = open_lists(text) if depth > 0 else []
+    if not stack:
+        return 0
+    top = stack[-1]
+    items = top.items
+    if not items:
+        return top.col + 1
+    kind, head, line, col = items[0]
+    if kind == 'sym' and is_body_form(head):
+        return top.col + 2
+    if kind == 'open' or kind == 'str':
+        return col
+    if len(items) >= 2 and items[1][2] == line:
+        return items[1][3]
+    return top.col + 1 if kind != 'sym' else col
+
+
+# ── Matching parentheses ─────────────────────────────────────────────────
+
+def paren_pairs(text: str) -> dict:
+    """Offset of every real parenthesis -> offset of its partner (None if unmatched)."""
+    starts = [0]
+    for i, ch in enumerate(text):
+        if ch == '\n':
+            starts.append(i + 1)
+    pairs: dict = {}
+    stack = []
+    for kind, _tok, span in tokens(text):
+        if kind == 'open':
+            stack.append(starts[span.line - 1] + span.col - 1)
+        elif kind == 'close':
+            off = starts[span.line - 1] + span.col - 1
+            if stack:
+                o = stack.pop()
+                pairs[o] = off
+                pairs[off] = o
+            else:
+                pairs[off] = None
+    for o in stack:
+        pairs[o] = None
+    return pairs

@@ -1,0 +1,126 @@
+"""A Pygments lexer for rusty (registered as the `rusty` lexer).
+
+It tokenizes with the reader's own token rules (LANGUAGE.md §1), so what is
+coloured as a string, comment or number is exactly what rusty reads as one.
+Symbols are classified: special forms, builtins (and the standard library),
+names being defined, quoted symbols.
+"""
+from __future__ import annotations
+
+import re
+
+from pygments.lexer import Lexer
+from pygments.token import (Comment, Keyword, Name, Number, Operator, Punctuation,
+                            String, Text)
+
+from ..reader import TOKEN
+
+SPECIAL_FORMS = frozenset((
+    'define def lambda fn λ set! set let let* letrec letrec* do if cond when unless and or '
+    'begin match try-catch quote quasiquote unquote unquote-splicing eval eval-when defmacro '
+    'define-macro load load-relative defrust defrust*').split())
+
+DEFINERS = frozenset(('define', 'def', 'defmacro', 'define-macro', 'defrust', 'defrust*'))
+ESCAPE = re.compile(r'\\[\s\S]?')
+
+_builtins: frozenset | None = None
+
+
+def builtin_names() -> frozenset:
+    """Names bound by the builtin tables and the standard library (computed once)."""
+    global _builtins
+    if _builtins is None:
+        from ..runtime import builtin_tables, stdlib_forms
+        names = set()
+        for table in builtin_tables():
+            names.update(spec[0] for spec in table.specs)
+        for form in stdlib_forms():
+            names.update(_defined_name(form))
+        _builtins = frozenset(names)
+    return _builtins
+
+
+def _defined_name(form):
+    """The name a top-level (define …)/(defmacro …) form binds, if any."""
+    items = list(form) if hasattr(form, 'cells') else []
+    if len(items) >= 2 and getattr(items[0], 'name', None) in DEFINERS:
+        target = items[1]
+        if hasattr(target, 'cells') and len(target):
+            target = target.car
+        name = getattr(target, 'name', None)
+        if name:
+            yield name
+
+
+class RustyLexer(Lexer):
+    """Lexer for rusty, the Python-hosted Lisp with a rustc JIT."""
+
+    name = 'rusty'
+    aliases = ['rusty']
+    filenames = ['*.lisp', '*.rsy']
+    mimetypes = ['text/x-rusty']
+    url = 'https://example.invalid/rusty'
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.builtins = options.get('builtins')
+
+    def get_tokens_unprocessed(self, text):
+        builtins = self.builtins if self.builtins is not None else builtin_names()
+        pos, n = 0, len(text)
+        after_open = False   # the symbol right after '(' is a list head
+        quoted = 0           # open sugar waiting for its datum
+        defining = False     # the next symbol is a name being defined
+        while pos < n:
+            m = TOKEN.match(text, pos)
+            kind, tok = m.lastgroup, m.group()
+            if kind == 'ws':
+                yield pos, Text.Whitespace, tok
+            elif kind == 'comment':
+                yield pos, Comment.Single, tok
+            elif kind == 'open':
+                yield pos, Punctuation, tok
+            elif kind == 'close':
+                yield pos, Punctuation, tok
+            elif kind == 'sugar':
+                yield pos, Operator, tok
+            elif kind == 'str':
+                yield from _string(pos, tok)
+            elif kind == 'bool':
+                yield pos, Keyword.Constant, tok
+            elif kind == 'num' and tok.count('.') <= 1:
+                yield pos, Number, tok
+            else:
+                yield pos, self._symbol(tok, builtins, after_open, quoted, defining), tok
+            if kind not in ('ws', 'comment'):
+                defining = (kind == 'sym' and after_open and tok in DEFINERS) or \
+                           (defining and kind == 'open')
+                after_open = kind == 'open'
+                quoted = 1 if kind == 'sugar' and tok == "'" else 0
+            pos = m.end()
+
+    @staticmethod
+    def _symbol(tok, builtins, head, quoted, defining):
+        if quoted:
+            return String.Symbol
+        if defining:
+            return Name.Function
+        if head and tok in SPECIAL_FORMS:
+            return Keyword
+        if tok in builtins:
+            return Name.Builtin
+        if tok in SPECIAL_FORMS:
+            return Keyword
+        return Name
+
+
+def _string(pos, tok):
+    """A string token split into plain text and escapes."""
+    last = 0
+    for m in ESCAPE.finditer(tok):
+        if m.start() > last:
+            yield pos + last, String, tok[last:m.start()]
+        yield pos + m.start(), String.Escape, m.group()
+        last = m.end()
+    if last < len(tok):
+        yield pos + last, String, tok[last:]

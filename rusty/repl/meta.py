@@ -1,0 +1,326 @@
+"""Meta-commands: `,help ,doc ,apropos ,describe ,time ,expand ,load ,rust ,graph ,quit`.
+
+Each command is a function (repl, cmd) in one table; `cmd.arg` is the text
+after the command name and `cmd.code` is the whole input with the command name
+blanked out, so evaluating it keeps the columns the user sees (carets line up).
+"""
+from __future__ import annotations
+
+import re
+import time
+from typing import NamedTuple
+
+from ..docs import SPECIAL_FORM_DOCS
+from ..errors import RustyError
+from ..printer import display_form
+from ..reader import read
+from ..suggest import closest
+from ..values import Builtin, Lambda, List, Macro, Native, NativeGrad, Symbol, type_name
+
+QUIT = object()
+COMMAND = re.compile(r'^(\s*,)([^\s()"\']*)')
+
+
+class Command(NamedTuple):
+    name: str
+    arg: str        # text after the command name, stripped
+    code: str       # the input with ",name" blanked (same lines and columns)
+    text: str       # the input as typed
+
+
+class Spec(NamedTuple):
+    fn: object
+    usage: str
+    help: str
+    takes_code: bool    # the argument is an expression (may span lines)
+
+
+COMMANDS: dict[str, Spec] = {}
+
+
+def command(name, usage, help, takes_code=False):
+    def register(fn):
+        COMMANDS[name] = Spec(fn, usage, help, takes_code)
+        return fn
+    return register
+
+
+def parse(text: str) -> Command | None:
+    """The meta-command in `text` (which starts with ','), or None."""
+    m = COMMAND.match(text)
+    if not m:
+        return None
+    name = m.group(2)
+    code = text[:m.start(2) - 1] + ' ' * (1 + len(name)) + text[m.end():]
+    return Command(name, text[m.end():].strip(), code, text)
+
+
+def takes_code(text: str) -> bool:
+    """True when the input's command wants an expression (so Enter waits for it)."""
+    cmd = parse(text)
+    return cmd is not None and cmd.name in COMMANDS and COMMANDS[cmd.name].takes_code
+
+
+def run(repl, text: str):
+    """Run a meta-command line; QUIT to end the session."""
+    cmd = parse(text)
+    spec = COMMANDS.get(cmd.name) if cmd else None
+    if spec is None:
+        name = cmd.name if cmd else text.strip()
+        near = closest(name, COMMANDS)
+        hint = " — did you mean ',%s'?" % near if near else ''
+        repl.write("Unknown command ',%s'%s (,help lists the commands)\n" % (name, hint))
+        return None
+    return spec.fn(repl, cmd)
+
+
+def menu() -> dict:
+    """',name' -> one-line help, for completion."""
+    return {',' + name: spec.help for name, spec in COMMANDS.items()}
+
+
+# ── Documentation ────────────────────────────────────────────────────────
+
+def signature(repl, name: str) -> str | None:
+    """A short signature for completion menus and ,apropos."""
+    if name in SPECIAL_FORM_DOCS:
+        return SPECIAL_FORM_DOCS[name][0]
+    v = repl.session.global_value(name)
+    if v is None:
+        return None
+    if v.__class__ is Builtin:
+        return v.sig or '(%s ...)' % name
+    if v.__class__ in (Lambda, Macro):
+        return call_shape(name, v)
+    return display_form(v) if v.__class__ in (Native, NativeGrad) else type_name(v)
+
+
+def call_shape(name, proc) -> str:
+    params = [p.name for p in proc.params]
+    if proc.rest is not None:
+        params += ['.', proc.rest.name]
+    return '(%s)' % ' '.join([name] + params)
+
+
+def docstring(proc) -> str | None:
+    """A lambda's docstring: a string first body form followed by more forms."""
+    body = proc.body
+    if body.__class__ is List and body.len > 1 and body.car.__class__ is str:
+        return body.car
+    return None
+
+
+def where_defined(proc) -> str | None:
+    body = proc.body
+    span = body.span if body.__class__ is List else None
+    return '%s:%d' % (span.file, span.line) if span else None
+
+
+def doc_lines(repl, name: str) -> list[str]:
+    """Signature and documentation of a name (the ,doc text)."""
+    if name in SPECIAL_FORM_DOCS:
+        sig, doc = SPECIAL_FORM_DOCS[name]
+        return [sig, '  special form. ' + doc]
+    v = repl.session.global_value(name)
+    if v is None:
+        return [undefined(repl, name)]
+    if v.__class__ is Builtin:
+        return [v.sig or '(%s ...)' % name, '  builtin. ' + (v.doc or 'No documentation.')]
+    if v.__class__ in (Lambda, Macro):
+        kind = 'macro' if v.__class__ is Macro else 'function'
+        doc = docstring(v)
+        where = where_defined(v)
+        tail = ' (defined at %s)' % where if where else ''
+        return [call_shape(name, v), '  %s%s. %s' % (kind, tail, doc or 'No docstring.')]
+    if v.__class__ in (Native, NativeGrad):
+        return [display_form(v), '  compiled to native code; ,rust %s shows its Rust.' % name]
+    return ['%s: %s' % (name, repl.short(display_form(v))), '  a %s value (not a procedure).' % type_name(v)]
+
+
+def undefined(repl, name: str) -> str:
+    candidates = list(repl.session.special_names) + repl.session.genv.names()
+    near = closest(name, candidates)
+    hint = " — did you mean '%s'?" % near if near else ''
+    return '%s: undefined%s' % (name, hint)
+
+
+def _name_arg(repl, cmd) -> str | None:
+    name = cmd.arg.strip("'")
+    if not name or ' ' in name:
+        repl.write('usage: %s\n' % COMMANDS[cmd.name].usage)
+        return None
+    return name
+
+
+@command('help', ',help', 'this list of commands and keys')
+def _help(repl, cmd):
+    lines = ['Commands:']
+    for spec in COMMANDS.values():
+        lines.append('  %-18s %s' % (spec.usage, spec.help))
+    lines += [
+        '  %-18s %s' % ('/TEXT', 'same as (apropos "TEXT")'),
+        '  %-18s %s' % ('quit, exit', 'leave (so does Ctrl-D)'),
+        'Keys:',
+        '  Enter        evaluate a complete input; inside an open form, a new indented line',
+        '  Meta-Enter   evaluate now (Esc then Enter)',
+        '  Tab          complete a name (or a path inside a string); indent on a blank line',
+        '  Ctrl-R       search the history (~/.rusty/history)',
+        '  Ctrl-C       clear the input; during evaluation, stop it (definitions stay)',
+        'Results: *1 *2 *3 are the last three values, *e the last error message.',
+    ]
+    repl.write('\n'.join(lines) + '\n')
+
+
+@command('doc', ',doc NAME', 'signature and documentation of NAME')
+def _doc(repl, cmd):
+    name = _name_arg(repl, cmd)
+    if name:
+        lines = doc_lines(repl, name)
+        repl.write(repl.paint(lines[0], 'bold') + '\n' + ''.join(line + '\n' for line in lines[1:]))
+
+
+@command('apropos', ',apropos TEXT', 'names containing TEXT, with signatures')
+def _apropos(repl, cmd):
+    text = cmd.arg.strip('"')
+    s = repl.session
+    names = sorted(set(n for n in list(s.special_names) + s.genv.names() if text in n))
+    if not names:
+        repl.write('No names contain %r.\n' % text)
+        return
+    width = max(len(n) for n in names)
+    limit = repl.width()
+    for n in names:
+        line = '  %-*s  %s' % (width, n, signature(repl, n) or '')
+        repl.write(repl.short(line.rstrip(), limit) + '\n')
+
+
+@command('describe', ',describe NAME', 'what NAME is bound to, in detail')
+def _describe(repl, cmd):
+    name = _name_arg(repl, cmd)
+    if not name:
+        return
+    s = repl.session
+    if name in s.special_names:
+        sig, doc = SPECIAL_FORM_DOCS.get(name, ('(%s ...)' % name, ''))
+        repl.write('%s: special form\n  %s\n  %s\n' % (name, sig, doc))
+        return
+    v = s.global_value(name)
+    if v is None:
+        repl.write(undefined(repl, name) + '\n')
+        return
+    lines = ['%s: %s' % (name, repl.short(display_form(v)))]
+    lines.append('  type: %s' % type_name(v))
+    if v.__class__ is Builtin:
+        hi = 'any' if v.hi >= 1 << 29 else str(v.hi)
+        lines.append('  arity: %s' % (str(v.lo) if hi == str(v.lo) else '%d..%s' % (v.lo, hi)))
+        lines.append('  %s' % (v.sig or ''))
+        lines.append('  %s' % (v.doc or ''))
+    elif v.__class__ in (Lambda, Macro):
+        n = len(v.params)
+        lines.append('  parameters: %s' % (call_shape(name, v)[len(name) + 2:-1] or '(none)'))
+        lines.append('  arity: %s' % (('at least %d' % n) if v.rest is not None else str(n)))
+        where = where_defined(v)
+        if where:
+            lines.append('  defined at: %s' % where)
+        body = repl.wrap(v.body, display_form) if v.body.__class__ is List else ''
+        lines.append('  body:')
+        lines.extend('    ' + line for line in body.split('\n'))
+    elif v.__class__ in (Native, NativeGrad):
+        lines.append('  compiled by rustc; ,rust %s shows the generated Rust' % name)
+    repl.write('\n'.join(lines) + '\n')
+
+
+# ── Evaluation helpers ───────────────────────────────────────────────────
+
+def _fmt_seconds(t: float) -> str:
+    if t < 1e-3:
+        return '%.1f µs' % (t * 1e6)
+    if t < 1:
+        return '%.2f ms' % (t * 1e3)
+    return '%.3f s' % t
+
+
+@command('time', ',time EXPR', 'evaluate EXPR and show wall and CPU time', takes_code=True)
+def _time(repl, cmd):
+    if not cmd.arg:
+        repl.write('usage: ,time EXPR\n')
+        return
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    ok, value = repl.evaluate(cmd.code, cmd.text)
+    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    if ok:
+        repl.show(value)
+    repl.fresh_line()
+    repl.write(repl.paint('; wall %s, cpu %s' % (_fmt_seconds(wall), _fmt_seconds(cpu)), 'ansibrightblack') + '\n')
+
+
+@command('expand', ',expand FORM', 'the macro expansion of FORM', takes_code=True)
+def _expand(repl, cmd):
+    try:
+        forms = read(cmd.code, repl.new_file(cmd.text))
+    except RustyError as e:
+        repl.report(e)
+        return
+    if not forms.len:
+        repl.write('usage: ,expand FORM\n')
+        return
+    try:
+        form = repl.session.macroexpand(forms.car)
+    except RustyError as e:
+        repl.report(e)
+        return
+    repl.write(repl.highlight(repl.wrap(form, display_form)) + '\n')
+
+
+@command('load', ',load FILE', 'load a file of rusty code')
+def _load(repl, cmd):
+    path = cmd.arg
+    if len(path) >= 2 and path[0] == path[-1] == '"':
+        path = path[1:-1]
+    if not path:
+        repl.write('usage: ,load FILE\n')
+        return
+    code = '(load "%s")' % path.replace('\\', '\\\\').replace('"', '\\"')
+    ok, value = repl.evaluate(code, code)
+    if ok:
+        repl.show(value)
+        repl.write(repl.paint('; loaded %s' % path, 'ansibrightblack') + '\n')
+
+
+@command('rust', ',rust NAME', 'the generated Rust of a native (defrust) function')
+def _rust(repl, cmd):
+    name = _name_arg(repl, cmd)
+    if not name:
+        return
+    v = repl.session.global_value(name)
+    if v is None:
+        repl.write(undefined(repl, name) + '\n')
+    elif v.__class__ not in (Native, NativeGrad) or not v.source:
+        repl.write('%s is %s, not a native function (define one with defrust)\n'
+                   % (name, repl.short(display_form(v))))
+    else:
+        repl.write(repl.highlight(v.source.rstrip('\n'), 'rust') + '\n')
+
+
+@command('graph', ',graph EXPR', 'the optimised graph IR of a lambda, as a table', takes_code=True)
+def _graph(repl, cmd):
+    from .show import graph_table
+    graph_ir = repl.session.global_value('graph-ir')
+    if graph_ir is None:
+        repl.write('graph-ir is not available in this build\n')
+        return
+    if not cmd.arg:
+        repl.write('usage: ,graph EXPR\n')
+        return
+    ok, fn = repl.evaluate(cmd.code, cmd.text)
+    if not ok:
+        return
+    ok, data = repl.apply(graph_ir, [fn])
+    if ok:
+        names = [p.name for p in fn.params] if fn.__class__ is Lambda else []
+        repl.write(graph_table(data, names) + '\n')
+
+
+@command('quit', ',quit', 'leave the REPL')
+def _quit(repl, cmd):
+    return QUIT

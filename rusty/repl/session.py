@@ -1,0 +1,307 @@
+"""The REPL (LANGUAGE.md §14.1): the prompt loop, multi-line input decided by
+rusty's reader, history, completion, results, error reports, meta-commands.
+
+Evaluation is synchronous from the main thread's point of view: `Session.run`
+hands the work to the big-stack worker and waits interruptibly, so Ctrl-C
+during evaluation becomes the error `interrupted` and the loop goes on. The
+prompt itself (prompt_toolkit) runs only between evaluations.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+
+from .. import __version__
+from ..errors import Interrupted, RustyError
+from ..printer import print_form
+from ..report import render
+from ..runtime import Session, top_level_error
+from ..values import NIL, sym
+from . import indent, meta
+from .style import ReportStyle, color_wanted, highlight, paint
+
+BANNER = ('rusty %s — a Lisp you can live in.\n'
+          'Type ,help for commands, (help) for the language; Ctrl-D or quit leaves.\n')
+KEEP_INPUTS = 2000      # past inputs kept for error reports that point into them
+
+
+# ── Output, sources ──────────────────────────────────────────────────────
+
+class Out:
+    """The REPL's stdout: remembers whether the cursor is at a line start."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.at_line_start = True
+
+    def write(self, s: str) -> int:
+        if s:
+            self.stream.write(s)
+            self.at_line_start = s.endswith('\n')
+        return len(s)
+
+    def write_raw(self, s: str) -> None:
+        """Terminal control text that does not move the logical position."""
+        self.stream.write(s)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def isatty(self) -> bool:
+        try:
+            return self.stream.isatty()
+        except (AttributeError, ValueError):
+            return False
+
+
+class ReplName(str):
+    """The source name `<repl>`, remembering which input it names, so an error
+    in a function defined by an earlier input shows that input's line."""
+
+    def __new__(cls, number: int):
+        self = super().__new__(cls, '<repl>')
+        self.number = number
+        return self
+
+
+class Sources:
+    """What report.render looks source lines up in: past inputs, then loaded files."""
+
+    def __init__(self, repl):
+        self.repl = repl
+
+    def get(self, file, default=None):
+        number = getattr(file, 'number', None)
+        if number is not None:
+            return self.repl.inputs.get(number, default)
+        return self.repl.session.sources.get(file, default)
+
+
+# ── The REPL ─────────────────────────────────────────────────────────────
+
+class Repl:
+    """One interactive session: a rusty Session plus a prompt."""
+
+    def __init__(self, input=None, output=None, out=None, history_file=None,
+                 color=None, session=None):
+        stream = out if out is not None else sys.stdout
+        self.out = Out(stream)
+        self.color = color_wanted(stream) if color is None else color
+        self.session = session or Session(out=self.out)
+        self.inputs: dict[int, str] = {}
+        self.count = 0
+        self.sources = Sources(self)
+        self.lexer = None
+        self.report_style = None
+        self._width_override = None
+        for name in ('*1', '*2', '*3', '*e'):
+            self.session.genv.define(sym(name), NIL)
+        from .prompt import make_prompt
+        self.prompt = make_prompt(self, input, output, history_file)
+
+    # ── The loop ──
+
+    def run(self) -> int:
+        """Prompt, evaluate, show, until quit or end of input; the exit status."""
+        self.write(BANNER % __version__)
+        listener = self._listen_for_compiles()
+        try:
+            while True:
+                self.fresh_line()
+                self.out.flush()
+                try:
+                    text = self.prompt.prompt()
+                except KeyboardInterrupt:
+                    continue            # Ctrl-C at the prompt: the buffer is gone
+                except EOFError:
+                    break
+                try:
+                    if self.handle(text) is meta.QUIT:
+                        break
+                except KeyboardInterrupt:   # between evaluation and prompt
+                    self.report(Interrupted())
+        finally:
+            if listener is not None:
+                from ..jit.build import remove_compile_listener
+                remove_compile_listener(listener)
+        self.fresh_line()
+        self.write('\nGoodbye.\n')
+        self.out.flush()
+        return 0
+
+    def handle(self, text: str):
+        """One accepted input: a meta-command, quit, /apropos or code."""
+        stripped = text.strip()
+        if not stripped:
+            return None
+        if stripped in ('quit', 'exit'):
+            return meta.QUIT
+        if stripped.startswith(','):
+            return meta.run(self, text)
+        if stripped.startswith('/') and '\n' not in stripped:
+            topic = stripped[1:]
+            code = '(apropos "%s")' % topic.replace('\\', '\\\\').replace('"', '\\"')
+            self.evaluate(code, code)
+            return None
+        if indent.status(text) == 'unmatched':
+            self.syntax_error(text)
+            return None
+        ok, value = self.evaluate(text)
+        if ok:
+            self.show(value)
+        return None
+
+    def evaluate(self, code: str, shown: str | None = None):
+        """Run `code` as a new `<repl>` input; (True, value) or (False, None) after a report.
+
+        `shown` is the text the user sees (source lines of error reports); it
+        has the same lines and columns as `code`.
+        """
+        file = self.new_file(shown if shown is not None else code)
+        try:
+            value = self.session.run(code, file)
+        except RustyError as e:
+            self.report(e)
+            return False, None
+        self.remember(value)
+        return True, value
+
+    def apply(self, proc, args):
+        """Call a procedure on the evaluation thread; (ok, value), errors reported."""
+        s = self.session
+        try:
+            return True, s.worker.call(s.call, proc, args)
+        except RustyError as e:
+            self.report(e)
+        except BaseException as e:       # interrupts, host failures: as rusty errors
+            self.report(top_level_error(e))
+        return False, None
+
+    def new_file(self, shown: str) -> ReplName:
+        self.count += 1
+        self.inputs[self.count] = shown
+        self.inputs.pop(self.count - KEEP_INPUTS, None)
+        return ReplName(self.count)
+
+    def remember(self, value) -> None:
+        """*1 *2 *3: the last three values (Nil results do not count)."""
+        if value is NIL:
+            return
+        g = self.session.genv
+        v1, v2 = self.session.global_value('*1'), self.session.global_value('*2')
+        g.define(sym('*3'), v2 if v2 is not None else NIL)
+        g.define(sym('*2'), v1 if v1 is not None else NIL)
+        g.define(sym('*1'), value)
+
+    # ── Showing things ──
+
+    def show(self, value) -> None:
+        """`=> ` and the print form, unless the value is Nil (§14.1)."""
+        if value is NIL:
+            return
+        from .show import wrap
+        self.fresh_line()
+        self.write('=> ' + wrap(value, self.width(), 3, print_form) + '\n')
+
+    def report(self, err: RustyError) -> None:
+        """The §9.4 report on stdout; *e remembers the message."""
+        self.session.genv.define(sym('*e'), err.message)
+        if isinstance(err, Interrupted) and self.out.isatty():
+            self.out.write('\n')        # past the terminal's echoed ^C
+        else:
+            self.fresh_line()
+        self.write(render(err, self.sources, self._report_style()))
+
+    def syntax_error(self, text: str) -> None:
+        """A ')' closing more than was opened: say so, point at it, discard."""
+        from ..reader import read
+        self.fresh_line()
+        self.write("Syntax error: unmatched ')'\n")
+        try:
+            read(text, '<repl>')
+        except RustyError as e:
+            if e.span is not None:
+                report = render(e, {'<repl>': text}, self._report_style())
+                self.write(''.join(report.splitlines(True)[2:4]))
+
+    def _report_style(self):
+        if not self.color:
+            return None
+        if self.report_style is None:
+            self.report_style = ReportStyle(self.code_lexer())
+        return self.report_style
+
+    def code_lexer(self):
+        if self.lexer is None:
+            from .lexer import RustyLexer
+            self.lexer = RustyLexer(stripnl=False, ensurenl=False)
+        return self.lexer
+
+    def highlight(self, text: str, language: str = 'rusty') -> str:
+        if not self.color:
+            return text
+        if language == 'rusty':
+            return highlight(text, self.code_lexer())
+        from pygments.lexers import get_lexer_by_name
+        return highlight(text, get_lexer_by_name(language, stripnl=False, ensurenl=False))
+
+    def paint(self, text: str, style: str) -> str:
+        return paint(text, style) if self.color else text
+
+    def wrap(self, value, form) -> str:
+        from .show import wrap
+        return wrap(value, self.width(), 0, form)
+
+    def short(self, text: str, limit: int | None = None) -> str:
+        """One line of at most `limit` (default: the width) characters."""
+        limit = limit or self.width()
+        text = text.replace('\n', ' ')
+        return text if len(text) <= limit else text[:max(1, limit - 1)] + '…'
+
+    def width(self) -> int:
+        if self._width_override:
+            return self._width_override
+        return max(20, shutil.get_terminal_size((80, 24)).columns - 1)
+
+    def write(self, text: str) -> None:
+        self.out.write(text)
+
+    def fresh_line(self) -> None:
+        """Start a new line unless output already ends with one."""
+        if not self.out.at_line_start:
+            self.out.write('\n')
+
+    # ── Compile status ──
+
+    def _listen_for_compiles(self):
+        if not self.out.isatty():
+            return None
+        try:
+            from ..jit.build import add_compile_listener
+        except ImportError:
+            return None
+        from .status import CompileStatus
+        status = CompileStatus(self.out, self.paint)
+        return add_compile_listener(status.start, status.end)
+
+
+def run_repl(**options) -> int:
+    """The `rusty` command with a terminal: run the REPL; the exit status."""
+    if 'history_file' not in options:
+        options['history_file'] = default_history_file()
+    return Repl(**options).run()
+
+
+def default_history_file() -> str | None:
+    """~/.rusty/history (the directory made private), or None if impossible."""
+    home = os.path.expanduser('~')
+    directory = os.path.join(home, '.rusty')
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return os.path.join(directory, 'history')
