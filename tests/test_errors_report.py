@@ -285,3 +285,25 @@ def test_report_goes_to_stderr_after_output(run):
 def test_caught_errors_are_not_reported(run):
     status, o, e = run('(println (try-catch (car 5) (e) e))\n')
     assert (status, o, e) == (0, 'car: not a pair\n', '')
+
+
+def test_function_called_from_macro_expansion_frame_at_macro_call(run):
+    text = '(define (f x) (car x))\n(defmacro m (v) `(f ,v))\n(define (g) (+ 1 (m 5)))\n(g)\n'
+    status, o, e = run(text)
+    assert e == ('Error: car: not a pair\n'
+                 '  at prog.lisp:1:15\n'
+                 '  1 | (define (f x) (car x))\n'
+                 '    |               ^^^^^^^\n'
+                 'Backtrace (innermost last):\n'
+                 '  prog.lisp:4:1 in g\n'
+                 '  prog.lisp:3:18 in f\n')
+
+
+def test_error_inside_eval_string_text_points_into_the_string(run):
+    status, o, e = run('(eval-string "(+ 1\\n (car 5))")\n')
+    assert status == 1
+    lines = e.splitlines()
+    assert lines[0] == 'Error: car: not a pair'
+    assert lines[1] == '  at <string>:2:2'
+    assert lines[2] == '  2 |  (car 5))'
+    assert lines[3] == '    |  ^^^^^^^'
