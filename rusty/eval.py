@@ -6,9 +6,10 @@ forms live in specials.py; this module holds the machinery they share: frames,
 procedure application, proper tail calls, the depth limit, macro expansion,
 and errors with spans and a Lisp backtrace.
 
-Tail calls: a closure compiled in tail position may return a TailCall instead
-of calling a lambda; the `run` loop of the enclosing application then replaces
-its frame with it, so tail recursion runs in constant host stack.
+Tail calls: a closure compiled in tail position may return a tail call — the
+tuple (lambda, frame, call site) — instead of calling the lambda; the `run`
+loop of the enclosing application then continues with it, so tail recursion
+runs in constant host stack. No rusty value is a Python tuple.
 """
 from __future__ import annotations
 
@@ -30,16 +31,6 @@ SPECIALS: dict = {}
 
 
 # ── Depth limit and the run loop ─────────────────────────────────────────
-
-class TailCall:
-    """A call left for the enclosing `run` loop to make (a tail call)."""
-    __slots__ = ('proc', 'frame', 'site')
-
-    def __init__(self, proc, frame, site):
-        self.proc = proc
-        self.frame = frame
-        self.site = site
-
 
 _depth = 0
 _limit = 200_000
@@ -76,11 +67,9 @@ def run(p, fr, site):
     try:
         while True:
             r = p.code(fr)
-            if r.__class__ is not TailCall:
+            if r.__class__ is not tuple:
                 return r
-            p = r.proc
-            fr = r.frame
-            site = r.site
+            p, fr, site = r
     except RustyError as e:
         if p.__class__ is Lambda:
             e.trace.append((site, p.name))
@@ -90,9 +79,9 @@ def run(p, fr, site):
 
 
 def run_tail(r):
-    """Finish a value that may be a TailCall (from code compiled in tail position)."""
-    if r.__class__ is TailCall:
-        return run(r.proc, r.frame, r.site)
+    """Finish a value that may be a tail call (from code compiled in tail position)."""
+    if r.__class__ is tuple:
+        return run(*r)
     return r
 
 
@@ -170,7 +159,7 @@ def apply_procedure(p, args: list, span=None, tail=False):
     if cls is Lambda:
         fr = make_frame(p, args, span)
         if tail:
-            return TailCall(p, fr, span)
+            return (p, fr, span)
         return run(p, fr, span)
     if cls is Builtin:
         return call_builtin(p, args, span)

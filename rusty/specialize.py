@@ -1,93 +1,158 @@
-"""Specialised call nodes for calls whose head is a global name.
+"""Specialised nodes for the hottest shapes: calls with a global head, and
+`if` tests that compare two numbers.
 
 The generic call node evaluates the head, then the arguments into a list, then
-dispatches on the procedure's type. For the common shapes (a global head and
-up to three arguments) a node generated from a template reads the head's cell
-directly, inlines simple arguments (constants, local slots) and builds the
-callee's frame in one list display. Calls to the arithmetic and comparison
-builtins get an inline fast path guarded by the cell still holding that
-builtin, so redefining `+` is still seen at once (late binding).
+dispatches on the procedure's type. For a global head with up to three
+arguments, a node generated from a template reads the head's cell directly,
+builds the callee's frame in one list display and runs the callee's tail-call
+loop inline. Calls to the arithmetic and comparison builtins get an inline
+fast path guarded by the cell still holding that builtin, so redefining `+`
+is seen at once (late binding), and takes the generic path then.
 
-Templates are exec'd once per distinct source text and cached.
+Arguments are inlined into the template when they are simple: constants,
+local slots, and arithmetic on those (one level). Anything else is called
+through its compiled closure. Templates are exec'd once per distinct source
+text and cached; they run in the eval module's namespace, sharing its depth
+counter and helpers.
 """
 from __future__ import annotations
 
 from .resolve import GlobalRef, LocalRef, resolve
 from .values import NIL, Builtin, List, Symbol
 
-# Builtin name -> (Python expression over x and y, extra guard on y).
+# Builtin name -> (Python expression over {x} and {y}, extra guard on {y}).
+_ADD = ('0.0 + {x} + {y}', '')
+_SUB = ('{x} - (0.0 + {y})', '')
+_MUL = ('{x} * {y}', '')
+_DIV = ('{x} / {y}', ' and {y}')
 ARITH = {
-    '+': ('0.0 + x + y', ''), 'add': ('0.0 + x + y', ''),
-    '-': ('x - (0.0 + y)', ''), 'sub': ('x - (0.0 + y)', ''),
-    '*': ('x * y', ''), 'mul': ('x * y', ''),
-    '/': ('x / y', ' and y'), 'div': ('x / y', ' and y'),
-    '<': ('x < y', ''), 'lt': ('x < y', ''),
-    '>': ('x > y', ''), 'gt': ('x > y', ''),
-    '<=': ('x <= y', ''), 'le': ('x <= y', ''),
-    '>=': ('x >= y', ''), 'ge': ('x >= y', ''),
-    '=': ('x == y', ''),
+    '+': _ADD, 'add': _ADD, '-': _SUB, 'sub': _SUB, '*': _MUL, 'mul': _MUL, '/': _DIV, 'div': _DIV,
+    '<': ('{x} < {y}', ''), 'lt': ('{x} < {y}', ''),
+    '>': ('{x} > {y}', ''), 'gt': ('{x} > {y}', ''),
+    '<=': ('{x} <= {y}', ''), 'le': ('{x} <= {y}', ''),
+    '>=': ('{x} >= {y}', ''), 'ge': ('{x} >= {y}', ''),
+    '=': ('{x} == {y}', ''),
 }
-
+COMPARISONS = frozenset(('<', '>', '<=', '>=', '=', 'lt', 'gt', 'le', 'ge'))
 MAX_ARGS = 3
-_factories: dict[str, tuple] = {}
+
+_factories: dict[str, object] = {}
 
 
 def _instantiate(body: str, binds: dict):
-    """Build `ev` from a template body, exec'ing each distinct source once.
-
-    Templates run in the eval module's namespace, so they share its depth
-    counter and helpers (run, TailCall, located, call_builtin, …).
-    """
+    """Build `ev` from a template body, exec'ing each distinct source once."""
     names = tuple(sorted(binds))
     src = 'def factory(%s):\n%s    return ev\n' % (', '.join(names), body)
-    entry = _factories.get(src)
-    if entry is None:
+    factory = _factories.get(src)
+    if factory is None:
         from . import eval as ev_mod
         ns = {}
         exec(compile(src, '<rusty-specialized>', 'exec'), ev_mod.__dict__, ns)
-        entry = _factories[src] = ns['factory']
-    return entry(*[binds[n] for n in names])
+        factory = _factories[src] = ns['factory']
+    return factory(*[binds[n] for n in names])
+
+
+def _indent(lines, n: int) -> str:
+    pad = ' ' * n
+    return ''.join(pad + line + '\n' for line in lines)
 
 
 # The body of `run` (eval.py), inlined where a template applies a lambda.
-RUN_INLINE = """\
-{i}_depth += 1
-{i}if _depth > _limit:
-{i}    _depth -= 1
-{i}    raise RecursionLimit(recursion_message(), SPAN)
-{i}site = SPAN
-{i}try:
-{i}    while True:
-{i}        r = p.code(fr)
-{i}        if r.__class__ is not TailCall:
-{i}            return r
-{i}        p = r.proc
-{i}        fr = r.frame
-{i}        site = r.site
-{i}except RustyError as e:
-{i}    if p.__class__ is Lambda:
-{i}        e.trace.append((site, p.name))
-{i}    raise
-{i}finally:
-{i}    _depth -= 1
-"""
+RUN_INLINE = [
+    '_depth += 1',
+    'if _depth > _limit:',
+    '    _depth -= 1',
+    '    raise RecursionLimit(recursion_message(), SPAN)',
+    'site = SPAN',
+    'try:',
+    '    while True:',
+    '        r = p.code(fr)',
+    '        if r.__class__ is not tuple:',
+    '            return r',
+    '        p, fr, site = r',
+    'except RustyError as e:',
+    '    if p.__class__ is Lambda:',
+    '        e.trace.append((site, p.name))',
+    '    raise',
+    'finally:',
+    '    _depth -= 1',
+]
 
 
-def _operand(cell, k: int, code, scope, unit, binds: dict) -> str:
-    """A Python expression computing argument k inside a template: constants
-    and local slots inline, anything else through its compiled `code`."""
+# ── Operands ─────────────────────────────────────────────────────────────
+
+def _arith_builtin(x, scope, unit):
+    """(cell, builtin) if form x is `(op a b)` with op a global arithmetic builtin."""
+    if x.__class__ is not List or x.len != 3 or x.car.__class__ is not Symbol:
+        return None
+    ref = resolve(scope, x.car, unit.genv)
+    if ref.__class__ is not GlobalRef:
+        return None
+    b = ref.cell.value
+    if b.__class__ is not Builtin or b.name not in ARITH:
+        return None
+    return ref.cell, b
+
+
+def _simple(cell, key: str, scope, unit, binds: dict):
+    """Expression text for a constant or a local slot, else None."""
     x = cell.car
     cls = x.__class__
     if cls is float or cls is str or cls is bool:
-        binds['K%d' % k] = x
-        return 'K%d' % k
+        binds['K' + key] = x
+        return 'K' + key
     if cls is Symbol:
         ref = resolve(scope, x, unit.genv)
         if ref.__class__ is LocalRef and ref.depth == 0 and not ref.maybe_unbound:
             return 'f[%d]' % ref.index
-    binds['A%d' % k] = code
-    return 'A%d(f)' % k
+    return None
 
+
+def _arith_lines(target: str, key: str, cell_, builtin, a: str, b: str, fallback: str, span, binds):
+    """Statements computing `(op a b)` into target, guarded by the head's cell."""
+    expr, guard = ARITH[builtin.name]
+    x, y = 'x' + key, 'y' + key
+    binds['C' + key] = cell_
+    binds['B' + key] = builtin
+    binds['S' + key] = span
+    return [
+        'if C%s.value is B%s:' % (key, key),
+        '    %s = %s' % (x, a),
+        '    %s = %s' % (y, b),
+        '    if %s.__class__ is float and %s.__class__ is float%s:' % (x, y, guard.format(x=x, y=y)),
+        '        %s = %s' % (target, expr.format(x=x, y=y)),
+        '    else:',
+        '        %s = call_builtin(B%s, [%s, %s], S%s)' % (target, key, x, y, key),
+        'else:',
+        '    %s = %s' % (target, fallback),
+    ]
+
+
+def operand(cell, key: str, code, scope, span, unit, binds: dict):
+    """(setup statements, expression) computing one argument inside a template.
+
+    Constants and local slots are inlined; `(op a b)` arithmetic on those is
+    computed by inline statements; anything else calls its compiled `code`.
+    """
+    from .eval import sub_span
+    text = _simple(cell, key, scope, unit, binds)
+    if text is not None:
+        return [], text
+    binds['A' + key] = code
+    x = cell.car
+    found = _arith_builtin(x, scope, unit)
+    if found is not None:
+        a = _simple(x.cdr, key + 'a', scope, unit, binds)
+        b = _simple(x.cdr.cdr, key + 'b', scope, unit, binds)
+        if a is not None and b is not None:
+            target = 'v' + key
+            lines = _arith_lines(target, key, found[0], found[1], a, b, 'A%s(f)' % key,
+                                 sub_span(cell, span, unit), binds)
+            return lines, target
+    return [], 'A%s(f)' % key
+
+
+# ── Calls with a global head ─────────────────────────────────────────────
 
 def specialize_call(head_cell, x, scope, tail, span, unit, generic, arg_codes):
     """A fast node for `(global-name arg…)`, or None for other shapes."""
@@ -95,29 +160,24 @@ def specialize_call(head_cell, x, scope, tail, span, unit, generic, arg_codes):
     if nargs > MAX_ARGS:
         return None
     binds = {'CELL': head_cell, 'SPAN': span, 'generic': generic}
-    args = [_operand(c, k, code, scope, unit, binds)
-            for k, (c, code) in enumerate(zip(x.cdr.cells(), arg_codes))]
+    ops = [operand(c, str(k), code, scope, span, unit, binds)
+           for k, (c, code) in enumerate(zip(x.cdr.cells(), arg_codes))]
+    setup = [line for lines, _ in ops for line in lines]
+    args = [e for _, e in ops]
     current = head_cell.value
-    if (nargs == 2 and current.__class__ is Builtin and current.name in ARITH):
-        expr, guard = ARITH[current.name]
+    if nargs == 2 and current.__class__ is Builtin and current.name in ARITH:
         binds['B'] = current
-        body = ('    def ev(f):\n'
-                '        if CELL.value is B:\n'
-                '            x = %s\n'
-                '            y = %s\n'
-                '            if x.__class__ is float and y.__class__ is float%s:\n'
-                '                return %s\n'
-                '            return call_builtin(B, [x, y], SPAN)\n'
-                '        return generic(f, CELL.value)\n') % (args[0], args[1], guard, expr)
-        return _instantiate(body, binds)
-    locals_ = ['a%d' % k for k in range(nargs)]
-    arglist = ', '.join(locals_)
-    assign = ''.join('            a%d = %s\n' % (k, a) for k, a in enumerate(args))
+        lines = ['if CELL.value is B:'] + ['    ' + s for s in setup]
+        lines += _arith_lines('r', '', head_cell, current, args[0], args[1], 'None', span, binds)[1:7]
+        lines += ['    return r', 'return generic(f, CELL.value)']
+        return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)
+    arglist = ', '.join('a%d' % k for k in range(nargs))
     frame = ', '.join(['p.env', 'p.scope'] + args)
     if tail:
-        apply = '                return TailCall(p, [%s], SPAN)\n' % frame
+        apply = _indent(setup + ['return (p, [%s], SPAN)' % frame], 16)
     else:
-        apply = '                fr = [%s]\n%s' % (frame, RUN_INLINE.format(i=' ' * 16))
+        apply = _indent(setup + ['fr = [%s]' % frame] + RUN_INLINE, 16)
+    assign = _indent(setup + ['a%d = %s' % (k, a) for k, a in enumerate(args)], 12)
     body = ('    def ev(f):\n'
             '        global _depth\n'
             '        p = CELL.value\n'
@@ -133,53 +193,34 @@ def specialize_call(head_cell, x, scope, tail, span, unit, generic, arg_codes):
             '                except BaseException as e:\n'
             '                    raise located(e, SPAN)\n'
             '            return call_builtin(p, [%(arglist)s], SPAN)\n'
-            '        return generic(f, p)\n') % dict(
-                n=nargs, apply=apply, assign=assign, arglist=arglist)
+            '        return generic(f, p)\n') % dict(n=nargs, apply=apply, assign=assign, arglist=arglist)
     return _instantiate(body, binds)
 
 
-
-
-COMPARISONS = frozenset(('<', '>', '<=', '>=', '=', 'lt', 'gt', 'le', 'ge'))
-
+# ── if with a numeric comparison ─────────────────────────────────────────
 
 def specialize_if(x, scope, tail, span, unit, then_code, else_code):
     """A fast `(if (cmp a b) then [else])` with the comparison inlined, or None."""
     from .eval import comp_generic_call, sub_span
     test_cell = x.cdr
     test = test_cell.car
-    if test.__class__ is not List or test.len != 3 or test.car.__class__ is not Symbol:
-        return None
-    ref = resolve(scope, test.car, unit.genv)
-    if ref.__class__ is not GlobalRef:
-        return None
-    current = ref.cell.value
-    if current.__class__ is not Builtin or current.name not in COMPARISONS:
+    found = _arith_builtin(test, scope, unit)
+    if found is None or found[1].name not in COMPARISONS:
         return None
     tspan = sub_span(test_cell, span, unit)
     generic, arg_codes = comp_generic_call(test, scope, False, tspan, unit)
-    binds = {'CELL': ref.cell, 'B': current, 'SPAN': tspan, 'TEST': generic}
-    a, b = [_operand(c, k, code, scope, unit, binds)
-            for k, (c, code) in enumerate(zip(test.cdr.cells(), arg_codes))]
+    binds = {'TEST': generic}
+    (sa, a), (sb, b) = [operand(c, 't%d' % k, code, scope, tspan, unit, binds)
+                        for k, (c, code) in enumerate(zip(test.cdr.cells(), arg_codes))]
+    test_lines = _arith_lines('t', '', found[0], found[1], a, b, 'TEST(f)', tspan, binds)
+    test_lines = test_lines[:1] + ['    ' + s for s in sa + sb] + test_lines[1:]
     branches = x.cdr.cdr
-    then = _operand(branches, 5, then_code, scope, unit, binds)
+    st, then = operand(branches, 'T', then_code, scope, span, unit, binds)
     if else_code is None:
         binds['NIL'] = NIL
-        other = 'NIL'
+        se, other = [], 'NIL'
     else:
-        other = _operand(branches.cdr, 6, else_code, scope, unit, binds)
-    expr = ARITH[current.name][0]
-    body = ('    def ev(f):\n'
-            '        if CELL.value is B:\n'
-            '            x = %s\n'
-            '            y = %s\n'
-            '            if x.__class__ is float and y.__class__ is float:\n'
-            '                t = %s\n'
-            '            else:\n'
-            '                t = call_builtin(B, [x, y], SPAN)\n'
-            '        else:\n'
-            '            t = TEST(f)\n'
-            '        if t is not False:\n'
-            '            return %s\n'
-            '        return %s\n') % (a, b, expr, then, other)
-    return _instantiate(body, binds)
+        se, other = operand(branches.cdr, 'E', else_code, scope, span, unit, binds)
+    lines = test_lines + ['if t is not False:'] + ['    ' + s for s in st + ['return ' + then]]
+    lines += se + ['return ' + other]
+    return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)

@@ -7,7 +7,7 @@ closure raising the usage error when (and only if) the form is evaluated.
 from __future__ import annotations
 
 from .errors import EvalError, Interrupted, RustyError
-from .eval import (SPECIALS, TailCall, Usage, comp, comp_body, const, make_frame,
+from .eval import (SPECIALS, Usage, comp, comp_body, const, make_frame,
                    recursion_message, run, sub_span, to_code)
 from .hygiene import rename_templates
 from .specialize import specialize_if
@@ -404,7 +404,7 @@ def comp_named_let(x, scope, tail, span, unit):
         f1[2] = loop
         fr = make_frame(loop, args, span)
         if tail:
-            return TailCall(loop, fr, span)
+            return (loop, fr, span)
         return run(loop, fr, span)
     return ev
 
