@@ -12,7 +12,8 @@ shown too). Results are checked against each other before timing.
 
 Choices (see benchmarks/README.md):
 - numbers: rusty numbers are floats; the CPython programs use ints, as a
-  Python programmer would.
+  Python programmer would (fib also with floats, as the alternative).
+- hy (a Lisp compiled to Python bytecode), when installed, runs the same fib.
 - cons-build: CPython appends to a list in a while loop (the idiomatic
   amortised-O(1) builder); prepending to a tuple-cell chain is shown as the
   alternative. Prepending to a Python list would be quadratic.
@@ -142,7 +143,7 @@ def cells_to_list(cell):
 # 100k share their rounds, so the scaling ratio sees the same machine load).
 
 GROUPS = [
-    [('fib(25)', '(fib 25)', lambda: fib(25), None,
+    [('fib(25)', '(fib 25)', lambda: fib(25), ('floats', lambda: fib(25.0)),
       '(fib 25)', float(fib(25)))],
     [('tail loop 1e6', '(count-to 1000000)', lambda: count_to(1000000), None,
       '(count-to 1000000)', 1e6)],
@@ -241,15 +242,17 @@ def measure(s, quick):
             ru, cp = t[name, 'rusty'], t[name, 'cpython']
             ratio = ru.min / cp.min
             r = {'rusty': ru.to_json(), 'cpython': cp.to_json(), 'ratio': ratio, 'runs': runs}
-            alt_cell = ''
+            alt_cell = []
             if alt is not None:
                 at = t[name, 'alt']
                 r['alt'] = dict(at.to_json(), label=alt[0])
-                alt_cell = '%s %s (%s)' % (alt[0], fmt_time(at.min), fmt_ratio(ru.min / at.min))
+                alt_cell.append('%s %s (%s)' % (alt[0], fmt_time(at.min),
+                                                fmt_ratio(ru.min / at.min)))
             if (name, 'hy') in t:
                 ht = t[name, 'hy']
                 r['hy'] = ht.to_json()
-                alt_cell = 'hy %s (%s)' % (fmt_time(ht.min), fmt_ratio(ru.min / ht.min))
+                alt_cell.append('hy %s (%s)' % (fmt_time(ht.min), fmt_ratio(ru.min / ht.min)))
+            alt_cell = '; '.join(alt_cell)
             results[name] = r
             rows.append((name, '%s (%s)' % (fmt_time(ru.min), fmt_time(ru.median)),
                          '%s (%s)' % (fmt_time(cp.min), fmt_time(cp.median)),
