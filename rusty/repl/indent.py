@@ -81,8 +81,11 @@ def indent_for(text: str) -> int | None:
     if kind == 'open' or kind == 'str':
         return col
     if len(items) >= 2 and items[1][2] == line:
-        return items[1][3]
-    return top.col + 1 if kind != 'sym' else col
+        return items[1][3]       # align with the first argument
+    starts = [it for it, prev in zip(items[1:], items) if it[2] != prev[2]]
+    if starts:
+        return starts[-1][3]     # align with the last line that began with an argument
+    return col
 
 
 # ── Matching parentheses ─────────────────────────────────────────────────

@@ -70,6 +70,33 @@ def reindent_line(buffer) -> None:
     buffer.insert_text(' ' * n)
 
 
+def complete_now(buffer) -> bool:
+    """Tab: insert a unique completion (or the common part of several) at once,
+    so fast typing or pasted keys never outrun it; False to open the menu."""
+    from prompt_toolkit.completion import CompleteEvent
+    found = list(buffer.completer.get_completions(buffer.document, CompleteEvent(completion_requested=True)))
+    if not found:
+        return True
+    if len(found) == 1:
+        buffer.apply_completion(found[0])
+        return True
+    common = _common_prefix([c.text for c in found])
+    start = found[0].start_position
+    typed = buffer.document.text_before_cursor[len(buffer.document.text_before_cursor) + start:]
+    if all(c.start_position == start for c in found) and len(common) > len(typed):
+        buffer.insert_text(common[len(typed):])
+        return True
+    return False
+
+
+def _common_prefix(words):
+    first, last = min(words), max(words)
+    n = 0
+    while n < len(first) and first[n] == last[n]:
+        n += 1
+    return first[:n]
+
+
 def key_bindings():
     kb = KeyBindings()
     focus = has_focus(DEFAULT_BUFFER)   # not in the Ctrl-R search field
@@ -93,9 +120,11 @@ def key_bindings():
     @kb.add('tab', filter=focus)
     def _tab(event):
         b = event.current_buffer
-        if not b.document.current_line_before_cursor.strip() and b.complete_state is None:
+        if b.complete_state is not None:
+            b.complete_next()
+        elif not b.document.current_line_before_cursor.strip():
             reindent_line(b)
-        else:
+        elif not complete_now(b):
             generate_completions(event)
 
     return kb
