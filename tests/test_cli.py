@@ -230,6 +230,7 @@ def test_batch_error_does_not_import_prompt_toolkit():
     assert 'prompt_toolkit' not in p.stderr
 
 
+@pytest.mark.slow
 def test_process_interrupt_exits_130():
     e = dict(os.environ)
     e['PYTHONPATH'] = str(REPO) + os.pathsep + e.get('PYTHONPATH', '')
@@ -249,6 +250,7 @@ def test_process_interrupt_exits_130():
     assert 'Traceback' not in err
 
 
+@pytest.mark.slow
 def test_process_interrupt_is_catchable_by_try_catch():
     e = dict(os.environ)
     e['PYTHONPATH'] = str(REPO) + os.pathsep + e.get('PYTHONPATH', '')

@@ -4,7 +4,7 @@ import math
 import pytest
 
 from rusty.printer import display_form, format_number, print_form
-from rusty.values import EMPTY, NIL, List, make_list, sym
+from rusty.values import EMPTY, NIL, make_list, sym
 
 from helpers import dv, ev, out
 

@@ -7,7 +7,7 @@ from rusty.errors import IncompleteInput, ReadError, Span
 from rusty.reader import read
 from rusty.values import List, NilType, Symbol
 
-from helpers import err, ev, out, session
+from helpers import ev, out, session
 
 
 # ── a type-strict view of read data ──────────────────────────────────────

@@ -3,7 +3,7 @@ import pytest
 
 from rusty.errors import RustyError
 
-from helpers import dv, err, ev, session
+from helpers import dv, err, session
 
 DASH = '\u2014'
 

@@ -194,6 +194,7 @@ def test_body_forms_in_order_last_value():
 
 # ── §5.4 proper tail calls ───────────────────────────────────────────────
 
+@pytest.mark.slow
 def test_million_iteration_tail_loop():
     assert ev('(define (loop n acc) (if (= n 0) acc (loop (- n 1) (+ acc 1)))) (loop 1000000 0)') == '1000000'
 
@@ -289,11 +290,13 @@ def test_non_tail_position_counts_depth(nontail_results, name):
 COUNT_DOWN = '(define (count-down n) (if (= n 0) 0 (+ 1 (count-down (- n 1)))))'
 
 
+@pytest.mark.slow
 def test_non_tail_recursion_100000_deep_works():
     p = rusty_proc(['-e', COUNT_DOWN + ' (count-down 100000)'])
     assert (p.returncode, p.stdout, p.stderr) == (0, '100000\n', '')
 
 
+@pytest.mark.slow
 def test_default_limit_is_200000_and_the_error_is_exact_and_catchable():
     p = rusty_proc(['-e', COUNT_DOWN + ' (println (count-down 199000)) (try-catch (count-down 10000000) (e) e)'])
     assert (p.returncode, p.stderr) == (0, '')
@@ -309,6 +312,7 @@ def test_recursion_limit_env_respected():
     assert 'Traceback' not in p.stderr
 
 
+@pytest.mark.slow
 def test_recursion_limit_raised_above_default():
     p = rusty_proc(['-e', COUNT_DOWN + ' (count-down 250000)'], env={'RUSTY_RECURSION_LIMIT': '300000'})
     assert (p.returncode, p.stdout, p.stderr) == (0, '250000\n', '')
@@ -337,6 +341,7 @@ DEEP_DATA_CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize('name,expr,ok', DEEP_DATA_CASES, ids=[c[0] for c in DEEP_DATA_CASES])
 def test_deep_data_works_or_gives_the_recursion_error(tmp_path, name, expr, ok):
     p = subprocess.run([sys.executable, '-m', 'rusty', '-e',

@@ -1,12 +1,11 @@
 """LANGUAGE.md §8.7 (output, error, eval-string, gensym) and §8.8 (files, models)."""
 import json
-import math
 import re
 import struct
 
 import pytest
 
-from rusty.values import EMPTY, NIL, List, Symbol, Tensor
+from rusty.values import NIL, List, Symbol, Tensor
 
 from helpers import dv, err, ev, out, session, value
 

@@ -161,6 +161,7 @@ def test_list_errors(src, msg):
     assert err(src) == msg
 
 
+@pytest.mark.slow
 def test_long_lists_are_handled_iteratively():
     assert ev('(length (iota 100000))') == '100000'
     assert ev('(car (reverse (iota 100000)))') == '99999'

@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from helpers import dv, err, ev, out, value
+from helpers import dv, err, ev, out
 
 
 def test_defmacro_returns_nil_and_binds_a_macro():

@@ -1,11 +1,9 @@
 """LANGUAGE.md §8.1-8.3: numeric builtins (IEEE corner cases, Python-math pitfalls) and grad."""
-import math
-import re
 import time
 
 import pytest
 
-from helpers import dv, err, ev, value
+from helpers import err, ev, value
 
 NAN = '(sqrt -1)'
 

@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from helpers import dv, err, ev, out, value
+from helpers import dv, err, ev, out
 
 FUNCTIONS = ('caar cadr cdar cddr caddr cadddr last range iota take drop take-while drop-while flatten flatten1 '
              'zip zip-with sum product any? all? none? count find partition remove-duplicates interleave map* '

@@ -1,7 +1,7 @@
 """LANGUAGE.md §3.1-3.2 (types, Nil vs the empty list) and §4 (truthiness, comparisons, equality)."""
 import pytest
 
-from helpers import dv, err, ev, out
+from helpers import dv, err, ev
 
 
 # ── §3.1 type-of ─────────────────────────────────────────────────────────
