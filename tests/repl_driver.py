@@ -65,3 +65,13 @@ def _interrupt_when_busy(repl, stop):
 def lines(text: str) -> list:
     """The output's lines without the two banner lines."""
     return text.split('\n')[2:]
+
+
+def private_home(tmp_path, monkeypatch):
+    """HOME in a temporary directory (history stays out of the real one);
+    rustup and cargo keep finding the real toolchain."""
+    import os
+    real = os.path.expanduser('~')
+    monkeypatch.setenv('RUSTUP_HOME', os.environ.get('RUSTUP_HOME', os.path.join(real, '.rustup')))
+    monkeypatch.setenv('CARGO_HOME', os.environ.get('CARGO_HOME', os.path.join(real, '.cargo')))
+    monkeypatch.setenv('HOME', str(tmp_path))

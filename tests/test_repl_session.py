@@ -6,15 +6,15 @@ from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import FileHistory
 
-from repl_driver import (CTRL_C, CTRL_D, CTRL_R, ENTER, META_ENTER, TAB, UP, drive, lines,
-                         paste)
+from repl_driver import (CTRL_C, CTRL_D, CTRL_R, ENTER, META_ENTER, TAB, UP, drive, lines, paste,
+                         private_home)
 from rusty.repl import indent
 from rusty.repl.prompt import wants_more
 
 
 @pytest.fixture(autouse=True)
 def _home(tmp_path, monkeypatch):
-    monkeypatch.setenv('HOME', str(tmp_path))
+    private_home(tmp_path, monkeypatch)
     monkeypatch.delenv('NO_COLOR', raising=False)
 
 

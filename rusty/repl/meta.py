@@ -15,7 +15,7 @@ from ..errors import RustyError
 from ..printer import display_form
 from ..reader import read
 from ..suggest import closest
-from ..values import Builtin, Lambda, List, Macro, Native, NativeGrad, Symbol, type_name
+from ..values import Builtin, Lambda, List, Macro, Native, NativeGrad, type_name
 
 QUIT = object()
 COMMAND = re.compile(r'^(\s*,)([^\s()"\']*)')
@@ -222,9 +222,9 @@ def _describe(repl, cmd):
         where = where_defined(v)
         if where:
             lines.append('  defined at: %s' % where)
-        body = repl.wrap(v.body, display_form) if v.body.__class__ is List else ''
         lines.append('  body:')
-        lines.extend('    ' + line for line in body.split('\n'))
+        for form in (v.body if v.body.__class__ is List else ()):
+            lines.append('    ' + repl.wrap(form, display_form, 4))
     elif v.__class__ in (Native, NativeGrad):
         lines.append('  compiled by rustc; ,rust %s shows the generated Rust' % name)
     repl.write('\n'.join(lines) + '\n')

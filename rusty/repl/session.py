@@ -252,9 +252,10 @@ class Repl:
     def paint(self, text: str, style: str) -> str:
         return paint(text, style) if self.color else text
 
-    def wrap(self, value, form) -> str:
+    def wrap(self, value, form, indent: int = 0) -> str:
+        """A value's text broken to the width (lines after the first not indented)."""
         from .show import wrap
-        return wrap(value, self.width(), 0, form)
+        return wrap(value, self.width(), indent, form)
 
     def short(self, text: str, limit: int | None = None) -> str:
         """One line of at most `limit` (default: the width) characters."""
