@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 
 from . import __version__
-from .errors import Interrupted, RustyError, os_error_text
+from .errors import Abort, Interrupted, RustyError, os_error_text
 
 USAGE = 'usage: rusty [FILE | - | -e EXPR]'
 HELP = USAGE + '''
@@ -103,7 +103,7 @@ def run_batch(text: str, file: str, stdout, stderr, script=None) -> int:
         stderr.write(render(e, session.sources if session else {}))
         _flush(stderr)
         return 130 if isinstance(e, Interrupted) else 1
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Abort):
         _flush(stdout)
         stderr.write('Error: interrupted\n')
         return 130
@@ -127,7 +127,7 @@ def console_main() -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         status = 0
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Abort):
         sys.stderr.write('Error: interrupted\n')
         status = 130
     sys.exit(status)

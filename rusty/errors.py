@@ -56,6 +56,11 @@ class Interrupted(EvalError):
         super().__init__("interrupted", span)
 
 
+class Abort(BaseException):
+    """A second Ctrl-C during one evaluation: stops it even through try-catch
+    (the first one is the catchable error `interrupted`)."""
+
+
 class CompileError(RustyError):
     """Native compilation (codegen, rustc, cache, loading) failed."""
 

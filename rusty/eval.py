@@ -13,7 +13,7 @@ runs in constant host stack. No rusty value is a Python tuple.
 """
 from __future__ import annotations
 
-from .errors import EvalError, Interrupted, RecursionLimit, RustyError
+from .errors import Abort, EvalError, Interrupted, RecursionLimit, RustyError
 from .printer import display_form
 from .resolve import (MISSING, UNBOUND, GlobalEnv, GlobalRef, lookup_by_name, resolve,
                       visible_names)
@@ -178,6 +178,8 @@ def located(e: BaseException, span) -> RustyError:
     they get this (the builtin call's) position.
     """
     if not isinstance(e, RustyError):
+        if isinstance(e, Abort):
+            raise e
         if isinstance(e, RecursionError):
             err = RecursionLimit(recursion_message())
         elif isinstance(e, MemoryError):
@@ -401,7 +403,7 @@ def expand_macro(m: Macro, arg_forms: List, f, scope, tail, span, unit):
 
 def comp_generic_call(x: List, scope, tail, span, unit):
     """The general call node `generic(f, p)` (p: the head's value, or MISSING
-    to evaluate it), and the compiled arguments."""
+    to evaluate it), the compiled arguments, and the compiled head."""
     head = x.car
     head_code = comp(head, scope, False, sub_span(x, span, unit), unit)
     arg_forms = x.cdr
@@ -417,19 +419,13 @@ def comp_generic_call(x: List, scope, tail, span, unit):
             raise EvalError('Not callable: ' + display_form(p), span)
         args = [a(f) for a in arg_codes]
         return apply_procedure(p, args, span, tail)
-    return generic, arg_codes
+    return generic, arg_codes, head_code
 
 
 def comp_call(x: List, scope, tail, span, unit):
-    generic, arg_codes = comp_generic_call(x, scope, tail, span, unit)
-    head = x.car
-    if head.__class__ is Symbol:
-        ref = resolve(scope, head, unit.genv)
-        if ref.__class__ is GlobalRef:
-            fast = specialize_call(ref.cell, x, scope, tail, span, unit, generic, arg_codes)
-            if fast is not None:
-                return fast
-    return generic
+    generic, arg_codes, head_code = comp_generic_call(x, scope, tail, span, unit)
+    fast = specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code)
+    return generic if fast is None else fast
 
 
 # Specialised call nodes are generated from templates and cached by source

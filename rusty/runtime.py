@@ -10,7 +10,7 @@ import sys
 from importlib import import_module
 
 from . import eval as ev
-from .errors import EvalError, Interrupted, ReadError, RecursionLimit, RustyError, os_error_text
+from .errors import Abort, EvalError, Interrupted, ReadError, RecursionLimit, RustyError, os_error_text
 from .printer import display_form
 from .reader import read
 from .resolve import MISSING, GlobalEnv
@@ -100,7 +100,15 @@ class Session:
 
     def run(self, text: str, file: str = '<string>'):
         """Read all of `text` (strictly), evaluate its forms; the last value."""
-        return self.worker.call(self._run, text, file)
+        return self._call(self._run, text, file)
+
+    def _call(self, fn, *args):
+        """fn on the evaluation thread; an interrupt that escaped even the
+        error handling still ends as the rusty error `interrupted`."""
+        try:
+            return self.worker.call(fn, *args)
+        except (KeyboardInterrupt, Abort):
+            raise Interrupted() from None
 
     def _run(self, text: str, file: str):
         self.sources[file] = text
@@ -136,6 +144,7 @@ class Session:
     def eval_string(self, text: str):
         fresh = Session(self.out)
         fresh.sources = self.sources
+        self.sources['<string>'] = text
         return fresh._eval_forms(read(text, '<string>'))
 
     def make_lambda(self, template: Lambda, body):
@@ -167,7 +176,7 @@ class Session:
 
     def macroexpand(self, form, once: bool = False):
         """Expand a macro call (again while the head is still a macro)."""
-        return self.worker.call(self._macroexpand, form, once)
+        return self._call(self._macroexpand, form, once)
 
     def _macroexpand(self, form, once):
         while form.__class__ is List and form.len and form.car.__class__ is Symbol:
@@ -205,7 +214,7 @@ def top_level_error(e: BaseException) -> RustyError:
     ev.reset_depth()
     if isinstance(e, RustyError):
         return e
-    if isinstance(e, KeyboardInterrupt):
+    if isinstance(e, (KeyboardInterrupt, Abort)):
         return Interrupted()
     if isinstance(e, RecursionError):
         return RecursionLimit(ev.recursion_message())

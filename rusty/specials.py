@@ -10,7 +10,7 @@ from .errors import EvalError, Interrupted, RustyError
 from .eval import (SPECIALS, Usage, comp, comp_body, const, make_frame,
                    recursion_message, run, sub_span, to_code)
 from .hygiene import rename_templates
-from .specialize import specialize_if
+from .specialize import specialize_if, specialize_let
 from .printer import display_form
 from .resolve import (UNBOUND, LocalRef, Scope, assign_by_name, body_defines, define_in_frame,
                       resolve)
@@ -369,14 +369,13 @@ def comp_let(x, scope, tail, span, unit):
     lscope = Scope([b[0] for b in binds], scope)
     for d in body_defines(x.cdr.cdr):
         lscope.add(d, maybe_unbound=True)
-    extra = [UNBOUND] * (len(lscope.names) - len(binds))
+    nextra = len(lscope.names) - len(binds)
     body = comp_body(x.cdr.cdr, lscope, tail, span, unit)
-    if len(inits) == 1 and not extra:
-        init0 = inits[0]
-
-        def ev(f):
-            return body([f, lscope, init0(f)])
-        return ev
+    init_cells = [b[2] for b in binds]
+    fast = specialize_let(init_cells, inits, lscope, nextra, body, scope, span, unit)
+    if fast is not None:
+        return fast
+    extra = [UNBOUND] * nextra
 
     def ev(f):
         fr = [f, lscope]
@@ -507,10 +506,10 @@ def comp_try(x, scope, tail, span, unit):
     def ev(f):
         try:
             return body(f)
-        except Interrupted:
-            raise
         except RustyError as e:
             message = e.message
+        except KeyboardInterrupt:
+            message = Interrupted().message
         except RecursionError:
             message = recursion_message()
         except MemoryError:

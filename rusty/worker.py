@@ -3,7 +3,10 @@ recursion works, fed jobs by the caller, which waits interruptibly.
 
 Ctrl-C arrives as KeyboardInterrupt in the waiting (main) thread; it is passed
 on to the worker as an asynchronous exception, so the evaluation stops at its
-next bytecode and the caller gets the job's outcome as usual.
+next bytecode and the caller gets the job's outcome as usual. The first Ctrl-C
+of a job is the catchable error `interrupted`; a second one is an Abort, which
+no try-catch stops. The high recursion limit deep evaluation needs is set only
+while a job runs, so other threads keep Python's usual protection.
 """
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ import ctypes
 import queue
 import sys
 import threading
+
+from .errors import Abort
 
 STACK_BYTES = 1 << 30      # virtual: touched only as deep recursion needs it
 
@@ -22,6 +27,7 @@ class Worker:
         self.jobs: queue.Queue = queue.Queue()
         self.recursion_limit = recursion_limit
         self.running = False
+        self.interrupts = 0
         old = threading.stack_size()
         threading.stack_size(STACK_BYTES)
         try:
@@ -31,23 +37,25 @@ class Worker:
             threading.stack_size(old)
 
     def _loop(self):
-        if sys.getrecursionlimit() < self.recursion_limit:
-            sys.setrecursionlimit(self.recursion_limit)
         while True:
             try:
                 fn, args, box, done = self.jobs.get()
             except KeyboardInterrupt:    # a late interrupt meant for a finished job
                 continue
             outcome = None
+            saved = sys.getrecursionlimit()
             try:
                 try:
+                    sys.setrecursionlimit(max(saved, self.recursion_limit))
+                    self.interrupts = 0
                     self.running = True
                     outcome = (True, fn(*args))
                 except BaseException as e:  # handed to the caller, who decides
                     outcome = (False, e)
                 finally:
                     self.running = False
-            except KeyboardInterrupt:
+                    sys.setrecursionlimit(saved)
+            except (KeyboardInterrupt, Abort):
                 if outcome is None:
                     outcome = (False, KeyboardInterrupt())
             while not done.is_set():     # an interrupt landing here must not lose the job
@@ -76,11 +84,12 @@ class Worker:
         raise value
 
     def interrupt(self):
-        """Raise KeyboardInterrupt inside the worker at its next bytecode."""
+        """Raise KeyboardInterrupt (then Abort) inside the worker at its next bytecode."""
         if not self.running:
             return
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(
-            ctypes.c_ulong(self.thread.ident), ctypes.py_object(KeyboardInterrupt))
+        self.interrupts += 1
+        exc = KeyboardInterrupt if self.interrupts == 1 else Abort
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.thread.ident), ctypes.py_object(exc))
 
 
 _worker: Worker | None = None
@@ -91,6 +100,5 @@ def worker(recursion_limit: int) -> Worker:
     global _worker
     if _worker is None:
         _worker = Worker(recursion_limit)
-    elif sys.getrecursionlimit() < recursion_limit:
-        _worker.call(sys.setrecursionlimit, recursion_limit)
+    _worker.recursion_limit = max(_worker.recursion_limit, recursion_limit)
     return _worker
