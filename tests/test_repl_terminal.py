@@ -55,6 +55,8 @@ def test_a_session_in_a_real_terminal(tmp_path):
         child.sendcontrol('c')                     # Ctrl-C at the prompt: nothing happens
         child.send('(+ 1 2)\r')
         child.expect('=> 3')
+        child.expect('rusty>')          # a Ctrl-D typed before the prompt is up is the tty's, not ours
+        time.sleep(0.2)
         child.sendcontrol('d')
         child.expect('Goodbye.')
         child.expect(pexpect.EOF)
@@ -69,7 +71,7 @@ def test_history_survives_into_the_next_session(tmp_path):
     try:
         child.expect('rusty>')
         child.send('(define remembered 99)\r')
-        child.expect('rusty>')
+        time.sleep(0.3)
         child.send('quit\r')
         child.expect('Goodbye.')
         child.expect(pexpect.EOF)
@@ -86,6 +88,8 @@ def test_history_survives_into_the_next_session(tmp_path):
         child.send('\r')           # evaluate it
         child.send('remembered\r')
         child.expect('=> 99')
+        child.expect('rusty>')
+        time.sleep(0.2)
         child.sendcontrol('d')
         child.expect(pexpect.EOF)
     finally:

@@ -66,7 +66,7 @@ class RustyLexer(Lexer):
         self.builtins = options.get('builtins')
 
     def get_tokens_unprocessed(self, text):
-        builtins = self.builtins if self.builtins is not None else builtin_names()
+        builtins = self.builtins
         pos, n = 0, len(text)
         after_open = False   # the symbol right after '(' is a list head
         quoted = 0           # open sugar waiting for its datum
@@ -91,6 +91,8 @@ class RustyLexer(Lexer):
             elif kind == 'num' and tok.count('.') <= 1:
                 yield pos, Number, tok
             else:
+                if builtins is None:
+                    builtins = builtin_names()
                 yield pos, self._symbol(tok, builtins, after_open, quoted, defining), tok
             if kind not in ('ws', 'comment'):
                 defining = (kind == 'sym' and after_open and tok in DEFINERS) or \

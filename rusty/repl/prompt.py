@@ -215,9 +215,8 @@ def make_prompt(repl, input=None, output=None, history_file=None):
             history = FileHistory(history_file)
         except OSError:
             pass
-    session = repl.session
-
     def names():
+        session = repl.session
         return list(session.special_names) + session.genv.names()
 
     def describe(name):

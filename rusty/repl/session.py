@@ -11,12 +11,12 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import threading
 
 from .. import __version__
 from ..errors import Interrupted, RustyError
 from ..printer import print_form
 from ..report import render
-from ..runtime import Session, top_level_error
 from ..values import NIL, sym
 from . import indent, meta
 from .style import ReportStyle, color_wanted, highlight, paint
@@ -87,28 +87,69 @@ class Repl:
     """One interactive session: a rusty Session plus a prompt."""
 
     def __init__(self, input=None, output=None, out=None, history_file=None,
-                 color=None, session=None):
+                 color=None, session=None, background=False):
         stream = out if out is not None else sys.stdout
         self.out = Out(stream)
         self.color = color_wanted(stream) if color is None else color
-        self.session = session or Session(out=self.out)
         self.inputs: dict[int, str] = {}
         self.count = 0
         self.sources = Sources(self)
         self.lexer = None
         self.report_style = None
         self._width_override = None
-        for name in ('*1', '*2', '*3', '*e'):
-            self.session.genv.define(sym(name), NIL)
+        self._session = None
+        self._session_ready = threading.Event()
+        self._session_error = None
+        if session is not None:
+            self._adopt(session)
+        elif not background:
+            self._build_session()
         from .prompt import make_prompt
         self.prompt = make_prompt(self, input, output, history_file)
+        if background and session is None:
+            self._build_after_first_render()
+
+    # ── The rusty session (built after the first prompt is drawn) ──
+
+    @property
+    def session(self):
+        """The rusty Session; waits for it if it is still being built."""
+        if self._session is None:
+            self._session_ready.wait()
+            if self._session_error is not None:
+                raise self._session_error
+        return self._session
+
+    def _adopt(self, session) -> None:
+        for name in ('*1', '*2', '*3', '*e'):
+            if session.global_value(name) is None:
+                session.genv.define(sym(name), NIL)
+        self._session = session
+        self._session_ready.set()
+
+    def _build_session(self) -> None:
+        from ..runtime import Session
+        try:
+            self._adopt(Session(out=self.out))
+        except BaseException as e:      # shown when the session is first needed
+            self._session_error = e
+            self._session_ready.set()
+
+    def _build_after_first_render(self) -> None:
+        """Start building the Session once the prompt is on the screen, so the
+        first prompt does not wait for the builtins and the standard library."""
+        app = self.prompt.app
+
+        def start(_app):
+            app.after_render -= start
+            threading.Thread(target=self._build_session, name='rusty-startup', daemon=True).start()
+        app.after_render += start
 
     # ── The loop ──
 
     def run(self) -> int:
         """Prompt, evaluate, show, until quit or end of input; the exit status."""
         self.write(BANNER % __version__)
-        listener = self._listen_for_compiles()
         try:
             while True:
                 self.fresh_line()
@@ -125,9 +166,7 @@ class Repl:
                 except KeyboardInterrupt:   # between evaluation and prompt
                     self.report(Interrupted())
         finally:
-            if listener is not None:
-                from ..jit.build import remove_compile_listener
-                remove_compile_listener(listener)
+            self._stop_listening()
         self.fresh_line()
         self.write('\nGoodbye.\n')
         self.out.flush()
@@ -162,8 +201,10 @@ class Repl:
         has the same lines and columns as `code`.
         """
         file = self.new_file(shown if shown is not None else code)
+        session = self.session
+        self._listen_for_compiles()
         try:
-            value = self.session.run(code, file)
+            value = session.run(code, file)
         except RustyError as e:
             self.report(e)
             return False, None
@@ -178,6 +219,7 @@ class Repl:
         except RustyError as e:
             self.report(e)
         except BaseException as e:       # interrupts, host failures: as rusty errors
+            from ..runtime import top_level_error
             self.report(top_level_error(e))
         return False, None
 
@@ -278,22 +320,32 @@ class Repl:
 
     # ── Compile status ──
 
-    def _listen_for_compiles(self):
-        if not self.out.isatty():
-            return None
+    _listener = None
+
+    def _listen_for_compiles(self) -> None:
+        """Show `compiling NAME…` while rustc runs (on a terminal only)."""
+        if self._listener is not None or not self.out.isatty():
+            return
         try:
             from ..jit.build import add_compile_listener
         except ImportError:
-            return None
+            return
         from .status import CompileStatus
         status = CompileStatus(self.out, self.paint)
-        return add_compile_listener(status.start, status.end)
+        self._listener = add_compile_listener(status.start, status.end)
+
+    def _stop_listening(self) -> None:
+        if self._listener is not None:
+            from ..jit.build import remove_compile_listener
+            remove_compile_listener(self._listener)
+            self._listener = None
 
 
 def run_repl(**options) -> int:
     """The `rusty` command with a terminal: run the REPL; the exit status."""
     if 'history_file' not in options:
         options['history_file'] = default_history_file()
+    options.setdefault('background', True)
     return Repl(**options).run()
 
 
