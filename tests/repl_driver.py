@@ -28,7 +28,8 @@ def paste(text: str) -> str:
     return '\x1b[200~' + text.replace('\n', '\r') + '\x1b[201~'
 
 
-def drive(keys, *, history_file=None, color=False, width=None, interrupt=False, session=None):
+def drive(keys, *, history_file=None, color=False, width=None, interrupt=False, session=None,
+          background=False):
     """Run a REPL on `keys`; (stdout text, the Repl).
 
     interrupt=True sends a real SIGINT to the main thread once an evaluation
@@ -37,7 +38,7 @@ def drive(keys, *, history_file=None, color=False, width=None, interrupt=False, 
     out = io.StringIO()
     with create_pipe_input() as inp:
         repl = Repl(input=inp, output=DummyOutput(), out=out, color=color,
-                    history_file=history_file, session=session)
+                    history_file=history_file, session=session, background=background)
         repl._width_override = width
         inp.send_text(keys)
         stop = threading.Event()

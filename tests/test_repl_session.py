@@ -253,3 +253,32 @@ def test_default_history_file_lives_in_home(tmp_path):
     from rusty.repl.session import default_history_file
     assert default_history_file() == str(tmp_path / '.rusty' / 'history')
     assert (tmp_path / '.rusty').stat().st_mode & 0o777 == 0o700
+
+
+# ── Start-up and the compile status line ─────────────────────────────────
+
+def test_session_built_after_the_first_prompt_still_answers():
+    out, repl = drive('(+ 1 2)' + ENTER + '*1' + ENTER + CTRL_D, background=True)
+    assert lines(out)[:2] == ['=> 3', '=> 3']
+    assert repl.session.global_value('car') is not None
+
+
+def test_compile_status_line_appears_only_for_slow_compiles():
+    import io
+    import time
+
+    from rusty.repl.session import Out
+    from rusty.repl.status import CompileStatus
+    buf = io.StringIO()
+    out = Out(buf)
+    status = CompileStatus(out, lambda text, style: text, delay=0.05)
+    status.start('quick')
+    status.end('quick')
+    time.sleep(0.1)
+    assert buf.getvalue() == ''
+    out.write('partial')
+    status.start('slow_fn')
+    time.sleep(0.2)
+    assert buf.getvalue() == 'partial\n\r\x1b[2Kcompiling slow_fn… (rustc)'
+    status.end('slow_fn')
+    assert buf.getvalue().endswith('\r\x1b[2K')
