@@ -17,6 +17,7 @@ from .errors import Abort, EvalError, Interrupted, RecursionLimit, RustyError
 from .printer import display_form
 from .resolve import (MISSING, UNBOUND, GlobalEnv, GlobalRef, lookup_by_name, resolve,
                       visible_names)
+from .specialize import specialize_call
 from .suggest import undefined_message
 from .values import (EMPTY, NIL, Builtin, Lambda, List, Macro, Native, NativeGrad, Symbol,
                      make_list)
@@ -26,7 +27,8 @@ SPECIAL_FORM_NAMES = (
     'begin match try-catch quote quasiquote unquote unquote-splicing eval eval-when defmacro '
     'define-macro load load-relative defrust defrust*').split()
 
-# Filled by specials.py: head symbol -> compile function(x, scope, tail, span, unit).
+# Filled by specials.py (imported by the runtime): head symbol -> compile
+# function(x, scope, tail, span, unit).
 SPECIALS: dict = {}
 
 
@@ -426,10 +428,3 @@ def comp_call(x: List, scope, tail, span, unit):
     generic, arg_codes, head_code = comp_generic_call(x, scope, tail, span, unit)
     fast = specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code)
     return generic if fast is None else fast
-
-
-# Specialised call nodes are generated from templates and cached by source
-# text, so each shape is exec'd once per process.
-from .specialize import specialize_call  # noqa: E402  (needs the names above)
-from . import specials  # noqa: E402,F401  (fills SPECIALS)
-
