@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from .errors import Abort, EvalError, Interrupted, RecursionLimit, RustyError
 from .printer import display_form
-from .resolve import (MISSING, UNBOUND, GlobalEnv, GlobalRef, lookup_by_name, resolve,
+from .expansion import is_pure
+from .resolve import (EPOCH, MISSING, UNBOUND, GlobalEnv, GlobalRef, lookup_by_name, resolve,
                       visible_names)
 from .specialize import specialize_call
 from .suggest import undefined_message
@@ -385,11 +386,21 @@ def to_code(x):
 
 # ── Calls ────────────────────────────────────────────────────────────────
 
-def expand_macro(m: Macro, arg_forms: List, f, scope, tail, span, unit):
-    """Expand a macro call and evaluate the expansion in the caller's frame."""
-    fr = make_frame(m, list(arg_forms), span)
-    expansion = run(m, fr, span)
-    code = comp(to_code(expansion), scope, tail, span, unit.from_data())
+def expand_macro(m: Macro, arg_forms: List, f, scope, tail, span, unit, cache: list):
+    """Expand a macro call and evaluate the expansion in the caller's frame.
+
+    `cache` is the call site's [macro, epoch, code]: a pure macro's expansion
+    is reused while neither the macro nor any global has changed (expansion.py).
+    """
+    if cache[0] is m and cache[1] == EPOCH[0]:
+        code = cache[2]
+    else:
+        epoch = EPOCH[0]
+        fr = make_frame(m, list(arg_forms), span)
+        expansion = run(m, fr, span)
+        code = comp(to_code(expansion), scope, tail, span, unit.from_data())
+        if is_pure(m, unit.genv):
+            cache[:] = [m, epoch, code]
     if tail:
         return code(f)
     # A non-tail expansion stays active while its code runs (§5.5 depth).
@@ -411,13 +422,14 @@ def comp_generic_call(x: List, scope, tail, span, unit):
     arg_forms = x.cdr
     arg_codes = [comp(c.car, scope, False, sub_span(c, span, unit), unit) for c in arg_forms.cells()]
     sym_head = head.__class__ is Symbol
+    cache = [None, -1, None]
 
     def generic(f, p=MISSING):
         if p is MISSING:
             p = head_code(f)
         if p.__class__ is Macro:
             if sym_head:
-                return expand_macro(p, arg_forms, f, scope, tail, span, unit)
+                return expand_macro(p, arg_forms, f, scope, tail, span, unit, cache)
             raise EvalError('Not callable: ' + display_form(p), span)
         args = [a(f) for a in arg_codes]
         return apply_procedure(p, args, span, tail)

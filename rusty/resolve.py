@@ -39,6 +39,9 @@ UNBOUND = _Marker('UNBOUND')   # a define slot whose define has not run yet
 
 # ── Global environment ───────────────────────────────────────────────────
 
+EPOCH = [0]   # bumped by every global (re)definition or assignment
+
+
 class Cell:
     """A global binding. `value` is MISSING when unbound, and also when the
     symbol is dyn (then the real value is in `real`): the fast path reads
@@ -54,6 +57,7 @@ class Cell:
         return self.real if self.sym.dyn else self.value
 
     def set(self, v):
+        EPOCH[0] += 1
         if self.sym.dyn:
             self.real = v
         else:

@@ -20,7 +20,7 @@ LAYERS = {
     'values': (['values'], ['errors']),
     'reader': (['reader', 'printer'], ['values', 'errors']),
     'tensor': (['tensor'], ['values', 'errors', 'jit.kernels']),
-    'eval': (['resolve', 'eval', 'specials', 'specialize', 'hygiene', 'suggest', 'builtins.*'],
+    'eval': (['resolve', 'eval', 'specials', 'specialize', 'hygiene', 'suggest', 'expansion', 'builtins.*'],
              ['reader', 'printer', 'values', 'tensor', 'errors']),
     'graph': (['graph.*'], ['values', 'tensor', 'errors']),
     'codegen': (['jit.codegen', 'jit.graph_codegen', 'jit.grad_call'],
