@@ -143,6 +143,17 @@ def test_medium_matmuls_go_through_the_bridge():
     body = src.split('fn rusty_grad_kernel')[1]
     assert body.count('mm(') == 3          # forward, and both gradients of the matmul
     assert 'for p in' not in body
+    # big intermediates live in the per-thread scratch vector, transposes go in blocks
+    assert 'RUSTY_SCRATCH.with(|c| c.take())' in body and 'vec![' in body
+    assert body.count('step_by(8)') == 4
+    assert '= [0.0_f64;' not in body        # nothing that big on the stack
+
+
+def test_small_intermediates_are_stack_arrays():
+    body = grad_kernel_source(MLP, (8, 16), (16, 8), None, (8, 8), None).split('fn rusty_grad_kernel')[1]
+    assert 'RUSTY_SCRATCH' not in body and 'vec![' not in body
+    sizes = [int(n) for n in re.findall(r'= \[0\.0_f64; (\d+)\];', body)]
+    assert sizes and sum(sizes) <= GC.STACK_ELEMENTS
 
 
 def test_crossover_follows_section_13():

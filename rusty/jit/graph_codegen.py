@@ -49,7 +49,9 @@ MM_MIN_MULADDS = 65536      # §13 crossover (rusty.jit.pool.MIN_MULADDS)
 # Intermediate tensors are stack arrays while their total stays within 16 KiB
 # (distinct arrays let LLVM keep values in registers and drop dead stores:
 # measured 0.7 µs against 1.2 µs with a Vec each for the MLP SMALL kernel);
-# the rest are Vecs, so a call never needs much of the caller's stack.
+# the rest are slices of one scratch vector per thread, kept between calls, so
+# a call never needs much of the caller's stack and never maps fresh pages
+# (a Vec each cost the MLP MEDIUM kernel ~300 µs of page faults per call).
 STACK_ELEMENTS = 2048
 # An inlined matmul whose rows have at most this many columns accumulates each
 # row in a local array (registers) rather than in the output, which LLVM must
@@ -188,6 +190,7 @@ class _GradWriter:
             self.home.setdefault(o, k)
         self.placed: set = set()
         self.stack = 0                     # elements of the buffers on the stack
+        self.scratch = 0                   # elements of the buffers in the scratch vector
 
     def emit(self, text: str) -> None:
         self.lines.append('    ' + text)
@@ -204,7 +207,8 @@ class _GradWriter:
             self.emit('let mut %s = [0.0_f64; %d];' % (v, n))
             self.stack += n
         else:
-            self.emit('let mut %s = vec![0.0_f64; %d];' % (v, n))
+            self.emit('let (%s, scratch) = scratch.split_at_mut(%d);' % (v, n))
+            self.scratch += n
         return v
 
     def node(self, i: int, op: str, args: tuple, attr) -> None:
@@ -235,8 +239,14 @@ class _GradWriter:
             n, m = sa[0]
             o = self.buffer(i, n * m)
             self.emit('{ let a = &%s[..%d]; let o = &mut %s[..%d];' % (v[0], n * m, o, n * m))
-            self.emit('  for i in 0..%d { for j in 0..%d { o[j * %d + i] = a[i * %d + j]; } } }'
-                      % (n, m, n, m))
+            if n * m <= 1024:
+                self.emit('  for i in 0..%d { for j in 0..%d { o[j * %d + i] = a[i * %d + j]; } } }'
+                          % (n, m, n, m))
+            else:       # in 8×8 blocks, as kernels.rs does, so both sides stay in cache
+                self.emit('  for i0 in (0..%d).step_by(8) { for j0 in (0..%d).step_by(8) {' % (n, m))
+                self.emit('    for i in i0..(i0 + 8).min(%d) { for j in j0..(j0 + 8).min(%d) {'
+                          % (n, m))
+                self.emit('      o[j * %d + i] = a[i * %d + j]; } } } } }' % (n, m))
         elif op in ('relu', 'step'):
             n = size(s)
             o = self.buffer(i, n)
@@ -281,8 +291,7 @@ class _GradWriter:
 
     def matmul(self, i, v, n, k, m) -> None:
         o = self.buffer(i, n * m)
-        if crossover(n, k, m):
-            self.emit('for x in %s.iter_mut() { *x = 0.0; }' % o)
+        if crossover(n, k, m):          # the bridge writes every element of o
             self.emit('mm(%s.as_ptr(), %d, %s.as_ptr(), %d, %s.as_mut_ptr(), %d, %d, %d);'
                       % (v[0], n * k, v[1], k * m, o, n, k, m))
             return
@@ -332,7 +341,12 @@ def _resolve_homes(g: Graph, outputs: list, shapes: list) -> list:
 BRIDGE_TYPE = (
     '/// The host matmul bridge: (a, a_len, b, b_len, out, n, k, m), out <- a . b.\n'
     'pub type MmBridgeFn = extern "C" fn(*const f64, usize, *const f64, usize, '
-    '*mut f64, usize, usize, usize);\n')
+    '*mut f64, usize, usize, usize);\n\n'
+    '// Big intermediate buffers: one scratch vector per thread, taken for a call\n'
+    '// and put back after it (a nested call would simply allocate its own).\n'
+    'thread_local! {\n'
+    '    static RUSTY_SCRATCH: std::cell::Cell<Vec<f64>> = std::cell::Cell::new(Vec::new());\n'
+    '}\n')
 
 
 def grad_function(g: Graph, outputs: list, shapes: list, symbol: str = GRAD_SYMBOL) -> str:
@@ -348,6 +362,12 @@ def grad_function(g: Graph, outputs: list, shapes: list, symbol: str = GRAD_SYMB
     for k, o in enumerate(resolved):
         w.store(k, o)
     body = '\n'.join(w.lines)
+    if w.scratch:
+        body = ('    let mut rusty_buf = RUSTY_SCRATCH.with(|c| c.take());\n'
+                '    if rusty_buf.len() < %d { rusty_buf = vec![0.0_f64; %d]; }\n'
+                '    {\n    let scratch = &mut rusty_buf[..%d];\n%s\n    }\n'
+                '    RUSTY_SCRATCH.with(|c| c.set(rusty_buf));'
+                % (w.scratch, w.scratch, w.scratch, body))
     return ('/// One pointer per argument (in), one per output (out): loss, then each gradient.\n'
             '#[no_mangle]\npub unsafe extern "C" fn %s(inp: *const *const f64, '
             'out: *const *mut f64, mm: MmBridgeFn) {\n%s\n}\n'
@@ -367,7 +387,8 @@ MM_BRIDGE_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_size_t, ctypes
 
 
 class MmBridge:
-    """The CFUNCTYPE callback grad kernels call for big matmuls.
+    """The CFUNCTYPE callback grad kernels call for big matmuls. It must write
+    every element of `out` (kernels pass uninitialised scratch buffers).
 
     A callback cannot raise into Rust, so an exception is kept (with the thread
     it happened on, which is the thread that called the kernel) and `check()`
