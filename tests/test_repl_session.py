@@ -114,7 +114,14 @@ def test_paste_of_several_forms_waits_for_enter_and_runs_them_all():
     out, repl = drive(paste(text) + ENTER + CTRL_D)
     assert lines(out)[0] == '=> 3'
     assert repl.count == 1                       # one input, evaluated once
-    assert repl.inputs[1] == text
+    assert repl.inputs[1] == text.rstrip('\n')  # the final newline dropped
+
+
+def test_pasted_line_waits_for_enter():
+    out, repl = drive(paste('(+ 1 2)\n') + CTRL_C + '(+ 2 2)' + ENTER + CTRL_D)
+    assert lines(out)[0] == '=> 4'               # the paste was still in the buffer
+    out, repl = drive(paste('(+ 1 2)\n') + ENTER + CTRL_D)
+    assert lines(out)[0] == '=> 3'
 
 
 def test_paste_that_is_still_open_continues():

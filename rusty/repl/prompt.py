@@ -10,6 +10,7 @@ from prompt_toolkit.filters import has_focus
 from prompt_toolkit.history import FileHistory, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.key_binding.bindings.completion import generate_completions
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout.processors import Processor, Transformation
 from prompt_toolkit.layout.utils import explode_text_fragments
 from prompt_toolkit.shortcuts import CompleteStyle
@@ -116,6 +117,18 @@ def key_bindings():
     @kb.add('escape', 'enter', filter=focus)
     def _force(event):
         event.current_buffer.validate_and_handle()
+
+    @kb.add(Keys.BracketedPaste, filter=focus)
+    def _paste(event):
+        """Pasted text goes in as it is (never evaluated before Enter); the final
+        newline of a complete paste is dropped, so the cursor stays on its last line."""
+        data = event.data.replace('\r\n', '\n').replace('\r', '\n')
+        b = event.current_buffer
+        if data.endswith('\n') and not b.document.text_after_cursor.strip():
+            trimmed = data.rstrip('\n')
+            if not wants_more(b.document.text_before_cursor + trimmed):
+                data = trimmed
+        b.insert_text(data)
 
     @kb.add('tab', filter=focus)
     def _tab(event):

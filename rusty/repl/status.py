@@ -44,6 +44,7 @@ class CompileStatus:
                 return      # cancelled, or superseded by a newer compilation
             if not self.out.at_line_start:
                 self.out.write('\n')
-            self.out.write_raw('\r\x1b[2K' + self.paint('compiling %s… (rustc)' % what, 'ansibrightblack'))
+            name = what[len('rusty_'):] if what.startswith('rusty_') else what
+            self.out.write_raw('\r\x1b[2K' + self.paint('compiling %s… (rustc)' % name, 'ansibrightblack'))
             self.out.flush()
             self.shown = True
