@@ -427,3 +427,21 @@ def test_grad_kernel_cache_hit_in_a_new_process(tmp_path):
     assert 'rusty_grad_kernel' not in second[1].split(',')       # no rustc run: a hit
     libs = sorted(p.name for p in cache.iterdir() if p.name.startswith('rusty_grad_kernel_'))
     assert len(libs) == 2 and libs[0].endswith('.rs') and libs[1].endswith('.so')
+
+
+def test_without_rustc_the_section_12_5_message(tmp_path):
+    """Without rustc both builtins fail with the shared pipeline's message (and
+    graph-grad still works)."""
+    code = ('from rusty.runtime import Session\n'
+            's = Session()\n'
+            'print(s.run(\'(try-catch (graph-compile (lambda (x) x)) (e) e)\'))\n'
+            'print(s.run(\'(try-catch (graph-compile-grad (lambda (x) (* x x)) 1) (e) e)\'))\n'
+            'print(s.run(\'(car (graph-grad (lambda (x) (* x x)) 3))\'))\n')
+    env = dict(os.environ, PATH=str(tmp_path), PYTHONPATH=ROOT,
+               RUSTY_CACHE_DIR=str(tmp_path / 'cache'))
+    r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=env,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert all(line.startswith('defrust: failed to run rustc (is it on PATH?): ') for line in lines[:2])
+    assert lines[2] == '9.0'          # (Python's print of the float)
