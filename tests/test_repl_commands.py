@@ -144,3 +144,12 @@ def test_quit_and_unknown_commands():
     assert body == ["Unknown command ',frob' (,help lists the commands)",
                     "Unknown command ',descrbe' — did you mean ',describe'? (,help lists the commands)",
                     '', 'Goodbye.', '']
+
+
+def test_a_bug_in_a_command_is_reported_and_the_session_goes_on(monkeypatch):
+    from rusty.repl import meta
+
+    def broken(repl, cmd):
+        raise ValueError('oops')
+    monkeypatch.setitem(meta.COMMANDS, 'broken', meta.Spec(broken, ',broken', 'raises', False))
+    assert run(',broken', '(+ 1 2)') == ['Error: internal error: ValueError: oops', '=> 3']

@@ -78,7 +78,8 @@ class Sources:
         number = getattr(file, 'number', None)
         if number is not None:
             return self.repl.inputs.get(number, default)
-        return self.repl.session.sources.get(file, default)
+        session = self.repl._session
+        return session.sources.get(file, default) if session is not None else default
 
 
 # ── The REPL ─────────────────────────────────────────────────────────────
@@ -152,25 +153,38 @@ class Repl:
         self.write(BANNER % __version__)
         try:
             while True:
-                self.fresh_line()
-                self.out.flush()
                 try:
-                    text = self.prompt.prompt()
-                except KeyboardInterrupt:
-                    continue            # Ctrl-C at the prompt: the buffer is gone
-                except EOFError:
-                    break
-                try:
-                    if self.handle(text) is meta.QUIT:
+                    if self.step() is meta.QUIT:
                         break
-                except KeyboardInterrupt:   # between evaluation and prompt
-                    self.report(Interrupted())
+                except KeyboardInterrupt:       # outside an evaluation: never fatal
+                    self._quietly(self.report, Interrupted())
+                except Exception as e:          # a bug in the REPL itself: say so, go on
+                    self._quietly(self.write, 'Error: internal error: %s: %s\n' % (type(e).__name__, e))
         finally:
             self._stop_listening()
         self.fresh_line()
         self.write('\nGoodbye.\n')
         self.out.flush()
         return 0
+
+    def step(self):
+        """Read one input and handle it; QUIT at the end."""
+        self.fresh_line()
+        self.out.flush()
+        try:
+            text = self.prompt.prompt()
+        except KeyboardInterrupt:
+            return None             # Ctrl-C at the prompt: the buffer is gone
+        except EOFError:
+            return meta.QUIT
+        return self.handle(text)
+
+    @staticmethod
+    def _quietly(fn, *args):
+        try:
+            fn(*args)
+        except KeyboardInterrupt:
+            pass
 
     def handle(self, text: str):
         """One accepted input: a meta-command, quit, /apropos or code."""
@@ -251,7 +265,8 @@ class Repl:
 
     def report(self, err: RustyError) -> None:
         """The §9.4 report on stdout; *e remembers the message."""
-        self.session.genv.define(sym('*e'), err.message)
+        if self._session is not None:
+            self._session.genv.define(sym('*e'), err.message)
         if isinstance(err, Interrupted) and self.out.isatty():
             self.out.write('\n')        # past the terminal's echoed ^C
         else:
