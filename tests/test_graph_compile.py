@@ -159,8 +159,6 @@ def test_small_intermediates_are_stack_arrays():
 def test_crossover_follows_section_13():
     assert GC.crossover(2, 256, 128) and not GC.crossover(1, 65536, 4)
     assert GC.crossover(64, 32, 32) and not GC.crossover(64, 32, 31)
-    from rusty.jit import pool
-    assert GC.MM_MIN_MULADDS == pool.MIN_MULADDS
 
 
 def test_outputs_computed_in_place():

@@ -38,14 +38,13 @@ from array import array
 
 from rusty.errors import EvalError
 from rusty.graph.ir import ARITH, COMPARE, Graph, float_bits
-from rusty.jit import build, ffi
+from rusty.jit import build, ffi, pool
 from rusty.values import EMPTY, List, Native, NativeGrad, Tensor
 
 SCALAR_NAME = 'graph-kernel'
 GRAD_NAME = 'grad-kernel'
 SCALAR_SYMBOL = 'rusty_graph_kernel'
 GRAD_SYMBOL = 'rusty_grad_kernel'
-MM_MIN_MULADDS = 65536      # §13 crossover (rusty.jit.pool.MIN_MULADDS)
 # Intermediate tensors are stack arrays while their total stays within 16 KiB
 # (distinct arrays let LLVM keep values in registers and drop dead stores:
 # measured 0.7 µs against 1.2 µs with a Vec each for the MLP SMALL kernel);
@@ -159,10 +158,7 @@ def size(shape) -> int:
     return n
 
 
-def crossover(n: int, k: int, m: int) -> bool:
-    """True when an n×k by k×m product goes through the bridge (§13)."""
-    return n >= 2 and n * k * m >= MM_MIN_MULADDS
-
+crossover = pool.crossover      # (n, k, m) -> True when the product goes through the bridge
 
 def _identity_of(op: str, sa: list) -> bool:
     """True for a node that returns its first argument unchanged."""
