@@ -13,10 +13,13 @@ import pytest
 pexpect = pytest.importorskip('pexpect')
 
 
-def spawn(tmp_path, term='xterm-256color'):
+def spawn(tmp_path, term='xterm-256color', no_color=True):
     env = dict(os.environ)
     real = os.path.expanduser('~')
-    env.update(PROMPT_TOOLKIT_NO_CPR='1', TERM=term, HOME=str(tmp_path), NO_COLOR='1',
+    env.pop('NO_COLOR', None)
+    if no_color:
+        env['NO_COLOR'] = '1'
+    env.update(PROMPT_TOOLKIT_NO_CPR='1', TERM=term, HOME=str(tmp_path),
                RUSTUP_HOME=env.get('RUSTUP_HOME', os.path.join(real, '.rustup')),
                CARGO_HOME=env.get('CARGO_HOME', os.path.join(real, '.cargo')))
     exe = shutil.which('rusty')
@@ -91,6 +94,27 @@ def test_history_survives_into_the_next_session(tmp_path):
         child.expect('rusty>')
         time.sleep(0.2)
         child.sendcontrol('d')
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+
+
+def test_a_dumb_terminal_gets_a_plain_working_repl(tmp_path):
+    child = spawn(tmp_path, term='dumb', no_color=False)
+    try:
+        child.expect('rusty>')
+        child.send('(define (tw x)\r')
+        time.sleep(0.3)
+        child.send('(* x 2))\r')
+        time.sleep(0.3)
+        child.send('(tw 21)\r')
+        child.expect('=> 42')
+        child.send('(car 5)\r')
+        child.expect(r'\| \^\^\^\^\^\^\^')
+        assert '\x1b[1m' not in child.before        # no colour on a dumb terminal
+        time.sleep(0.3)
+        child.send('quit\r')
+        child.expect('Goodbye.')
         child.expect(pexpect.EOF)
     finally:
         child.close()

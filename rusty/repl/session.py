@@ -101,10 +101,12 @@ class Repl:
         self._session = None
         self._session_ready = threading.Event()
         self._session_error = None
+        self._start_lock = threading.Lock()
+        self._building = session is not None
         if session is not None:
             self._adopt(session)
         elif not background:
-            self._build_session()
+            self._start_building(in_thread=False)
         from .prompt import make_prompt
         self.prompt = make_prompt(self, input, output, history_file)
         if background and session is None:
@@ -116,6 +118,7 @@ class Repl:
     def session(self):
         """The rusty Session; waits for it if it is still being built."""
         if self._session is None:
+            self._start_building(in_thread=False)
             self._session_ready.wait()
             if self._session_error is not None:
                 raise self._session_error
@@ -128,6 +131,17 @@ class Repl:
         self._session = session
         self._session_ready.set()
 
+    def _start_building(self, in_thread: bool) -> None:
+        """Build the Session once: on a thread, or here and now."""
+        with self._start_lock:
+            if self._building:
+                return
+            self._building = True
+        if in_thread:
+            threading.Thread(target=self._build_session, name='rusty-startup', daemon=True).start()
+        else:
+            self._build_session()
+
     def _build_session(self) -> None:
         from ..runtime import Session
         try:
@@ -138,12 +152,13 @@ class Repl:
 
     def _build_after_first_render(self) -> None:
         """Start building the Session once the prompt is on the screen, so the
-        first prompt does not wait for the builtins and the standard library."""
+        first prompt does not wait for the builtins and the standard library
+        (whatever needs the session first builds it, if that comes earlier)."""
         app = self.prompt.app
 
         def start(_app):
             app.after_render -= start
-            threading.Thread(target=self._build_session, name='rusty-startup', daemon=True).start()
+            self._start_building(in_thread=True)
         app.after_render += start
 
     # ── The loop ──

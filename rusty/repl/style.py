@@ -4,7 +4,7 @@ for text the REPL writes itself (error reports, results, Rust source) as ANSI.
 Only the 16 named ANSI colours plus bold/italic/underline are used, so the
 terminal's own palette keeps everything readable on dark and light
 backgrounds (no yellow or white text, no fixed backgrounds). NO_COLOR (any
-non-empty value) or a non-terminal output turns colour off.
+non-empty value), TERM=dumb or a non-terminal output turns colour off.
 """
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ TOKEN_STYLES = {
     Keyword.Constant: 'ansired',
     Keyword.Type: 'ansicyan',
     Name.Builtin: 'ansicyan',
-    Name.Function: 'bold ansiblue',
-    Name.Class: 'bold ansiblue',
+    Name.Function: 'bold',
+    Name.Class: 'bold',
     Name.Macro: 'ansimagenta',
     Number: 'ansired',
     String: 'ansigreen',
@@ -56,8 +56,8 @@ RESET = '\x1b[0m'
 
 
 def color_wanted(stream) -> bool:
-    """Colour only on a terminal, and never when NO_COLOR is set."""
-    if os.environ.get('NO_COLOR'):
+    """Colour only on a terminal that is not 'dumb', and never when NO_COLOR is set."""
+    if os.environ.get('NO_COLOR') or os.environ.get('TERM') == 'dumb':
         return False
     try:
         return stream.isatty()
