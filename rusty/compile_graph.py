@@ -15,6 +15,7 @@ from .graph.builtins import check_args, optimised
 from .graph.grad import grad_graph
 from .graph.interp import LOSS_NOT_SCALAR
 from .graph.shapes import infer, shape_of
+from .graph.trace import build
 from .values import BuiltinTable
 
 TABLE = BuiltinTable()
@@ -34,7 +35,7 @@ def graph_compile(host, f):
           doc='A native-grad `grad-kernel` returning (loss grad-1 ... grad-N), '
               'specialised to the example arguments\' shapes.')
 def graph_compile_grad(host, f, *args):
-    forward, loss = optimised(f, host.display)
+    forward, loss = build(f, host.display)          # as graph-grad does (§11.6 steps 1-4)
     check_args(PREFIX, f, args, host.display)
     g, outputs = grad_graph(forward, loss, len(f.params))
     param_shapes = tuple(shape_of(x) for x in args)
