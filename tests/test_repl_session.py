@@ -289,3 +289,16 @@ def test_compile_status_line_appears_only_for_slow_compiles():
     assert buf.getvalue() == 'partial\n\r\x1b[2Kcompiling slow_fn… (rustc)'
     status.end('slow_fn')
     assert buf.getvalue().endswith('\r\x1b[2K')
+
+
+def test_quit_and_exit_calls_leave_unless_defined():
+    out, _ = drive('(exit)' + ENTER + '(+ 1 2)' + ENTER + CTRL_D)
+    assert lines(out) == ['', 'Goodbye.', '']
+    out, _ = drive('(define (quit) 7)' + ENTER + '(quit)' + ENTER + CTRL_D)
+    assert lines(out) == ['=> 7', '', 'Goodbye.', '']
+
+
+def test_blank_inputs_stay_out_of_the_history(tmp_path):
+    path = str(tmp_path / 'history')
+    drive('(+ 1 2)' + ENTER + '   ' + ENTER + CTRL_D, history_file=path)
+    assert list(FileHistory(path).load_history_strings()) == ['(+ 1 2)']

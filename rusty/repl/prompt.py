@@ -220,12 +220,23 @@ class OpenCount:
 
 # ── Building the prompt ──────────────────────────────────────────────────
 
+class _History(FileHistory):
+    """~/.rusty/history: whole inputs (multi-line ones too), blank ones skipped."""
+
+    def store_string(self, string: str) -> None:
+        if string.strip():
+            try:
+                super().store_string(string)
+            except OSError:
+                pass        # a full disk or a read-only home must not stop the REPL
+
+
 def make_prompt(repl, input=None, output=None, history_file=None):
     history = InMemoryHistory()
     if history_file:
         try:
             open(history_file, 'a').close()
-            history = FileHistory(history_file)
+            history = _History(history_file)
         except OSError:
             pass
     def names():

@@ -208,6 +208,8 @@ class Repl:
             return None
         if stripped in ('quit', 'exit'):
             return meta.QUIT
+        if stripped in ('(quit)', '(exit)') and self.session.global_value(stripped[1:-1]) is None:
+            return meta.QUIT            # what other Lisps take, unless the program defined it
         if stripped.startswith(','):
             return meta.run(self, text)
         if stripped.startswith('/') and '\n' not in stripped:
@@ -376,7 +378,17 @@ def run_repl(**options) -> int:
     if 'history_file' not in options:
         options['history_file'] = default_history_file()
     options.setdefault('background', True)
+    if 'output' not in options and not _isatty(sys.stdout) and _isatty(sys.stderr):
+        from prompt_toolkit.output import create_output
+        options['output'] = create_output(stdout=sys.stderr)   # the prompt on the terminal, results to the file
     return Repl(**options).run()
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def default_history_file() -> str | None:
