@@ -146,6 +146,10 @@ class Repl:
         from ..runtime import Session
         try:
             self._adopt(Session(out=self.out))
+        except (KeyboardInterrupt, Interrupted):
+            with self._start_lock:      # Ctrl-C while starting: start again when next needed
+                self._building = False
+            raise
         except BaseException as e:      # shown when the session is first needed
             self._session_error = e
             self._session_ready.set()
