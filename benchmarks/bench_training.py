@@ -15,9 +15,11 @@ time / steps, minimum over the rounds (median beside). The rusty runs are one
 inside the figure. Every run's final loss is checked.
 
 --mallopt first raises glibc's malloc trim and mmap thresholds (mallopt), for
-comparison: by default every 128 KiB tensor buffer of MEDIUM (the gradients,
-the updated weights) is a fresh mmap whose pages fault in on first touch, about
-90 µs per step here, for graph-grad, the compiled kernel and the update alike.
+comparison: by default a 128 KiB buffer of MEDIUM (a gradient, the updated
+weights) may be a fresh mmap whose pages fault in on first touch. Measured
+alone, allocating the MEDIUM kernel's three result arrays together costs ~90 µs
+by default and ~6 µs with the raised thresholds; in a whole step the gain is
+smaller (0-30 µs here, within this shared machine's noise).
 """
 from __future__ import annotations
 
