@@ -132,7 +132,7 @@ UNITS = {'us': 1e-6, 'µs': 1e-6, 'ms': 1e-3, 's': 1.0}
 
 def parse_quantity(text):
     """'1.11x' -> (1.11, 'x'); '-6.8 ms' -> (-0.0068, 's'); None if not one."""
-    m = re.match(r'\s*([+-]?\d+(?:\.\d+)?)\s*(x|×|us|µs|ms|s)\b', text)
+    m = re.match(r'\s*([+-]?\d+(?:\.\d+)?)\s*(x|×|us|µs|ms|s)(?![A-Za-z])', text)
     if not m:
         return None
     v, u = float(m.group(1)), m.group(2)
@@ -227,7 +227,7 @@ def training_goals(out):
     header = None
     for line in out.splitlines():
         if not line.startswith('|'):
-            header = None if not line.strip() else header
+            header = None
             continue
         cells = [c.strip() for c in line.strip().strip('|').split('|')]
         if header is None:
@@ -245,7 +245,11 @@ def training_goals(out):
         met = True if v in ('yes', 'met', '✓', 'ok', 'pass') else \
             False if v.startswith(('no', 'miss', '✗', 'fail')) else None
         figure = next((row[k] for k in row if 'speed' in k or 'ratio' in k or '×' in row[k]), '')
-        goals.append(goal('training: ' + cells[0], figure, target, met))
+        note = ''
+        f, t = parse_quantity(figure), parse_quantity(target.lstrip('≥>= '))
+        if met is False and f and t and t[0]:
+            note = 'missed: %.0f%% of the goal' % (100 * f[0] / t[0])
+        goals.append(goal('training: ' + cells[0], figure, target, met, note))
     if not goals:
         goals.append(goal('training', 'see section', '', None, 'no goal rows parsed'))
     return goals
