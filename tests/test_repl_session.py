@@ -227,6 +227,10 @@ def test_completion_of_paths_inside_strings(tmp_path, monkeypatch):
     _, repl = drive(CTRL_D)
     assert _completions(repl, '(load "prel') == ['ude.lisp']
     assert _completions(repl, ',load "prel') == ['ude.lisp']
+    (tmp_path / 'libdir').mkdir()
+    (tmp_path / 'libdir' / 'a.lisp').write_text('1')
+    assert _completions(repl, '(load "libd') == ['ir/']          # a directory: ready for the next part
+    assert _completions(repl, '(load "libdir/') == ['a.lisp']
 
 
 def test_tab_completes_a_unique_name_while_typing():

@@ -2,6 +2,7 @@
 and file paths inside strings."""
 from __future__ import annotations
 
+import os
 import re
 
 from prompt_toolkit.completion import Completer, Completion, PathCompleter
@@ -62,7 +63,11 @@ class RustyCompleter(Completer):
         fragment = before[start:]
         if '\n' in fragment or '\\' in fragment:
             return
-        yield from self.paths.get_completions(Document(fragment, len(fragment)), None)
+        for c in self.paths.get_completions(Document(fragment, len(fragment)), None):
+            full = os.path.expanduser(fragment[:len(fragment) + c.start_position] + c.text)
+            if os.path.isdir(full) and not c.text.endswith('/'):
+                c = Completion(c.text + '/', c.start_position, display=c.display)
+            yield c
 
 
 def buffer_names(text: str, exclude: str) -> set:
