@@ -283,6 +283,10 @@ def small_breakdown(s, runs):
         'step': lambda: s.run('(train kernel W0 b0 %d)' % steps, '<bench>'),
         'update': lambda: s.run('(train-update W0 b0 %d)' % steps, '<bench>'),
         'loop': lambda: s.run('(train-loop W0 b0 %d)' % steps, '<bench>'),
+        'kernel': lambda: s.run('(let loop ((i %d)) (if (= i 0) 0 (begin (kernel x W0 b0 t nn) '
+                                '(loop (- i 1)))))' % steps, '<bench>'),
+        'constant': lambda: s.run('(let loop ((i %d)) (if (= i 0) 0 (begin b0 (loop (- i 1)))))'
+                                  % steps, '<bench>'),
         'call': loop(lambda: kern.call(args)),
         'raw': loop(lambda: fn(inp, outp, bridge_fn)),
         'noop': loop(lambda: noop(inp, outp, bridge_fn)),
@@ -291,7 +295,7 @@ def small_breakdown(s, runs):
     t = {c: Stat(ts).min / steps for c, ts in times.items()}
     empty = t['empty']
     call, raw, nop = t['call'] - empty, t['raw'] - empty, t['noop'] - empty
-    from_rusty = t['step'] - t['update']
+    from_rusty = t['kernel'] - t['constant']
     rows = [
         ('the rusty loop: call `train`, `if`, `let`, counter', t['loop'], ''),
         ('the update in rusty: 2 `nth`, `tensor-mul`, `tensor-sub`, `*`, `-`', t['update'] - t['loop'], ''),
@@ -300,6 +304,7 @@ def small_breakdown(s, runs):
         ('  checks, marshalling, result arrays and the result list (Python)', call - raw, ''),
         ('  the ctypes foreign call itself (same ABI, empty body)', nop, ''),
         ('  the kernel: forward + backward in Rust', raw - nop, ''),
+        ('unattributed (step − the three parts above)', t['step'] - t['update'] - from_rusty, ''),
         ('total: one compiled SMALL step', t['step'], ''),
     ]
     return rows, t['step']
@@ -429,12 +434,14 @@ def run(runs, quick, mallopt):
     out.append('')
 
     # Where the time of a compiled SMALL step goes
-    brow, step = small_breakdown(sessions['SMALL'], max(5, runs))
+    brow, step = small_breakdown(sessions['SMALL'], 3 * runs)
     out.append('### Where a compiled SMALL step goes\n')
-    out.append('Measured separately (min of interleaved runs), per step: the training loop with '
-               'the kernel, the same loop with the kernel\'s result precomputed, and with the '
-               'update dropped too; `NativeGrad.call` from Python; the foreign call with its '
-               'pointer arrays prebuilt; an empty function of the same ABI.\n')
+    out.append('Each part measured on its own (min of interleaved runs, per step): the training '
+               'loop with the kernel\'s result precomputed, with and without the update; a '
+               'named-let loop calling the kernel, less the same loop evaluating a constant; '
+               '`NativeGrad.call` from Python; the foreign call with its pointer arrays prebuilt; '
+               'an empty function of the same ABI. Differences of minima, so on this shared '
+               'machine a small part can come out a little off (even negative).\n')
     rows = [(what, fmt_time(t), '%.0f%%' % (100 * t / step)) for what, t, _ in brow]
     out.append(md_table(['part', 'per step', 'share'], rows))
     out.append('')
