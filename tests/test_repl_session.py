@@ -264,6 +264,8 @@ def test_default_history_file_lives_in_home(tmp_path):
     from rusty.repl.session import default_history_file
     assert default_history_file() == str(tmp_path / '.rusty' / 'history')
     assert (tmp_path / '.rusty').stat().st_mode & 0o777 == 0o700
+    drive(CTRL_D, history_file=default_history_file())
+    assert (tmp_path / '.rusty' / 'history').stat().st_mode & 0o777 == 0o600
 
 
 # ── Start-up and the compile status line ─────────────────────────────────

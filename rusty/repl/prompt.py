@@ -3,6 +3,8 @@ reader, Meta-Enter, Tab), matching-parenthesis highlight, the open-parenthesis
 count, history and completion wiring."""
 from __future__ import annotations
 
+import os
+
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.enums import DEFAULT_BUFFER
@@ -235,7 +237,7 @@ def make_prompt(repl, input=None, output=None, history_file=None):
     history = InMemoryHistory()
     if history_file:
         try:
-            open(history_file, 'a').close()
+            os.close(os.open(history_file, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
             history = _History(history_file)
         except OSError:
             pass
