@@ -231,6 +231,8 @@ def test_completion_of_paths_inside_strings(tmp_path, monkeypatch):
     (tmp_path / 'libdir' / 'a.lisp').write_text('1')
     assert _completions(repl, '(load "libd') == ['ir/']          # a directory: ready for the next part
     assert _completions(repl, '(load "libdir/') == ['a.lisp']
+    assert _completions(repl, '(print "prel', requested=False) == []      # plain text: no menu
+    assert _completions(repl, '(load "./prel', requested=False) == ['ude.lisp']
 
 
 def test_tab_completes_a_unique_name_while_typing():

@@ -32,22 +32,22 @@ class RustyCompleter(Completer):
             return
         m = META_ARG.match(before)
         if m and '\n' not in before:
-            yield from self._names(m.group(2), set(), complete_event)
+            yield from self._names(m.group(2), set())
             return
         if open_depth(before)[1]:
-            yield from self._path(before)
+            yield from self._path(before, complete_event.completion_requested)
             return
         word = WORD.search(before).group()
         if len(word) < 2 and not complete_event.completion_requested:
             return      # the menu opens by itself from the second character
-        yield from self._names(word, buffer_names(document.text, word), complete_event)
+        yield from self._names(word, buffer_names(document.text, word))
 
     def _meta(self, word):
         for name, text in self.meta_commands.items():
             if name.startswith(word):
                 yield Completion(name, -len(word), display_meta=text)
 
-    def _names(self, word, local, complete_event):
+    def _names(self, word, local):
         found = set(n for n in self.names() if n.startswith(word))
         local = set(n for n in local if n.startswith(word)) - found
         for name in sorted(found | local):
@@ -56,13 +56,15 @@ class RustyCompleter(Completer):
             meta = self.describe(name) if self.describe else None
             yield Completion(name, -len(word), display_meta=meta or ('local' if name in local else ''))
 
-    def _path(self, before):
+    def _path(self, before, requested):
         start = _string_start(before)
         if start is None:
             return
         fragment = before[start:]
         if '\n' in fragment or '\\' in fragment:
             return
+        if not requested and not (fragment.startswith(('~', '.')) or '/' in fragment):
+            return      # any string may be a path on Tab; while typing, only path-like ones
         for c in self.paths.get_completions(Document(fragment, len(fragment)), None):
             full = os.path.expanduser(fragment[:len(fragment) + c.start_position] + c.text)
             if os.path.isdir(full) and not c.text.endswith('/'):
