@@ -85,6 +85,12 @@ def test_open_string_continues_the_input():
     assert lines(out)[0] == '=> 5'
 
 
+def test_enter_inside_a_string_keeps_its_spaces():
+    out, repl = drive('(string-length "ab  ' + ENTER + '  cd")' + ENTER + CTRL_D)
+    assert repl.inputs[1] == '(string-length "ab  \n  cd")'
+    assert lines(out)[0] == '=> 9'
+
+
 def test_unterminated_string_does_not_confuse_the_count():
     assert wants_more('(display "a)')
     assert wants_more('"(((')

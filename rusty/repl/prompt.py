@@ -43,8 +43,12 @@ def wants_more(text: str) -> bool:
 
 
 def newline_and_indent(buffer) -> None:
-    """A new line, indented Lisp-style for the form still open at the cursor."""
+    """A new line, indented Lisp-style for the form still open at the cursor
+    (inside a string, just the newline: the string's text is not touched)."""
     doc = buffer.document
+    if indent.indent_for(doc.text_before_cursor) is None:
+        buffer.insert_text('\n')
+        return
     after = doc.current_line_after_cursor
     buffer.delete(len(after) - len(after.lstrip(' ')))
     before = doc.current_line_before_cursor
