@@ -130,7 +130,7 @@ def doc_lines(repl, name: str) -> list[str]:
         kind = 'macro' if v.__class__ is Macro else 'function'
         doc = docstring(v)
         where = where_defined(v)
-        tail = ' (defined at %s)' % where if where else ''
+        tail = ' (body at %s)' % where if where else ''
         return [call_shape(name, v), '  %s%s. %s' % (kind, tail, doc or 'No docstring.')]
     if v.__class__ in (Native, NativeGrad):
         return [display_form(v), '  compiled to native code; ,rust %s shows its Rust.' % name]
@@ -221,7 +221,7 @@ def _describe(repl, cmd):
         lines.append('  arity: %s' % (('at least %d' % n) if v.rest is not None else str(n)))
         where = where_defined(v)
         if where:
-            lines.append('  defined at: %s' % where)
+            lines.append('  body at: %s' % where)
         lines.append('  body:')
         for form in (v.body if v.body.__class__ is List else ()):
             lines.append('    ' + repl.wrap(form, display_form, 4))
