@@ -35,6 +35,7 @@ ARITH = {
 }
 COMPARISONS = frozenset(('<', '>', '<=', '>=', '=', 'lt', 'gt', 'le', 'ge'))
 MAX_ARGS = 3
+MAX_HOPS = 3
 
 _factories: dict[str, object] = {}
 
@@ -94,7 +95,17 @@ def _arith_builtin(x, scope, unit):
     return ref.cell, b
 
 
-def _simple(cell, key: str, scope, unit, binds: dict):
+def _local(ref, key: str, fallback: str, binds: dict):
+    """Expression text reading a local slot up to MAX_HOPS frames out, else None."""
+    if ref.__class__ is not LocalRef or ref.maybe_unbound or ref.depth > MAX_HOPS:
+        return None
+    if ref.depth == 0:
+        return 'f[%d]' % ref.index
+    binds['Y' + key] = ref.name     # a dyn symbol takes the by-name path
+    return '(%s if Y%s.dyn else f%s[%d])' % (fallback, key, '[0]' * ref.depth, ref.index)
+
+
+def _simple(cell, key: str, scope, unit, binds: dict, code=None):
     """Expression text for a constant or a local slot, else None."""
     x = cell.car
     cls = x.__class__
@@ -103,8 +114,10 @@ def _simple(cell, key: str, scope, unit, binds: dict):
         return 'K' + key
     if cls is Symbol:
         ref = resolve(scope, x, unit.genv)
-        if ref.__class__ is LocalRef and ref.depth == 0 and not ref.maybe_unbound:
-            return 'f[%d]' % ref.index
+        if ref.__class__ is LocalRef and (ref.depth == 0 or code is not None):
+            if ref.depth:
+                binds['A' + key] = code
+            return _local(ref, key, 'A%s(f)' % key, binds)
     return None
 
 
@@ -135,7 +148,7 @@ def operand(cell, key: str, code, scope, span, unit, binds: dict):
     computed by inline statements; anything else calls its compiled `code`.
     """
     from .eval import sub_span
-    text = _simple(cell, key, scope, unit, binds)
+    text = _simple(cell, key, scope, unit, binds, code)
     if text is not None:
         return [], text
     binds['A' + key] = code
@@ -154,17 +167,27 @@ def operand(cell, key: str, code, scope, span, unit, binds: dict):
 
 # ── Calls with a global head ─────────────────────────────────────────────
 
-def specialize_call(head_cell, x, scope, tail, span, unit, generic, arg_codes):
-    """A fast node for `(global-name arg…)`, or None for other shapes."""
+def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
+    """A fast node for `(name arg…)` with a global or near local head, or None."""
     nargs = x.len - 1
-    if nargs > MAX_ARGS:
+    if nargs > MAX_ARGS or x.car.__class__ is not Symbol:
         return None
-    binds = {'CELL': head_cell, 'SPAN': span, 'generic': generic}
+    ref = resolve(scope, x.car, unit.genv)
+    binds = {'SPAN': span, 'generic': generic, 'HEAD': head_code}
+    if ref.__class__ is GlobalRef:
+        head_cell = ref.cell
+        binds['CELL'] = head_cell
+        read_head = 'CELL.value'
+    else:
+        read_head = _local(ref, 'H', 'HEAD(f)', binds)
+        if read_head is None:
+            return None
+        head_cell = None
     ops = [operand(c, str(k), code, scope, span, unit, binds)
            for k, (c, code) in enumerate(zip(x.cdr.cells(), arg_codes))]
     setup = [line for lines, _ in ops for line in lines]
     args = [e for _, e in ops]
-    current = head_cell.value
+    current = head_cell.value if head_cell is not None else None
     if nargs == 2 and current.__class__ is Builtin and current.name in ARITH:
         binds['B'] = current
         lines = ['if CELL.value is B:'] + ['    ' + s for s in setup]
@@ -180,7 +203,7 @@ def specialize_call(head_cell, x, scope, tail, span, unit, generic, arg_codes):
     assign = _indent(setup + ['a%d = %s' % (k, a) for k, a in enumerate(args)], 12)
     body = ('    def ev(f):\n'
             '        global _depth\n'
-            '        p = CELL.value\n'
+            '        p = %(read_head)s\n'
             '        cls = p.__class__\n'
             '        if cls is Lambda:\n'
             '            if p.fast == %(n)d:\n'
@@ -193,7 +216,8 @@ def specialize_call(head_cell, x, scope, tail, span, unit, generic, arg_codes):
             '                except BaseException as e:\n'
             '                    raise located(e, SPAN)\n'
             '            return call_builtin(p, [%(arglist)s], SPAN)\n'
-            '        return generic(f, p)\n') % dict(n=nargs, apply=apply, assign=assign, arglist=arglist)
+            '        return generic(f, p)\n') % dict(n=nargs, apply=apply, assign=assign, arglist=arglist,
+                                                read_head=read_head)
     return _instantiate(body, binds)
 
 
@@ -208,7 +232,7 @@ def specialize_if(x, scope, tail, span, unit, then_code, else_code):
     if found is None or found[1].name not in COMPARISONS:
         return None
     tspan = sub_span(test_cell, span, unit)
-    generic, arg_codes = comp_generic_call(test, scope, False, tspan, unit)
+    generic, arg_codes, _ = comp_generic_call(test, scope, False, tspan, unit)
     binds = {'TEST': generic}
     (sa, a), (sb, b) = [operand(c, 't%d' % k, code, scope, tspan, unit, binds)
                         for k, (c, code) in enumerate(zip(test.cdr.cells(), arg_codes))]
@@ -224,3 +248,22 @@ def specialize_if(x, scope, tail, span, unit, then_code, else_code):
     lines = test_lines + ['if t is not False:'] + ['    ' + s for s in st + ['return ' + then]]
     lines += se + ['return ' + other]
     return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)
+
+
+# ── let ──────────────────────────────────────────────────────────────────
+
+def specialize_let(init_cells, init_codes, lscope, nextra, body, scope, span, unit):
+    """`(let ((n v)…) body…)`: the frame built in one list display."""
+    if len(init_codes) > MAX_ARGS + 1:
+        return None
+    binds = {'LSCOPE': lscope, 'BODY': body, 'UNBOUND': _unbound()}
+    ops = [operand(c, str(k), code, scope, span, unit, binds)
+           for k, (c, code) in enumerate(zip(init_cells, init_codes))]
+    setup = [line for lines, _ in ops for line in lines]
+    frame = ', '.join(['f', 'LSCOPE'] + [e for _, e in ops] + ['UNBOUND'] * nextra)
+    return _instantiate('    def ev(f):\n' + _indent(setup + ['return BODY([%s])' % frame], 8), binds)
+
+
+def _unbound():
+    from .resolve import UNBOUND
+    return UNBOUND
