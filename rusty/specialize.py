@@ -7,7 +7,8 @@ arguments, a node generated from a template reads the head's cell directly,
 builds the callee's frame in one list display and runs the callee's tail-call
 loop inline. Calls to the arithmetic and comparison builtins get an inline
 fast path guarded by the cell still holding that builtin, so redefining `+`
-is seen at once (late binding), and takes the generic path then.
+is seen at once (late binding), and takes the generic path then. The same
+goes for the list primitives car, cdr, cons, null?, pair? and not (INLINE).
 
 Arguments are inlined into the template when they are simple: constants,
 local slots, and arithmetic on those (one level). Anything else is called
@@ -20,20 +21,35 @@ from __future__ import annotations
 from .resolve import GlobalRef, LocalRef, resolve
 from .values import NIL, Builtin, List, Symbol
 
-# Builtin name -> (Python expression over {x} and {y}, extra guard on {y}).
-_ADD = ('0.0 + {x} + {y}', '')
-_SUB = ('{x} - (0.0 + {y})', '')
-_MUL = ('{x} * {y}', '')
-_DIV = ('{x} / {y}', ' and {y}')
-ARITH = {
-    '+': _ADD, 'add': _ADD, '-': _SUB, 'sub': _SUB, '*': _MUL, 'mul': _MUL, '/': _DIV, 'div': _DIV,
-    '<': ('{x} < {y}', ''), 'lt': ('{x} < {y}', ''),
-    '>': ('{x} > {y}', ''), 'gt': ('{x} > {y}', ''),
-    '<=': ('{x} <= {y}', ''), 'le': ('{x} <= {y}', ''),
-    '>=': ('{x} >= {y}', ''), 'ge': ('{x} >= {y}', ''),
-    '=': ('{x} == {y}', ''),
+# Builtins computed inline: name -> (arity, fast-path test, value), over the
+# argument expressions {x} and {y}. When the test fails (wrong types, a zero
+# divisor, an empty list) the builtin itself is called, for its exact error.
+_NUMS = '{x}.__class__ is float and {y}.__class__ is float'
+_NUM = '{x}.__class__ is float'
+_PAIR = '{x}.__class__ is List and {x}.len'
+INLINE = {
+    '+': (2, _NUMS, '0.0 + {x} + {y}'),
+    '-': (2, _NUMS, '{x} - (0.0 + {y})'),
+    '*': (2, _NUMS, '{x} * {y}'),
+    '/': (2, _NUMS + ' and {y}', '{x} / {y}'),
+    '<': (2, _NUMS, '{x} < {y}'),
+    '>': (2, _NUMS, '{x} > {y}'),
+    '<=': (2, _NUMS, '{x} <= {y}'),
+    '>=': (2, _NUMS, '{x} >= {y}'),
+    '=': (2, _NUMS, '{x} == {y}'),
+    'car': (1, _PAIR, '{x}.car'),
+    'cdr': (1, _PAIR, '{x}.cdr'),
+    'cons': (2, '{y}.__class__ is List', 'List({x}, {y})'),
+    'null?': (1, 'True', '{x} is NIL or ({x}.__class__ is List and not {x}.len)'),
+    'pair?': (1, 'True', '{x}.__class__ is List and {x}.len > 0'),
+    'not': (1, 'True', '{x} is False'),
+    'zero?': (1, _NUM, '{x} == 0.0'),
 }
-COMPARISONS = frozenset(('<', '>', '<=', '>=', '=', 'lt', 'gt', 'le', 'ge'))
+for _alias, _op in (('add', '+'), ('sub', '-'), ('mul', '*'), ('div', '/'), ('lt', '<'),
+                    ('gt', '>'), ('le', '<='), ('ge', '>='), ('nil?', 'null?')):
+    INLINE[_alias] = INLINE[_op]
+# Inline builtins whose value is always a boolean: usable directly as an `if` test.
+PREDICATES = frozenset('< > <= >= = lt gt le ge null? nil? pair? not zero?'.split())
 MAX_ARGS = 3
 MAX_HOPS = 3
 
@@ -82,15 +98,16 @@ RUN_INLINE = [
 
 # ── Operands ─────────────────────────────────────────────────────────────
 
-def _arith_builtin(x, scope, unit):
-    """(cell, builtin) if form x is `(op a b)` with op a global arithmetic builtin."""
-    if x.__class__ is not List or x.len != 3 or x.car.__class__ is not Symbol:
+def _inline_builtin(x, scope, unit):
+    """(cell, builtin) if form x calls an INLINE builtin, through a global
+    name, with that builtin's arity."""
+    if x.__class__ is not List or x.car.__class__ is not Symbol:
         return None
     ref = resolve(scope, x.car, unit.genv)
     if ref.__class__ is not GlobalRef:
         return None
     b = ref.cell.value
-    if b.__class__ is not Builtin or b.name not in ARITH:
+    if b.__class__ is not Builtin or b.name not in INLINE or INLINE[b.name][0] != x.len - 1:
         return None
     return ref.cell, b
 
@@ -121,24 +138,25 @@ def _simple(cell, key: str, scope, unit, binds: dict, code=None):
     return None
 
 
-def _arith_lines(target: str, key: str, cell_, builtin, a: str, b: str, fallback: str, span, binds):
-    """Statements computing `(op a b)` into target, guarded by the head's cell."""
-    expr, guard = ARITH[builtin.name]
-    x, y = 'x' + key, 'y' + key
+def _inline_lines(target: str, key: str, cell_, builtin, args: list, fallback: str, span, binds):
+    """Statements computing an INLINE builtin's call into target, guarded by
+    the head's cell still holding that builtin (else `fallback`)."""
+    _, test, expr = INLINE[builtin.name]
+    names = dict(zip('xy', ('x' + key, 'y' + key)))
     binds['C' + key] = cell_
     binds['B' + key] = builtin
     binds['S' + key] = span
-    return [
-        'if C%s.value is B%s:' % (key, key),
-        '    %s = %s' % (x, a),
-        '    %s = %s' % (y, b),
-        '    if %s.__class__ is float and %s.__class__ is float%s:' % (x, y, guard.format(x=x, y=y)),
-        '        %s = %s' % (target, expr.format(x=x, y=y)),
+    lines = ['if C%s.value is B%s:' % (key, key)]
+    lines += ['    %s = %s' % (names[v], a) for v, a in zip('xy', args)]
+    lines += [
+        '    if %s:' % test.format(**names),
+        '        %s = %s' % (target, expr.format(**names)),
         '    else:',
-        '        %s = call_builtin(B%s, [%s, %s], S%s)' % (target, key, x, y, key),
+        '        %s = call_builtin(B%s, [%s], S%s)' % (target, key, ', '.join(names[v] for v in 'xy'[:len(args)]), key),
         'else:',
         '    %s = %s' % (target, fallback),
     ]
+    return lines
 
 
 def operand(cell, key: str, code, scope, span, unit, binds: dict):
@@ -153,14 +171,13 @@ def operand(cell, key: str, code, scope, span, unit, binds: dict):
         return [], text
     binds['A' + key] = code
     x = cell.car
-    found = _arith_builtin(x, scope, unit)
+    found = _inline_builtin(x, scope, unit)
     if found is not None:
-        a = _simple(x.cdr, key + 'a', scope, unit, binds)
-        b = _simple(x.cdr.cdr, key + 'b', scope, unit, binds)
-        if a is not None and b is not None:
+        args = [_simple(c, key + k, scope, unit, binds) for k, c in zip('ab', x.cdr.cells())]
+        if None not in args:
             target = 'v' + key
-            lines = _arith_lines(target, key, found[0], found[1], a, b, 'A%s(f)' % key,
-                                 sub_span(cell, span, unit), binds)
+            lines = _inline_lines(target, key, found[0], found[1], args, 'A%s(f)' % key,
+                                  sub_span(cell, span, unit), binds)
             return lines, target
     return [], 'A%s(f)' % key
 
@@ -187,12 +204,10 @@ def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
            for k, (c, code) in enumerate(zip(x.cdr.cells(), arg_codes))]
     setup = [line for lines, _ in ops for line in lines]
     args = [e for _, e in ops]
-    current = head_cell.value if head_cell is not None else None
-    if nargs == 2 and current.__class__ is Builtin and current.name in ARITH:
-        binds['B'] = current
-        lines = ['if CELL.value is B:'] + ['    ' + s for s in setup]
-        lines += _arith_lines('r', '', head_cell, current, args[0], args[1], 'None', span, binds)[1:7]
-        lines += ['    return r', 'return generic(f, CELL.value)']
+    found = _inline_builtin(x, scope, unit) if head_cell is not None else None
+    if found is not None:
+        lines = _inline_lines('r', '', head_cell, found[1], args, 'generic(f, CELL.value)', span, binds)
+        lines = lines[:1] + ['    ' + s for s in setup] + lines[1:] + ['return r']
         return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)
     arglist = ', '.join('a%d' % k for k in range(nargs))
     frame = ', '.join(['p.env', 'p.scope'] + args)
@@ -228,16 +243,17 @@ def specialize_if(x, scope, tail, span, unit, then_code, else_code):
     from .eval import comp_generic_call, sub_span
     test_cell = x.cdr
     test = test_cell.car
-    found = _arith_builtin(test, scope, unit)
-    if found is None or found[1].name not in COMPARISONS:
+    found = _inline_builtin(test, scope, unit)
+    if found is None or found[1].name not in PREDICATES:
         return None
     tspan = sub_span(test_cell, span, unit)
     generic, arg_codes, _ = comp_generic_call(test, scope, False, tspan, unit)
     binds = {'TEST': generic}
-    (sa, a), (sb, b) = [operand(c, 't%d' % k, code, scope, tspan, unit, binds)
-                        for k, (c, code) in enumerate(zip(test.cdr.cells(), arg_codes))]
-    test_lines = _arith_lines('t', '', found[0], found[1], a, b, 'TEST(f)', tspan, binds)
-    test_lines = test_lines[:1] + ['    ' + s for s in sa + sb] + test_lines[1:]
+    ops = [operand(c, 't%d' % k, code, scope, tspan, unit, binds)
+           for k, (c, code) in enumerate(zip(test.cdr.cells(), arg_codes))]
+    setup = [line for lines, _ in ops for line in lines]
+    test_lines = _inline_lines('t', '', found[0], found[1], [e for _, e in ops], 'TEST(f)', tspan, binds)
+    test_lines = test_lines[:1] + ['    ' + s for s in setup] + test_lines[1:]
     branches = x.cdr.cdr
     st, then = operand(branches, 'T', then_code, scope, span, unit, binds)
     if else_code is None:
