@@ -350,16 +350,19 @@ def code_label(code):
 
 
 def template_kind(src):
-    if 'TailCall(p, [' in src:
+    """What a generated node does, guessed from its template source."""
+    if 'TailCall(p, [' in src or 'return (p, [' in src:
         return 'specialized node: tail call of a global lambda'
     if 'p.code(fr)' in src:
         return 'specialized node: call of a global lambda, run loop inlined'
     if 'TEST(f)' in src:
-        return 'specialized node: if with the comparison inlined'
+        return 'specialized node: if with the test inlined'
+    if '.cdr' in src or '.car' in src:
+        return 'specialized node: inlined car/cdr'
     for line in src.splitlines():
         if line.strip().startswith('return ') and ('x' in line and 'y' in line):
             return 'specialized node: inlined arithmetic `%s`' % line.strip()[7:]
-    return 'specialized node'
+    return 'specialized node (other)'
 
 
 def call_counts(s, expr, units, top=10):
