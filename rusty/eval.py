@@ -77,6 +77,11 @@ def run(p, fr, site):
         if p.__class__ is Lambda:
             e.trace.append((site, p.name))
         raise
+    except KeyboardInterrupt as e:   # Ctrl-C: report where the loop was
+        err = located(e, site)
+        if p.__class__ is Lambda:
+            err.trace.append((site, p.name))
+        raise err
     finally:
         _depth -= 1
 

@@ -91,6 +91,11 @@ RUN_INLINE = [
     '    if p.__class__ is Lambda:',
     '        e.trace.append((site, p.name))',
     '    raise',
+    'except KeyboardInterrupt as e:',
+    '    err = located(e, site)',
+    '    if p.__class__ is Lambda:',
+    '        err.trace.append((site, p.name))',
+    '    raise err',
     'finally:',
     '    _depth -= 1',
 ]
