@@ -18,8 +18,9 @@ from .specials import lambda_maker
 from .values import NIL, Builtin, Lambda, List, Macro, Symbol, sym
 from .worker import worker
 
-BUILTIN_MODULES = ('numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'files', 'tensors')
-EXTRA_TABLES = ('rusty.graph.builtins', 'rusty.jit.builtins', 'rusty.compile_graph')
+TABLE_MODULES = tuple('rusty.builtins.' + m for m in (
+    'numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'files', 'tensors')) + (
+    'rusty.graph.builtins', 'rusty.compile_graph')
 STDLIB_PATH = os.path.join(os.path.dirname(__file__), 'stdlib.lisp')
 DEFAULT_RECURSION_LIMIT = 200_000
 PY_FRAMES_PER_CALL = 24     # Python frames one Lisp call may use, with margin
@@ -42,22 +43,10 @@ _stdlib_forms = None
 
 
 def builtin_tables() -> list:
+    """Every builtin table, in installation order (imported on first use)."""
     global _tables
     if _tables is None:
-        tables = []
-        for name in BUILTIN_MODULES:
-            try:
-                tables.append(import_module('rusty.builtins.' + name).TABLE)
-            except ModuleNotFoundError as e:
-                if e.name != 'rusty.builtins.' + name:
-                    raise
-        for name in EXTRA_TABLES:
-            try:
-                tables.append(import_module(name).TABLE)
-            except ModuleNotFoundError as e:
-                if e.name != name:
-                    raise
-        _tables = tables
+        _tables = [import_module(name).TABLE for name in TABLE_MODULES]
     return _tables
 
 

@@ -17,6 +17,7 @@ from functools import reduce
 from operator import add, mul, sub, truediv
 
 from .errors import EvalError
+from .printer import dims_text as _dims_text
 from .values import EMPTY, List, Tensor, make_list
 
 INF = math.inf
@@ -38,11 +39,6 @@ def shape_text(shape: tuple) -> str:
     return '[' + ', '.join(str(d) for d in shape) + ']'
 
 
-def dims_text(shape: tuple) -> str:
-    """`2x3` (empty for rank 0): how printing and matmul messages write shapes."""
-    return 'x'.join(str(d) for d in shape)
-
-
 # ── Scalar arithmetic ────────────────────────────────────────────────────
 
 def ieee_div(x: float, y: float) -> float:
@@ -53,6 +49,8 @@ def ieee_div(x: float, y: float) -> float:
         return math.copysign(INF, math.copysign(1.0, x) * math.copysign(1.0, y))
     return x / y
 
+
+dims_text = _dims_text   # re-exported: the graph package may not import the printer
 
 SCALAR_OPS = {'add': add, 'sub': sub, 'mul': mul, 'div': ieee_div}
 

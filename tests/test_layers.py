@@ -19,7 +19,7 @@ LAYERS = {
     'kernels': (['jit.kernels', 'jit.pool'], ['jit.build', 'jit.ffi', 'errors']),
     'values': (['values'], ['errors']),
     'reader': (['reader', 'printer'], ['values', 'errors']),
-    'tensor': (['tensor'], ['values', 'errors', 'jit.kernels']),
+    'tensor': (['tensor'], ['values', 'errors', 'printer', 'jit.kernels']),
     'eval': (['resolve', 'eval', 'specials', 'specialize', 'hygiene', 'suggest', 'expansion', 'builtins.*'],
              ['reader', 'printer', 'values', 'tensor', 'errors']),
     'graph': (['graph.*'], ['values', 'tensor', 'errors']),

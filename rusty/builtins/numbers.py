@@ -10,6 +10,7 @@ import time
 
 from ..errors import EvalError
 from ..printer import display_form
+from ..tensor import ieee_div
 from ..values import BuiltinTable
 
 TABLE = BuiltinTable()
@@ -88,14 +89,6 @@ def div(*args):
         p *= b
     return ieee_div(args[0], p)
 
-
-def ieee_div(a: float, b: float) -> float:
-    """a / b with IEEE results for a zero divisor (±inf, or NaN for 0/0 and NaN/0)."""
-    if b != 0.0:
-        return a / b
-    if a != a or a == 0.0:
-        return NAN
-    return INF if (math.copysign(1.0, a) > 0) == (math.copysign(1.0, b) > 0) else -INF
 
 
 @TABLE.fn('mod', 2, 2, doc='Remainder with the sign of the dividend (C fmod).', sig='(mod x y)')
