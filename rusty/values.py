@@ -131,11 +131,14 @@ class Builtin:
         return '#<builtin:%s>' % self.shown
 
 
-class Lambda:
-    """A closure. `params` are the required parameter symbols, `rest` the rest
-    symbol or None; `body` is the list of source body forms (data, for grad,
-    graph-ir and defrust); `code` is what the evaluator runs; `env` the frame
-    it closes over; `name` is set by define/def/named let."""
+class Closure:
+    """What lambdas and macros share. `params` are the required parameter
+    symbols, `rest` the rest symbol or None; `body` is the list of source body
+    forms (data, for grad, graph-ir and defrust); `code` is what the evaluator
+    runs; `env` the frame it closes over; `name` is set by define/def/named
+    let; `extra` counts slots beyond the parameters (body defines, UNBOUND at
+    entry); `fast` is the parameter count when a call can build the frame
+    directly, else -1. Code tests the exact class, never this base."""
     __slots__ = ('params', 'rest', 'body', 'code', 'env', 'name', 'scope', 'extra', 'fast')
 
     def __init__(self, params, rest, body, code, env, name='lambda', scope=None, extra=0):
@@ -146,24 +149,18 @@ class Lambda:
         self.env = env
         self.name = name
         self.scope = scope
-        self.extra = extra    # slots beyond the parameters (body defines), UNBOUND at entry
+        self.extra = extra
         self.fast = len(params) if rest is None and extra == 0 else -1
 
 
-class Macro:
-    """A macro: like a lambda, but receives its arguments as data."""
-    __slots__ = ('params', 'rest', 'body', 'code', 'env', 'name', 'scope', 'extra', 'fast')
+class Lambda(Closure):
+    """A closure: a procedure written in rusty."""
+    __slots__ = ()
 
-    def __init__(self, params, rest, body, code, env, name, scope=None, extra=0):
-        self.params = params
-        self.rest = rest
-        self.body = body
-        self.code = code
-        self.env = env
-        self.name = name
-        self.scope = scope
-        self.extra = extra
-        self.fast = -1
+
+class Macro(Closure):
+    """A macro: like a lambda, but receives its arguments as data."""
+    __slots__ = ()
 
 
 class Native:
