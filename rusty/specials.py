@@ -76,14 +76,19 @@ def comp_begin(x, scope, tail, span, unit):
     return comp_body(x.cdr, scope, tail, span, unit)
 
 
-@special('and')
-def comp_and(x, scope, tail, span, unit):
+def _operands(x, scope, tail, span, unit):
+    """The operands of and/or compiled: (all but the last, the last in tail position)."""
     c = cells(x.cdr)
-    if not c:
-        return const(True)
     codes = [comp(k.car, scope, tail and i == len(c) - 1, sub_span(k, span, unit), unit)
              for i, k in enumerate(c)]
-    init, last = codes[:-1], codes[-1]
+    return codes[:-1], codes[-1]
+
+
+@special('and')
+def comp_and(x, scope, tail, span, unit):
+    if x.len == 1:
+        return const(True)
+    init, last = _operands(x, scope, tail, span, unit)
 
     def ev(f):
         for code in init:
@@ -95,12 +100,9 @@ def comp_and(x, scope, tail, span, unit):
 
 @special('or')
 def comp_or(x, scope, tail, span, unit):
-    c = cells(x.cdr)
-    if not c:
+    if x.len == 1:
         return const(False)
-    codes = [comp(k.car, scope, tail and i == len(c) - 1, sub_span(k, span, unit), unit)
-             for i, k in enumerate(c)]
-    init, last = codes[:-1], codes[-1]
+    init, last = _operands(x, scope, tail, span, unit)
 
     def ev(f):
         for code in init:
