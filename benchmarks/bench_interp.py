@@ -362,6 +362,8 @@ def template_kind(src):
     for line in src.splitlines():
         if line.strip().startswith('return ') and ('x' in line and 'y' in line):
             return 'specialized node: inlined arithmetic `%s`' % line.strip()[7:]
+    if '__class__ is float' in src:
+        return 'specialized node: inlined arithmetic/comparison'
     return 'specialized node (other)'
 
 
