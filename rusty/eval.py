@@ -21,16 +21,25 @@ from .resolve import (EPOCH, MISSING, UNBOUND, GlobalEnv, GlobalRef, lookup_by_n
 from .specialize import specialize_call
 from .suggest import undefined_message
 from .values import (EMPTY, NIL, Builtin, Lambda, List, Macro, Native, NativeGrad, Symbol,
-                     make_list)
+                     make_list, sym)
 
 SPECIAL_FORM_NAMES = (
     'define def lambda fn λ set! set let let* letrec letrec* do if cond when unless and or '
     'begin match try-catch quote quasiquote unquote unquote-splicing eval eval-when defmacro '
     'define-macro load load-relative defrust defrust*').split()
 
-# Filled by specials.py (imported by the runtime): head symbol -> compile
-# function(x, scope, tail, span, unit).
+# Filled by specials.py, templates.py and patterns.py (imported by the
+# runtime): head symbol -> compile function(x, scope, tail, span, unit).
 SPECIALS: dict = {}
+
+
+def special(*names):
+    """Register a special form's compile function under its names."""
+    def register(fn):
+        for n in names:
+            SPECIALS[sym(n)] = fn
+        return fn
+    return register
 
 
 # ── Depth limit and the run loop ─────────────────────────────────────────

@@ -10,14 +10,16 @@ import sys
 from importlib import import_module
 
 from . import eval as ev
+from . import patterns, specials, templates
 from .errors import Abort, EvalError, Interrupted, ReadError, RecursionLimit, RustyError, os_error_text
 from .printer import display_form
 from .reader import read
 from .resolve import MISSING, GlobalEnv
-from .specials import lambda_maker
 from .values import NIL, Builtin, Lambda, List, Macro, Symbol, sym
 from .worker import worker
 
+# Importing these registers the special forms' compilers in eval.SPECIALS.
+FORM_MODULES = (specials, templates, patterns)
 TABLE_MODULES = tuple('rusty.builtins.' + m for m in (
     'numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'files', 'tensors')) + (
     'rusty.graph.builtins', 'rusty.compile_graph')
@@ -139,7 +141,7 @@ class Session:
     def make_lambda(self, template: Lambda, body):
         """A lambda with `template`'s parameters and environment but a new body."""
         parent = template.scope.parent if template.scope is not None else None
-        make = lambda_maker(template.params, template.rest, body, parent, None, self.unit)
+        make = specials.lambda_maker(template.params, template.rest, body, parent, None, self.unit)
         return make(template.env)
 
     def load(self, path: str, relative: bool, span):

@@ -1,4 +1,5 @@
-"""Special forms (LANGUAGE.md §6): one compile function per form.
+"""Special forms (LANGUAGE.md §6): one compile function per form. Templates
+and macros are in templates.py, `match` in patterns.py.
 
 Each `comp_X(x, scope, tail, span, unit)` receives the whole form and returns
 a closure. A form of the wrong shape raises Usage, which `comp` turns into a
@@ -7,22 +8,12 @@ closure raising the usage error when (and only if) the form is evaluated.
 from __future__ import annotations
 
 from .errors import EvalError, Interrupted, RustyError
-from .eval import (SPECIALS, Usage, comp, comp_body, const, make_frame,
-                   recursion_message, run, sub_span, to_code)
-from .hygiene import rename_templates
-from .specialize import specialize_if, specialize_let
-from .printer import display_form
+from .eval import (Usage, comp, comp_body, const, make_frame, recursion_message, run, special,
+                   sub_span, to_code)
 from .resolve import (UNBOUND, LocalRef, Scope, assign_by_name, body_defines, define_in_frame,
                       resolve)
-from .values import NIL, Lambda, List, Macro, Symbol, equal, make_list, sym
-
-
-def special(*names):
-    def register(fn):
-        for n in names:
-            SPECIALS[sym(n)] = fn
-        return fn
-    return register
+from .specialize import specialize_if, specialize_let
+from .values import NIL, Lambda, List, Symbol, make_list, sym
 
 
 def items(x: List) -> list:
@@ -520,63 +511,6 @@ def comp_try(x, scope, tail, span, unit):
     return ev
 
 
-# ── quasiquote ───────────────────────────────────────────────────────────
-
-UNQUOTE = sym('unquote')
-UNQUOTE_SPLICING = sym('unquote-splicing')
-
-
-def _is(form, head) -> bool:
-    return form.__class__ is List and form.len == 2 and form.car is head
-
-
-def _has_unquote(t) -> bool:
-    stack = [t]
-    while stack:
-        x = stack.pop()
-        if x.__class__ is List:
-            if x.len and (x.car is UNQUOTE or x.car is UNQUOTE_SPLICING) and x.len == 2:
-                return True
-            stack.extend(x)
-    return False
-
-
-def comp_template(t, scope, span, unit):
-    """A closure building the data of quasiquote template `t`."""
-    if not _has_unquote(t):
-        return const(t)
-    if _is(t, UNQUOTE):
-        return comp(t.cdr.car, scope, False, sub_span(t.cdr, span, unit), unit)
-    parts = []   # (splice?, code)
-    for c in t.cells():
-        e = c.car
-        if _is(e, UNQUOTE_SPLICING):
-            parts.append((True, comp(e.cdr.car, scope, False, sub_span(e.cdr, span, unit), unit)))
-        else:
-            parts.append((False, comp_template(e, scope, sub_span(c, span, unit), unit)))
-
-    def ev(f):
-        out = []
-        for splice, code in parts:
-            v = code(f)
-            if splice:
-                if v.__class__ is List:
-                    out.extend(v)
-                elif v is not NIL:
-                    raise EvalError(',@: expected list, got ' + display_form(v), span)
-            else:
-                out.append(v)
-        return make_list(out)
-    return ev
-
-
-@special('quasiquote')
-def comp_quasiquote(x, scope, tail, span, unit):
-    if x.len != 2:
-        raise Usage('quasiquote: expects 1 arg')
-    return comp_template(x.cdr.car, scope, span, unit)
-
-
 # ── eval ─────────────────────────────────────────────────────────────────
 
 @special('eval')
@@ -589,160 +523,6 @@ def comp_eval(x, scope, tail, span, unit):
     def ev(f):
         code = comp(to_code(arg(f)), scope, tail, span, data_unit)
         return code(f)
-    return ev
-
-
-# ── Macros ───────────────────────────────────────────────────────────────
-
-EVAL_WHEN = sym('eval-when')
-DEFMACRO_USAGE = 'defmacro: (defmacro name (params...) body...)'
-
-
-@special('defmacro', 'define-macro')
-def comp_defmacro(x, scope, tail, span, unit):
-    if x.len < 4 or x.cdr.car.__class__ is not Symbol or x.cdr.cdr.car.__class__ is not List:
-        raise Usage(DEFMACRO_USAGE)
-    name = x.cdr.car
-    try:
-        params, rest = parse_params(x.cdr.cdr.car)
-    except Usage:
-        raise Usage(DEFMACRO_USAGE)
-    body = items(x.cdr.cdr.cdr)
-    blocks = [b for b in body if b.__class__ is List and b.len and b.car is EVAL_WHEN]
-    remaining = [b for b in body if not (b.__class__ is List and b.len and b.car is EVAL_WHEN)]
-    if not remaining:
-        raise Usage('defmacro: body must have an expression after any eval-when blocks')
-    # The eval-when blocks run in a fresh frame that becomes the macro's environment.
-    bscope = Scope([], scope)
-    for d in body_defines(blocks):
-        bscope.add(d, maybe_unbound=True)
-    block_code = comp_body(make_list(blocks), bscope, False, span, unit) if blocks else None
-    store = definer(name, scope, span, unit)
-    env_scope = bscope if blocks else scope
-
-    def ev(f):
-        env = f
-        if block_code is not None:
-            env = [f, bscope] + [UNBOUND] * len(bscope.names)
-            block_code(env)
-        renamed = rename_templates(make_list(remaining))
-        mscope = Scope(list(params) + ([rest] if rest is not None else []), env_scope)
-        nparams = len(mscope.names)
-        for d in body_defines(renamed):
-            mscope.add(d, maybe_unbound=True)
-        code = comp_body(renamed, mscope, True, span, unit)
-        m = Macro(params, rest, renamed, code, env, name.name, mscope, len(mscope.names) - nparams)
-        store(f, m)
-        return NIL
-    return ev
-
-
-# ── match ────────────────────────────────────────────────────────────────
-
-QUOTE = sym('quote')
-QMARK = sym('?')
-CONS = sym('cons')
-UNDERSCORE = sym('_')
-
-PREDICATES = {
-    'number?': lambda v: v.__class__ is float,
-    'string?': lambda v: v.__class__ is str,
-    'boolean?': lambda v: v.__class__ is bool,
-    'list?': lambda v: v.__class__ is List or v is NIL,
-    'symbol?': lambda v: v.__class__ is Symbol,
-    'nil?': lambda v: v is NIL or (v.__class__ is List and v.len == 0),
-    'pair?': lambda v: v.__class__ is List and v.len > 0,
-    'zero?': lambda v: v.__class__ is float and v == 0,
-    'positive?': lambda v: v.__class__ is float and v > 0,
-    'negative?': lambda v: v.__class__ is float and v < 0,
-}
-
-
-def comp_pattern(p, slots: dict):
-    """A matcher m(value, frame) -> bool that stores bindings into frame slots."""
-    cls = p.__class__
-    if cls is Symbol:
-        if p is UNDERSCORE:
-            return lambda v, fr: True
-        i = slots.setdefault(p, len(slots) + 2)
-
-        def bind(v, fr):
-            fr[i] = v
-            return True
-        return bind
-    if cls is float:
-        return lambda v, fr: v.__class__ is float and v == p
-    if cls is str:
-        return lambda v, fr: v.__class__ is str and v == p
-    if cls is bool:
-        return lambda v, fr: v is p
-    if cls is not List:
-        return lambda v, fr: False
-    if p.len == 0:
-        return lambda v, fr: False
-    if p.car is QUOTE and p.len == 2:
-        datum = p.cdr.car
-        return lambda v, fr: equal(v, datum)
-    if p.car is QMARK and p.len == 2 and p.cdr.car.__class__ is Symbol:
-        pred = PREDICATES.get(p.cdr.car.name)
-        if pred is None:
-            return lambda v, fr: False
-        return lambda v, fr: pred(v)
-    if p.car is CONS and p.len == 3:
-        mh = comp_pattern(p.cdr.car, slots)
-        mt = comp_pattern(p.cdr.cdr.car, slots)
-        return lambda v, fr: v.__class__ is List and v.len > 0 and mh(v.car, fr) and mt(v.cdr, fr)
-    elems = items(p)
-    rest = None
-    if DOT in elems:
-        i = elems.index(DOT)
-        after = elems[i + 1:]
-        if len(after) != 1 or after[0].__class__ is not Symbol:
-            raise Usage("match: malformed rest pattern after '.'")
-        rest = comp_pattern(after[0], slots)
-        elems = elems[:i]
-    subs = [comp_pattern(e, slots) for e in elems]
-    k = len(subs)
-
-    def match_list(v, fr):
-        if v.__class__ is not List:
-            return False
-        if v.len != k if rest is None else v.len < k:
-            return False
-        for m in subs:
-            if not m(v.car, fr):
-                return False
-            v = v.cdr
-        return rest is None or rest(v, fr)
-    return match_list
-
-
-@special('match')
-def comp_match(x, scope, tail, span, unit):
-    if x.len < 3:
-        raise Usage('match: (match expr (pattern body)...)')
-    subject = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
-    clauses = []
-    for c in x.cdr.cdr.cells():
-        clause = c.car
-        if clause.__class__ is not List or clause.len == 0:
-            raise Usage('match: (match expr (pattern body)...)')
-        slots: dict = {}
-        matcher = comp_pattern(clause.car, slots)
-        mscope = Scope(sorted(slots, key=slots.get), scope)
-        for d in body_defines(clause.cdr):
-            mscope.add(d, maybe_unbound=True)
-        size = len(mscope.names)
-        body = comp_body(clause.cdr, mscope, tail, sub_span(c, span, unit), unit)
-        clauses.append((matcher, mscope, size, body))
-
-    def ev(f):
-        v = subject(f)
-        for matcher, mscope, size, body in clauses:
-            fr = [f, mscope] + [UNBOUND] * size
-            if matcher(v, fr):
-                return body(fr)
-        raise EvalError('match: no clause matched ' + display_form(v), span)
     return ev
 
 

@@ -20,7 +20,8 @@ LAYERS = {
     'values': (['values'], ['errors']),
     'reader': (['reader', 'printer'], ['values', 'errors']),
     'tensor': (['tensor'], ['values', 'errors', 'printer', 'jit.kernels']),
-    'eval': (['resolve', 'eval', 'specials', 'specialize', 'hygiene', 'suggest', 'expansion', 'builtins.*'],
+    'eval': (['resolve', 'eval', 'specials', 'templates', 'patterns', 'specialize', 'hygiene', 'suggest',
+              'expansion', 'builtins.*'],
              ['reader', 'printer', 'values', 'tensor', 'errors']),
     'graph': (['graph.*'], ['values', 'tensor', 'errors']),
     'codegen': (['jit.codegen', 'jit.graph_codegen', 'jit.grad_call'],
@@ -28,7 +29,8 @@ LAYERS = {
     'report': (['report'], ['errors', 'printer']),
     'runtime': (['runtime', 'worker', 'compile_graph', 'docs'],
                 ['errors', 'values', 'reader', 'printer', 'tensor', 'resolve', 'eval', 'specials',
-                 'specialize', 'hygiene', 'suggest', 'builtins.*', 'graph.*', 'jit.*', 'report']),
+                 'templates', 'patterns', 'specialize', 'hygiene', 'suggest', 'expansion', 'builtins.*',
+                 'graph.*', 'jit.*', 'report']),
     'front': (['repl.*', 'cli', '__main__'],
               ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'jit.build', 'docs',
                'suggest', '__init__']),
@@ -125,3 +127,12 @@ def test_the_checker_sees_relative_imports():
     # Guard the guard: eval's known imports must be visible to the parser above.
     deps = module_imports(PKG / 'eval.py')
     assert {'errors', 'printer', 'values', 'resolve'} <= deps
+
+
+def test_every_special_form_has_a_compiler():
+    from rusty import eval as ev
+    from rusty.runtime import FORM_MODULES  # noqa: F401  (registers the forms)
+    from rusty.values import sym
+    missing = [n for n in ev.SPECIAL_FORM_NAMES
+               if sym(n) not in ev.SPECIALS and n not in ('unquote', 'unquote-splicing')]
+    assert missing == []

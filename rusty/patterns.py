@@ -1,0 +1,119 @@
+"""`match` (LANGUAGE.md §6.6): patterns compiled to matchers that bind
+straight into the clause's frame slots."""
+from __future__ import annotations
+
+from .errors import EvalError
+from .eval import Usage, comp, comp_body, special, sub_span
+from .printer import display_form
+from .resolve import UNBOUND, Scope, body_defines
+from .specials import DOT, items
+from .values import NIL, List, Symbol, equal, sym
+
+
+# ── match ────────────────────────────────────────────────────────────────
+
+QUOTE = sym('quote')
+QMARK = sym('?')
+CONS = sym('cons')
+UNDERSCORE = sym('_')
+
+PREDICATES = {
+    'number?': lambda v: v.__class__ is float,
+    'string?': lambda v: v.__class__ is str,
+    'boolean?': lambda v: v.__class__ is bool,
+    'list?': lambda v: v.__class__ is List or v is NIL,
+    'symbol?': lambda v: v.__class__ is Symbol,
+    'nil?': lambda v: v is NIL or (v.__class__ is List and v.len == 0),
+    'pair?': lambda v: v.__class__ is List and v.len > 0,
+    'zero?': lambda v: v.__class__ is float and v == 0,
+    'positive?': lambda v: v.__class__ is float and v > 0,
+    'negative?': lambda v: v.__class__ is float and v < 0,
+}
+
+
+def comp_pattern(p, slots: dict):
+    """A matcher m(value, frame) -> bool that stores bindings into frame slots."""
+    cls = p.__class__
+    if cls is Symbol:
+        if p is UNDERSCORE:
+            return lambda v, fr: True
+        i = slots.setdefault(p, len(slots) + 2)
+
+        def bind(v, fr):
+            fr[i] = v
+            return True
+        return bind
+    if cls is float:
+        return lambda v, fr: v.__class__ is float and v == p
+    if cls is str:
+        return lambda v, fr: v.__class__ is str and v == p
+    if cls is bool:
+        return lambda v, fr: v is p
+    if cls is not List:
+        return lambda v, fr: False
+    if p.len == 0:
+        return lambda v, fr: False
+    if p.car is QUOTE and p.len == 2:
+        datum = p.cdr.car
+        return lambda v, fr: equal(v, datum)
+    if p.car is QMARK and p.len == 2 and p.cdr.car.__class__ is Symbol:
+        pred = PREDICATES.get(p.cdr.car.name)
+        if pred is None:
+            return lambda v, fr: False
+        return lambda v, fr: pred(v)
+    if p.car is CONS and p.len == 3:
+        mh = comp_pattern(p.cdr.car, slots)
+        mt = comp_pattern(p.cdr.cdr.car, slots)
+        return lambda v, fr: v.__class__ is List and v.len > 0 and mh(v.car, fr) and mt(v.cdr, fr)
+    elems = items(p)
+    rest = None
+    if DOT in elems:
+        i = elems.index(DOT)
+        after = elems[i + 1:]
+        if len(after) != 1 or after[0].__class__ is not Symbol:
+            raise Usage("match: malformed rest pattern after '.'")
+        rest = comp_pattern(after[0], slots)
+        elems = elems[:i]
+    subs = [comp_pattern(e, slots) for e in elems]
+    k = len(subs)
+
+    def match_list(v, fr):
+        if v.__class__ is not List:
+            return False
+        if v.len != k if rest is None else v.len < k:
+            return False
+        for m in subs:
+            if not m(v.car, fr):
+                return False
+            v = v.cdr
+        return rest is None or rest(v, fr)
+    return match_list
+
+
+@special('match')
+def comp_match(x, scope, tail, span, unit):
+    if x.len < 3:
+        raise Usage('match: (match expr (pattern body)...)')
+    subject = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
+    clauses = []
+    for c in x.cdr.cdr.cells():
+        clause = c.car
+        if clause.__class__ is not List or clause.len == 0:
+            raise Usage('match: (match expr (pattern body)...)')
+        slots: dict = {}
+        matcher = comp_pattern(clause.car, slots)
+        mscope = Scope(sorted(slots, key=slots.get), scope)
+        for d in body_defines(clause.cdr):
+            mscope.add(d, maybe_unbound=True)
+        size = len(mscope.names)
+        body = comp_body(clause.cdr, mscope, tail, sub_span(c, span, unit), unit)
+        clauses.append((matcher, mscope, size, body))
+
+    def ev(f):
+        v = subject(f)
+        for matcher, mscope, size, body in clauses:
+            fr = [f, mscope] + [UNBOUND] * size
+            if matcher(v, fr):
+                return body(fr)
+        raise EvalError('match: no clause matched ' + display_form(v), span)
+    return ev
