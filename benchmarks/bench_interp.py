@@ -293,6 +293,18 @@ def goals_of(results):
 
 # ── Profiles ─────────────────────────────────────────────────────────────
 
+def on_eval_thread(s, job):
+    """job() on the Session's evaluation thread (profilers are per thread)."""
+    worker = getattr(s, 'worker', None)
+    return worker.call(job) if worker is not None else job()
+
+
+def run_here(s, expr):
+    """Evaluate on the current thread (already the evaluation thread)."""
+    run = getattr(s, '_run', None)
+    return run(expr, '<bench>') if run is not None else s.run(expr, '<bench>')
+
+
 def profile(s, expr, top=12):
     """cProfile of one Session run of `expr`, on the evaluation thread;
     (total seconds under the profiler, markdown table of the top entries by
@@ -302,11 +314,11 @@ def profile(s, expr, top=12):
         t = time.perf_counter()
         pr.enable()
         try:
-            s._run(expr, '<bench>')
+            run_here(s, expr)
         finally:
             pr.disable()
         return pr, time.perf_counter() - t
-    pr, wall = s.worker.call(job)
+    pr, wall = on_eval_thread(s, job)
     pr.create_stats()
     entries = []
     total_tt = sum(v[2] for v in pr.stats.values())
@@ -382,10 +394,10 @@ def call_counts(s, expr, units, top=10):
     def job():
         sys.setprofile(hook)
         try:
-            s._run(expr, '<bench>')
+            run_here(s, expr)
         finally:
             sys.setprofile(None)
-    s.worker.call(job)
+    on_eval_thread(s, job)
     total = sum(counts.values())
     rows = []
     for k, v in counts.most_common(top):
