@@ -170,6 +170,16 @@ def call_native(p, args: list, span):
         _depth -= 1
 
 
+def call_procedure(p, args: list):
+    """Apply any procedure to evaluated arguments, non-tail, for builtins
+    (map, filter, apply, sort…): a plain lambda takes the direct path."""
+    if p.__class__ is Lambda and p.fast == len(args):
+        fr = [p.env, p.scope]
+        fr += args
+        return run(p, fr, None)
+    return apply_procedure(p, args)
+
+
 def apply_procedure(p, args: list, span=None, tail=False):
     """Apply any procedure value to evaluated arguments."""
     cls = p.__class__

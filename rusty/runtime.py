@@ -118,9 +118,8 @@ class Session:
 
     # ── Host interface for builtins and special forms ──
 
-    def call(self, proc, args: list):
-        """Apply a procedure (non-tail); used by map, apply, sort, …"""
-        return ev.apply_procedure(proc, args)
+    # Apply a procedure (non-tail); used by map, apply, sort, …
+    call = staticmethod(ev.call_procedure)
 
     def display(self, x) -> str:
         return display_form(x)

@@ -42,10 +42,14 @@ def shape_text(shape: tuple) -> str:
 # ── Scalar arithmetic ────────────────────────────────────────────────────
 
 def ieee_div(x: float, y: float) -> float:
-    """x / y in IEEE arithmetic: a zero divisor gives ±inf or NaN, never an error."""
+    """x / y as the hardware divides (Python raises for a zero divisor): ±inf,
+    the NaN operand itself, or for 0/0 the hardware's default NaN — computed,
+    not math.nan, whose sign bit differs — so native code gives the same bits."""
     if y == 0.0:
-        if x != x or x == 0.0:
-            return NAN
+        if x != x:
+            return x
+        if x == 0.0:
+            return INF - INF
         return math.copysign(INF, math.copysign(1.0, x) * math.copysign(1.0, y))
     return x / y
 

@@ -105,7 +105,7 @@ def test_output_is_deterministic():
      '(if ((rusty_x < 1.0_f64) && ((rusty_x > 2.0_f64) || (!(rusty_x <= 3.0_f64)))) '
      '{ 1.0_f64 } else { 2.0_f64 })'),
     ('(cond ((< x 0) -1) ((> x 0) 1) (else 0))',
-     '(if (rusty_x < 0.0_f64) { (-1.0_f64) } else if (rusty_x > 0.0_f64) { 1.0_f64 } '
+     '(if (rusty_x < 0.0_f64) { std::hint::black_box((-1.0_f64)) } else if (rusty_x > 0.0_f64) { 1.0_f64 } '
      'else { 0.0_f64 })'),
     ('(cond (else 7))', '7.0_f64'),
     ('(let ((y 1) (z x)) (+ y z))',
@@ -182,7 +182,7 @@ def bits(x):
 
 
 @pytest.mark.parametrize('x, rust', [
-    (2.0, '2.0_f64'), (-2.0, '(-2.0_f64)'), (0.0, '0.0_f64'), (-0.0, '(-0.0_f64)'),
+    (2.0, '2.0_f64'), (-2.0, '(-2.0_f64)'), (0.0, '0.0_f64'), (-0.0, 'std::hint::black_box((-0.0_f64))'),
     (0.1, '0.1_f64'), (1e-7, '1e-07_f64'), (1e20, '1e+20_f64'), (5e-324, '5e-324_f64'),
     (1.7976931348623157e308, '1.7976931348623157e+308_f64'),
     (math.inf, 'f64::from_bits(0x7ff0000000000000)'),
@@ -324,6 +324,16 @@ def test_shapes_that_the_seed_got_wrong_compile():
     [ab, a_b] = native('(a-b (x) (+ x 1))', '(a_b (x) (* (a-b x) 10))')
     assert (ab.call([1.0]), a_b.call([1.0])) == (2.0, 20.0)
     assert call('(f (f_impl x_l0) (let ((x 1)) (+ f_impl x_l0 x)))', 10, 100) == 111
+
+
+@pytest.mark.rustc
+def test_nan_sign_survives_multiplying_by_minus_one():
+    # LLVM would turn these into negations, flipping the NaN's sign bit; the
+    # interpreter really multiplies (and subtracts), keeping it.
+    nan = float('nan')
+    for src in ('(f (x) (* x -1))', '(f (x) (/ x -1))', '(f (x) (- -0.0 x))', '(f (x) (* -1 x))'):
+        assert bits(call(src, nan)) == bits(nan), src
+        assert bits(call(src, -nan)) == bits(-nan), src
 
 
 @pytest.mark.rustc

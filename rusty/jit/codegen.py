@@ -269,9 +269,20 @@ def rust_f64(x: float) -> str:
     x = float(x)
     if math.isfinite(x):
         text = repr(x) + '_f64'
-        return '(%s)' % text if text.startswith('-') else text
-    bits = struct.unpack('<Q', struct.pack('<d', x))[0]
-    return 'f64::from_bits(0x%016x)' % bits
+        text = '(%s)' % text if text.startswith('-') else text
+    else:
+        text = 'f64::from_bits(0x%016x)' % struct.unpack('<Q', struct.pack('<d', x))[0]
+    return opaque(x, text)
+
+
+def opaque(x: float, text: str) -> str:
+    """Hide -1.0 and -0.0 from the optimiser. LLVM turns `v * -1.0`, `v / -1.0`
+    and `-0.0 - v` into a negation, which flips a NaN's sign bit where the
+    interpreter's real multiply keeps it; behind black_box the operation stays
+    the one the program wrote."""
+    if x == -1.0 or (x == 0.0 and math.copysign(1.0, x) < 0):
+        return 'std::hint::black_box(%s)' % text
+    return text
 
 
 def _is_number(x) -> bool:
