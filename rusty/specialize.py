@@ -236,7 +236,7 @@ def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
             '                except BaseException as e:\n'
             '                    raise located(e, SPAN)\n'
             '            return call_builtin(p, [%(arglist)s], SPAN)\n'
-            '        elif cls is Native:\n'
+            '        elif cls is Native or cls is NativeGrad:\n'
             '%(assign)s'
             '            return call_native(p, [%(arglist)s], SPAN)\n'
             '        return generic(f, p)\n') % dict(n=nargs, apply=apply, assign=assign, arglist=arglist,

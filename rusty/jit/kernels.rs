@@ -95,6 +95,11 @@ pub unsafe extern "C" fn rusty_k_transpose(a: *const f64, out: *mut f64, n: usiz
 /// in registers while p runs), which changes the memory traffic, not the
 /// per-element sequence of operations. Bands touch disjoint rows of `out`, so
 /// several may run at once.
+///
+/// Bands with several row tiles first copy each NR-column panel of `b` into a
+/// contiguous k×NR buffer (as BLIS packs): every row tile then streams it
+/// sequentially from L1 instead of striding across `b` one cache line (often
+/// two) per p.
 #[no_mangle]
 pub unsafe extern "C" fn rusty_k_matmul_band(
     a: *const f64, b: *const f64, out: *mut f64,
@@ -103,11 +108,19 @@ pub unsafe extern "C" fn rusty_k_matmul_band(
     let a = from_raw_parts(a, n * k);
     let b = from_raw_parts(b, k * m);
     let o = from_raw_parts_mut(out, n * m);
+    if row1 - row0 >= PACK_MIN_ROWS {
+        PANEL.with(|cell| {
+            let mut panel = cell.borrow_mut();
+            panel.resize(k * NR, 0.0);
+            packed_band(a, b, o, k, m, row0, row1, &mut panel);
+        });
+        return;
+    }
     let mut i0 = row0;
     while i0 + MR <= row1 {
         let mut j0 = 0;
         while j0 + NR <= m {
-            tile(a, b, o, k, m, i0, j0);
+            tile(a, b, m, j0, o, k, m, i0, j0);
             j0 += NR;
         }
         edge(a, b, o, k, m, i0, i0 + MR, j0, m);
@@ -118,14 +131,41 @@ pub unsafe extern "C" fn rusty_k_matmul_band(
 
 const MR: usize = 4;
 const NR: usize = 8;
+const PACK_MIN_ROWS: usize = 2 * MR;
 
-/// One full MR×NR tile of `out` at (i0, j0).
+thread_local! {
+    /// The packed k×NR panel of `b`, reused across calls on this thread.
+    static PANEL: std::cell::RefCell<Vec<f64>> = std::cell::RefCell::new(Vec::new());
+}
+
+/// The band, panel by panel: pack b[:, j0..j0+NR], then run every row tile on it.
+fn packed_band(a: &[f64], b: &[f64], o: &mut [f64], k: usize, m: usize,
+               row0: usize, row1: usize, panel: &mut [f64]) {
+    let mut j0 = 0;
+    while j0 + NR <= m {
+        for p in 0..k {
+            panel[p * NR..(p + 1) * NR].copy_from_slice(&b[p * m + j0..p * m + j0 + NR]);
+        }
+        let mut i0 = row0;
+        while i0 + MR <= row1 {
+            tile(a, panel, NR, 0, o, k, m, i0, j0);
+            i0 += MR;
+        }
+        edge(a, b, o, k, m, i0, row1, j0, j0 + NR);
+        j0 += NR;
+    }
+    edge(a, b, o, k, m, row0, row1, j0, m);
+}
+
+/// One full MR×NR tile of `out` at (i0, j0); row p of the tile's b columns
+/// is `bs[p * stride + c0 ..][..NR]` (b itself, or a packed panel).
 #[inline(always)]
-fn tile(a: &[f64], b: &[f64], o: &mut [f64], k: usize, m: usize, i0: usize, j0: usize) {
+fn tile(a: &[f64], bs: &[f64], stride: usize, c0: usize, o: &mut [f64], k: usize, m: usize,
+        i0: usize, j0: usize) {
     let mut acc = [[0.0_f64; NR]; MR];
     let rows: [&[f64]; MR] = core::array::from_fn(|r| &a[(i0 + r) * k..(i0 + r + 1) * k]);
     for p in 0..k {
-        let b_row: &[f64; NR] = b[p * m + j0..p * m + j0 + NR].try_into().unwrap();
+        let b_row: &[f64; NR] = bs[p * stride + c0..p * stride + c0 + NR].try_into().unwrap();
         for r in 0..MR {
             let x = rows[r][p];
             for c in 0..NR {

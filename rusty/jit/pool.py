@@ -46,9 +46,19 @@ def split(n: int, lanes: int) -> list[tuple[int, int]]:
     return [(c * rows, min(n, (c + 1) * rows)) for c in range(chunks)]
 
 
+# Handing a band to another thread costs ~60 µs of wake-up on the machines we
+# measured (benchmarks/RESULTS.md), more than half of a 1M multiply-add product
+# takes. With lanes chosen automatically, bands are used only for products
+# large enough to win; RUSTY_MM_THREADS set explicitly applies §13 as written.
+# Serial execution is always conformant, and banding never changes a bit.
+AUTO_MIN_MULADDS = 1 << 22
+
+
 def bands_for(n: int, k: int, m: int) -> list[tuple[int, int]]:
     """The bands this product runs as: one band (serial) under the crossover."""
     if not crossover(n, k, m):
+        return [(0, n)]
+    if os.environ.get('RUSTY_MM_THREADS') is None and n * k * m < AUTO_MIN_MULADDS:
         return [(0, n)]
     return split(n, lanes())
 
