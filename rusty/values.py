@@ -165,7 +165,8 @@ class Macro(Closure):
 
 class Native:
     """A compiled function `NAME/ARITY`; `call(args)` takes a list of floats
-    (already checked) and returns a float. `source` is the generated Rust."""
+    (already checked) and returns a float. `source` is its own generated Rust;
+    `handle` the loaded library (its `.rs`, with any shared prelude, beside it)."""
     __slots__ = ('name', 'arity', 'call', 'source', 'handle')
 
     def __init__(self, name, arity, call, source='', handle=None):

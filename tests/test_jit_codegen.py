@@ -381,8 +381,14 @@ def test_mutual_recursion_in_a_group():
                        '(odd? (n) (if (= n 0) 0 (even? (- n 1))))')
     assert (even.name, even.arity, odd.name) == ('even?', 1, 'odd?')
     assert even.call([10.0]) == 1 and odd.call([7.0]) == 1
-    assert even.source == odd.source and 'fn rusty_even_' in even.source
+    # each member's source is its own function (,rust NAME shows it); the
+    # library, prelude included, is shared and kept as a .rs beside the .so
+    assert 'fn rusty_even_' in even.source and 'fn rusty_odd_' not in even.source
+    assert 'fn rusty_odd_' in odd.source and 'RustyGuard {' not in odd.source
     assert even.handle is odd.handle
+    with open(even.handle.path[:-len('.so')] + '.rs') as f:
+        library = f.read()
+    assert even.source in library and odd.source in library
 
 
 # ── Differential: compiled vs interpreted (needs rusty.runtime) ─────────

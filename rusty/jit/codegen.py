@@ -496,22 +496,29 @@ def _function_source(symbol: str, impl: str, rust_params: list, body: str) -> st
 def generate_source(defs) -> tuple[str, list]:
     """Rust source for a group of `(name, params, body)` and the exported
     symbol of each, in order. Raises CompileError with the §12.3 messages."""
+    prelude, functions, symbols = generate_parts(defs)
+    return '\n'.join([prelude] + functions), symbols
+
+
+def generate_parts(defs) -> tuple[str, list, list]:
+    """(shared prelude, each function's own source, each exported symbol)."""
     used: set = set()
     symbols = [_claim(sanitize_ident(name), used) for name, _, _ in defs]
     impls = [_claim(s + '_impl', used) for s in symbols]
     fns = {}
     for (name, params, _), impl in zip(defs, impls):
         fns.setdefault(name, (impl, len(params)))
-    parts = [PRELUDE.format(cap='%d << 20' % (STACK_CAP >> 20),
-                            margin='%d << 10' % (STACK_MARGIN >> 10),
-                            fallback='%d << 20' % (STACK_FALLBACK >> 20))]
+    prelude = PRELUDE.format(cap='%d << 20' % (STACK_CAP >> 20),
+                             margin='%d << 10' % (STACK_MARGIN >> 10),
+                             fallback='%d << 20' % (STACK_FALLBACK >> 20))
+    functions = []
     for (name, params, body), symbol, impl in zip(defs, symbols, impls):
         scope_used = set(used)
         rust_params = [_claim(sanitize_ident(p), scope_used) for p in params]
         scope = _Scope(params, rust_params, fns, scope_used)
         body_code = scope.num(body)
-        parts.append(_function_source(symbol, impl, rust_params, body_code))
-    return '\n'.join(parts), symbols
+        functions.append(_function_source(symbol, impl, rust_params, body_code))
+    return prelude, functions, symbols
 
 
 def check_group(names, who: str) -> None:
@@ -532,10 +539,10 @@ def compile_defrust(defs, who: str = 'defrust') -> list:
     group: one Native per `(name: str, params: list[str], body_form)`."""
     defs = [(name, list(params), body) for name, params, body in defs]
     check_group([d[0] for d in defs], who)
-    source, symbols = generate_source(defs)
-    lib = build.build_and_load(source, symbols[0])
+    prelude, functions, symbols = generate_parts(defs)
+    lib = build.build_and_load('\n'.join([prelude] + functions), symbols[0])
     natives = []
-    for (name, params, _), symbol in zip(defs, symbols):
+    for (name, params, _), symbol, own in zip(defs, symbols, functions):
         call = ffi.scalar_caller(lib, symbol, len(params), name)
-        natives.append(Native(name, len(params), call, source, lib))
+        natives.append(Native(name, len(params), call, own, lib))
     return natives

@@ -6,6 +6,8 @@ blanked out, so evaluating it keeps the columns the user sees (carets line up).
 """
 from __future__ import annotations
 
+import os
+
 import re
 import time
 from typing import NamedTuple
@@ -300,6 +302,10 @@ def _rust(repl, cmd):
                    % (name, repl.short(display_form(v))))
     else:
         repl.write(repl.highlight(v.source.rstrip('\n'), 'rust') + '\n')
+        path = getattr(v.handle, 'path', None)
+        if v.__class__ is Native and path:
+            repl.write('// the whole library, shared prelude included: %s\n'
+                       % (os.path.splitext(path)[0] + '.rs'))
 
 
 @command('graph', ',graph EXPR', 'the optimised graph IR of a lambda, as a table', takes_code=True)
