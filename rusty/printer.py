@@ -57,7 +57,7 @@ def _atom(x, quote: bool) -> str:
         return x.name
     if cls is bool:
         return '#t' if x else '#f'
-    if cls is NilType:
+    if cls is NilType or cls is List:     # Nil, or (only ever) the empty list
         return '()'
     if cls is Builtin:
         return '#<builtin:%s>' % x.shown
@@ -75,48 +75,90 @@ def _atom(x, quote: bool) -> str:
     return '#<%s>' % cls.__name__
 
 
-def _render(x, quote: bool) -> str:
-    if x.__class__ is not List:
-        return _atom(x, quote)
+# ── Walking nested lists without host recursion ─────────────────────────
+
+def plain_item(e):
+    """An element written as itself, with nothing before it (for render_nested)."""
+    return '', e
+
+
+def _parens(lst):
+    return '(', ' ', ')', plain_item
+
+
+def render_nested(x, atom, shape, max_depth=None, too_deep='') -> str:
+    """The text of x, walking lists with an explicit stack.
+
+    `atom(v)` writes anything that is not a non-empty list. `shape(lst)` gives
+    (open, separator, close, item) for a non-empty list, where `item(e)` is
+    (text written before the element, the value written for it). Past
+    `max_depth` open lists a list is written as `too_deep`. The printer,
+    json-encode and save-model share this walk.
+    """
     out: list[str] = []
-    # Each stack entry is the remaining cells of an open list.
-    stack: list[List] = []
-    item = x
+    stack: list = []      # [remaining cells, separator, close, item] per open list
     while True:
-        if item.__class__ is List:
-            if len(stack) >= MAX_DEPTH:
-                out.append('(...)')
-            elif item.len == 0:
-                out.append('()')
+        if x.__class__ is List and x.len:
+            if max_depth is not None and len(stack) >= max_depth:
+                out.append(too_deep)
             else:
-                out.append('(')
-                stack.append(item)
-                item = item.car
+                opening, sep, close, item = shape(x)
+                stack.append([x, sep, close, item])
+                prefix, x = item(x.car)
+                out.append(opening + prefix)
                 continue
+        elif x.__class__ is List and max_depth is not None and len(stack) >= max_depth:
+            out.append(too_deep)
         else:
-            out.append(_atom(item, quote))
-        # Advance to the next element, closing finished lists.
+            out.append(atom(x))
         while stack:
-            rest = stack[-1].cdr
+            top = stack[-1]
+            rest = top[0].cdr
             if rest.len:
-                stack[-1] = rest
-                out.append(' ')
-                item = rest.car
+                top[0] = rest
+                if top[3] is plain_item:
+                    x = rest.car
+                    out.append(top[1])
+                else:
+                    prefix, x = top[3](rest.car)
+                    out.append(top[1] + prefix)
                 break
             stack.pop()
-            out.append(')')
+            out.append(top[2])
         else:
             return ''.join(out)
 
 
+def _display_atom(x) -> str:
+    cls = x.__class__
+    if cls is float:
+        return format_number(x)
+    if cls is str:
+        return '"' + x + '"'
+    return _atom(x, True)
+
+
+def _print_atom(x) -> str:
+    cls = x.__class__
+    if cls is float:
+        return format_number(x)
+    if cls is str:
+        return x
+    return _atom(x, False)
+
+
 def display_form(x) -> str:
     """Strings quoted (unescaped); used by display, ~s and error messages."""
-    return _render(x, True)
+    if x.__class__ is not List:
+        return _display_atom(x)
+    return render_nested(x, _display_atom, _parens, MAX_DEPTH, '(...)')
 
 
 def print_form(x) -> str:
     """Strings raw at every level; used by print, str, ~a and the REPL."""
-    return _render(x, False)
+    if x.__class__ is not List:
+        return _print_atom(x)
+    return render_nested(x, _print_atom, _parens, MAX_DEPTH, '(...)')
 
 
 

@@ -12,7 +12,7 @@ import os
 from array import array
 
 from ..errors import EvalError, os_error_text
-from ..printer import display_form, format_number
+from ..printer import display_form, format_number, plain_item, render_nested
 from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, Tensor, make_list, sym
 from .strings import JsonError, parse_json
 
@@ -178,29 +178,12 @@ def _model_atom(x) -> str:
 
 
 def encode_model(v) -> str:
-    """The model document for a value (lists walked with an explicit stack)."""
-    out = ['{"rusty-model": 1, "value": ']
-    stack: list[List] = []
-    x = v
-    while True:
-        if x.__class__ is List and x.len:
-            out.append('[')
-            stack.append(x)
-            x = x.car
-            continue
-        out.append(_model_atom(x))
-        while stack:
-            rest = stack[-1].cdr
-            if rest.len:
-                stack[-1] = rest
-                out.append(', ')
-                x = rest.car
-                break
-            stack.pop()
-            out.append(']')
-        else:
-            out.append('}')
-            return ''.join(out)
+    """The model document for a value (lists walked without host recursion)."""
+    return '{"rusty-model": 1, "value": %s}' % render_nested(v, _model_atom, _model_shape)
+
+
+def _model_shape(lst):
+    return '[', ', ', ']', plain_item
 
 
 # ── Model decoding ───────────────────────────────────────────────────────

@@ -9,7 +9,7 @@ import math
 import re
 
 from ..errors import EvalError
-from ..printer import display_form, format_number, print_form
+from ..printer import display_form, format_number, plain_item, print_form, render_nested
 from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, make_list, sym
 
 TABLE = BuiltinTable()
@@ -229,41 +229,17 @@ def _json_atom(x) -> str:
 @TABLE.fn('json-encode', 1, 1, doc='JSON text for a value; key/value lists become objects.',
           sig='(json-encode v)')
 def json_encode(v):
-    out: list[str] = []
-    # Each stack entry: [the cell being written, is it an object].
-    stack: list[list] = []
-    x = v
-    while True:
-        if x.__class__ is List and x.len:
-            if _is_object(x):
-                out.append('{')
-                out.append(_key(x.car))
-                out.append(': ')
-                stack.append([x, True])
-                x = x.car.cdr.car
-            else:
-                out.append('[')
-                stack.append([x, False])
-                x = x.car
-            continue
-        out.append(_json_atom(x))
-        while stack:
-            top = stack[-1]
-            rest = top[0].cdr
-            if rest.len:
-                top[0] = rest
-                out.append(', ')
-                if top[1]:
-                    out.append(_key(rest.car))
-                    out.append(': ')
-                    x = rest.car.cdr.car
-                else:
-                    x = rest.car
-                break
-            stack.pop()
-            out.append('}' if top[1] else ']')
-        else:
-            return ''.join(out)
+    return render_nested(v, _json_atom, _json_shape)
+
+
+def _json_pair(pair):
+    return _key(pair) + ': ', pair.cdr.car
+
+
+def _json_shape(lst):
+    if _is_object(lst):
+        return '{', ', ', '}', _json_pair
+    return '[', ', ', ']', plain_item
 
 
 # ── JSON parsing (RFC 8259) ──────────────────────────────────────────────
