@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..errors import EvalError
 from ..printer import display_form
+from .args import expected
 from ..values import NIL, BuiltinTable, Symbol
 
 TABLE = BuiltinTable()
@@ -21,7 +22,7 @@ def _text(x, who: str, kinds='string or symbol') -> str:
         return x
     if x.__class__ is Symbol:
         return x.name
-    raise EvalError('%s: expected a %s, got %s' % (who, kinds, display_form(x)))
+    raise expected(who, kinds, x)
 
 
 def apropos_names(host, text: str) -> list[str]:

@@ -14,6 +14,7 @@ from array import array
 from ..errors import EvalError, os_error_text
 from ..printer import display_form, format_number, plain_item, render_nested
 from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, Tensor, make_list, sym
+from .args import expected
 from .strings import JsonError, parse_json
 
 TABLE = BuiltinTable()
@@ -34,7 +35,7 @@ def _fail(name: str, path: str, e: Exception) -> EvalError:
 
 def _path(name: str, x) -> str:
     if x.__class__ is not str:
-        raise EvalError('%s: expected a string, got %s' % (name, display_form(x)))
+        raise expected(name, 'string', x)
     return x
 
 

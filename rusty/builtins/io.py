@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..errors import EvalError
 from ..printer import display_form, print_form
+from .args import string_arg
 from ..values import NIL, BuiltinTable, Symbol, gensym
 
 TABLE = BuiltinTable()
@@ -39,9 +40,7 @@ def error(*args):
 @TABLE.fn('eval-string', 1, 1, host=True, doc='Read and evaluate text in a fresh global environment.',
           sig='(eval-string text)')
 def eval_string(host, text):
-    if text.__class__ is not str:
-        raise EvalError('eval-string: expected a string, got ' + display_form(text))
-    return host.eval_string(text)
+    return host.eval_string(string_arg('eval-string', text))
 
 
 @TABLE.fn('gensym', 0, 1, doc='A fresh symbol PREFIX__N.', sig='(gensym [prefix])')

@@ -2,37 +2,12 @@
 the empty list wherever a list is expected, unless stated otherwise."""
 from __future__ import annotations
 
-import math
-
 from ..errors import EvalError
-from ..printer import display_form
-from ..values import EMPTY, NIL, PROCEDURE_TYPES, BuiltinTable, List, equal, make_list
+from ..printer import display_form, format_number
+from ..values import EMPTY, NIL, BuiltinTable, List, equal, make_list
+from .args import expected, index_arg, list_arg, proc_arg
 
 TABLE = BuiltinTable()
-
-
-def as_list(x, who: str) -> List:
-    """x as a list (Nil is empty), else `WHO: expected a list, got X`."""
-    if x.__class__ is List:
-        return x
-    if x is NIL:
-        return EMPTY
-    raise EvalError('%s: expected a list, got %s' % (who, display_form(x)))
-
-
-def as_proc(x, who: str):
-    if not isinstance(x, PROCEDURE_TYPES):
-        raise EvalError('%s: expected a procedure, got %s' % (who, display_form(x)))
-    return x
-
-
-def as_index(x, who: str) -> int:
-    """A numeric index, truncated toward zero; negative and NaN count as 0."""
-    if x.__class__ is not float:
-        raise EvalError('%s: expected a number, got %s' % (who, display_form(x)))
-    if x != x or x <= 0:
-        return 0
-    return int(x) if math.isfinite(x) else 1 << 62
 
 
 @TABLE.fn('cons', 2, 2, doc='Prepend x to a list (a non-list makes a two-element list).', sig='(cons x lst)')
@@ -96,7 +71,7 @@ def reverse(x):
     if x is NIL:
         return NIL
     out = EMPTY
-    for e in as_list(x, 'reverse'):
+    for e in list_arg('reverse', x):
         out = List(e, out)
     return out
 
@@ -105,10 +80,10 @@ def reverse(x):
 def nth(a, b):
     if a.__class__ is float:
         a, b = b, a
-    lst = as_list(a, 'nth')
-    i = as_index(b, 'nth')
+    lst = list_arg('nth', a)
+    i = index_arg('nth', b)
     if i >= lst.len:
-        raise EvalError('nth: index %d out of range' % i)
+        raise EvalError('nth: index %s out of range' % format_number(i))
     while i:
         lst = lst.cdr
         i -= 1
@@ -117,7 +92,7 @@ def nth(a, b):
 
 @TABLE.fn('member', 2, 2, doc='The tail starting at the first element equal? to x, else #f.', sig='(member x lst)')
 def member(x, lst):
-    lst = as_list(lst, 'member')
+    lst = list_arg('member', lst)
     while lst.len:
         if equal(x, lst.car):
             return lst
@@ -127,10 +102,10 @@ def member(x, lst):
 
 @TABLE.fn('list-tail', 2, 2, doc='The list without its first k elements.', sig='(list-tail lst k)')
 def list_tail(lst, k):
-    lst = as_list(lst, 'list-tail')
-    n = as_index(k, 'list-tail')
+    lst = list_arg('list-tail', lst)
+    n = index_arg('list-tail', k)
     if n > lst.len:
-        raise EvalError('list-tail: index %d out of range' % n)
+        raise EvalError('list-tail: index %s out of range' % format_number(n))
     while n:
         lst = lst.cdr
         n -= 1
@@ -139,23 +114,23 @@ def list_tail(lst, k):
 
 @TABLE.fn('map', 2, 2, host=True, doc='A list of (f x) for each element.', sig='(map f lst)')
 def map_(host, f, lst):
-    as_proc(f, 'map')
+    proc_arg('map', f)
     call = host.call
-    return make_list([call(f, [x]) for x in as_list(lst, 'map')])
+    return make_list([call(f, [x]) for x in list_arg('map', lst)])
 
 
 @TABLE.fn('filter', 2, 2, host=True, doc='The elements for which pred is not #f.', sig='(filter pred lst)')
 def filter_(host, f, lst):
-    as_proc(f, 'filter')
+    proc_arg('filter', f)
     call = host.call
-    return make_list([x for x in as_list(lst, 'filter') if call(f, [x]) is not False])
+    return make_list([x for x in list_arg('filter', lst) if call(f, [x]) is not False])
 
 
 @TABLE.fn('for-each', 2, 2, host=True, doc='Call f on each element; returns Nil.', sig='(for-each f lst)')
 def for_each(host, f, lst):
-    as_proc(f, 'for-each')
+    proc_arg('for-each', f)
     call = host.call
-    for x in as_list(lst, 'for-each'):
+    for x in list_arg('for-each', lst):
         call(f, [x])
     return NIL
 
@@ -164,13 +139,13 @@ def _fold_list(lst, who):
     if lst.__class__ is not List:
         if lst is NIL:
             raise EvalError('%s: not a list' % who)
-        raise EvalError('%s: expected a list, got %s' % (who, display_form(lst)))
+        raise expected(who, 'list', lst)
     return lst
 
 
 @TABLE.fn('foldl', 3, 3, host=True, doc='acc <- (f element acc), left to right.', sig='(foldl f init lst)')
 def foldl(host, f, init, lst):
-    as_proc(f, 'foldl')
+    proc_arg('foldl', f)
     call = host.call
     acc = init
     for x in _fold_list(lst, 'foldl'):
@@ -180,7 +155,7 @@ def foldl(host, f, init, lst):
 
 @TABLE.fn('foldr', 3, 3, host=True, doc='acc <- (f element acc), right to left.', sig='(foldr f init lst)')
 def foldr(host, f, init, lst):
-    as_proc(f, 'foldr')
+    proc_arg('foldr', f)
     call = host.call
     acc = init
     for x in reversed(list(_fold_list(lst, 'foldr'))):
@@ -191,7 +166,7 @@ def foldr(host, f, init, lst):
 @TABLE.fn('apply', 2, None, host=True, doc='Call f with the arguments given, then the elements of the last.',
           sig='(apply f a ... lst)')
 def apply_(host, f, *args):
-    as_proc(f, 'apply')
+    proc_arg('apply', f)
     last = args[-1]
     if last.__class__ is not List and last is not NIL:
         raise EvalError('apply: last argument must be a list')
@@ -220,9 +195,9 @@ class _Less:
 @TABLE.fn('sort', 1, 2, host=True, doc='A new stably sorted list (numbers, strings, or by less?).',
           sig='(sort lst [less?])')
 def sort(host, lst, less=None):
-    items = list(as_list(lst, 'sort'))
+    items = list(list_arg('sort', lst))
     if less is not None:
-        as_proc(less, 'sort')
+        proc_arg('sort', less)
         call = host.call
         return make_list([k.v for k in sorted((_Less(x, call, less) for x in items))])
     if len(items) > 1:

@@ -5,52 +5,31 @@ overflows the host stack (§5.5). `parse_json` is shared with the model files.
 """
 from __future__ import annotations
 
-import math
 import re
 
 from ..errors import EvalError
 from ..printer import display_form, format_number, plain_item, print_form, render_nested
 from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, make_list, sym
+from .args import expected, index_arg, string_arg
 
 TABLE = BuiltinTable()
 
 
 # ── Argument checks ──────────────────────────────────────────────────────
 
-def _expected(name: str, kind: str, x) -> EvalError:
-    return EvalError('%s: expected a %s, got %s' % (name, kind, display_form(x)))
-
-
-def _string(name: str, x) -> str:
-    if x.__class__ is not str:
-        raise _expected(name, 'string', x)
-    return x
-
-
-def _index(name: str, x) -> float:
-    """A numeric index truncated toward zero; negative and NaN count as 0 (inf stays)."""
-    if x.__class__ is not float:
-        raise _expected(name, 'number', x)
-    if x != x or x <= 0.0:
-        return 0.0
-    if x == math.inf:
-        return x
-    return float(math.trunc(x))
-
-
 # ── Strings ──────────────────────────────────────────────────────────────
 
 @TABLE.fn('string-length', 1, 1, doc='The number of code points in a string.',
           sig='(string-length s)')
 def string_length(s):
-    return float(len(_string('string-length', s)))
+    return float(len(string_arg('string-length', s)))
 
 
 @TABLE.fn('string-append', 0, None, doc='The concatenation of strings.',
           sig='(string-append s ...)')
 def string_append(*parts):
     for p in parts:
-        _string('string-append', p)
+        string_arg('string-append', p)
     return ''.join(parts)
 
 
@@ -61,17 +40,17 @@ def string_append_list(lst):
     if lst.__class__ is NilType:
         return ''
     if lst.__class__ is not List:
-        raise _expected('string-append-list', 'list', lst)
+        raise expected('string-append-list', 'list', lst)
     return ''.join([x if x.__class__ is str else print_form(x) for x in lst])
 
 
 @TABLE.fn('substring', 2, 3, doc='The code points from start up to end, indices clamped.',
           sig='(substring s start [end])')
 def substring(s, start, end=None):
-    s = _string('substring', s)
+    s = string_arg('substring', s)
     n = len(s)
-    lo = min(_index('substring', start), n)
-    hi = n if end is None else min(_index('substring', end), n)
+    lo = min(index_arg('substring', start), n)
+    hi = n if end is None else min(index_arg('substring', end), n)
     if lo >= hi:
         return ''
     return s[int(lo):int(hi)]
@@ -80,8 +59,8 @@ def substring(s, start, end=None):
 @TABLE.fn('string-ref', 2, 2, doc='The character at an index, as a one-character string.',
           sig='(string-ref s i)')
 def string_ref(s, i):
-    s = _string('string-ref', s)
-    k = _index('string-ref', i)
+    s = string_arg('string-ref', s)
+    k = index_arg('string-ref', i)
     if k >= len(s):
         raise EvalError('string-ref: index %s out of range' % format_number(k))
     return s[int(k)]
@@ -90,13 +69,13 @@ def string_ref(s, i):
 @TABLE.fn('string=?', 2, 2, doc='True if two strings have the same contents.',
           sig='(string=? a b)')
 def string_eq(a, b):
-    return _string('string=?', a) == _string('string=?', b)
+    return string_arg('string=?', a) == string_arg('string=?', b)
 
 
 @TABLE.fn('string->list', 1, 1, doc='The characters of a string as one-character strings.',
           sig='(string->list s)')
 def string_to_list(s):
-    return make_list(list(_string('string->list', s)))
+    return make_list(list(string_arg('string->list', s)))
 
 
 @TABLE.fn('str', 0, None, doc='The print forms of the arguments concatenated.',
@@ -109,8 +88,8 @@ def str_(*xs):
           doc='The pieces between occurrences of sep, empty pieces dropped.',
           sig='(string-split s sep)')
 def string_split(s, sep):
-    s = _string('string-split', s)
-    sep = _string('string-split', sep)
+    s = string_arg('string-split', s)
+    sep = string_arg('string-split', sep)
     if sep == '':
         return make_list(list(s))
     return make_list([piece for piece in s.split(sep) if piece])
@@ -125,31 +104,31 @@ _NUMBER_TEXT = re.compile(
 
 @TABLE.fn('number->string', 1, 1, doc='The text of a number (§3.3 format).',
           sig='(number->string x)')
-def number_to_string(x):
+def number_tostring_arg(x):
     if x.__class__ is not float:
-        raise _expected('number->string', 'number', x)
+        raise expected('number->string', 'number', x)
     return format_number(x)
 
 
 @TABLE.fn('string->number', 1, 1, doc='The number a string spells, or #f.',
           sig='(string->number s)')
 def string_to_number(s):
-    s = _string('string->number', s)
+    s = string_arg('string->number', s)
     if _NUMBER_TEXT.fullmatch(s) is None:
         return False
     return float(s)
 
 
 @TABLE.fn('symbol->string', 1, 1, doc='The name of a symbol.', sig='(symbol->string s)')
-def symbol_to_string(s):
+def symbol_tostring_arg(s):
     if s.__class__ is not Symbol:
-        raise _expected('symbol->string', 'symbol', s)
+        raise expected('symbol->string', 'symbol', s)
     return s.name
 
 
 @TABLE.fn('string->symbol', 1, 1, doc='The symbol with this name.', sig='(string->symbol s)')
 def string_to_symbol(s):
-    return sym(_string('string->symbol', s))
+    return sym(string_arg('string->symbol', s))
 
 
 # ── format ───────────────────────────────────────────────────────────────
@@ -161,7 +140,7 @@ _FORMAT_TEXT = {'%': '\n', 't': '\t', '~': '~'}
           sig='(format template arg ...)')
 def format_(template, *args):
     if template.__class__ is not str:
-        raise _expected('format', 'string', template)
+        raise expected('format', 'string', template)
     out = []
     pending = iter(args)
     i, n = 0, len(template)
@@ -392,7 +371,7 @@ def _pairs_list(pairs) -> List:
           doc='The value of JSON text; objects become lists of (key value) lists.',
           sig='(json-decode s)')
 def json_decode(s):
-    s = _string('json-decode', s)
+    s = string_arg('json-decode', s)
     try:
         return parse_json(s, make_list, _pairs_list)
     except JsonError as e:

@@ -7,18 +7,15 @@ from array import array
 from .. import tensor as T
 from ..errors import EvalError
 from ..printer import display_form
+from .args import expected
 from ..values import PROCEDURE_TYPES, BuiltinTable, List, NilType, Tensor, make_list
 
 TABLE = BuiltinTable()
 
 
-def _expected(name: str, kind: str, x) -> EvalError:
-    return EvalError('%s: expected a %s, got %s' % (name, kind, display_form(x)))
-
-
 def _tensor_arg(name: str, x) -> Tensor:
     if x.__class__ is not Tensor:
-        raise _expected(name, 'tensor', x)
+        raise expected(name, 'tensor', x)
     return x
 
 
@@ -88,7 +85,7 @@ def tensor_ref(t, *indices):
     flat = 0
     for axis, (x, size) in enumerate(zip(indices, t.shape)):
         if x.__class__ is not float:
-            raise _expected('tensor-ref', 'number', x)
+            raise expected('tensor-ref', 'number', x)
         i = _index(x)
         if i >= size:
             shown = 'inf' if i == math.inf else str(i)
@@ -131,7 +128,7 @@ def tensor_sum(t):
           sig='(relu x)')
 def relu(x):
     if x.__class__ is not float and x.__class__ is not Tensor:
-        raise _expected('relu', 'number or tensor', x)
+        raise expected('relu', 'number or tensor', x)
     return T.relu(x)
 
 
@@ -139,7 +136,7 @@ def relu(x):
           sig='(tensor-map f t)', host=True)
 def tensor_map(host, f, t):
     if not isinstance(f, PROCEDURE_TYPES):
-        raise _expected('tensor-map', 'procedure', f)
+        raise expected('tensor-map', 'procedure', f)
     t = _tensor_arg('tensor-map', t)
     call = host.call
     out = []
