@@ -47,7 +47,3 @@ SPECIAL_FORM_DOCS = {
                  'Compile several mutually recursive numeric functions in one library.'),
 }
 
-
-def special_form_doc(name: str):
-    """(signature, one-line doc) of a special form, or None."""
-    return SPECIAL_FORM_DOCS.get(name)

@@ -54,10 +54,6 @@ def set_depth_limit(limit: int) -> None:
     _limit = limit
 
 
-def depth_limit() -> int:
-    return _limit
-
-
 def reset_depth() -> None:
     """Forget any depth left over by an aborted evaluation."""
     global _depth
@@ -93,13 +89,6 @@ def run(p, fr, site):
         raise err
     finally:
         _depth -= 1
-
-
-def run_tail(r):
-    """Finish a value that may be a tail call (from code compiled in tail position)."""
-    if r.__class__ is tuple:
-        return run(*r)
-    return r
 
 
 # ── Applying procedures ──────────────────────────────────────────────────

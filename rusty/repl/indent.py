@@ -30,11 +30,6 @@ def status(text: str) -> str:
     return 'complete'
 
 
-def depth_of(text: str) -> int:
-    """Parentheses still open at the end of text (0 when balanced or over-closed)."""
-    return max(0, open_depth(text)[0])
-
-
 # ── Indentation ──────────────────────────────────────────────────────────
 
 class _List:
