@@ -78,8 +78,6 @@ class GlobalEnv:
         c = self.cells.get(s)
         if c is None:
             c = self.cells[s] = Cell(s)
-            if s.dyn:
-                c.value = MISSING
         return c
 
     def define(self, s: Symbol, v) -> None:
