@@ -43,3 +43,24 @@ def err(src):
     except RustyError as e:
         return e.message
     raise AssertionError('no error raised by %r' % src)
+
+
+def builtin_caller(table):
+    """(call, msg) for one builtin table, through the runtime's own path (the
+    generic arity check, host binding, error conversion): call(name, *args)
+    returns the value, msg(name, *args) the message of the error it raises."""
+    from rusty.eval import call_builtin
+    from rusty.values import sym
+    s = session()
+    s.install(table)
+
+    def call(name, *args):
+        return call_builtin(s.genv.lookup(sym(name)), list(args), None)
+
+    def msg(name, *args):
+        try:
+            call(name, *args)
+        except RustyError as e:
+            return e.message
+        raise AssertionError('no error raised by %s' % name)
+    return call, msg

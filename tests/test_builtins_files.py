@@ -9,37 +9,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rusty.builtins.files import TABLE, decode_model, encode_model
-from rusty.errors import EvalError
 from rusty.values import (EMPTY, NIL, Builtin, Lambda, List, Macro, Native, NativeGrad,
                           Tensor, equal, make_list, sym)
 
-try:
-    from helpers import err, ev
-    HAVE_RUNTIME = True
-except ImportError:         # rusty.runtime is not written yet
-    HAVE_RUNTIME = False
+from helpers import builtin_caller, err, ev
 
-lang = pytest.mark.skipif(not HAVE_RUNTIME, reason='rusty.runtime not available yet')
-
-SPECS = {spec[0]: spec for spec in TABLE.specs}
 F = float
 ENOENT = 'No such file or directory (os error 2)'
 
 
-def call(name, *args):
-    """Call a builtin the way the runtime does: the generic arity check, then fn(*args)."""
-    _, fn, lo, hi, _doc, _sig, host, _shown = SPECS[name]
-    assert not host
-    n = len(args)
-    if n < lo or (hi is not None and n > hi):
-        raise EvalError('%s: expected %d arg(s), got %d' % (name, lo, n))
-    return fn(*args)
-
-
-def msg(name, *args):
-    with pytest.raises(EvalError) as info:
-        call(name, *args)
-    return info.value.message
+SPECS = {spec[0]: spec for spec in TABLE.specs}
+call, msg = builtin_caller(TABLE)
 
 
 def L(*items):
@@ -323,7 +303,6 @@ def test_load_model_accepts_reordered_and_spaced_documents(cwd):
 
 # ── Through the language ─────────────────────────────────────────────────
 
-@lang
 def test_files_through_the_language(cwd):
     assert ev('(file-write "t.txt" "hi")') == '()'
     assert ev('(type-of (file-write "t.txt" "hi"))') == 'nil'
@@ -338,7 +317,6 @@ def test_files_through_the_language(cwd):
     assert err('(file-read)') == 'file-read: expected 1 arg(s), got 0'
 
 
-@lang
 def test_models_through_the_language(cwd):
     src = ('(save-model "m.json" (list 1 -0.0 "s" \'sym (tensor (list 1 2)) () (list) #t (sqrt -1)))'
            '(load-model "m.json")')
@@ -355,7 +333,6 @@ def test_models_through_the_language(cwd):
         "load-model: 'n.json' is not a rusty model file"
 
 
-@lang
 def test_deep_model_through_the_language(cwd):
     src = ('(define (nest n acc) (if (= n 0) acc (nest (- n 1) (list acc)))) '
            '(save-model "deep.json" (nest 100000 7)) '

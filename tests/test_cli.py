@@ -268,7 +268,7 @@ def test_process_interrupt_is_catchable_by_try_catch():
 
 
 def test_terminal_starts_the_repl():
-    pexpect = pytest.importorskip('pexpect')
+    import pexpect
     e = dict(os.environ)
     e['PYTHONPATH'] = str(REPO) + os.pathsep + e.get('PYTHONPATH', '')
     e['TERM'] = 'dumb'

@@ -2,13 +2,11 @@
 constants, every compile-time message, and (with rustc) the compiled results,
 differentially against the interpreter."""
 import math
-import os
 import struct
 
 import pytest
 
 from rusty.errors import CompileError
-from rusty.jit import codegen
 from rusty.jit.codegen import compile_defrust, generate_source, rust_f64, sanitize_ident
 from rusty.reader import read
 
@@ -391,13 +389,7 @@ def test_mutual_recursion_in_a_group():
     assert even.source in library and odd.source in library
 
 
-# ── Differential: compiled vs interpreted (needs rusty.runtime) ─────────
-
-def _runtime_available():
-    return os.path.exists(os.path.join(os.path.dirname(__file__), '..', 'rusty', 'runtime.py'))
-
-
-needs_runtime = pytest.mark.skipif(not _runtime_available(), reason='rusty/runtime.py not written yet')
+# ── Differential: compiled vs interpreted ────────────────────────────────
 
 DIFF_FUNCTIONS = [
     ('(f2 (a b) (+ (* a b) (- a b)))', 2),
@@ -430,7 +422,6 @@ DIFF_FUNCTIONS = [
 MIN_MAX = ('f14', 'f15', 'f20', 'f21')
 
 
-@needs_runtime
 @pytest.mark.rustc
 @pytest.mark.parametrize('text, arity', DIFF_FUNCTIONS)
 def test_differential_against_the_interpreter(text, arity):
@@ -485,7 +476,6 @@ def _unparse(x, rename=None):
 
 # ── End to end through the evaluator (needs rusty.runtime) ──────────────
 
-@needs_runtime
 @pytest.mark.rustc
 def test_end_to_end():
     from helpers import err, ev
@@ -512,7 +502,6 @@ def test_end_to_end():
     assert ev('(defrust f (x) (/ x 0)) (f 1)') == 'inf'
 
 
-@needs_runtime
 @pytest.mark.rustc
 @pytest.mark.slow
 def test_deeply_nested_body_compiles():

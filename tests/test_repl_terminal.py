@@ -8,9 +8,8 @@ import signal
 import sys
 import time
 
-import pytest
 
-pexpect = pytest.importorskip('pexpect')
+import pexpect
 
 
 def spawn(tmp_path, term='xterm-256color', no_color=True):

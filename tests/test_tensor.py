@@ -5,22 +5,16 @@ import struct
 from array import array
 
 import pytest
+from helpers import builtin_caller
 from hypothesis import given, settings, strategies as st
 
 from rusty import tensor as T
 from rusty.builtins import tensors as TB
-from rusty.errors import EvalError
 from rusty.printer import display_form, print_form
 from rusty.reader import read
 from rusty.values import EMPTY, NIL, Builtin, Tensor, make_list
 
 B = {spec[0]: spec[1] for spec in TB.TABLE.specs}
-
-
-class Host:
-    """Stands in for the evaluator: calls Builtin values directly."""
-    def call(self, f, args):
-        return f.fn(*args)
 
 
 def q(text):
@@ -32,17 +26,7 @@ def t(text):
     return B['tensor'](q(text))
 
 
-def call(name, *args):
-    fn = B[name]
-    if name == 'tensor-map':
-        return fn(Host(), *args)
-    return fn(*args)
-
-
-def error(name, *args):
-    with pytest.raises(EvalError) as e:
-        call(name, *args)
-    return e.value.message
+call, error = builtin_caller(TB.TABLE)
 
 
 def bits(x):
