@@ -50,7 +50,7 @@ for _alias, _op in (('add', '+'), ('sub', '-'), ('mul', '*'), ('div', '/'), ('lt
     INLINE[_alias] = INLINE[_op]
 # Inline builtins whose value is always a boolean: usable directly as an `if` test.
 PREDICATES = frozenset('< > <= >= = lt gt le ge null? nil? pair? not zero?'.split())
-MAX_ARGS = 3
+MAX_ARGS = 6
 MAX_HOPS = 3
 
 _factories: dict[str, object] = {}
