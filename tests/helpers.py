@@ -4,6 +4,7 @@
     value(src) the raw value of the last form
     out(src)   everything written to standard output
     err(src)   the message of the error the text raises (fails if none)
+    run_capture(src)  (stdout so far, error message or None)
     dv(src)    display form of the last value
 """
 import io
@@ -34,6 +35,16 @@ def out(src):
     s = session()
     s.run(src, '<test>')
     return s.out.getvalue()
+
+
+def run_capture(src):
+    """(stdout so far, error message or None) for a fresh session."""
+    s = session()
+    try:
+        s.run(src, '<test>')
+    except RustyError as e:
+        return s.out.getvalue(), e.message
+    return s.out.getvalue(), None
 
 
 def err(src):

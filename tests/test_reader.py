@@ -7,7 +7,7 @@ from rusty.errors import IncompleteInput, ReadError, Span
 from rusty.reader import read
 from rusty.values import List, NilType, Symbol
 
-from helpers import ev, out, session
+from helpers import ev, out, run_capture, session
 
 
 # ── a type-strict view of read data ──────────────────────────────────────
@@ -294,15 +294,6 @@ def test_deep_quote_nesting_within_cap_reads():
     assert isinstance(x, List)
 
 
-def _run_capture(src):
-    s = session()
-    try:
-        s.run(src, '<test>')
-    except ReadError as e:
-        return s.out.getvalue(), e.message
-    return s.out.getvalue(), None
-
-
 @pytest.mark.parametrize('src,msg', [
     ('(display "ran") (', UNCLOSED),
     ('(display "ran") )', STRAY),
@@ -310,7 +301,7 @@ def _run_capture(src):
     ('(display "ran")' + '(' * 8001 + ')' * 8001, TOO_DEEP),
 ], ids=['unclosed', 'stray', 'sugar', 'too-deep'])
 def test_a_syntax_error_anywhere_means_nothing_runs(src, msg):
-    got_out, got_msg = _run_capture(src)
+    got_out, got_msg = run_capture(src)
     assert got_msg == msg
     assert got_out == ''
 

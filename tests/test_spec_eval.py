@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from rusty.errors import RustyError
 
-from helpers import dv, err, ev, out, session
+from helpers import dv, err, ev, out, run_capture
 
 REPO = Path(__file__).resolve().parents[1]
 LIMIT_MSG = ('recursion limit exceeded (depth %d): non-tail recursion too deep — '
@@ -23,16 +22,6 @@ def rusty_proc(args, env=None, input=None, timeout=120):
     e.update(env or {})
     return subprocess.run([sys.executable, '-m', 'rusty'] + list(args), input=input, capture_output=True,
                           text=True, env=e, timeout=timeout, cwd=str(REPO))
-
-
-def run_out_err(src):
-    """(stdout so far, error message or None) for a fresh session."""
-    s = session()
-    try:
-        s.run(src, '<test>')
-    except RustyError as e:
-        return s.out.getvalue(), e.message
-    return s.out.getvalue(), None
 
 
 # ── §5.1 forms and dispatch ──────────────────────────────────────────────
@@ -64,7 +53,7 @@ def test_not_callable(src, msg):
 
 
 def test_unbound_head_raises_before_arguments_are_evaluated():
-    o, e = run_out_err('(zzqundefined (display "evaluated"))')
+    o, e = run_capture('(zzqundefined (display "evaluated"))')
     assert e == "Undefined: 'zzqundefined'"
     assert o == ''
 
