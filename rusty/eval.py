@@ -137,9 +137,7 @@ def call_native(p, args: list, span):
         try:
             return p.call(args)
         except BaseException as e:
-            err = located(e, span)
-            err.trace.append((span, p.name))
-            raise err
+            raise native_error(e, p, span)
     if len(args) != p.arity:
         raise EvalError('%s: expected %d arg(s), got %d' % (p.name, p.arity, len(args)), span)
     for a in args:
@@ -152,11 +150,17 @@ def call_native(p, args: list, span):
             raise RecursionLimit(recursion_message(), span)
         return p.call(args)
     except BaseException as e:
-        err = located(e, span)
-        err.trace.append((span, p.name))
-        raise err
+        raise native_error(e, p, span)
     finally:
         _depth -= 1
+
+
+def native_error(e: BaseException, p, span):
+    """The error to raise for `e` out of native `p` called at span: located,
+    with the native's frame."""
+    err = located(e, span)
+    err.trace.append((span, p.name))
+    return err
 
 
 def call_procedure(p, args: list):

@@ -44,6 +44,11 @@ INLINE = {
     'pair?': (1, 'True', '{x}.__class__ is List and {x}.len > 0'),
     'not': (1, 'True', '{x} is False'),
     'zero?': (1, _NUM, '{x} == 0.0'),
+    # the first four elements; other indices (and the errors) take the builtin
+    'nth': (2, '{x}.__class__ is List and {y}.__class__ is float and {y} in (0.0, 1.0, 2.0, 3.0) '
+               'and {y} < {x}.len',
+            '({x}.car if {y} == 0.0 else {x}.cdr.car if {y} == 1.0 else {x}.cdr.cdr.car '
+            'if {y} == 2.0 else {x}.cdr.cdr.cdr.car)'),
 }
 for _alias, _op in (('add', '+'), ('sub', '-'), ('mul', '*'), ('div', '/'), ('lt', '<'),
                     ('gt', '>'), ('le', '<='), ('ge', '>='), ('nil?', 'null?')):
@@ -128,7 +133,8 @@ def _local(ref, key: str, fallback: str, binds: dict):
 
 
 def _simple(cell, key: str, scope, unit, binds: dict, code=None):
-    """Expression text for a constant or a local slot, else None."""
+    """Expression text for a constant or a local slot, else None; also for a
+    global when its compiled `code` is given (taken when the cell is empty)."""
     x = cell.car
     cls = x.__class__
     if cls is float or cls is str or cls is bool:
@@ -140,6 +146,10 @@ def _simple(cell, key: str, scope, unit, binds: dict, code=None):
             if ref.depth:
                 binds['A' + key] = code
             return _local(ref, key, 'A%s(f)' % key, binds)
+        if ref.__class__ is GlobalRef and code is not None:
+            binds['A' + key] = code
+            binds['G' + key] = ref.cell
+            return '(G{0}.value if G{0}.value is not MISSING else A{0}(f))'.format(key)
     return None
 
 
@@ -236,7 +246,13 @@ def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
             '                except BaseException as e:\n'
             '                    raise located(e, SPAN)\n'
             '            return call_builtin(p, [%(arglist)s], SPAN)\n'
-            '        elif cls is Native or cls is NativeGrad:\n'
+            '        elif cls is NativeGrad:\n'
+            '%(assign)s'
+            '            try:\n'
+            '                return p.call([%(arglist)s])\n'
+            '            except BaseException as e:\n'
+            '                raise native_error(e, p, SPAN)\n'
+            '        elif cls is Native:\n'
             '%(assign)s'
             '            return call_native(p, [%(arglist)s], SPAN)\n'
             '        return generic(f, p)\n') % dict(n=nargs, apply=apply, assign=assign, arglist=arglist,

@@ -220,14 +220,18 @@ def elementwise(op: str, a, b):
 
     Shapes must already agree; two floats give plain IEEE arithmetic.
     """
-    k = kernels()
+    k = _active or kernels()
+    tt, ts, st = _ELEMENTWISE_KEYS[op]
     if a.__class__ is Tensor:
         if b.__class__ is Tensor:
-            return Tensor(k[op + '_tt'](a.data, b.data), a.shape)
-        return Tensor(k[op + '_ts'](a.data, b), a.shape)
+            return Tensor(k[tt](a.data, b.data), a.shape)
+        return Tensor(k[ts](a.data, b), a.shape)
     if b.__class__ is Tensor:
-        return Tensor(k[op + '_st'](a, b.data), b.shape)
+        return Tensor(k[st](a, b.data), b.shape)
     return SCALAR_OPS[op](a, b)
+
+
+_ELEMENTWISE_KEYS = {op: (op + '_tt', op + '_ts', op + '_st') for op in SCALAR_OPS}
 
 
 def tensor_sum(t: Tensor) -> float:

@@ -373,17 +373,20 @@ def test_pooled_matmul_is_bit_identical_to_serial(native, monkeypatch, n, k, m):
 
 
 @pytest.mark.rustc
-def test_pool_runs_bands_on_worker_threads(native, monkeypatch):
-    import threading
-    from rusty.jit import pool
-    seen = set()
-    monkeypatch.setenv('RUSTY_MM_THREADS', '4')
-    pool.run(lambda r0, r1: seen.add((threading.get_ident(), r0, r1)), pool.split(8, 4))
-    assert sorted((r0, r1) for _, r0, r1 in seen) == [(0, 2), (2, 4), (4, 6), (6, 8)]
-    assert (threading.get_ident(), 0, 2) in seen                 # the caller does band 0
-    assert len({t for t, _, _ in seen}) >= 2
-    with pytest.raises(ZeroDivisionError):
-        pool.run(lambda r0, r1: 1 / (r0 - 2), pool.split(8, 4))  # a worker's error reaches the caller
+def test_lanes_run_bands_on_worker_threads(native, monkeypatch):
+    from rusty.jit import kernels
+    n, k, m = 64, 64, 64
+    a = array('d', [(i % 13) / 7 - 0.9 for i in range(n * k)])
+    b = array('d', [(i % 11) / 5 - 1.1 for i in range(k * m)])
+    monkeypatch.setenv('RUSTY_MM_THREADS', '1')
+    serial = native['matmul'](a, b, n, k, m)
+    monkeypatch.setenv('RUSTY_MM_THREADS', '2')
+    before = kernels.lane_worker_bands()
+    for _ in range(2000):           # the caller may take band 1 itself while the worker starts
+        assert same_bits(native['matmul'](a, b, n, k, m), serial)
+        if kernels.lane_worker_bands() > before:
+            break
+    assert kernels.lane_worker_bands() > before
 
 
 def test_python_fallback_when_native_disabled(monkeypatch):
@@ -427,11 +430,40 @@ def test_without_rustc_everything_stays_pure_python(tmp_path):
     assert r.stdout.strip() == '[7.0, 10.0, 15.0, 22.0] True'
 
 
-def test_automatic_lanes_band_only_products_worth_a_hand_off(monkeypatch):
+def test_automatic_lanes_apply_the_crossover_as_written(monkeypatch):
     from rusty.jit import pool
     monkeypatch.delenv('RUSTY_MM_THREADS', raising=False)
     monkeypatch.setattr(pool, 'lanes', lambda: 2)
-    assert pool.bands_for(64, 256, 64) == [(0, 64)]                  # 1M: serial
-    assert pool.bands_for(256, 256, 64) == [(0, 128), (128, 256)]    # 4M: banded by §13
-    monkeypatch.setenv('RUSTY_MM_THREADS', '2')
-    assert pool.bands_for(64, 256, 64) == [(0, 32), (32, 64)]        # explicit: §13 as written
+    assert pool.bands_for(64, 256, 64) == [(0, 32), (32, 64)]
+    assert pool.bands_for(63, 32, 32) == [(0, 63)]
+
+
+@pytest.mark.rustc
+def test_lanes_under_concurrent_callers_and_after_fork(native, monkeypatch):
+    import os
+    import threading
+    n, k, m = 64, 96, 64
+    a = array('d', [(i % 17) / 9 - 0.8 for i in range(n * k)])
+    b = array('d', [(i % 19) / 3 - 2.9 for i in range(k * m)])
+    monkeypatch.setenv('RUSTY_MM_THREADS', '1')
+    serial = native['matmul'](a, b, n, k, m)
+    monkeypatch.setenv('RUSTY_MM_THREADS', '3')
+    bad = []
+
+    def many():
+        for _ in range(200):
+            if not same_bits(native['matmul'](a, b, n, k, m), serial):
+                bad.append(1)
+    threads = [threading.Thread(target=many) for _ in range(3)]
+    for t in threads:
+        t.start()
+    many()
+    for t in threads:
+        t.join()
+    assert not bad
+    pid = os.fork()                 # the child has no lane workers: it makes its own
+    if pid == 0:
+        ok = all(same_bits(native['matmul'](a, b, n, k, m), serial) for _ in range(50))
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0

@@ -7,7 +7,10 @@ failed build): the caller then stays on the pure-Python path. Nothing is built
 at import time; `load()` builds (or finds in the cache) on its first call.
 
 `matmul_into(a, b, out, n, k, m)` runs the banded product on raw addresses, for
-the compiled gradient kernels' matmul bridge.
+the compiled gradient kernels' matmul bridge. Bands run on the lane workers of
+kernels.rs (§13; the split comes from `pool`), not on Python threads: a worker
+spins between jobs, so a hand-off costs about a microsecond instead of the
+~60 µs wake-up of a sleeping thread.
 """
 from __future__ import annotations
 
@@ -42,7 +45,32 @@ def load():
                 _state['table'] = _make_table(build.build_and_load(source(), BASE))
             except (CompileError, OSError):
                 _state['table'] = None
+            else:
+                keep_freed_memory()
         return _state['table']
+
+
+# glibc returns memory to the system eagerly: a tensor buffer of 128 KiB or
+# more is a fresh mmap, and a freed one at the top of a thread's heap (the
+# evaluator runs on a worker thread) is given back with madvise, so the next
+# buffer of a training step faults its pages in again. Depending only on
+# where buffers happen to land, that cost MEDIUM steps 280 µs or 480 µs.
+# Tensor work keeps freed memory instead (up to these sizes), as allocators
+# tuned for numeric work do.
+MMAP_THRESHOLD = 32 << 20       # glibc's own ceiling for its adaptive threshold
+TRIM_THRESHOLD = 128 << 20
+
+
+def keep_freed_memory() -> bool:
+    """Raise glibc's mmap and trim thresholds (mallopt); False where that
+    is not glibc."""
+    try:
+        libc = ctypes.CDLL(None)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False
+    M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+    return mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1 and mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD) == 1
 
 
 def _fn(lib, name, argtypes, restype=None):
@@ -110,14 +138,15 @@ def _make_table(lib) -> dict:
     table['transpose'] = transpose
 
     band = _fn(lib, 'rusty_k_matmul_band', [_P, _P, _P, _N, _N, _N, _N, _N])
+    in_lanes = _fn(lib, 'rusty_k_matmul_lanes', [_P, _P, _P, _N, _N, _N, _N, _N])
 
     def matmul_into(a, b, out, n, k, m):
-        """out (n×m, at address `out`) ← a · b, banded on the pool above the crossover."""
+        """out (n×m, at address `out`) ← a · b, in row bands on the lanes above the crossover."""
         bands = pool.bands_for(n, k, m)
         if len(bands) == 1:
             band(a, b, out, n, k, m, 0, n)
         else:
-            pool.run(lambda r0, r1: band(a, b, out, n, k, m, r0, r1), bands)
+            in_lanes(a, b, out, n, k, m, bands[0][1], len(bands))
 
     def matmul(a, b, n, k, m):
         out = zero * (n * m)
@@ -125,6 +154,7 @@ def _make_table(lib) -> dict:
         return out
     table['matmul'] = matmul
     table['matmul_into'] = matmul_into
+    table['lane_worker_bands'] = _fn(lib, 'rusty_k_lanes_worker_bands', [], _N)
     return table
 
 
@@ -134,3 +164,9 @@ def matmul_into(a: int, b: int, out: int, n: int, k: int, m: int) -> None:
     if table is None:
         raise CompileError('native kernels are not available')
     table['matmul_into'](a, b, out, n, k, m)
+
+
+def lane_worker_bands() -> int:
+    """How many bands lane workers have run in this process (for tests)."""
+    table = load()
+    return table['lane_worker_bands']() if table else 0
