@@ -132,8 +132,11 @@ def test_grad_source_is_deterministic_address_free_and_literal():
            'mm: MmBridgeFn)' in a
     # no addresses: the only hex numbers are constants' bit patterns
     assert len(re.findall(r'0x', a)) == len(re.findall(r'f64::from_bits\(0x[0-9a-f]{16}\)', a))
+    # every bound is a literal, or a literal offset from an enclosing loop's variable
     loops = re.findall(r'for \w+ in ([^{]*)\{', a)
-    assert loops and all(re.fullmatch(r'0\.\.\d+ ', bound) for bound in loops if 'iter' not in bound)
+    literal = r'(\d+|[a-z]\d* \+ \d+|[a-z]\d*)\.\.(\d+|[a-z]\d* \+ \d+)'
+    assert loops and all(re.fullmatch(r'\(?%s\)?(\.step_by\(\d+\))? ' % literal, bound)
+                         for bound in loops if 'iter' not in bound), loops
     assert '.sum' not in a and '.max(' not in a
     assert 'mm(' not in a.split('fn rusty_grad_kernel')[1]            # SMALL: all inline
 
@@ -145,7 +148,7 @@ def test_medium_matmuls_go_through_the_bridge():
     assert 'for p in' not in body
     # big intermediates live in the per-thread scratch vector, transposes go in blocks
     assert 'RUSTY_SCRATCH.with(|c| c.take())' in body and 'vec![' in body
-    assert body.count('step_by(8)') == 4
+    assert body.count('step_by(4)') == 4
     assert '= [0.0_f64;' not in body        # nothing that big on the stack
 
 
@@ -168,6 +171,32 @@ def test_outputs_computed_in_place():
     for k in (1, 2, 4):
         assert 'from_raw_parts_mut(*out.add(%d)' % k in body
     assert 'copy_nonoverlapping' not in body
+
+
+def test_elementwise_chains_are_fused_into_their_consumers_loop():
+    body = grad_kernel_source(MLP, (8, 16), (16, 8), None, (8, 8), None).split('fn rusty_grad_kernel')[1]
+    loops = re.findall(r'for j in 0\.\.\d+ \{ (o\[j\] = |acc \+= )(.*)', body)
+    writes = [value for kind, value in loops if kind.startswith('o')]
+    sums = [value for kind, value in loops if kind.startswith('acc')]
+    # relu is computed inside the subtraction that reads it, once per element
+    assert any('if x > 0.0 { x }' in v and ' - e_v' in v for v in writes)
+    # the loss is summed straight from the squares, with no buffer for d*d/nn
+    assert any(re.fullmatch(r'\(e_v\d+\[j\] / v\d+\); \} acc \};', v) for v in sums)
+    # seven elementwise loops write a buffer, where one per node would be fifteen
+    assert len(writes) == 7 and len(sums) == 3
+
+
+def test_nodes_read_twice_or_returned_are_not_fused():
+    g, out = build(lam('(lambda (a b) (tensor-sum (tensor-mul (relu a) (relu a))))'), display_form)
+    g, _ = optimize(g, [out])
+    # (relu a) is shared (hash-consed) and read twice by the product: it keeps its buffer
+    shapes = infer(g, [(4, 4), (4, 4)])
+    relu = g.ops.index('relu')
+    assert relu not in GC._inline_nodes(g, set(), shapes)
+    assert relu not in GC._inline_nodes(g, {relu}, shapes)
+    mul = g.ops.index('tensor-mul')
+    assert mul in GC._inline_nodes(g, set(), shapes)        # read once, by the sum
+    assert mul not in GC._inline_nodes(g, {mul}, shapes)    # an output has its own buffer
 
 
 # ── Running compiled kernels ─────────────────────────────────────────────

@@ -173,7 +173,7 @@ def compile_grad_batch(items):
     """NativeGrads for [(graph, outputs, shapes, param_shapes)], one library."""
     functions = [GC.grad_function(g, outputs, shapes, 'rusty_grad_kernel_%d' % i)
                  for i, (g, outputs, shapes, _) in enumerate(items)]
-    source = GC.PRELUDE + '\n' + GC.BRIDGE_TYPE + '\n' + '\n'.join(functions)
+    source = GC.grad_prelude() + '\n'.join(functions)
     lib = jit_build.build_and_load(source, 'rusty_grad_kernel_0')
     return [GC.grad_native(lib, 'rusty_grad_kernel_%d' % i, source, ps, [shapes[o] for o in outputs],
                            compile_graph.bridge(), display_form)

@@ -32,6 +32,7 @@ add — Rust never contracts or reassociates float arithmetic).
 from __future__ import annotations
 
 import ctypes
+import re
 import threading
 from array import array
 
@@ -174,6 +175,9 @@ class _GradWriter:
         for k, o in enumerate(outputs):
             self.home.setdefault(o, k)
         self.placed: set = set()
+        self.inline: set = set()           # nodes computed in their consumer's loop
+        self.expr: dict[int, str] = {}     # inline node -> its element expression
+        self.source: dict[int, int] = {}   # identity node -> the node it passes through
         self.stack = 0                     # elements of the buffers on the stack
         self.scratch = 0                   # elements of the buffers in the scratch vector
 
@@ -202,77 +206,102 @@ class _GradWriter:
         v = [self.name[a] for a in args]
         if _identity_of(op, sa):
             self.name.append(v[0])
+            self.source[i] = self.source.get(args[0], args[0])
             return
         self.name.append('v%d' % i)
-        if op == 'param':
+        if i in self.inline:
+            self.expr[i] = self.element(op, args)
+        elif op == 'param':
             if s is None:
                 self.emit('let v%d: f64 = **inp.add(%d);' % (i, attr))
             else:
                 self.emit('let v%d: &[f64] = std::slice::from_raw_parts(*inp.add(%d), %d);'
                           % (i, attr, size(s)))
         elif s is None:
-            self.scalar(i, op, v, sa, attr)
+            self.scalar(i, op, v, sa, attr, args)
         elif op == 'if':
             self.emit('let v%d: &[f64] = if %s != 0.0 { &%s[..] } else { &%s[..] };'
                       % (i, v[0], v[1], v[2]))
-        elif op in RUST_TENSOR:
-            self.tensor_arith(i, op, v, sa, size(s))
+        elif op in ELEMENTWISE:
+            n = size(s)
+            o = self.buffer(i, n)
+            binds, value = self.bind(self.element(op, args), n)
+            self.emit('{ %slet o = &mut %s[..%d];' % (binds, o, n))
+            self.emit('  for j in 0..%d { o[j] = %s; } }' % (n, value))
         elif op == 'matmul':
             (n, k), m = sa[0], sa[1][1]
             self.matmul(i, v, n, k, m)
         elif op == 'transpose':
             n, m = sa[0]
-            o = self.buffer(i, n * m)
-            self.emit('{ let a = &%s[..%d]; let o = &mut %s[..%d];' % (v[0], n * m, o, n * m))
-            if n * m <= 1024:
-                self.emit('  for i in 0..%d { for j in 0..%d { o[j * %d + i] = a[i * %d + j]; } } }'
-                          % (n, m, n, m))
-            else:       # in 8×8 blocks, as kernels.rs does, so both sides stay in cache
-                self.emit('  for i0 in (0..%d).step_by(8) { for j0 in (0..%d).step_by(8) {' % (n, m))
-                self.emit('    for i in i0..(i0 + 8).min(%d) { for j in j0..(j0 + 8).min(%d) {'
-                          % (n, m))
-                self.emit('      o[j * %d + i] = a[i * %d + j]; } } } } }' % (n, m))
-        elif op in ('relu', 'step'):
-            n = size(s)
-            o = self.buffer(i, n)
-            value = 'a[j]' if op == 'relu' else '1.0_f64'
-            self.emit('{ let a = &%s[..%d]; let o = &mut %s[..%d];' % (v[0], n, o, n))
-            self.emit('  for j in 0..%d { o[j] = if a[j] > 0.0 { %s } else { 0.0_f64 }; } }'
-                      % (n, value))
-        elif op == 'expand':         # a scalar spread over a tensor's shape
-            n = size(s)
-            o = self.buffer(i, n)
-            self.emit('{ let o = &mut %s[..%d]; for j in 0..%d { o[j] = %s; } }' % (o, n, n, v[0]))
+            self.transpose(v[0], self.buffer(i, n * m), n, m)
         else:
             raise AssertionError('no tensor code for %r' % op)
 
-    def scalar(self, i, op, v, sa, attr) -> None:
+    def transpose(self, a: str, o: str, n: int, m: int) -> None:
+        """o (m×n) ← a (n×m) in 4×4 blocks, as rusty_k_transpose (kernels.rs)
+        does: four rows of four read, four rows of four written, so both sides
+        move whole vectors; leftovers element by element."""
+        n4, m4 = n - n % 4, m - m % 4
+        self.emit('{ let a = &%s[..%d]; let o = &mut %s[..%d];' % (a, n * m, o, n * m))
+        self.emit('  for i0 in (0..%d).step_by(4) {' % n4)
+        self.emit('    for j0 in (0..%d).step_by(4) { let r: [[f64; 4]; 4] = core::array::from_fn(|r| {'
+                  ' let s = (i0 + r) * %d + j0; [a[s], a[s + 1], a[s + 2], a[s + 3]] });' % (m4, m))
+        self.emit('      for c in 0..4 { let s = (j0 + c) * %d + i0;'
+                  ' o[s..s + 4].copy_from_slice(&[r[0][c], r[1][c], r[2][c], r[3][c]]); } }' % n)
+        if m4 < m:
+            self.emit('    for i in i0..i0 + 4 { for j in %d..%d { o[j * %d + i] = a[i * %d + j]; } }'
+                      % (m4, m, n, m))
+        self.emit('  }')
+        if n4 < n:
+            self.emit('  for i in %d..%d { for j in 0..%d { o[j * %d + i] = a[i * %d + j]; } }'
+                      % (n4, n, m, n, m))
+        self.emit('}')
+
+    # Elementwise nodes are written as expressions of one element, index `j`.
+    # A node computed inside its consumer's loop (`inline`) is its expression;
+    # a tensor in a buffer is `@name@` until `bind` gives it a checked slice.
+
+    def element(self, op: str, args) -> str:
+        """Element j of an elementwise node over these arguments."""
+        e = [self.operand(a) for a in args]
+        if op in RUST_TENSOR:
+            return '%s %s %s' % (e[0], RUST_TENSOR[op], e[1])
+        if op == 'relu':
+            return '{ let x = %s; if x > 0.0 { x } else { 0.0_f64 } }' % e[0]
+        if op == 'step':
+            return 'if %s > 0.0 { 1.0_f64 } else { 0.0_f64 }' % e[0]
+        if op == 'expand':           # a scalar spread over a tensor's shape
+            return e[0]
+        raise AssertionError('no element code for %r' % op)
+
+    def operand(self, a: int) -> str:
+        a = self.source.get(a, a)
+        if a in self.expr:
+            return '(%s)' % self.expr[a]
+        if self.shapes[a] is None:
+            return self.name[a]
+        return '@%s@' % self.name[a]
+
+    @staticmethod
+    def bind(value: str, n: int) -> tuple:
+        """(`let` statements binding each buffer `value` reads as an n-element
+        slice, `value` reading element j of those slices)."""
+        names = list(dict.fromkeys(re.findall(r'@(v\d+)@', value)))
+        binds = ''.join('let e_%s = &%s[..%d]; ' % (name, name, n) for name in names)
+        return binds, re.sub(r'@(v\d+)@', r'e_\1[j]', value)
+
+    def scalar(self, i, op, v, sa, attr, args) -> None:
         if op == 'tensor-sum' or op == 'sum-to':          # a tensor summed to a scalar
             n = size(sa[0])
-            self.emit('let v%d: f64 = { let a = &%s[..%d]; let mut acc = 0.0_f64;'
-                      ' for j in 0..%d { acc += a[j]; } acc };' % (i, v[0], n, n))
+            binds, value = self.bind(self.operand(args[0]), n)
+            self.emit('let v%d: f64 = { %slet mut acc = 0.0_f64;'
+                      ' for j in 0..%d { acc += %s; } acc };' % (i, binds, n, value))
         elif op in RUST_TENSOR:                            # number ⊕ number
             base = {'tensor-add': 'add', 'tensor-sub': 'sub',
                     'tensor-mul': 'mul', 'tensor-div': 'div'}[op]
             self.emit('let v%d: f64 = %s;' % (i, _scalar_expr(base, v, None)))
         else:
             self.emit('let v%d: f64 = %s;' % (i, _scalar_expr(op, v, attr)))
-
-    def tensor_arith(self, i, op, v, sa, n) -> None:
-        o = self.buffer(i, n)
-        sym = RUST_TENSOR[op]
-        if sa[0] is not None and sa[1] is not None:
-            self.emit('{ let a = &%s[..%d]; let b = &%s[..%d]; let o = &mut %s[..%d];'
-                      % (v[0], n, v[1], n, o, n))
-            self.emit('  for j in 0..%d { o[j] = a[j] %s b[j]; } }' % (n, sym))
-        elif sa[0] is not None:
-            self.emit('{ let a = &%s[..%d]; let s = %s; let o = &mut %s[..%d];'
-                      % (v[0], n, v[1], o, n))
-            self.emit('  for j in 0..%d { o[j] = a[j] %s s; } }' % (n, sym))
-        else:
-            self.emit('{ let s = %s; let b = &%s[..%d]; let o = &mut %s[..%d];'
-                      % (v[0], v[1], n, o, n))
-            self.emit('  for j in 0..%d { o[j] = s %s b[j]; } }' % (n, sym))
 
     def matmul(self, i, v, n, k, m) -> None:
         o = self.buffer(i, n * m)
@@ -309,6 +338,45 @@ class _GradWriter:
                   % (base, k, size(s)))
 
 
+ELEMENTWISE = frozenset(RUST_TENSOR) | {'relu', 'step', 'expand'}
+SHAPE_ONLY_SECOND = ('expand', 'sum-to')     # the second argument only gives a shape
+
+
+def _takes_elements(g: Graph, c: int, shapes: list) -> bool:
+    """True when node c (not an identity) reads its tensor arguments element
+    by element in one loop (an elementwise op, or a sum to a scalar)."""
+    op = g.ops[c]
+    if shapes[c] is None:
+        return op in ('tensor-sum', 'sum-to')
+    return op in ELEMENTWISE and op != 'expand'
+
+
+def _inline_nodes(g: Graph, outputs: set, shapes: list) -> set:
+    """Elementwise tensor nodes to compute inside their consumer's loop rather
+    than in a buffer of their own: those read once, by a loop that reads
+    elements, and spread scalars (`expand`) read only by such loops. Every
+    element still gets the same operations in the same order, so fusing
+    changes memory traffic, not bits."""
+    consumers: list = [[] for _ in g.ops]
+    source: dict = {}                  # identity node -> the node it passes through
+    for i, op, args, _ in g.rows():
+        if _identity_of(op, [shapes[a] for a in args]):
+            source[i] = source.get(args[0], args[0])
+            continue
+        for a in (args[:1] if op in SHAPE_ONLY_SECOND else args):
+            consumers[source.get(a, a)].append(i)
+    inline = set()
+    for i, op, args, _ in g.rows():
+        if shapes[i] is None or op not in ELEMENTWISE or i in outputs or i in source:
+            continue
+        if not consumers[i]:
+            continue
+        if ((len(consumers[i]) == 1 or op == 'expand')
+                and all(_takes_elements(g, c, shapes) for c in consumers[i])):
+            inline.add(i)
+    return inline
+
+
 def _resolve_homes(g: Graph, outputs: list, shapes: list) -> list:
     """Outputs with identity nodes replaced by the node they pass through, so a
     gradient that is a `sum-to` of a computed tensor is computed in place too."""
@@ -342,6 +410,7 @@ def grad_function(g: Graph, outputs: list, shapes: list, symbol: str = GRAD_SYMB
     for o in list(w.home):
         if g.ops[o] in ('param', 'if', 'const') or shapes[o] is None:
             del w.home[o]
+    w.inline = _inline_nodes(g, set(resolved), shapes)
     for i, op, args, attr in g.rows():
         w.node(i, op, args, attr)
     for k, o in enumerate(resolved):
@@ -361,7 +430,14 @@ def grad_function(g: Graph, outputs: list, shapes: list, symbol: str = GRAD_SYMB
 
 def grad_source(g: Graph, outputs: list, shapes: list) -> str:
     """The whole library source of a graph-compile-grad kernel."""
-    return PRELUDE + '\n' + BRIDGE_TYPE + '\n' + grad_function(g, outputs, shapes)
+    return grad_prelude() + grad_function(g, outputs, shapes)
+
+
+def grad_prelude() -> str:
+    """What every grad kernel library starts with: the bridge type and the
+    scratch vector."""
+    return PRELUDE + '\n' + BRIDGE_TYPE + '\n'
+
 
 
 # ── The matmul bridge ────────────────────────────────────────────────────
