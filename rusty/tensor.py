@@ -220,18 +220,27 @@ def elementwise(op: str, a, b):
 
     Shapes must already agree; two floats give plain IEEE arithmetic.
     """
-    k = _active or kernels()
-    tt, ts, st = _ELEMENTWISE_KEYS[op]
-    if a.__class__ is Tensor:
+    return ELEMENTWISE[op](a, b)
+
+
+def _elementwise_fn(op: str):
+    """`elementwise` for one op, its kernel keys bound (the builtins call it)."""
+    tt, ts, st, scalar = op + '_tt', op + '_ts', op + '_st', SCALAR_OPS[op]
+
+    def fn(a, b):
+        k = _active or kernels()
+        if a.__class__ is Tensor:
+            if b.__class__ is Tensor:
+                return Tensor(k[tt](a.data, b.data), a.shape)
+            return Tensor(k[ts](a.data, b), a.shape)
         if b.__class__ is Tensor:
-            return Tensor(k[tt](a.data, b.data), a.shape)
-        return Tensor(k[ts](a.data, b), a.shape)
-    if b.__class__ is Tensor:
-        return Tensor(k[st](a, b.data), b.shape)
-    return SCALAR_OPS[op](a, b)
+            return Tensor(k[st](a, b.data), b.shape)
+        return scalar(a, b)
+    fn.__name__ = 'elementwise_' + op
+    return fn
 
 
-_ELEMENTWISE_KEYS = {op: (op + '_tt', op + '_ts', op + '_st') for op in SCALAR_OPS}
+ELEMENTWISE = {op: _elementwise_fn(op) for op in SCALAR_OPS}
 
 
 def tensor_sum(t: Tensor) -> float:

@@ -98,6 +98,8 @@ def tensor_ref(t, *indices):
 # ── Arithmetic ───────────────────────────────────────────────────────────
 
 def _elementwise(name: str, op: str):
+    compute = T.ELEMENTWISE[op]
+
     def builtin(a, b):
         ta = a.__class__ is Tensor
         tb = b.__class__ is Tensor
@@ -107,7 +109,7 @@ def _elementwise(name: str, op: str):
                                 % (name, T.shape_text(a.shape), T.shape_text(b.shape)))
         elif not ((ta and b.__class__ is float) or (tb and a.__class__ is float)):
             raise EvalError('%s: arguments must be tensors or numbers' % name)
-        return T.elementwise(op, a, b)
+        return compute(a, b)
     builtin.__name__ = name.replace('-', '_')
     return builtin
 
