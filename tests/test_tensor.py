@@ -372,18 +372,23 @@ def test_pooled_matmul_is_bit_identical_to_serial(native, monkeypatch, n, k, m):
         assert same_bits(serial, T.py_matmul(a, b, n, k, m))
 
 
-@pytest.mark.rustc
-def test_lanes_run_bands_on_worker_threads(native, monkeypatch):
-    from rusty.jit import kernels
-    n, k, m = 64, 64, 64
+def banded_case(native, monkeypatch, n, k, m, lanes):
+    """(product, its serial result) for an n×k·k×m product, with RUSTY_MM_THREADS=lanes set."""
     a = array('d', [(i % 13) / 7 - 0.9 for i in range(n * k)])
     b = array('d', [(i % 11) / 5 - 1.1 for i in range(k * m)])
     monkeypatch.setenv('RUSTY_MM_THREADS', '1')
     serial = native['matmul'](a, b, n, k, m)
-    monkeypatch.setenv('RUSTY_MM_THREADS', '2')
+    monkeypatch.setenv('RUSTY_MM_THREADS', lanes)
+    return (lambda: native['matmul'](a, b, n, k, m)), serial
+
+
+@pytest.mark.rustc
+def test_lanes_run_bands_on_worker_threads(native, monkeypatch):
+    from rusty.jit import kernels
+    product, serial = banded_case(native, monkeypatch, 64, 64, 64, '2')
     before = kernels.lane_worker_bands()
     for _ in range(2000):           # the caller may take band 1 itself while the worker starts
-        assert same_bits(native['matmul'](a, b, n, k, m), serial)
+        assert same_bits(product(), serial)
         if kernels.lane_worker_bands() > before:
             break
     assert kernels.lane_worker_bands() > before
@@ -444,17 +449,12 @@ def test_automatic_lanes_band_only_products_worth_a_hand_off(monkeypatch):
 def test_lanes_under_concurrent_callers_and_after_fork(native, monkeypatch):
     import os
     import threading
-    n, k, m = 64, 96, 64
-    a = array('d', [(i % 17) / 9 - 0.8 for i in range(n * k)])
-    b = array('d', [(i % 19) / 3 - 2.9 for i in range(k * m)])
-    monkeypatch.setenv('RUSTY_MM_THREADS', '1')
-    serial = native['matmul'](a, b, n, k, m)
-    monkeypatch.setenv('RUSTY_MM_THREADS', '3')
+    product, serial = banded_case(native, monkeypatch, 64, 96, 64, '3')
     bad = []
 
     def many():
         for _ in range(200):
-            if not same_bits(native['matmul'](a, b, n, k, m), serial):
+            if not same_bits(product(), serial):
                 bad.append(1)
     threads = [threading.Thread(target=many) for _ in range(3)]
     for t in threads:
@@ -465,7 +465,7 @@ def test_lanes_under_concurrent_callers_and_after_fork(native, monkeypatch):
     assert not bad
     pid = os.fork()                 # the child has no lane workers: it makes its own
     if pid == 0:
-        ok = all(same_bits(native['matmul'](a, b, n, k, m), serial) for _ in range(50))
+        ok = all(same_bits(product(), serial) for _ in range(50))
         os._exit(0 if ok else 1)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
