@@ -8,10 +8,12 @@ builds the callee's frame in one list display and runs the callee's tail-call
 loop inline. Calls to the arithmetic and comparison builtins get an inline
 fast path guarded by the cell still holding that builtin, so redefining `+`
 is seen at once (late binding), and takes the generic path then. The same
-goes for the list primitives car, cdr, cons, null?, pair? and not (INLINE).
+goes for the list primitives car, cdr, cons, null?, pair?, not and nth with
+an index 0-3 (INLINE).
 
 Arguments are inlined into the template when they are simple: constants,
-local slots, and arithmetic on those (one level). Anything else is called
+local slots, globals (read from their cell), and arithmetic on constants and
+local slots (one level). Anything else is called
 through its compiled closure. Templates are exec'd once per distinct source
 text and cached; they run in the eval module's namespace, sharing its depth
 counter and helpers.

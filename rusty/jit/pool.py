@@ -49,7 +49,8 @@ def split(n: int, lanes: int) -> list[tuple[int, int]]:
 # against 68 µs on one; inside a MEDIUM training step, where each product
 # reads what the other core has just written and the next op reads what the
 # worker wrote, the step is no faster (263 µs against 246-264 µs, measured
-# side by side). From 4M the lanes win inside a step as well as alone.
+# side by side). From 4M a product is long enough that two lanes win by far
+# alone (256×256×64: 257 µs on one lane, 156 µs on two).
 # RUSTY_MM_THREADS set explicitly applies §13 as written; serial execution is
 # always conformant, and banding never changes a bit.
 AUTO_MIN_MULADDS = 1 << 22
