@@ -20,7 +20,10 @@ bench: install
 	$(PYTHON) benchmarks/run.py
 
 examples: install
-	@for f in repl.lisp-examples/*.lisp; do echo "== $$f"; rusty "$$f" || exit 1; done
+	@# an example may end in an error on purpose: it says so with `; expect-exit: N`
+	@for f in repl.lisp-examples/*.lisp; do echo "== $$f"; \
+	  want=$$(sed -n 's/^; expect-exit: *//p' "$$f"); rusty "$$f"; got=$$?; \
+	  [ "$$got" = "$${want:-0}" ] || { echo "$$f: exit $$got, expected $${want:-0}"; exit 1; }; done
 
 repl: install
 	rusty
