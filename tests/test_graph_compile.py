@@ -192,11 +192,11 @@ def test_nodes_read_twice_or_returned_are_not_fused():
     # (relu a) is shared (hash-consed) and read twice by the product: it keeps its buffer
     shapes = infer(g, [(4, 4), (4, 4)])
     relu = g.ops.index('relu')
-    assert relu not in GC._inline_nodes(g, set(), shapes)
-    assert relu not in GC._inline_nodes(g, {relu}, shapes)
+    assert relu not in GC._inline_nodes(g, set(), shapes, GC._sources(g, shapes))
+    assert relu not in GC._inline_nodes(g, {relu}, shapes, GC._sources(g, shapes))
     mul = g.ops.index('tensor-mul')
-    assert mul in GC._inline_nodes(g, set(), shapes)        # read once, by the sum
-    assert mul not in GC._inline_nodes(g, {mul}, shapes)    # an output has its own buffer
+    assert mul in GC._inline_nodes(g, set(), shapes, GC._sources(g, shapes))        # read once, by the sum
+    assert mul not in GC._inline_nodes(g, {mul}, shapes, GC._sources(g, shapes))    # an output has its own buffer
 
 
 # ── Running compiled kernels ─────────────────────────────────────────────

@@ -206,7 +206,6 @@ class _GradWriter:
         v = [self.name[a] for a in args]
         if _identity_of(op, sa):
             self.name.append(v[0])
-            self.source[i] = self.source.get(args[0], args[0])
             return
         self.name.append('v%d' % i)
         if i in self.inline:
@@ -351,20 +350,26 @@ def _takes_elements(g: Graph, c: int, shapes: list) -> bool:
     return op in ELEMENTWISE and op != 'expand'
 
 
-def _inline_nodes(g: Graph, outputs: set, shapes: list) -> set:
+def _sources(g: Graph, shapes: list) -> dict:
+    """Identity node -> the node whose value it passes through."""
+    source: dict = {}
+    for i, op, args, _ in g.rows():
+        if _identity_of(op, [shapes[a] for a in args]):
+            source[i] = source.get(args[0], args[0])
+    return source
+
+
+def _inline_nodes(g: Graph, outputs: set, shapes: list, source: dict) -> set:
     """Elementwise tensor nodes to compute inside their consumer's loop rather
     than in a buffer of their own: those read once, by a loop that reads
     elements, and spread scalars (`expand`) read only by such loops. Every
     element still gets the same operations in the same order, so fusing
     changes memory traffic, not bits."""
     consumers: list = [[] for _ in g.ops]
-    source: dict = {}                  # identity node -> the node it passes through
     for i, op, args, _ in g.rows():
-        if _identity_of(op, [shapes[a] for a in args]):
-            source[i] = source.get(args[0], args[0])
-            continue
-        for a in (args[:1] if op in SHAPE_ONLY_SECOND else args):
-            consumers[source.get(a, a)].append(i)
+        if i not in source:
+            for a in (args[:1] if op in SHAPE_ONLY_SECOND else args):
+                consumers[source.get(a, a)].append(i)
     inline = set()
     for i, op, args, _ in g.rows():
         if shapes[i] is None or op not in ELEMENTWISE or i in outputs or i in source:
@@ -410,7 +415,8 @@ def grad_function(g: Graph, outputs: list, shapes: list, symbol: str = GRAD_SYMB
     for o in list(w.home):
         if g.ops[o] in ('param', 'if', 'const') or shapes[o] is None:
             del w.home[o]
-    w.inline = _inline_nodes(g, set(resolved), shapes)
+    w.source = _sources(g, shapes)
+    w.inline = _inline_nodes(g, set(resolved), shapes, w.source)
     for i, op, args, attr in g.rows():
         w.node(i, op, args, attr)
     for k, o in enumerate(resolved):
