@@ -191,12 +191,13 @@ def test_nodes_read_twice_or_returned_are_not_fused():
     g, _ = optimize(g, [out])
     # (relu a) is shared (hash-consed) and read twice by the product: it keeps its buffer
     shapes = infer(g, [(4, 4), (4, 4)])
+    source = GC._sources(g, shapes)
     relu = g.ops.index('relu')
-    assert relu not in GC._inline_nodes(g, set(), shapes, GC._sources(g, shapes))
-    assert relu not in GC._inline_nodes(g, {relu}, shapes, GC._sources(g, shapes))
+    assert relu not in GC._inline_nodes(g, set(), shapes, source)
+    assert relu not in GC._inline_nodes(g, {relu}, shapes, source)
     mul = g.ops.index('tensor-mul')
-    assert mul in GC._inline_nodes(g, set(), shapes, GC._sources(g, shapes))        # read once, by the sum
-    assert mul not in GC._inline_nodes(g, {mul}, shapes, GC._sources(g, shapes))    # an output has its own buffer
+    assert mul in GC._inline_nodes(g, set(), shapes, source)        # read once, by the sum
+    assert mul not in GC._inline_nodes(g, {mul}, shapes, source)    # an output has its own buffer
 
 
 # ── Running compiled kernels ─────────────────────────────────────────────
