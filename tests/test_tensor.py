@@ -435,14 +435,13 @@ def test_without_rustc_everything_stays_pure_python(tmp_path):
     assert r.stdout.strip() == '[7.0, 10.0, 15.0, 22.0] True'
 
 
-def test_automatic_lanes_band_only_products_worth_a_hand_off(monkeypatch):
+def test_automatic_lanes_apply_the_crossover_as_written(monkeypatch):
     from rusty.jit import pool
     monkeypatch.delenv('RUSTY_MM_THREADS', raising=False)
     monkeypatch.setattr(pool, 'lanes', lambda: 2)
-    assert pool.bands_for(64, 256, 64) == [(0, 64)]                  # 1M: serial
-    assert pool.bands_for(256, 256, 64) == [(0, 128), (128, 256)]    # 4M: banded by §13
-    monkeypatch.setenv('RUSTY_MM_THREADS', '2')
-    assert pool.bands_for(64, 256, 64) == [(0, 32), (32, 64)]        # explicit: §13 as written
+    assert pool.bands_for(64, 256, 64) == [(0, 32), (32, 64)]
+    assert pool.bands_for(64, 32, 32) == [(0, 32), (32, 64)]         # 65,536: the crossover
+    assert pool.bands_for(63, 32, 32) == [(0, 63)]
 
 
 @pytest.mark.rustc

@@ -44,22 +44,8 @@ def split(n: int, lanes: int) -> list[tuple[int, int]]:
     return [(c * rows, min(n, (c + 1) * rows)) for c in range(chunks)]
 
 
-# With lanes chosen automatically, products under AUTO_MIN_MULADDS run serial.
-# Alone, a 64×256×64 product (1M multiply-adds) runs in 48 µs on two lanes
-# against 68 µs on one; inside a MEDIUM training step, where each product
-# reads what the other core has just written and the next op reads what the
-# worker wrote, the step is no faster (263 µs against 246-264 µs, measured
-# side by side). From 4M a product is long enough that two lanes win by far
-# alone (256×256×64: 257 µs on one lane, 156 µs on two).
-# RUSTY_MM_THREADS set explicitly applies §13 as written; serial execution is
-# always conformant, and banding never changes a bit.
-AUTO_MIN_MULADDS = 1 << 22
-
-
 def bands_for(n: int, k: int, m: int) -> list[tuple[int, int]]:
     """The bands this product runs as: one band (serial) under the crossover."""
     if not crossover(n, k, m):
-        return [(0, n)]
-    if os.environ.get('RUSTY_MM_THREADS') is None and n * k * m < AUTO_MIN_MULADDS:
         return [(0, n)]
     return split(n, lanes())
