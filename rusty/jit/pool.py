@@ -25,10 +25,21 @@ def lanes() -> int:
             return max(1, int(text.strip()))
         except ValueError:
             pass
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+    return available_cpus()
+
+
+_cpus: list = []
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on, asked once (a system call and a set
+    on every product cost more than a 64×32×32 band)."""
+    if not _cpus:
+        try:
+            _cpus.append(max(1, len(os.sched_getaffinity(0))))
+        except (AttributeError, OSError):
+            _cpus.append(max(1, os.cpu_count() or 1))
+    return _cpus[0]
 
 
 def crossover(n: int, k: int, m: int) -> bool:
