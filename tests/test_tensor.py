@@ -468,3 +468,12 @@ def test_lanes_under_concurrent_callers_and_after_fork(native, monkeypatch):
         os._exit(0 if ok else 1)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_band_plan_is_bands_for_in_two_numbers(monkeypatch):
+    from rusty.jit import pool
+    for lanes in ('1', '2', '3', '7'):
+        monkeypatch.setenv('RUSTY_MM_THREADS', lanes)
+        for n, k, m in AWKWARD + [(64, 256, 64), (2, 2, 2)]:
+            bands = pool.bands_for(n, k, m)
+            assert pool.band_plan(n, k, m) == (bands[0][1] - bands[0][0], len(bands))

@@ -138,16 +138,17 @@ def _make_table(lib) -> dict:
         return out
     table['transpose'] = transpose
 
+    plan = pool.band_plan
     band = _fn(lib, 'rusty_k_matmul_band', [_P, _P, _P, _N, _N, _N, _N, _N])
     in_lanes = _fn(lib, 'rusty_k_matmul_lanes', [_P, _P, _P, _N, _N, _N, _N, _N])
 
     def matmul_into(a, b, out, n, k, m):
         """out (n×m, at address `out`) ← a · b, in row bands on the lanes above the crossover."""
-        bands = pool.bands_for(n, k, m)
-        if len(bands) == 1:
+        rows, count = plan(n, k, m)
+        if count == 1:
             band(a, b, out, n, k, m, 0, n)
         else:
-            in_lanes(a, b, out, n, k, m, bands[0][1], len(bands))
+            in_lanes(a, b, out, n, k, m, rows, count)
 
     def matmul(a, b, n, k, m):
         out = zero * (n * m)

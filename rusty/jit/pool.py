@@ -55,6 +55,16 @@ def split(n: int, lanes: int) -> list[tuple[int, int]]:
     return [(c * rows, min(n, (c + 1) * rows)) for c in range(chunks)]
 
 
+def band_plan(n: int, k: int, m: int) -> tuple[int, int]:
+    """(rows per band, number of bands) of `bands_for`, without the list: the
+    per-product path of every native matmul."""
+    if not crossover(n, k, m):
+        return n, 1
+    chunks = min(lanes(), n)
+    rows = -(-n // chunks)
+    return rows, -(-n // rows)
+
+
 def bands_for(n: int, k: int, m: int) -> list[tuple[int, int]]:
     """The bands this product runs as: one band (serial) under the crossover."""
     if not crossover(n, k, m):
