@@ -32,8 +32,8 @@ _cpus: list = []
 
 
 def available_cpus() -> int:
-    """The CPUs this process may run on, asked once (a system call and a set
-    on every product cost more than a 64×32×32 band)."""
+    """The CPUs this process may run on, asked once (a system call and a set,
+    ~1 µs, on every product would be a sixth of a 64×32×32 one)."""
     if not _cpus:
         try:
             _cpus.append(max(1, len(os.sched_getaffinity(0))))
@@ -47,11 +47,15 @@ def crossover(n: int, k: int, m: int) -> bool:
     return n >= 2 and n * k * m >= MIN_MULADDS
 
 
+def _rows(n: int, lanes: int) -> tuple[int, int]:
+    """(rows per band, number of bands) of the §13 split rule."""
+    rows = -(-n // min(lanes, n))
+    return rows, -(-n // rows)
+
+
 def split(n: int, lanes: int) -> list[tuple[int, int]]:
     """The row bands [(row0, row1), …] of the §13 split rule."""
-    chunks = min(lanes, n)
-    rows = -(-n // chunks)
-    chunks = -(-n // rows)
+    rows, chunks = _rows(n, lanes)
     return [(c * rows, min(n, (c + 1) * rows)) for c in range(chunks)]
 
 
@@ -60,9 +64,7 @@ def band_plan(n: int, k: int, m: int) -> tuple[int, int]:
     per-product path of every native matmul."""
     if not crossover(n, k, m):
         return n, 1
-    chunks = min(lanes(), n)
-    rows = -(-n // chunks)
-    return rows, -(-n // rows)
+    return _rows(n, lanes())
 
 
 def bands_for(n: int, k: int, m: int) -> list[tuple[int, int]]:
