@@ -82,10 +82,10 @@ class Session:
             self.worker.call(self._eval_forms, stdlib_forms())
 
     def install(self, table) -> None:
-        for name, fn, lo, hi, doc, sig, host, shown in table.specs:
+        for name, fn, lo, hi, doc, sig, host, shown, examples in table.specs:
             if host:
                 fn = _bind_host(fn, self)
-            self.genv.define(sym(name), Builtin(name, fn, lo, hi, shown, doc, sig))
+            self.genv.define(sym(name), Builtin(name, fn, lo, hi, shown, doc, sig, examples))
 
     # ── Running text ──
 

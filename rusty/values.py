@@ -115,10 +115,11 @@ ANY_ARITY = 1 << 30
 class Builtin:
     """A procedure implemented in Python: `fn(*args)`, arity lo..hi (hi None =
     any, stored as ANY_ARITY). `shown` is the name it prints as (aliases show
-    their operator)."""
-    __slots__ = ('name', 'fn', 'lo', 'hi', 'shown', 'doc', 'sig')
+    their operator). `examples` are (expression text, expected write form)
+    pairs that the documentation shows and the tests run."""
+    __slots__ = ('name', 'fn', 'lo', 'hi', 'shown', 'doc', 'sig', 'examples')
 
-    def __init__(self, name, fn, lo=0, hi=None, shown=None, doc='', sig=''):
+    def __init__(self, name, fn, lo=0, hi=None, shown=None, doc='', sig='', examples=()):
         self.name = name
         self.fn = fn
         self.lo = lo
@@ -126,6 +127,7 @@ class Builtin:
         self.shown = shown or name
         self.doc = doc
         self.sig = sig
+        self.examples = examples
 
     def __repr__(self) -> str:
         return '#<builtin:%s>' % self.shown
@@ -224,7 +226,7 @@ def type_name(x) -> str:
 class BuiltinTable:
     """An ordered table of builtin specs, filled by `@table.fn(...)`.
 
-    Each spec is (name, fn, lo, hi, doc, sig, host, shown). The runtime turns
+    Each spec is (name, fn, lo, hi, doc, sig, host, shown, examples). The runtime turns
     specs into Builtin values; a spec with host=True gets the evaluator's host
     object as its first argument (for builtins that call procedures or read
     the environment). Arity lo..hi is checked by the caller with the generic
@@ -235,9 +237,9 @@ class BuiltinTable:
     def __init__(self):
         self.specs: list[tuple] = []
 
-    def fn(self, name, lo=0, hi=None, doc='', sig='', host=False, shown=None):
+    def fn(self, name, lo=0, hi=None, doc='', sig='', host=False, shown=None, examples=()):
         def register(f):
-            self.specs.append((name, f, lo, hi, doc, sig, host, shown))
+            self.specs.append((name, f, lo, hi, doc, sig, host, shown, tuple(examples)))
             return f
         return register
 

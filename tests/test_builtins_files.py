@@ -37,7 +37,7 @@ def test_table_has_exactly_the_file_builtins():
     assert sorted(SPECS) == sorted(
         'file-read file-write file-append file-exists? file-delete dir-create dir-list '
         'save-model load-model'.split())
-    for name, (_, _fn, _lo, _hi, doc, sig, _host, _shown) in SPECS.items():
+    for name, (_, _fn, _lo, _hi, doc, sig, _host, _shown, _examples) in SPECS.items():
         assert doc and sig.startswith('(' + name), name
 
 

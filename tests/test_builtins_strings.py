@@ -42,7 +42,7 @@ def test_table_has_exactly_the_string_builtins():
 
 
 def test_every_builtin_has_a_doc_and_signature():
-    for name, (_, _fn, _lo, _hi, doc, sig, _host, _shown) in SPECS.items():
+    for name, (_, _fn, _lo, _hi, doc, sig, _host, _shown, _examples) in SPECS.items():
         assert doc and '\n' not in doc, name
         assert sig.startswith('(' + name), name
 

@@ -208,7 +208,7 @@ def test_builtin_table_shape():
     assert names == ['tensor', 'zeros', 'ones', 'tensor-shape', 'tensor->list', 'tensor-ref',
                      'tensor-add', 'tensor-sub', 'tensor-mul', 'tensor-div', 'tensor-sum',
                      'relu', 'tensor-map', 'matmul', 'transpose']
-    for name, fn, lo, hi, doc, sig, host, shown in TB.TABLE.specs:
+    for name, fn, lo, hi, doc, sig, host, shown, _examples in TB.TABLE.specs:
         assert doc and sig.startswith('(' + name)
         assert host == (name == 'tensor-map')
 
