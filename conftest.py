@@ -9,6 +9,9 @@ own directory) and compared with its comments:
     ; expect-stderr: TEXT   the next line of standard error is TEXT
     ; expect-exit: N        the exit status (default 0, or 1 with expect-error)
     ; requires: rustc       needs rustc (see tests/conftest.py)
+
+Files under a `lib/` directory are helpers that goldens load; they are not
+collected. A collected golden must state at least one expectation.
 """
 import io
 import os
@@ -27,7 +30,14 @@ def pytest_collect_file(parent, file_path):
 
 def _is_golden_dir(path):
     parts = path.parts
+    if 'lib' in parts[-2:-1]:
+        return False
     return 'repl.lisp-examples' in parts or ('tests' in parts and 'lisp' in parts)
+
+
+def states_an_expectation(exp) -> bool:
+    """Whether a golden says what it expects (a file that says nothing tests nothing)."""
+    return any(exp[d] for d in DIRECTIVES if d != 'requires')
 
 
 def parse_expectations(text):
@@ -74,6 +84,9 @@ class GoldenItem(pytest.Item):
         from rusty import cli
         text = self.path.read_text(encoding='utf-8')
         exp = parse_expectations(text)
+        if not states_an_expectation(exp):
+            raise GoldenMismatch('%s states no expectation (; expect: ..., ; expect-exit: 0, ...): '
+                                 'a helper belongs in a lib/ directory' % self.path.name)
         if 'rustc' in exp['requires'] and shutil.which('rustc') is None:
             if os.environ.get('RUSTY_REQUIRE_RUSTC') == '1':
                 pytest.fail('rustc is required (RUSTY_REQUIRE_RUSTC=1) but not on PATH')

@@ -1,4 +1,10 @@
-"""Property tests: the reader and evaluator raise only rusty errors; printing round-trips."""
+"""Property tests: the reader and evaluator raise only rusty errors; printing round-trips.
+
+Every host exception inside evaluation becomes a catchable `internal error: ...`
+(LANGUAGE.md §5.5), so "raises only rusty errors" would pass any interpreter
+bug. The evaluator checks here therefore reject `internal error:` too, and a
+test below shows they fail on a deliberately broken builtin.
+"""
 import math
 import struct
 
@@ -10,6 +16,8 @@ from rusty.reader import read
 from rusty.values import List, Symbol, make_list, sym
 
 from helpers import session
+
+import pytest
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -88,27 +96,49 @@ def shared_session():
     return _SHARED[0]
 
 
+def run_checked(s, text):
+    """Run `text`; a rusty error is fine, an internal error (a host bug) is not."""
+    try:
+        v = s.run(text, '<fuzz>')
+    except RustyError as e:
+        assert isinstance(e.message, str)
+        assert not e.message.startswith('internal error:'), (text, e.message)
+        assert 'internal error:' not in e.message, (text, e.message)
+        return None
+    print_form(v)
+    display_form(v)
+    return v
+
+
 @FUZZ
 @given(st.lists(EXPRS, min_size=1, max_size=4).map(' '.join))
 def test_evaluator_random_programs(text):
     s = shared_session()
-    try:
-        s.run('(define x 3) (define y (list 1 2 "s"))', '<fuzz>')
-        s.run(text, '<fuzz>')
-    except RustyError as e:
-        assert isinstance(e.message, str)
+    run_checked(s, '(define x 3) (define y (list 1 2 "s"))')
+    run_checked(s, text)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=60))
 def test_evaluator_random_text(text):
-    s = shared_session()
-    try:
-        v = s.run(text, '<fuzz>')
-    except RustyError:
-        return
-    print_form(v)
-    display_form(v)
+    run_checked(shared_session(), text)
+
+
+def test_the_checker_fails_on_a_broken_builtin():
+    # Guard the guard: a builtin with a host bug (None.attr) must fail the check,
+    # even though the evaluator turns it into a catchable rusty error.
+    from rusty.values import Builtin
+    s = session()
+
+    def broken(x):
+        return None.attr            # noqa: the bug on purpose
+
+    s.genv.define(sym('broken-first'), Builtin('broken-first', broken, 1, 1))
+    with pytest.raises(AssertionError):
+        run_checked(s, '(broken-first (list 1 2))')
+    with pytest.raises(AssertionError):
+        run_checked(s, '(try-catch (broken-first 1) (e) (error e))')
+    assert run_checked(s, '(+ 1 2)') == 3.0
 
 
 # ── printer round trips ──────────────────────────────────────────────────

@@ -104,5 +104,5 @@ def test_host_failures_never_escape_as_python_exceptions():
         s = session()
         try:
             s.run(src, '<test>')
-        except RustyError:
-            pass
+        except RustyError as e:
+            assert 'internal error:' not in e.message, (src, e.message)
