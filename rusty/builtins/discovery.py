@@ -40,21 +40,22 @@ def describe_line(host, name: str) -> str:
 
 
 @TABLE.fn('apropos', 1, 1, host=True, doc='Print every special form and global whose name contains text.',
-          sig='(apropos text)')
+          sig='(apropos text)', examples=(('(apropos "string-app")', '()'),))
 def apropos(host, text):
     for n in apropos_names(host, _text(text, 'apropos')):
         host.out.write('  %s\n' % n)
     return NIL
 
 
-@TABLE.fn('describe', 1, 1, host=True, doc='Print what a name is bound to.', sig="(describe 'name)")
+@TABLE.fn('describe', 1, 1, host=True, doc='Print what a name is bound to.', sig="(describe 'name)",
+          examples=(("(describe 'car)", '()'),))
 def describe(host, name):
     host.out.write(describe_line(host, _text(name, 'describe')) + '\n')
     return NIL
 
 
 @TABLE.fn('help', 0, 1, host=True, doc='An overview; (help \'name) describes, (help "text") searches.',
-          sig='(help [name-or-text])')
+          sig='(help [name-or-text])', examples=(("(help 'car)", '()'),))
 def help_(host, *args):
     if not args:
         host.out.write(OVERVIEW)
