@@ -294,8 +294,10 @@ def comp(x, scope, tail, span, unit):
 
 
 def comp_body(forms: List, scope, tail, span, unit):
-    """Forms in order, the last in tail position; empty body => Nil."""
-    codes = [comp(c.car, scope, False, sub_span(c, span, unit), unit) for c in forms.cells()]
+    """Forms in order, the last in tail position; empty body => Nil. A string
+    before the last form (a docstring) does nothing, so it is not run."""
+    codes = [comp(c.car, scope, False, sub_span(c, span, unit), unit) for c in forms.cells()
+             if c.car.__class__ is not str or not c.cdr.len]
     if not codes:
         return const(NIL)
     if tail and forms.len:

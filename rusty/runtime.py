@@ -9,8 +9,8 @@ import os
 import sys
 from importlib import import_module
 
+from . import docs, patterns, specials, templates
 from . import eval as ev
-from . import patterns, specials, templates
 from .errors import Abort, EvalError, Interrupted, ReadError, RecursionLimit, RustyError, os_error_text
 from .printer import display_form
 from .reader import read
@@ -130,6 +130,10 @@ class Session:
     def global_value(self, name: str):
         v = self.genv.lookup(sym(name))
         return None if v is MISSING else v
+
+    def documentation(self, name: str) -> str | None:
+        """`(doc 'name)`: the documentation text of a name, or None."""
+        return docs.documentation(self, name)
 
     def eval_string(self, text: str):
         fresh = Session(self.out)

@@ -11,7 +11,8 @@ TABLE = BuiltinTable()
 OVERVIEW = """rusty — a Lisp you can live in.
   (apropos "text")   list every special form and global whose name contains text
   (describe 'name)   say what a name is bound to
-  (help 'name)       same as describe; (help "text") same as apropos
+  (doc 'name)        the documentation of a name, as a string
+  (help 'name)       describe, then the documentation; (help "text") same as apropos
 Special forms: define lambda let let* letrec do if cond when unless and or begin
 match try-catch quote quasiquote eval defmacro load defrust defrust*
 """
@@ -54,15 +55,28 @@ def describe(host, name):
     return NIL
 
 
-@TABLE.fn('help', 0, 1, host=True, doc='An overview; (help \'name) describes, (help "text") searches.',
-          sig='(help [name-or-text])', examples=(("(help 'car)", '()'),))
+@TABLE.fn('doc', 1, 1, host=True, sig="(doc 'name)",
+          doc='The documentation of a special form, builtin or library function, as a string (else #f).',
+          examples=(("(doc 'no-such-name)", '#f'), ("(string? (doc 'car))", '#t')))
+def doc(host, name):
+    text = host.documentation(_text(name, 'doc'))
+    return False if text is None else text
+
+
+@TABLE.fn('help', 0, 1, host=True, sig='(help [name-or-text])',
+          doc='An overview; (help \'name) describes a name and shows its documentation; (help "text") searches.',
+          examples=(("(help 'car)", '()'),))
 def help_(host, *args):
     if not args:
         host.out.write(OVERVIEW)
         return NIL
     x = args[0]
     if x.__class__ is Symbol:
-        return describe(host, x)
+        describe(host, x)
+        text = host.documentation(x.name)
+        if text:
+            host.out.write(text + '\n')
+        return NIL
     if x.__class__ is str:
         return apropos(host, x)
     raise EvalError('help: expected a string or symbol, got ' + display_form(x))
