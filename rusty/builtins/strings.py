@@ -103,7 +103,7 @@ _NUMBER_TEXT = re.compile(
     r'[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))')
 
 
-@TABLE.fn('number->string', 1, 1, doc='The text of a number (§3.3 format).',
+@TABLE.fn('number->string', 1, 1, doc='The text of a number, as the printer writes it (integers without a decimal point).',
           sig='(number->string x)', examples=(('(number->string 2.5)', '"2.5"'),))
 def number_tostring_arg(x):
     if x.__class__ is not float:
