@@ -11,7 +11,8 @@ from importlib import import_module
 
 from . import docs, patterns, specials, templates
 from . import eval as ev
-from .errors import Abort, EvalError, Interrupted, ReadError, RecursionLimit, RustyError, os_error_text
+from .errors import (STDLIB_FILE, Abort, EvalError, Interrupted, ReadError, RecursionLimit, RustyError,
+                     os_error_text)
 from .printer import display_form
 from .reader import read
 from .resolve import MISSING, GlobalEnv
@@ -56,7 +57,7 @@ def stdlib_forms():
     global _stdlib_forms
     if _stdlib_forms is None:
         with open(STDLIB_PATH, encoding='utf-8') as fh:
-            _stdlib_forms = read(fh.read(), STDLIB_PATH)
+            _stdlib_forms = read(fh.read(), STDLIB_FILE)
     return _stdlib_forms
 
 

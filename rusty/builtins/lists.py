@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..errors import EvalError
 from ..printer import display_form, format_number
 from ..values import EMPTY, NIL, BuiltinTable, List, equal, make_list
-from .args import expected, index_arg, list_arg, proc_arg
+from .args import expected, index_arg, list_arg, proc_arg, with_value
 
 TABLE = BuiltinTable()
 
@@ -26,8 +26,8 @@ def car(x):
     if x.__class__ is List and x.len:
         return x.car
     if x is NIL:
-        raise EvalError('car: empty list')
-    raise EvalError('car: not a pair')
+        raise with_value(EvalError('car: empty list'), 'car', x)
+    raise with_value(EvalError('car: not a pair'), 'car', x)
 
 
 @TABLE.fn('cdr', 1, 1, doc='The list without its first element (shared, O(1)).', sig='(cdr lst)',
@@ -36,8 +36,8 @@ def cdr(x):
     if x.__class__ is List and x.len:
         return x.cdr
     if x is NIL:
-        raise EvalError('cdr: empty list')
-    raise EvalError('cdr: not a pair')
+        raise with_value(EvalError('cdr: empty list'), 'cdr', x)
+    raise with_value(EvalError('cdr: not a pair'), 'cdr', x)
 
 
 @TABLE.fn('list', 0, None, doc='Its arguments as a list.', sig='(list x ...)',
@@ -53,7 +53,7 @@ def length(x):
         return float(x.len)
     if x is NIL:
         return 0.0
-    raise EvalError('length: not a list')
+    raise with_value(EvalError('length: not a list'), 'length', x)
 
 
 @TABLE.fn('append', 0, None, doc='One list of all the elements of the lists given.', sig='(append lst ...)',
@@ -91,7 +91,7 @@ def nth(a, b):
     lst = list_arg('nth', a)
     i = index_arg('nth', b)
     if i >= lst.len:
-        raise EvalError('nth: index %s out of range' % format_number(i))
+        raise with_value(EvalError('nth: index %s out of range' % format_number(i)), 'nth', lst)
     while i:
         lst = lst.cdr
         i -= 1
@@ -115,7 +115,7 @@ def list_tail(lst, k):
     lst = list_arg('list-tail', lst)
     n = index_arg('list-tail', k)
     if n > lst.len:
-        raise EvalError('list-tail: index %s out of range' % format_number(n))
+        raise with_value(EvalError('list-tail: index %s out of range' % format_number(n)), 'list-tail', lst)
     while n:
         lst = lst.cdr
         n -= 1
@@ -151,7 +151,7 @@ def for_each(host, f, lst):
 def _fold_list(lst, who):
     if lst.__class__ is not List:
         if lst is NIL:
-            raise EvalError('%s: not a list' % who)
+            raise with_value(EvalError('%s: not a list' % who), who, lst)
         raise expected(who, 'list', lst)
     return lst
 
@@ -184,7 +184,7 @@ def apply_(host, f, *args):
     proc_arg('apply', f)
     last = args[-1]
     if last.__class__ is not List and last is not NIL:
-        raise EvalError('apply: last argument must be a list')
+        raise with_value(EvalError('apply: last argument must be a list'), 'apply', last)
     return host.call(f, list(args[:-1]) + (list(last) if last is not NIL else []))
 
 
