@@ -1,14 +1,44 @@
 # rusty — common tasks. `make install` then `make test`; see README.md.
-PYTHON ?= python3
+#
+# On a Python that refuses `pip install` outside a virtual environment (PEP 668:
+# Debian, Ubuntu, Homebrew), everything runs in a project environment, .venv/,
+# which `make install` creates; `rusty` is then .venv/bin/rusty, linked into
+# BINDIR (~/.local/bin) so that it is on PATH. Elsewhere (an active venv, pyenv,
+# CI) the Python found first is used, as before.
+SYSPYTHON ?= python3
+VENV ?= .venv
+BINDIR ?= $(HOME)/.local/bin
+MANAGED := $(shell $(SYSPYTHON) -c 'import os, sys, sysconfig; \
+  print(int(sys.prefix == sys.base_prefix and \
+  os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED"))))' 2>/dev/null)
+ifeq ($(MANAGED),1)
+PYTHON ?= $(VENV)/bin/python
+RUSTY ?= $(VENV)/bin/rusty
+else
+PYTHON ?= $(SYSPYTHON)
+RUSTY ?= rusty
+endif
 PIP ?= $(PYTHON) -m pip
 
-.PHONY: install test test-fast bench examples repl lint clean
+.PHONY: install venv test test-fast bench examples repl lint docs clean
 
 # compat editable mode: a plain path entry, no import-hook finder (faster start-up);
 # compileall: start-up must not pay for compiling sources (PYTHONDONTWRITEBYTECODE).
-install:
+install: venv
 	$(PIP) install -q -e '.[test]' --config-settings editable_mode=compat
 	$(PYTHON) -m compileall -q rusty
+ifeq ($(MANAGED),1)
+	@mkdir -p $(BINDIR) && ln -sf $(CURDIR)/$(VENV)/bin/rusty $(BINDIR)/rusty
+	@echo "rusty is $(CURDIR)/$(VENV)/bin/rusty, linked as $(BINDIR)/rusty"
+	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "note: $(BINDIR) is not on PATH; add it, or run $(VENV)/bin/rusty";; esac
+endif
+
+# The project environment, only where pip refuses to install outside one.
+venv:
+ifeq ($(MANAGED),1)
+	@test -x $(PYTHON) || $(SYSPYTHON) -m venv $(VENV) || \
+	  { echo "could not create $(VENV): install your system's venv package (e.g. apt install python3-venv)"; exit 1; }
+endif
 
 test: install
 	$(PYTHON) -m pytest -q
@@ -22,14 +52,19 @@ bench: install
 examples: install
 	@# an example may end in an error on purpose: it says so with `; expect-exit: N`
 	@for f in repl.lisp-examples/*.lisp; do echo "== $$f"; \
-	  want=$$(sed -n 's/^; expect-exit: *//p' "$$f"); rusty "$$f"; got=$$?; \
+	  want=$$(sed -n 's/^; expect-exit: *//p' "$$f"); $(RUSTY) "$$f"; got=$$?; \
 	  [ "$$got" = "$${want:-0}" ] || { echo "$$f: exit $$got, expected $${want:-0}"; exit 1; }; done
 
 repl: install
-	rusty
+	$(RUSTY)
 
-lint:
+lint: venv
+	$(PIP) install -q pyflakes
 	$(PYTHON) -m pyflakes rusty tests benchmarks
+
+# The reference manual is generated from the same documentation as (doc 'name).
+docs:
+	$(PYTHON) -m rusty.manual docs/reference.md
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .hypothesis

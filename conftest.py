@@ -17,10 +17,60 @@ import io
 import os
 import re
 import shutil
+import subprocess
 
 import pytest
 
 DIRECTIVES = ('expect-match', 'expect-error', 'expect-stderr', 'expect-exit', 'expect', 'requires')
+
+
+# ── A rustc that is on PATH but cannot run (rustup without a toolchain) ──
+
+RUSTC_PROBLEM = []   # the one message about it, once known
+
+
+def broken_rustc():
+    """Why the rustc on PATH cannot compile (e.g. rustup's "no default
+    toolchain"), or None when it runs or is absent."""
+    path = shutil.which('rustc')
+    if path is None:
+        return None
+    try:
+        done = subprocess.run([path, '-vV'], capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.SubprocessError) as e:
+        return '%s does not run: %s' % (path, e)
+    if done.returncode == 0:
+        return None
+    lines = [line for line in (done.stderr + done.stdout).splitlines() if line.strip()]
+    why = lines[0] if lines else 'exit status %d' % done.returncode
+    hint = ' (with rustup: `rustup default stable`)' if 'rustup' in why else ''
+    return 'rustc on PATH (%s) cannot compile: %s%s' % (path, why.strip(), hint)
+
+
+def pytest_sessionstart(session):
+    """One clear message instead of a failure per native test: with
+    RUSTY_REQUIRE_RUSTC=1 the session stops; otherwise that rustc is taken
+    off PATH, so native tests skip and the interpreter's fallbacks run."""
+    problem = broken_rustc()
+    if problem is None:
+        return
+    RUSTC_PROBLEM.append(problem)
+    if os.environ.get('RUSTY_REQUIRE_RUSTC') == '1':
+        pytest.exit('RUSTY_REQUIRE_RUSTC=1, but ' + problem, returncode=3)
+    bad = os.path.dirname(shutil.which('rustc'))
+    os.environ['PATH'] = os.pathsep.join(d for d in os.environ.get('PATH', '').split(os.pathsep)
+                                         if d and os.path.realpath(d) != os.path.realpath(bad))
+
+
+def pytest_report_header(config):
+    if RUSTC_PROBLEM:
+        return ['native tests skipped: ' + RUSTC_PROBLEM[0]]
+    return None
+
+
+def pytest_terminal_summary(terminalreporter):
+    if RUSTC_PROBLEM:
+        terminalreporter.write_line('note: native tests skipped: ' + RUSTC_PROBLEM[0], yellow=True)
 
 
 def pytest_collect_file(parent, file_path):

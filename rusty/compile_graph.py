@@ -24,7 +24,8 @@ LOSS_NOT_SCALAR_COMPILED = PREFIX + LOSS_NOT_SCALAR[len('graph-grad'):]
 
 
 @TABLE.fn('graph-compile', 1, 1, host=True, sig='(graph-compile f)',
-          doc="A native `graph-kernel` computing a scalar lambda's optimised graph.")
+          doc="A native `graph-kernel` computing a scalar lambda's optimised graph.",
+          examples=(('((graph-compile (lambda (x y) (* x y))) 3 4)', '12'),))
 def graph_compile(host, f):
     g, out = optimised(f, host.display)
     from .jit import graph_codegen
@@ -33,7 +34,8 @@ def graph_compile(host, f):
 
 @TABLE.fn('graph-compile-grad', 1, None, host=True, sig='(graph-compile-grad f example-arg ...)',
           doc='A native-grad `grad-kernel` returning (loss grad-1 ... grad-N), '
-              'specialised to the example arguments\' shapes.')
+              'specialised to the example arguments\' shapes.',
+          examples=(('((graph-compile-grad (lambda (x) (* x x)) 1) 3)', '(9 6)'),))
 def graph_compile_grad(host, f, *args):
     forward, loss = build(f, host.display)          # as graph-grad does (§11.6 steps 1-4)
     check_args(PREFIX, f, args, host.display)

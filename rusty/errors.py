@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+STDLIB_FILE = '<stdlib>'   # the file name of the standard library's spans
+
 
 class Span(NamedTuple):
     """Where a form sits in its source: 1-based line/column, end exclusive."""
@@ -19,7 +21,10 @@ class RustyError(Exception):
     `message` is the string `try-catch` binds. `span` is the failing form (set by
     the innermost form that knows its position); `trace` collects the Lisp call
     frames as (call-site span or None, callee name) while the error unwinds,
-    innermost first. `source` optionally holds the text the span points into.
+    innermost first; a lambda's frame adds, third, the site its run was
+    entered at (before tail calls replaced it). `source` optionally holds the
+    text the span points into. `hints` are extra report lines (`  hint: ` +
+    each) that show what the message does not.
     """
 
     def __init__(self, message: str, span: Span | None = None):
@@ -28,6 +33,7 @@ class RustyError(Exception):
         self.span = span
         self.trace: list[tuple[Span | None, str]] = []
         self.source: str | None = None
+        self.hints: list[str] = []
 
     def __str__(self) -> str:
         return self.message

@@ -14,7 +14,7 @@ runs in constant host stack. No rusty value is a Python tuple.
 from __future__ import annotations
 
 from .errors import Abort, EvalError, Interrupted, RecursionLimit, RustyError
-from .printer import display_form
+from .printer import display_form, lambda_params
 from .expansion import is_pure
 from .resolve import (EPOCH, MISSING, UNBOUND, GlobalEnv, GlobalRef, lookup_by_name, resolve,
                       visible_names)
@@ -72,6 +72,7 @@ def run(p, fr, site):
     if _depth > _limit:
         _depth -= 1
         raise RecursionLimit(recursion_message(), site)
+    entry = site
     try:
         while True:
             r = p.code(fr)
@@ -80,7 +81,7 @@ def run(p, fr, site):
             p, fr, site = r
     except RustyError as e:
         if p.__class__ is Lambda:
-            e.trace.append((site, p.name))
+            e.trace.append((site, p.name, entry))
         raise
     except KeyboardInterrupt as e:   # Ctrl-C: report where the loop was
         err = located(e, site)
@@ -99,18 +100,25 @@ def make_frame(p, args: list, span=None) -> list:
     n = len(args)
     if p.rest is None:
         if n != nreq:
-            raise EvalError('Arity error: expected %d args, got %d' % (nreq, n), span)
+            raise arity_error('Arity error: expected %d args, got %d' % (nreq, n), p, span)
         fr = [p.env, p.scope]
         fr += args
     else:
         if n < nreq:
-            raise EvalError('Arity error: expected at least %d args, got %d' % (nreq, n), span)
+            raise arity_error('Arity error: expected at least %d args, got %d' % (nreq, n), p, span)
         fr = [p.env, p.scope]
         fr += args[:nreq]
         fr.append(make_list(args[nreq:]))
     if p.extra:
         fr += [UNBOUND] * p.extra
     return fr
+
+
+def arity_error(message: str, p, span) -> EvalError:
+    """A lambda's arity error, with a hint showing its parameter list (§15.10)."""
+    err = EvalError(message, span)
+    err.hints.append('%s takes %s' % (p.name, lambda_params(p.params, p.rest)))
+    return err
 
 
 def builtin_arity_message(b: Builtin, n: int) -> str:
@@ -215,7 +223,7 @@ def located(e: BaseException, span) -> RustyError:
     tr = e.trace
     i = len(tr) - 1
     while i >= 0 and tr[i][0] is None:
-        tr[i] = (span, tr[i][1])
+        tr[i] = (span,) + tr[i][1:]
         i -= 1
     return e
 
@@ -294,8 +302,10 @@ def comp(x, scope, tail, span, unit):
 
 
 def comp_body(forms: List, scope, tail, span, unit):
-    """Forms in order, the last in tail position; empty body => Nil."""
-    codes = [comp(c.car, scope, False, sub_span(c, span, unit), unit) for c in forms.cells()]
+    """Forms in order, the last in tail position; empty body => Nil. A string
+    before the last form (a docstring) does nothing, so it is not run."""
+    codes = [comp(c.car, scope, False, sub_span(c, span, unit), unit) for c in forms.cells()
+             if c.car.__class__ is not str or not c.cdr.len]
     if not codes:
         return const(NIL)
     if tail and forms.len:

@@ -34,7 +34,8 @@ def dims_text(shape) -> str:
     return 'x'.join(str(d) for d in shape)
 
 
-def _lambda_params(params, rest) -> str:
+def lambda_params(params, rest) -> str:
+    """A parameter list as lambdas print it: `(x y)`, `(a . rest)`, `( . args)`."""
     names = ' '.join(p.name for p in params)
     if rest is not None:
         return '(%s . %s)' % (names, rest.name) if names else '( . %s)' % rest.name
@@ -62,7 +63,7 @@ def _atom(x, quote: bool) -> str:
     if cls is Builtin:
         return '#<builtin:%s>' % x.shown
     if cls is Lambda:
-        return '#<lambda %s>' % _lambda_params(x.params, x.rest)
+        return '#<lambda %s>' % lambda_params(x.params, x.rest)
     if cls is Macro:
         return '#<macro (%s)>' % ' '.join(p.name for p in x.params)
     if cls is Tensor:

@@ -9,9 +9,10 @@ import os
 import sys
 from importlib import import_module
 
+from . import docs, patterns, specials, templates
 from . import eval as ev
-from . import patterns, specials, templates
-from .errors import Abort, EvalError, Interrupted, ReadError, RecursionLimit, RustyError, os_error_text
+from .errors import (STDLIB_FILE, Abort, EvalError, Interrupted, ReadError, RecursionLimit, RustyError,
+                     os_error_text)
 from .printer import display_form
 from .reader import read
 from .resolve import MISSING, GlobalEnv
@@ -56,7 +57,7 @@ def stdlib_forms():
     global _stdlib_forms
     if _stdlib_forms is None:
         with open(STDLIB_PATH, encoding='utf-8') as fh:
-            _stdlib_forms = read(fh.read(), STDLIB_PATH)
+            _stdlib_forms = read(fh.read(), STDLIB_FILE)
     return _stdlib_forms
 
 
@@ -130,6 +131,10 @@ class Session:
     def global_value(self, name: str):
         v = self.genv.lookup(sym(name))
         return None if v is MISSING else v
+
+    def documentation(self, name: str) -> str | None:
+        """`(doc 'name)`: the documentation text of a name, or None."""
+        return docs.documentation(self, name)
 
     def eval_string(self, text: str):
         fresh = Session(self.out)

@@ -96,7 +96,7 @@ RUN_INLINE = [
     '        p, fr, site = r',
     'except RustyError as e:',
     '    if p.__class__ is Lambda:',
-    '        e.trace.append((site, p.name))',
+    '        e.trace.append((site, p.name, SPAN))',
     '    raise',
     'except KeyboardInterrupt as e:',
     '    err = located(e, site)',

@@ -58,7 +58,7 @@ def test_expr_error_exit_1():
     status, o, e = main(['-e', '(display "a") (car 5) (display "b")'])
     assert (status, o) == (1, 'a')
     assert e == 'Error: car: not a pair\n  at <expr>:1:15\n  1 | (display "a") (car 5) (display "b")\n' \
-                '    |               ^^^^^^^\n'
+                '    |               ^^^^^^^\n  hint: car got 5\n'
 
 
 def test_expr_parse_error_runs_nothing():

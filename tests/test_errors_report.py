@@ -44,7 +44,8 @@ def test_no_backtrace_header_without_frames(run):
     assert e == ('Error: car: not a pair\n'
                  '  at prog.lisp:2:1\n'
                  '  2 | (car 5)\n'
-                 '    | ^^^^^^^\n')
+                 '    | ^^^^^^^\n'
+                 '  hint: car got 5\n')
 
 
 def test_expr_source_name(tmp_path, monkeypatch):
@@ -54,7 +55,8 @@ def test_expr_source_name(tmp_path, monkeypatch):
     assert e == ("Error: car: not a pair\n"
                  "  at <expr>:1:1\n"
                  "  1 | (car '())\n"
-                 "    | ^^^^^^^^^\n")
+                 "    | ^^^^^^^^^\n"
+                 "  hint: car got ()\n")
 
 
 def test_undefined_points_at_the_symbol(run):
@@ -88,7 +90,8 @@ def test_marker_under_tabs(run):
     assert e == ('Error: car: not a pair\n'
                  '  at prog.lisp:1:11\n'
                  '  1 | (define\ty\t(car 5))\n'
-                 '    |        \t \t^^^^^^^\n')
+                 '    |        \t \t^^^^^^^\n'
+                 '  hint: car got 5\n')
 
 
 def test_marker_width_follows_line_number_digits(run):
@@ -97,7 +100,8 @@ def test_marker_width_follows_line_number_digits(run):
     assert e == ('Error: car: not a pair\n'
                  '  at prog.lisp:12:1\n'
                  '  12 | (car 5)\n'
-                 '     | ^^^^^^^\n')
+                 '     | ^^^^^^^\n'
+                 '  hint: car got 5\n')
 
 
 def test_multiline_form_marks_to_end_of_line(run):
@@ -116,7 +120,8 @@ def test_columns_count_code_points(run):
     assert e == ('Error: car: not a pair\n'
                  '  at prog.lisp:1:12\n'
                  '  1 | (list "λλ" (car 5))\n'
-                 '    |            ^^^^^^^\n')
+                 '    |            ^^^^^^^\n'
+                 '  hint: car got 5\n')
 
 
 def _chain(n):
@@ -126,9 +131,10 @@ def _chain(n):
 def test_backtrace_exactly_ten_frames_not_elided(run):
     status, o, e = run(_chain(9))
     lines = e.splitlines()
-    assert lines[4] == 'Backtrace (innermost last):'
-    assert lines[5] == '  prog.lisp:3:1 in f'
-    assert lines[6:] == ['  prog.lisp:2:28 in f'] * 9
+    assert lines[4] == '  hint: car got 5'
+    assert lines[5] == 'Backtrace (innermost last):'
+    assert lines[6] == '  prog.lisp:3:1 in f'
+    assert lines[7:] == ['  prog.lisp:2:28 in f'] * 9
 
 
 def test_backtrace_elides_over_ten_frames(run):
@@ -137,6 +143,7 @@ def test_backtrace_elides_over_ten_frames(run):
                  '  at prog.lisp:2:15\n'
                  '  2 |   (if (= n 0) (car 5) (+ 1 (f (- n 1)))))\n'
                  '    |               ^^^^^^^\n'
+                 '  hint: car got 5\n'
                  'Backtrace (innermost last):\n'
                  '  prog.lisp:3:1 in f\n'
                  '  prog.lisp:2:28 in f\n'
@@ -148,8 +155,8 @@ def test_backtrace_elides_over_ten_frames(run):
 def test_backtrace_eleven_frames(run):
     status, o, e = run(_chain(10))
     lines = e.splitlines()
-    assert lines[5:9] == ['  prog.lisp:3:1 in f', '  prog.lisp:2:28 in f', '  prog.lisp:2:28 in f', '  ... 1 more']
-    assert len(lines[9:]) == 7
+    assert lines[6:10] == ['  prog.lisp:3:1 in f', '  prog.lisp:2:28 in f', '  prog.lisp:2:28 in f', '  ... 1 more']
+    assert len(lines[10:]) == 7
 
 
 def test_tail_calls_are_eliminated_from_the_backtrace(run):
@@ -159,6 +166,7 @@ def test_tail_calls_are_eliminated_from_the_backtrace(run):
                  '  at prog.lisp:1:15\n'
                  '  1 | (define (g x) (car x))\n'
                  '    |               ^^^^^^^\n'
+                 '  hint: car got 5\n'
                  'Backtrace (innermost last):\n'
                  '  prog.lisp:4:1 in h\n'
                  '  prog.lisp:2:15 in g\n')
@@ -168,9 +176,10 @@ def test_tail_loop_leaves_one_frame(run):
     text = '(define (loop n) (if (= n 0) (car n) (loop (- n 1))))\n(loop 50)\n'
     status, o, e = run(text)
     lines = e.splitlines()
-    assert lines[4] == 'Backtrace (innermost last):'
-    assert len(lines) == 6
-    assert lines[5].endswith(' in loop')
+    assert lines[4] == '  hint: car got 0'
+    assert lines[5] == 'Backtrace (innermost last):'
+    assert len(lines) == 7
+    assert lines[6].endswith(' in loop')
 
 
 def test_builtin_called_procedure_shows_the_builtin_call(run):
@@ -180,6 +189,7 @@ def test_builtin_called_procedure_shows_the_builtin_call(run):
                  '  at prog.lisp:1:15\n'
                  '  1 | (define (f x) (car x))\n'
                  '    |               ^^^^^^^\n'
+                 '  hint: car got 1\n'
                  'Backtrace (innermost last):\n'
                  '  prog.lisp:2:1 in f\n')
 
@@ -199,9 +209,10 @@ def test_named_let_frame_name(run):
     text = '(define (f)\n  (+ 0 (let walk ((i 0)) (if (= i 2) (car i) (+ 1 (walk (+ i 1)))))))\n(f)\n'
     status, o, e = run(text)
     lines = e.splitlines()
-    assert lines[5] == '  prog.lisp:3:1 in f'
-    assert all(line.endswith(' in walk') for line in lines[6:])
-    assert len(lines[6:]) == 3
+    assert lines[4] == '  hint: car got 2'
+    assert lines[6] == '  prog.lisp:3:1 in f'
+    assert all(line.endswith(' in walk') for line in lines[7:])
+    assert len(lines[7:]) == 3
 
 
 def test_def_frame_name(run):
@@ -215,7 +226,8 @@ def test_error_in_macro_expansion_reported_at_macro_call(run):
     assert e == ('Error: car: not a pair\n'
                  '  at prog.lisp:3:3\n'
                  '  3 |   (m 5))\n'
-                 '    |   ^^^^^\n')
+                 '    |   ^^^^^\n'
+                 '  hint: car got 5\n')
 
 
 def test_error_in_eval_code_reported_at_eval_form(run):
@@ -272,6 +284,7 @@ def test_error_in_loaded_file_points_into_that_file(run, tmp_path):
                  '  at lib.lisp:1:15\n'
                  '  1 | (define (bad) (car 5))\n'
                  '    |               ^^^^^^^\n'
+                 '  hint: car got 5\n'
                  'Backtrace (innermost last):\n'
                  '  prog.lisp:2:1 in bad\n')
 
@@ -294,6 +307,7 @@ def test_function_called_from_macro_expansion_frame_at_macro_call(run):
                  '  at prog.lisp:1:15\n'
                  '  1 | (define (f x) (car x))\n'
                  '    |               ^^^^^^^\n'
+                 '  hint: car got 5\n'
                  'Backtrace (innermost last):\n'
                  '  prog.lisp:4:1 in g\n'
                  '  prog.lisp:3:18 in f\n')

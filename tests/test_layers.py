@@ -33,7 +33,7 @@ LAYERS = {
                 ['errors', 'values', 'reader', 'printer', 'tensor', 'resolve', 'eval', 'specials',
                  'templates', 'patterns', 'specialize', 'hygiene', 'suggest', 'expansion', 'builtins.*',
                  'graph.*', 'jit.*', 'report']),
-    'front': (['repl.*', 'cli', '__main__'],
+    'front': (['repl.*', 'cli', '__main__', 'manual'],
               ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'jit.build', 'docs',
                'suggest', '__init__']),
 }

@@ -80,6 +80,24 @@ def test_pygmentize_uses_it(tmp_path):
     assert "Token.Keyword\t'define'" in out and "Token.Name.Function\t'x'" in out
 
 
+def test_other_lisps_keep_dot_lisp_files(tmp_path):
+    # `pygmentize -N foo.lisp` names the lexer pygments picks for the file name:
+    # *.lisp is only a secondary (alias_filenames) match for rusty, so Common Lisp keeps it
+    assert '*.lisp' not in RustyLexer.filenames and '*.lisp' in RustyLexer.alias_filenames
+    run = [sys.executable, '-m', 'pygments', '-N']
+    guess = subprocess.run(run + ['foo.lisp'], capture_output=True, text=True, timeout=60).stdout
+    assert guess.strip() == 'common-lisp'
+
+
+def test_filename_lookup_with_rusty_as_a_plugin(monkeypatch):
+    # the same choice in process, with the lexer offered as a plugin whether or not it is installed
+    import pygments.lexers as lexers
+    monkeypatch.setattr(lexers, 'find_plugin_lexers', lambda: iter([RustyLexer]))
+    assert lexers.get_lexer_for_filename('foo.lisp').aliases[0] == 'common-lisp'
+    assert isinstance(lexers.get_lexer_for_filename('foo.rsy'), RustyLexer)
+    assert isinstance(lexers.get_lexer_by_name('rusty'), RustyLexer)
+
+
 def test_highlighting_styles_have_no_yellow_or_white_text():
     from rusty.repl.style import TOKEN_STYLES, UI_STYLES
     for style in list(TOKEN_STYLES.values()) + list(UI_STYLES.values()):

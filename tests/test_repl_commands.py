@@ -24,7 +24,15 @@ def test_help_lists_every_command_and_the_keys():
 
 
 def test_doc_of_a_builtin_comes_from_its_table_entry():
-    assert run(',doc map') == ['(map f lst)', '  builtin. A list of (f x) for each element.']
+    assert run(',doc map')[:2] == ['(map f lst)', '  builtin. A list of (f x) for each element.']
+    assert "  (map (lambda (x) (* x x)) '(1 2 3)) ⇒ (1 4 9)" in run(',doc map')
+
+
+def test_doc_of_a_stdlib_function_shows_its_structured_docstring():
+    out = run(',doc iota')
+    assert out[0] == '(iota n)'
+    assert out[1].startswith('  function (body at ') and out[1].endswith('. The numbers 0 to n-1: (range 0 n).')
+    assert out[2:] == ['  (iota 4) ⇒ (0 1 2 3)']
 
 
 def test_doc_of_a_special_form():

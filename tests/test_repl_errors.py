@@ -26,6 +26,7 @@ def test_the_section_14_1_example():
         '  at <repl>:1:1',
         "  1 | (car '())",
         '    | ^^^^^^^^^',
+        '  hint: car got ()',
     ]
 
 

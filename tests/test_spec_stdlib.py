@@ -170,8 +170,8 @@ def test_stdlib_bindings_can_be_redefined():
     ("(define zqx \"s\") (describe 'zqx)", 'zqx: "s"\n'),
     ("(define zqx '(1 \"a\")) (describe 'zqx)", 'zqx: (1 "a")\n'),
     ("(describe 'add)", 'add: #<builtin:+>\n'),
-    ("(help 'car)", 'car: #<builtin:car>\n'),
-    ("(help 'let)", 'let: special form\n'),
+    ("(define (zqf x) x) (help 'zqf)", 'zqf: #<lambda (x)>\n'),
+    ("(help 'zzqnothing)", 'zzqnothing: undefined\n'),
 ])
 def test_describe(src, o):
     assert out(src) == o

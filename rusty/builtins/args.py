@@ -4,6 +4,7 @@ truncated toward zero, negative and NaN counting as 0)."""
 from __future__ import annotations
 
 import math
+from itertools import islice
 
 from ..errors import EvalError
 from ..printer import display_form
@@ -13,6 +14,48 @@ from ..values import EMPTY, NIL, PROCEDURE_TYPES, List
 def expected(name: str, kind: str, x) -> EvalError:
     """The §8.1 type error for builtin `name`."""
     return EvalError('%s: expected a %s, got %s' % (name, kind, display_form(x)))
+
+
+# ── Hints: the offending value, for reports (§15.10) ────────────────────
+
+HINT_WIDTH = 60
+_ESCAPES = {'\\': '\\\\', '"': '\\"', '\n': '\\n', '\t': '\\t', '\r': '\\r'}
+
+
+def short_write(x, width: int = HINT_WIDTH) -> str:
+    """The write form of x (strings quoted and escaped), cut to `width`
+    characters with `…`; walks only as much of x as it shows."""
+    out, size, stack = [], 0, [x]
+    while stack and size <= width:
+        v = stack.pop()
+        if v.__class__ is _Tok:
+            piece = str(v)
+        elif v.__class__ is str:
+            piece = '"' + ''.join(_ESCAPES.get(c, c) for c in v) + '"'
+        elif v.__class__ is List:
+            items = list(islice(v, width + 1))   # more could not be shown
+            stack.append(_Tok(')'))
+            for i in range(len(items) - 1, -1, -1):
+                stack.append(items[i])
+                if i:
+                    stack.append(_Tok(' '))
+            piece = '('
+        else:
+            piece = display_form(v)
+        out.append(piece)
+        size += len(piece)
+    text = ''.join(out)
+    return text if len(text) <= width and not stack else text[:width - 1] + '…'
+
+
+class _Tok(str):
+    """Punctuation pushed by short_write (not a rusty string)."""
+
+
+def with_value(err: EvalError, name: str, x) -> EvalError:
+    """err with a hint showing the value builtin `name` was given."""
+    err.hints.append('%s got %s' % (name, short_write(x)))
+    return err
 
 
 def string_arg(name: str, x) -> str:

@@ -8,8 +8,25 @@ from ..values import (NIL, PROCEDURE_TYPES, BuiltinTable, List, Macro, Native, N
 TABLE = BuiltinTable()
 
 
+# Examples of the builtins registered in loops and helpers below: (expression, write form).
+EXAMPLES = {
+    'string?': (('(string? "hi")', '#t'),),
+    'boolean?': (('(boolean? #f)', '#t'),),
+    'symbol?': (("(symbol? 'a)", '#t'),),
+    'tensor?': (("(tensor? (zeros '(2)))", '#t'),),
+    'macro?': (('(macro? while)', '#t'),),
+    'list?': (("(list? '(1 2))", '#t'), ('(list? 5)', '#f')),
+    'pair?': (("(pair? '(1))", '#t'), ("(pair? '())", '#f')),
+    'procedure?': (('(procedure? car)', '#t'),),
+    'native?': (('(native? car)', '#f'),),
+    'eq?': (("(eq? '(1 2) '(1 2))", '#t'),),
+    'equal?': (("(equal? '(1 (2)) '(1 (2)))", '#t'), ('(equal? 1 "1")', '#f')),
+    'eq': (("(eq 'a 'a)", '#t'),),
+}
+
+
 def _type_test(name, test, doc):
-    TABLE.fn(name, 1, 1, doc=doc, sig='(%s x)' % name)(test)
+    TABLE.fn(name, 1, 1, doc=doc, sig='(%s x)' % name, examples=EXAMPLES[name])(test)
 
 
 _type_test('string?', lambda x: x.__class__ is str, 'True for strings.')
@@ -32,11 +49,14 @@ def _is_empty(*args):
     return x is NIL or (x.__class__ is List and x.len == 0)
 
 
-TABLE.fn('nil?', 0, 1, doc='True for Nil or an empty list (or no argument).', sig='(nil? x)')(_is_empty)
-TABLE.fn('null?', 0, 1, doc='True for Nil or an empty list (or no argument).', sig='(null? x)')(_is_empty)
+TABLE.fn('nil?', 0, 1, doc='True for Nil or an empty list (or no argument).', sig='(nil? x)',
+         examples=(("(nil? '())", '#t'), ('(nil? 0)', '#f')))(_is_empty)
+TABLE.fn('null?', 0, 1, doc='True for Nil or an empty list (or no argument).', sig='(null? x)',
+         examples=(("(null? '())", '#t'),))(_is_empty)
 
 
-@TABLE.fn('type-of', 0, 1, doc='The type of a value, as a symbol.', sig='(type-of x)')
+@TABLE.fn('type-of', 0, 1, doc='The type of a value, as a symbol.', sig='(type-of x)',
+          examples=(('(type-of 1)', 'number'), ('(type-of "a")', 'string')))
 def type_of(*args):
     if not args:
         return sym('nil')
@@ -51,14 +71,15 @@ def _equal(*args):
 
 for _name in ('eq?', 'equal?', 'eq'):
     TABLE.fn(_name, 0, None, doc='Structural equality (procedures are never equal).',
-             sig='(%s a b)' % _name, shown='eq?')(_equal)
+             sig='(%s a b)' % _name, shown='eq?', examples=EXAMPLES[_name])(_equal)
 
 
-@TABLE.fn('not', 1, 1, doc='#t for #f, #f for everything else.', sig='(not x)')
+@TABLE.fn('not', 1, 1, doc='#t for #f, #f for everything else.', sig='(not x)',
+          examples=(('(not #f)', '#t'), ('(not 0)', '#f')))
 def not_(x):
     return x is False
 
 
-@TABLE.fn('nil', 0, 0, doc='Returns Nil, the void value.', sig='(nil)')
+@TABLE.fn('nil', 0, 0, doc='Returns Nil, the void value.', sig='(nil)', examples=(('(nil)', '()'),))
 def nil():
     return NIL

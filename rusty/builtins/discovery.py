@@ -1,4 +1,4 @@
-"""help, apropos and describe (LANGUAGE.md §8.10): they read the global environment."""
+"""help, apropos, describe and doc (LANGUAGE.md §8.10, §15.11): they read the global environment."""
 from __future__ import annotations
 
 from ..errors import EvalError
@@ -11,7 +11,8 @@ TABLE = BuiltinTable()
 OVERVIEW = """rusty — a Lisp you can live in.
   (apropos "text")   list every special form and global whose name contains text
   (describe 'name)   say what a name is bound to
-  (help 'name)       same as describe; (help "text") same as apropos
+  (doc 'name)        the documentation of a name, as a string
+  (help 'name)       describe, then the documentation; (help "text") same as apropos
 Special forms: define lambda let let* letrec do if cond when unless and or begin
 match try-catch quote quasiquote eval defmacro load defrust defrust*
 """
@@ -40,28 +41,42 @@ def describe_line(host, name: str) -> str:
 
 
 @TABLE.fn('apropos', 1, 1, host=True, doc='Print every special form and global whose name contains text.',
-          sig='(apropos text)')
+          sig='(apropos text)', examples=(('(apropos "string-app")', '()'),))
 def apropos(host, text):
     for n in apropos_names(host, _text(text, 'apropos')):
         host.out.write('  %s\n' % n)
     return NIL
 
 
-@TABLE.fn('describe', 1, 1, host=True, doc='Print what a name is bound to.', sig="(describe 'name)")
+@TABLE.fn('describe', 1, 1, host=True, doc='Print what a name is bound to.', sig="(describe 'name)",
+          examples=(("(describe 'car)", '()'),))
 def describe(host, name):
     host.out.write(describe_line(host, _text(name, 'describe')) + '\n')
     return NIL
 
 
-@TABLE.fn('help', 0, 1, host=True, doc='An overview; (help \'name) describes, (help "text") searches.',
-          sig='(help [name-or-text])')
+@TABLE.fn('doc', 1, 1, host=True, sig="(doc 'name)",
+          doc='The documentation of a special form, builtin or library function, as a string (else #f).',
+          examples=(("(doc 'no-such-name)", '#f'), ("(string? (doc 'car))", '#t')))
+def doc(host, name):
+    text = host.documentation(_text(name, 'doc'))
+    return False if text is None else text
+
+
+@TABLE.fn('help', 0, 1, host=True, sig='(help [name-or-text])',
+          doc='An overview; (help \'name) describes a name and shows its documentation; (help "text") searches.',
+          examples=(("(help 'car)", '()'),))
 def help_(host, *args):
     if not args:
         host.out.write(OVERVIEW)
         return NIL
     x = args[0]
     if x.__class__ is Symbol:
-        return describe(host, x)
+        describe(host, x)
+        text = host.documentation(x.name)
+        if text:
+            host.out.write(text + '\n')
+        return NIL
     if x.__class__ is str:
         return apropos(host, x)
     raise EvalError('help: expected a string or symbol, got ' + display_form(x))

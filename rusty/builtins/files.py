@@ -61,13 +61,14 @@ def _utf8(text: str) -> bytes:
 
 # ── Files ────────────────────────────────────────────────────────────────
 
-@TABLE.fn('file-read', 1, 1, doc="A file's UTF-8 text.", sig='(file-read path)')
+@TABLE.fn('file-read', 1, 1, doc="A file's UTF-8 text.", sig='(file-read path)',
+          examples=(('(file-write "notes.txt" "hi")', '()'), ('(file-read "notes.txt")', '"hi"')))
 def file_read(path):
     return _read_text('file-read', _path('file-read', path))
 
 
 @TABLE.fn('file-write', 2, 2, doc='Create or truncate a file and write the text to it.',
-          sig='(file-write path text)')
+          sig='(file-write path text)', examples=(('(file-write "notes.txt" "hi")', '()'),))
 def file_write(path, text):
     path = _path('file-write', path)
     _write_bytes('file-write', path, _utf8(_path('file-write', text)), 'wb')
@@ -75,7 +76,9 @@ def file_write(path, text):
 
 
 @TABLE.fn('file-append', 2, 2, doc='Append the text to a file, creating it if missing.',
-          sig='(file-append path text)')
+          sig='(file-append path text)',
+          examples=(('(file-write "log.txt" "a")', '()'),
+                    ('(file-append "log.txt" "b")', '()'), ('(file-read "log.txt")', '"ab"')))
 def file_append(path, text):
     path = _path('file-append', path)
     _write_bytes('file-append', path, _utf8(_path('file-append', text)), 'ab')
@@ -83,7 +86,7 @@ def file_append(path, text):
 
 
 @TABLE.fn('file-exists?', 1, 1, doc='True if a file or directory exists at the path.',
-          sig='(file-exists? path)')
+          sig='(file-exists? path)', examples=(('(file-exists? "no-such-file")', '#f'),))
 def file_exists(path):
     if path.__class__ is not str:
         return False
@@ -93,7 +96,9 @@ def file_exists(path):
         return False
 
 
-@TABLE.fn('file-delete', 1, 1, doc='Remove a file.', sig='(file-delete path)')
+@TABLE.fn('file-delete', 1, 1, doc='Remove a file.', sig='(file-delete path)',
+          examples=(('(file-write "tmp.txt" "x")', '()'),
+                    ('(file-delete "tmp.txt")', '()'), ('(file-exists? "tmp.txt")', '#f')))
 def file_delete(path):
     path = _path('file-delete', path)
     try:
@@ -104,7 +109,7 @@ def file_delete(path):
 
 
 @TABLE.fn('dir-create', 1, 1, doc='Create a directory and its missing parents.',
-          sig='(dir-create path)')
+          sig='(dir-create path)', examples=(('(dir-create "out/a")', '()'), ('(file-exists? "out/a")', '#t')))
 def dir_create(path):
     path = _path('dir-create', path)
     try:
@@ -124,7 +129,8 @@ def _entry_name(name: str) -> str:
 
 
 @TABLE.fn('dir-list', 1, 1, doc='The entry names of a directory, sorted by code point.',
-          sig='(dir-list path)')
+          sig='(dir-list path)',
+          examples=(('(dir-create "d")', '()'), ('(file-write "d/b.txt" "")', '()'), ('(dir-list "d")', '("b.txt")')))
 def dir_list(path):
     path = _path('dir-list', path)
     try:
@@ -256,7 +262,7 @@ def decode_model(text: str):
 # ── Model builtins ───────────────────────────────────────────────────────
 
 @TABLE.fn('save-model', 2, 2, doc='Write a value to a file in the rusty model format.',
-          sig='(save-model path v)')
+          sig='(save-model path v)', examples=(('(save-model "m.model" (list 1 (ones \'(2))))', '()'),))
 def save_model(path, v):
     path = _path('save-model', path)
     text = encode_model(v)
@@ -265,7 +271,8 @@ def save_model(path, v):
 
 
 @TABLE.fn('load-model', 1, 1, doc='The value stored in a rusty model file.',
-          sig='(load-model path)')
+          sig='(load-model path)',
+          examples=(('(save-model "m.model" \'(1 2))', '()'), ('(load-model "m.model")', '(1 2)')))
 def load_model(path):
     path = _path('load-model', path)
     text = _read_text('load-model', path)

@@ -102,7 +102,7 @@ def D(e, v: Symbol):
 
 
 @TABLE.fn('grad', 1, 1, host=True, doc='The derivative of a one-expression lambda in its first parameter.',
-          sig='(grad f)')
+          sig='(grad f)', examples=(('((grad (lambda (x) (* x x))) 3)', '6'),))
 def grad(host, f):
     if f.__class__ is not Lambda:
         raise EvalError('grad: argument must be a lambda')

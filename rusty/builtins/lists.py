@@ -5,12 +5,13 @@ from __future__ import annotations
 from ..errors import EvalError
 from ..printer import display_form, format_number
 from ..values import EMPTY, NIL, BuiltinTable, List, equal, make_list
-from .args import expected, index_arg, list_arg, proc_arg
+from .args import expected, index_arg, list_arg, proc_arg, with_value
 
 TABLE = BuiltinTable()
 
 
-@TABLE.fn('cons', 2, 2, doc='Prepend x to a list (a non-list makes a two-element list).', sig='(cons x lst)')
+@TABLE.fn('cons', 2, 2, doc='Prepend x to a list (a non-list makes a two-element list).', sig='(cons x lst)',
+          examples=(("(cons 1 '(2 3))", '(1 2 3)'),))
 def cons(x, lst):
     if lst.__class__ is List:
         return List(x, lst)
@@ -19,39 +20,44 @@ def cons(x, lst):
     return List(x, List(lst, EMPTY))
 
 
-@TABLE.fn('car', 1, 1, doc='First element of a list.', sig='(car lst)')
+@TABLE.fn('car', 1, 1, doc='First element of a list.', sig='(car lst)',
+          examples=(("(car '(1 2 3))", '1'), ("(car '())", 'error: car: not a pair')))
 def car(x):
     if x.__class__ is List and x.len:
         return x.car
     if x is NIL:
-        raise EvalError('car: empty list')
-    raise EvalError('car: not a pair')
+        raise with_value(EvalError('car: empty list'), 'car', x)
+    raise with_value(EvalError('car: not a pair'), 'car', x)
 
 
-@TABLE.fn('cdr', 1, 1, doc='The list without its first element (shared, O(1)).', sig='(cdr lst)')
+@TABLE.fn('cdr', 1, 1, doc='The list without its first element (shared, O(1)).', sig='(cdr lst)',
+          examples=(("(cdr '(1 2 3))", '(2 3)'),))
 def cdr(x):
     if x.__class__ is List and x.len:
         return x.cdr
     if x is NIL:
-        raise EvalError('cdr: empty list')
-    raise EvalError('cdr: not a pair')
+        raise with_value(EvalError('cdr: empty list'), 'cdr', x)
+    raise with_value(EvalError('cdr: not a pair'), 'cdr', x)
 
 
-@TABLE.fn('list', 0, None, doc='Its arguments as a list.', sig='(list x ...)')
+@TABLE.fn('list', 0, None, doc='Its arguments as a list.', sig='(list x ...)',
+          examples=(('(list 1 "two" \'three)', '(1 "two" three)'),))
 def list_(*args):
     return make_list(args)
 
 
-@TABLE.fn('length', 1, 1, doc='Number of elements (Nil has 0).', sig='(length lst)')
+@TABLE.fn('length', 1, 1, doc='Number of elements (Nil has 0).', sig='(length lst)',
+          examples=(("(length '(a b c))", '3'),))
 def length(x):
     if x.__class__ is List:
         return float(x.len)
     if x is NIL:
         return 0.0
-    raise EvalError('length: not a list')
+    raise with_value(EvalError('length: not a list'), 'length', x)
 
 
-@TABLE.fn('append', 0, None, doc='One list of all the elements of the lists given.', sig='(append lst ...)')
+@TABLE.fn('append', 0, None, doc='One list of all the elements of the lists given.', sig='(append lst ...)',
+          examples=(("(append '(1 2) '(3) '())", '(1 2 3)'),))
 def append(*args):
     for a in args:
         if a.__class__ is not List and a is not NIL:
@@ -66,7 +72,8 @@ def append(*args):
     return out
 
 
-@TABLE.fn('reverse', 1, 1, doc='The elements in reverse order (Nil stays Nil).', sig='(reverse lst)')
+@TABLE.fn('reverse', 1, 1, doc='The elements in reverse order (Nil stays Nil).', sig='(reverse lst)',
+          examples=(("(reverse '(1 2 3))", '(3 2 1)'),))
 def reverse(x):
     if x is NIL:
         return NIL
@@ -76,21 +83,23 @@ def reverse(x):
     return out
 
 
-@TABLE.fn('nth', 2, 2, doc='Element at index i (either argument order).', sig='(nth lst i)')
+@TABLE.fn('nth', 2, 2, doc='Element at index i (either argument order).', sig='(nth lst i)',
+          examples=(("(nth '(a b c) 1)", 'b'),))
 def nth(a, b):
     if a.__class__ is float:
         a, b = b, a
     lst = list_arg('nth', a)
     i = index_arg('nth', b)
     if i >= lst.len:
-        raise EvalError('nth: index %s out of range' % format_number(i))
+        raise with_value(EvalError('nth: index %s out of range' % format_number(i)), 'nth', lst)
     while i:
         lst = lst.cdr
         i -= 1
     return lst.car
 
 
-@TABLE.fn('member', 2, 2, doc='The tail starting at the first element equal? to x, else #f.', sig='(member x lst)')
+@TABLE.fn('member', 2, 2, doc='The tail starting at the first element equal? to x, else #f.', sig='(member x lst)',
+          examples=(("(member 2 '(1 2 3))", '(2 3)'), ("(member 5 '(1 2 3))", '#f')))
 def member(x, lst):
     lst = list_arg('member', lst)
     while lst.len:
@@ -100,33 +109,37 @@ def member(x, lst):
     return False
 
 
-@TABLE.fn('list-tail', 2, 2, doc='The list without its first k elements.', sig='(list-tail lst k)')
+@TABLE.fn('list-tail', 2, 2, doc='The list without its first k elements.', sig='(list-tail lst k)',
+          examples=(("(list-tail '(1 2 3 4) 2)", '(3 4)'),))
 def list_tail(lst, k):
     lst = list_arg('list-tail', lst)
     n = index_arg('list-tail', k)
     if n > lst.len:
-        raise EvalError('list-tail: index %s out of range' % format_number(n))
+        raise with_value(EvalError('list-tail: index %s out of range' % format_number(n)), 'list-tail', lst)
     while n:
         lst = lst.cdr
         n -= 1
     return lst
 
 
-@TABLE.fn('map', 2, 2, host=True, doc='A list of (f x) for each element.', sig='(map f lst)')
+@TABLE.fn('map', 2, 2, host=True, doc='A list of (f x) for each element.', sig='(map f lst)',
+          examples=(("(map (lambda (x) (* x x)) '(1 2 3))", '(1 4 9)'),))
 def map_(host, f, lst):
     proc_arg('map', f)
     call = host.call
     return make_list([call(f, [x]) for x in list_arg('map', lst)])
 
 
-@TABLE.fn('filter', 2, 2, host=True, doc='The elements for which pred is not #f.', sig='(filter pred lst)')
+@TABLE.fn('filter', 2, 2, host=True, doc='The elements for which pred is not #f.', sig='(filter pred lst)',
+          examples=(("(filter even? '(1 2 3 4))", '(2 4)'),))
 def filter_(host, f, lst):
     proc_arg('filter', f)
     call = host.call
     return make_list([x for x in list_arg('filter', lst) if call(f, [x]) is not False])
 
 
-@TABLE.fn('for-each', 2, 2, host=True, doc='Call f on each element; returns Nil.', sig='(for-each f lst)')
+@TABLE.fn('for-each', 2, 2, host=True, doc='Call f on each element; returns Nil.', sig='(for-each f lst)',
+          examples=(("(for-each display '(1 2))", '()'),))
 def for_each(host, f, lst):
     proc_arg('for-each', f)
     call = host.call
@@ -138,12 +151,13 @@ def for_each(host, f, lst):
 def _fold_list(lst, who):
     if lst.__class__ is not List:
         if lst is NIL:
-            raise EvalError('%s: not a list' % who)
+            raise with_value(EvalError('%s: not a list' % who), who, lst)
         raise expected(who, 'list', lst)
     return lst
 
 
-@TABLE.fn('foldl', 3, 3, host=True, doc='acc <- (f element acc), left to right.', sig='(foldl f init lst)')
+@TABLE.fn('foldl', 3, 3, host=True, doc='acc <- (f element acc), left to right.', sig='(foldl f init lst)',
+          examples=(("(foldl cons '() '(1 2 3))", '(3 2 1)'), ("(foldl + 0 '(1 2 3))", '6')))
 def foldl(host, f, init, lst):
     proc_arg('foldl', f)
     call = host.call
@@ -153,7 +167,8 @@ def foldl(host, f, init, lst):
     return acc
 
 
-@TABLE.fn('foldr', 3, 3, host=True, doc='acc <- (f element acc), right to left.', sig='(foldr f init lst)')
+@TABLE.fn('foldr', 3, 3, host=True, doc='acc <- (f element acc), right to left.', sig='(foldr f init lst)',
+          examples=(("(foldr cons '() '(1 2 3))", '(1 2 3)'),))
 def foldr(host, f, init, lst):
     proc_arg('foldr', f)
     call = host.call
@@ -164,12 +179,12 @@ def foldr(host, f, init, lst):
 
 
 @TABLE.fn('apply', 2, None, host=True, doc='Call f with the arguments given, then the elements of the last.',
-          sig='(apply f a ... lst)')
+          sig='(apply f a ... lst)', examples=(("(apply + 1 2 '(3 4))", '10'),))
 def apply_(host, f, *args):
     proc_arg('apply', f)
     last = args[-1]
     if last.__class__ is not List and last is not NIL:
-        raise EvalError('apply: last argument must be a list')
+        raise with_value(EvalError('apply: last argument must be a list'), 'apply', last)
     return host.call(f, list(args[:-1]) + (list(last) if last is not NIL else []))
 
 
@@ -193,7 +208,7 @@ class _Less:
 
 
 @TABLE.fn('sort', 1, 2, host=True, doc='A new stably sorted list (numbers, strings, or by less?).',
-          sig='(sort lst [less?])')
+          sig='(sort lst [less?])', examples=(("(sort '(3 1 2))", '(1 2 3)'), ("(sort '(3 1 2) >)", '(3 2 1)')))
 def sort(host, lst, less=None):
     items = list(list_arg('sort', lst))
     if less is not None:

@@ -33,14 +33,49 @@ def _nums(args) -> None:
 def _alias(name, shown, lo, hi, doc, sig):
     """Register an alias of an operator: same function, printed as the operator."""
     def register(fn):
-        TABLE.fn(name, lo, hi, doc=doc, sig=sig, shown=shown)(fn)
+        TABLE.fn(name, lo, hi, doc=doc, sig=sig, shown=shown, examples=EXAMPLES[name])(fn)
         return fn
     return register
 
 
+# Examples of the builtins registered in loops and helpers below: (expression, write form).
+EXAMPLES = {
+    'add': (('(add 1 2 3)', '6'),),
+    'mul': (('(mul 2 3 4)', '24'),),
+    'sub': (('(sub 10 3 2)', '5'),),
+    'div': (('(div 12 3 2)', '2'),),
+    'abs': (('(abs -3.5)', '3.5'),),
+    'floor': (('(floor 2.7)', '2'), ('(floor -2.5)', '-3')),
+    'ceiling': (('(ceiling 2.1)', '3'),),
+    'round': (('(round 2.5)', '3'), ('(round -2.5)', '-3')),
+    'sqrt': (('(sqrt 16)', '4'),),
+    'exp': (('(exp 0)', '1'),),
+    'log': (('(log 1)', '0'),),
+    'sin': (('(sin 0)', '0'),),
+    'cos': (('(cos 0)', '1'),),
+    'tan': (('(tan 0)', '0'),),
+    'atan': (('(atan 0)', '0'),),
+    'zero?': (('(zero? 0)', '#t'), ('(zero? 0.5)', '#f')),
+    'positive?': (('(positive? 2)', '#t'),),
+    'negative?': (('(negative? 2)', '#f'),),
+    'odd?': (('(odd? 3)', '#t'),),
+    'even?': (('(even? 3)', '#f'),),
+    '=': (('(= 1 1.0)', '#t'),),
+    '<': (('(< 1 2)', '#t'),),
+    'lt': (('(lt 1 2)', '#t'),),
+    '>': (('(> 1 2)', '#f'),),
+    'gt': (('(gt 1 2)', '#f'),),
+    '<=': (('(<= 2 2)', '#t'),),
+    'le': (('(le 2 2)', '#t'),),
+    '>=': (('(>= 1 2)', '#f'),),
+    'ge': (('(ge 1 2)', '#f'),),
+    'neq': (('(neq 1 2)', '#t'),),
+}
+
 # ── Arithmetic ───────────────────────────────────────────────────────────
 
-@TABLE.fn('+', 0, None, doc='Sum of the arguments (0 with none).', sig='(+ x ...)')
+@TABLE.fn('+', 0, None, doc='Sum of the arguments (0 with none).', sig='(+ x ...)',
+          examples=(('(+ 1 2 3)', '6'), ('(+)', '0')))
 @_alias('add', '+', 0, None, 'Alias of +.', '(add x ...)')
 def add(*args):
     acc = 0.0
@@ -51,7 +86,8 @@ def add(*args):
     return acc
 
 
-@TABLE.fn('*', 0, None, doc='Product of the arguments (1 with none).', sig='(* x ...)')
+@TABLE.fn('*', 0, None, doc='Product of the arguments (1 with none).', sig='(* x ...)',
+          examples=(('(* 2 3 4)', '24'), ('(*)', '1')))
 @_alias('mul', '*', 0, None, 'Alias of *.', '(mul x ...)')
 def mul(*args):
     acc = 1.0
@@ -62,7 +98,8 @@ def mul(*args):
     return acc
 
 
-@TABLE.fn('-', doc='Negation, or the first argument minus the sum of the rest.', sig='(- x y ...)')
+@TABLE.fn('-', doc='Negation, or the first argument minus the sum of the rest.', sig='(- x y ...)',
+          examples=(('(- 10 3 2)', '5'), ('(- 4)', '-4')))
 @_alias('sub', '-', 0, None, 'Alias of -.', '(sub x y ...)')
 def sub(*args):
     if not args:
@@ -76,7 +113,8 @@ def sub(*args):
     return args[0] - s
 
 
-@TABLE.fn('/', doc='The first argument divided by the product of the rest.', sig='(/ x y ...)')
+@TABLE.fn('/', doc='The first argument divided by the product of the rest.', sig='(/ x y ...)',
+          examples=(('(/ 12 3 2)', '2'), ('(/ 1 4)', '0.25'), ('(/ 1 0)', 'error: Division by zero')))
 @_alias('div', '/', 0, None, 'Alias of /.', '(div x y ...)')
 def div(*args):
     if len(args) < 2:
@@ -91,7 +129,8 @@ def div(*args):
 
 
 
-@TABLE.fn('mod', 2, 2, doc='Remainder with the sign of the dividend (C fmod).', sig='(mod x y)')
+@TABLE.fn('mod', 2, 2, doc='Remainder with the sign of the dividend (C fmod).', sig='(mod x y)',
+          examples=(('(mod 7 3)', '1'), ('(mod -7 3)', '-1')))
 def mod(x, y):
     _nums((x, y))
     if y == 0.0:
@@ -122,7 +161,8 @@ def cpow(x: float, y: float) -> float:
         return -INF if x < 0 and _odd_integer(y) else INF
 
 
-@TABLE.fn('expt', 2, 2, doc='x raised to the power y (C pow).', sig='(expt x y)')
+@TABLE.fn('expt', 2, 2, doc='x raised to the power y (C pow).', sig='(expt x y)',
+          examples=(('(expt 2 10)', '1024'), ('(expt 9 0.5)', '3')))
 def expt(x, y):
     _nums((x, y))
     return cpow(x, y)
@@ -207,10 +247,10 @@ def _unary(name, fn):
 
 
 for _name, (_fn, _doc) in UNARY.items():
-    TABLE.fn(_name, 1, 1, doc=_doc, sig='(%s x)' % _name)(_unary(_name, _fn))
+    TABLE.fn(_name, 1, 1, doc=_doc, sig='(%s x)' % _name, examples=EXAMPLES[_name])(_unary(_name, _fn))
 
 
-@TABLE.fn('atan2', 2, 2, doc='Angle of the point (x, y).', sig='(atan2 y x)')
+@TABLE.fn('atan2', 2, 2, doc='Angle of the point (x, y).', sig='(atan2 y x)', examples=(('(atan2 0 1)', '0'),))
 def atan2(y, x):
     _nums((y, x))
     return math.atan2(y, x)
@@ -218,7 +258,8 @@ def atan2(y, x):
 
 # ── Folds and integers ───────────────────────────────────────────────────
 
-@TABLE.fn('max', 0, None, doc='Largest argument, ignoring NaN (-inf with none).', sig='(max x ...)')
+@TABLE.fn('max', 0, None, doc='Largest argument, ignoring NaN (-inf with none).', sig='(max x ...)',
+          examples=(('(max 3 9 4)', '9'),))
 def max_(*args):
     acc = -INF
     for a in args:
@@ -228,7 +269,8 @@ def max_(*args):
     return acc
 
 
-@TABLE.fn('min', 0, None, doc='Smallest argument, ignoring NaN (inf with none).', sig='(min x ...)')
+@TABLE.fn('min', 0, None, doc='Smallest argument, ignoring NaN (inf with none).', sig='(min x ...)',
+          examples=(('(min 3 9 4)', '3'),))
 def min_(*args):
     acc = INF
     for a in args:
@@ -242,7 +284,8 @@ def _trunc_int(x: float) -> int:
     return int(x) if math.isfinite(x) else 0
 
 
-@TABLE.fn('gcd', 2, None, doc='Greatest common divisor of the truncated magnitudes.', sig='(gcd a b ...)')
+@TABLE.fn('gcd', 2, None, doc='Greatest common divisor of the truncated magnitudes.', sig='(gcd a b ...)',
+          examples=(('(gcd 12 18)', '6'),))
 def gcd(*args):
     _nums(args)
     g = 0
@@ -256,7 +299,7 @@ def _pred(name, test, doc):
         if x.__class__ is not float:
             raise EvalError('Expected number, got ' + display_form(x))
         return test(x)
-    TABLE.fn(name, 1, 1, doc=doc, sig='(%s x)' % name)(builtin)
+    TABLE.fn(name, 1, 1, doc=doc, sig='(%s x)' % name, examples=EXAMPLES[name])(builtin)
 
 
 _pred('zero?', lambda x: x == 0.0, 'True for 0 (and -0).')
@@ -266,12 +309,14 @@ _pred('odd?', lambda x: math.isfinite(x) and int(x) % 2 == 1, 'True for odd numb
 _pred('even?', lambda x: math.isfinite(x) and int(x) % 2 == 0, 'True for even numbers (truncated first).')
 
 
-@TABLE.fn('number?', 1, 1, doc='True for numbers.', sig='(number? x)')
+@TABLE.fn('number?', 1, 1, doc='True for numbers.', sig='(number? x)',
+          examples=(('(number? 1.5)', '#t'), ('(number? "1.5")', '#f')))
 def number_p(x):
     return x.__class__ is float
 
 
-@TABLE.fn('now-micros', 0, 0, doc='Wall-clock microseconds since the Unix epoch.', sig='(now-micros)')
+@TABLE.fn('now-micros', 0, 0, doc='Wall-clock microseconds since the Unix epoch.', sig='(now-micros)',
+          examples=(('(number? (now-micros))', '#t'),))
 def now_micros():
     return float(time.time_ns() // 1000)
 
@@ -286,9 +331,10 @@ def _compare(name, op, doc, aliases=()):
         if a.__class__ is not float or b.__class__ is not float:
             raise EvalError('Expected numbers, got %s and %s' % (display_form(a), display_form(b)))
         return op(a, b)
-    TABLE.fn(name, 0, None, doc=doc, sig='(%s a b)' % name)(builtin)
+    TABLE.fn(name, 0, None, doc=doc, sig='(%s a b)' % name, examples=EXAMPLES[name])(builtin)
     for alias in aliases:
-        TABLE.fn(alias, 0, None, doc='Alias of %s.' % name, sig='(%s a b)' % alias, shown=name)(builtin)
+        TABLE.fn(alias, 0, None, doc='Alias of %s.' % name, sig='(%s a b)' % alias, shown=name,
+                 examples=EXAMPLES[alias])(builtin)
 
 
 _compare('=', lambda a, b: a == b, 'True if the numbers are equal (IEEE).')

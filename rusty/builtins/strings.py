@@ -20,13 +20,13 @@ TABLE = BuiltinTable()
 # ── Strings ──────────────────────────────────────────────────────────────
 
 @TABLE.fn('string-length', 1, 1, doc='The number of code points in a string.',
-          sig='(string-length s)')
+          sig='(string-length s)', examples=(('(string-length "héllo")', '5'),))
 def string_length(s):
     return float(len(string_arg('string-length', s)))
 
 
 @TABLE.fn('string-append', 0, None, doc='The concatenation of strings.',
-          sig='(string-append s ...)')
+          sig='(string-append s ...)', examples=(('(string-append "foo" "bar")', '"foobar"'),))
 def string_append(*parts):
     for p in parts:
         string_arg('string-append', p)
@@ -35,7 +35,7 @@ def string_append(*parts):
 
 @TABLE.fn('string-append-list', 1, 1,
           doc='The elements of a list concatenated, non-strings in print form.',
-          sig='(string-append-list lst)')
+          sig='(string-append-list lst)', examples=(('(string-append-list \'("a" 1 b))', '"a1b"'),))
 def string_append_list(lst):
     if lst.__class__ is NilType:
         return ''
@@ -45,7 +45,8 @@ def string_append_list(lst):
 
 
 @TABLE.fn('substring', 2, 3, doc='The code points from start up to end, indices clamped.',
-          sig='(substring s start [end])')
+          sig='(substring s start [end])',
+          examples=(('(substring "hello" 1 3)', '"el"'), ('(substring "hello" 2)', '"llo"')))
 def substring(s, start, end=None):
     s = string_arg('substring', s)
     n = len(s)
@@ -57,7 +58,7 @@ def substring(s, start, end=None):
 
 
 @TABLE.fn('string-ref', 2, 2, doc='The character at an index, as a one-character string.',
-          sig='(string-ref s i)')
+          sig='(string-ref s i)', examples=(('(string-ref "abc" 1)', '"b"'),))
 def string_ref(s, i):
     s = string_arg('string-ref', s)
     k = index_arg('string-ref', i)
@@ -67,26 +68,26 @@ def string_ref(s, i):
 
 
 @TABLE.fn('string=?', 2, 2, doc='True if two strings have the same contents.',
-          sig='(string=? a b)')
+          sig='(string=? a b)', examples=(('(string=? "a" "a")', '#t'),))
 def string_eq(a, b):
     return string_arg('string=?', a) == string_arg('string=?', b)
 
 
 @TABLE.fn('string->list', 1, 1, doc='The characters of a string as one-character strings.',
-          sig='(string->list s)')
+          sig='(string->list s)', examples=(('(string->list "abc")', '("a" "b" "c")'),))
 def string_to_list(s):
     return make_list(list(string_arg('string->list', s)))
 
 
 @TABLE.fn('str', 0, None, doc='The print forms of the arguments concatenated.',
-          sig='(str x ...)')
+          sig='(str x ...)', examples=(('(str "x=" 1 \'y)', '"x=1y"'),))
 def str_(*xs):
     return ''.join([x if x.__class__ is str else print_form(x) for x in xs])
 
 
 @TABLE.fn('string-split', 2, 2,
           doc='The pieces between occurrences of sep, empty pieces dropped.',
-          sig='(string-split s sep)')
+          sig='(string-split s sep)', examples=(('(string-split "a,b,,c" ",")', '("a" "b" "c")'),))
 def string_split(s, sep):
     s = string_arg('string-split', s)
     sep = string_arg('string-split', sep)
@@ -102,8 +103,8 @@ _NUMBER_TEXT = re.compile(
     r'[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))')
 
 
-@TABLE.fn('number->string', 1, 1, doc='The text of a number (§3.3 format).',
-          sig='(number->string x)')
+@TABLE.fn('number->string', 1, 1, doc='The text of a number, as the printer writes it (integers without a decimal point).',
+          sig='(number->string x)', examples=(('(number->string 2.5)', '"2.5"'),))
 def number_tostring_arg(x):
     if x.__class__ is not float:
         raise expected('number->string', 'number', x)
@@ -111,7 +112,7 @@ def number_tostring_arg(x):
 
 
 @TABLE.fn('string->number', 1, 1, doc='The number a string spells, or #f.',
-          sig='(string->number s)')
+          sig='(string->number s)', examples=(('(string->number "42")', '42'), ('(string->number "x")', '#f')))
 def string_to_number(s):
     s = string_arg('string->number', s)
     if _NUMBER_TEXT.fullmatch(s) is None:
@@ -119,14 +120,16 @@ def string_to_number(s):
     return float(s)
 
 
-@TABLE.fn('symbol->string', 1, 1, doc='The name of a symbol.', sig='(symbol->string s)')
+@TABLE.fn('symbol->string', 1, 1, doc='The name of a symbol.', sig='(symbol->string s)',
+          examples=(("(symbol->string 'abc)", '"abc"'),))
 def symbol_tostring_arg(s):
     if s.__class__ is not Symbol:
         raise expected('symbol->string', 'symbol', s)
     return s.name
 
 
-@TABLE.fn('string->symbol', 1, 1, doc='The symbol with this name.', sig='(string->symbol s)')
+@TABLE.fn('string->symbol', 1, 1, doc='The symbol with this name.', sig='(string->symbol s)',
+          examples=(('(string->symbol "abc")', 'abc'),))
 def string_to_symbol(s):
     return sym(string_arg('string->symbol', s))
 
@@ -137,7 +140,7 @@ _FORMAT_TEXT = {'%': '\n', 't': '\t', '~': '~'}
 
 
 @TABLE.fn('format', 1, None, doc='A string from a template: ~a ~s ~% ~t ~~.',
-          sig='(format template arg ...)')
+          sig='(format template arg ...)', examples=(('(format "~a is ~s" "x" "y")', '"x is \\"y\\""'),))
 def format_(template, *args):
     if template.__class__ is not str:
         raise expected('format', 'string', template)
@@ -206,7 +209,8 @@ def _json_atom(x) -> str:
 
 
 @TABLE.fn('json-encode', 1, 1, doc='JSON text for a value; key/value lists become objects.',
-          sig='(json-encode v)')
+          sig='(json-encode v)',
+          examples=(('(json-encode \'(("a" 1) ("b" (1 2))))', '"{\\"a\\": 1, \\"b\\": [1, 2]}"'),))
 def json_encode(v):
     return render_nested(v, _json_atom, _json_shape)
 
@@ -369,7 +373,7 @@ def _pairs_list(pairs) -> List:
 
 @TABLE.fn('json-decode', 1, 1,
           doc='The value of JSON text; objects become lists of (key value) lists.',
-          sig='(json-decode s)')
+          sig='(json-decode s)', examples=(('(json-decode "{\\"a\\": [1, 2]}")', '(("a" (1 2)))'),))
 def json_decode(s):
     s = string_arg('json-decode', s)
     try:

@@ -22,7 +22,7 @@ def _tensor_arg(name: str, x) -> Tensor:
 # ── Construction ─────────────────────────────────────────────────────────
 
 @TABLE.fn('tensor', 1, 1, doc='A tensor from a number (rank 0) or a nested list of numbers.',
-          sig='(tensor x)')
+          sig='(tensor x)', examples=(("(tensor '((1 2) (3 4)))", '#<tensor 2x2 [1 2 3 4]>'),))
 def tensor(x):
     return T.from_nested(x)
 
@@ -42,12 +42,14 @@ def _dims(name: str, dims) -> tuple:
     return tuple(out)
 
 
-@TABLE.fn('zeros', 1, 1, doc='A tensor of the given dimensions filled with 0.', sig='(zeros dims)')
+@TABLE.fn('zeros', 1, 1, doc='A tensor of the given dimensions filled with 0.', sig='(zeros dims)',
+          examples=(("(tensor->list (zeros '(2 3)))", '((0 0 0) (0 0 0))'),))
 def zeros(dims):
     return T.filled(_dims('zeros', dims), 0.0)
 
 
-@TABLE.fn('ones', 1, 1, doc='A tensor of the given dimensions filled with 1.', sig='(ones dims)')
+@TABLE.fn('ones', 1, 1, doc='A tensor of the given dimensions filled with 1.', sig='(ones dims)',
+          examples=(("(tensor->list (ones '(2)))", '(1 1)'),))
 def ones(dims):
     return T.filled(_dims('ones', dims), 1.0)
 
@@ -55,13 +57,13 @@ def ones(dims):
 # ── Access ───────────────────────────────────────────────────────────────
 
 @TABLE.fn('tensor-shape', 1, 1, doc='The list of dimensions (empty for rank 0).',
-          sig='(tensor-shape t)')
+          sig='(tensor-shape t)', examples=(("(tensor-shape (zeros '(2 3)))", '(2 3)'),))
 def tensor_shape(t):
     return make_list([float(d) for d in _tensor_arg('tensor-shape', t).shape])
 
 
 @TABLE.fn('tensor->list', 1, 1, doc='Nested lists of the elements (rank 0: the number).',
-          sig='(tensor->list t)')
+          sig='(tensor->list t)', examples=(("(tensor->list (tensor '(1 2 3)))", '(1 2 3)'),))
 def tensor_to_list(t):
     return T.to_nested(_tensor_arg('tensor->list', t))
 
@@ -76,7 +78,7 @@ def _index(x):
 
 
 @TABLE.fn('tensor-ref', 1, None, doc='The element at one index per axis.',
-          sig='(tensor-ref t i ...)')
+          sig='(tensor-ref t i ...)', examples=(("(tensor-ref (tensor '((1 2) (3 4))) 1 0)", '3'),))
 def tensor_ref(t, *indices):
     t = _tensor_arg('tensor-ref', t)
     rank = len(t.shape)
@@ -94,6 +96,14 @@ def tensor_ref(t, *indices):
         flat = flat * size + i
     return t.data[flat]
 
+
+# Examples of the builtins registered in loops and helpers below: (expression, write form).
+EXAMPLES = {
+    'tensor-add': (("(tensor->list (tensor-add (tensor '(1 2)) 10))", '(11 12)'),),
+    'tensor-sub': (("(tensor->list (tensor-sub (tensor '(5 5)) (tensor '(1 2))))", '(4 3)'),),
+    'tensor-mul': (("(tensor->list (tensor-mul (tensor '(1 2)) (tensor '(3 4))))", '(3 8)'),),
+    'tensor-div': (("(tensor->list (tensor-div (tensor '(1 2)) 2))", '(0.5 1)'),),
+}
 
 # ── Arithmetic ───────────────────────────────────────────────────────────
 
@@ -117,17 +127,17 @@ def _elementwise(name: str, op: str):
 for _name, _op, _sym in (('tensor-add', 'add', '+'), ('tensor-sub', 'sub', '-'),
                          ('tensor-mul', 'mul', '*'), ('tensor-div', 'div', '/')):
     TABLE.fn(_name, 2, 2, doc='Elementwise %s of two same-shaped tensors, or a tensor and a number.'
-             % _sym, sig='(%s a b)' % _name)(_elementwise(_name, _op))
+             % _sym, sig='(%s a b)' % _name, examples=EXAMPLES[_name])(_elementwise(_name, _op))
 
 
 @TABLE.fn('tensor-sum', 1, 1, doc='The sum of all elements, sequentially in row-major order.',
-          sig='(tensor-sum t)')
+          sig='(tensor-sum t)', examples=(("(tensor-sum (tensor '((1 2) (3 4))))", '10'),))
 def tensor_sum(t):
     return T.tensor_sum(_tensor_arg('tensor-sum', t))
 
 
 @TABLE.fn('relu', 1, 1, doc='x if x > 0 else 0, for a number or elementwise for a tensor.',
-          sig='(relu x)')
+          sig='(relu x)', examples=(('(relu -2)', '0'), ("(tensor->list (relu (tensor '(-1 2))))", '(0 2)')))
 def relu(x):
     if x.__class__ is not float and x.__class__ is not Tensor:
         raise expected('relu', 'number or tensor', x)
@@ -135,7 +145,8 @@ def relu(x):
 
 
 @TABLE.fn('tensor-map', 2, 2, doc='Apply f to each element in row-major order; same shape.',
-          sig='(tensor-map f t)', host=True)
+          sig='(tensor-map f t)', host=True,
+          examples=(("(tensor->list (tensor-map (lambda (x) (* x 10)) (tensor '(1 2))))", '(10 20)'),))
 def tensor_map(host, f, t):
     if not isinstance(f, PROCEDURE_TYPES):
         raise expected('tensor-map', 'procedure', f)
@@ -150,7 +161,8 @@ def tensor_map(host, f, t):
     return Tensor(array('d', out), t.shape)
 
 
-@TABLE.fn('matmul', 2, 2, doc='The matrix product of two rank-2 tensors.', sig='(matmul a b)')
+@TABLE.fn('matmul', 2, 2, doc='The matrix product of two rank-2 tensors.', sig='(matmul a b)',
+          examples=(("(tensor->list (matmul (tensor '((1 2) (3 4))) (tensor '((1) (1)))))", '((3) (7))'),))
 def matmul(a, b):
     if a.__class__ is not Tensor or b.__class__ is not Tensor:
         raise EvalError('matmul: both arguments must be tensors')
@@ -162,7 +174,8 @@ def matmul(a, b):
     return T.matmul(a, b)
 
 
-@TABLE.fn('transpose', 1, 1, doc='The transpose of a rank-2 tensor.', sig='(transpose t)')
+@TABLE.fn('transpose', 1, 1, doc='The transpose of a rank-2 tensor.', sig='(transpose t)',
+          examples=(("(tensor->list (transpose (tensor '((1 2 3)))))", '((1) (2) (3))'),))
 def transpose(t):
     t = _tensor_arg('transpose', t)
     if len(t.shape) != 2:

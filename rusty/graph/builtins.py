@@ -38,21 +38,24 @@ def check_args(prefix: str, f, args, show) -> None:
 
 
 @TABLE.fn('graph-ir', 1, 1, host=True, sig='(graph-ir f)',
-          doc='The optimised graph of a one-expression lambda, as data: (NODES OUTPUT-INDEX).')
+          doc='The optimised graph of a one-expression lambda, as data: (NODES OUTPUT-INDEX).',
+          examples=(('(graph-ir (lambda (x) (* x 2)))', '(((0 param 0) (1 const 2) (2 mul 0 1)) 2)'),))
 def graph_ir(host, f):
     g, out = optimised(f, host.display)
     return g.to_data(out)
 
 
 @TABLE.fn('graph-node-count', 1, 1, host=True, sig='(graph-node-count f)',
-          doc='The number of nodes of the optimised graph of a lambda.')
+          doc='The number of nodes of the optimised graph of a lambda.',
+          examples=(('(graph-node-count (lambda (x) (+ (* x 2) (* x 2))))', '4'),))
 def graph_node_count(host, f):
     g, _ = optimised(f, host.display)
     return float(len(g))
 
 
 @TABLE.fn('graph-eval', 1, None, host=True, sig='(graph-eval f arg ...)',
-          doc="Build, optimise and evaluate a lambda's graph on the arguments.")
+          doc="Build, optimise and evaluate a lambda's graph on the arguments.",
+          examples=(('(graph-eval (lambda (x y) (+ (* x x) y)) 3 1)', '10'),))
 def graph_eval(host, f, *args):
     g, out = optimised(f, host.display)
     check_args('graph-eval', f, args, host.display)
@@ -60,7 +63,8 @@ def graph_eval(host, f, *args):
 
 
 @TABLE.fn('graph-grad', 1, None, host=True, sig='(graph-grad f arg ...)',
-          doc='(loss grad-1 ... grad-N): the value and gradients of a lambda by reverse mode.')
+          doc='(loss grad-1 ... grad-N): the value and gradients of a lambda by reverse mode.',
+          examples=(('(graph-grad (lambda (x) (* x x)) 3)', '(9 6)'),))
 def graph_grad(host, f, *args):
     return make_list(gradient(f, args, host.display))
 

@@ -57,7 +57,8 @@ class RustyLexer(Lexer):
 
     name = 'rusty'
     aliases = ['rusty']
-    filenames = ['*.lisp', '*.rsy']
+    filenames = ['*.rsy']
+    alias_filenames = ['*.lisp']   # secondary: other Lisps keep *.lisp (pygmentize -N)
     mimetypes = ['text/x-rusty']
     url = 'https://example.invalid/rusty'
 

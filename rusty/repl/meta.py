@@ -12,6 +12,7 @@ import re
 import time
 from typing import NamedTuple
 
+from .. import docs
 from ..docs import SPECIAL_FORM_DOCS
 from ..errors import RustyError
 from ..printer import display_form
@@ -104,12 +105,7 @@ def call_shape(name, proc) -> str:
     return '(%s)' % ' '.join([name] + params)
 
 
-def docstring(proc) -> str | None:
-    """A lambda's docstring: a string first body form followed by more forms."""
-    body = proc.body
-    if body.__class__ is List and body.len > 1 and body.car.__class__ is str:
-        return body.car
-    return None
+docstring = docs.docstring
 
 
 def where_defined(proc) -> str | None:
@@ -120,23 +116,28 @@ def where_defined(proc) -> str | None:
 
 def doc_lines(repl, name: str) -> list[str]:
     """Signature and documentation of a name (the ,doc text)."""
-    if name in SPECIAL_FORM_DOCS:
-        sig, doc = SPECIAL_FORM_DOCS[name]
-        return [sig, '  special form. ' + doc]
+    d = docs.entry(repl.session, name)
+    if name in repl.session.special_names:
+        return [d.sig, '  special form. ' + d.text] + _example_lines(d)
     v = repl.session.global_value(name)
     if v is None:
         return [undefined(repl, name)]
     if v.__class__ is Builtin:
-        return [v.sig or '(%s ...)' % name, '  builtin. ' + (v.doc or 'No documentation.')]
+        return [d.sig, '  builtin. ' + (d.text or 'No documentation.')] + _example_lines(d)
     if v.__class__ in (Lambda, Macro):
         kind = 'macro' if v.__class__ is Macro else 'function'
-        doc = docstring(v)
         where = where_defined(v)
         tail = ' (body at %s)' % where if where else ''
-        return [call_shape(name, v), '  %s%s. %s' % (kind, tail, doc or 'No docstring.')]
+        if d is not None and d.sig.startswith('(' + name) and '\n' in docstring(v):
+            return [d.sig, '  %s%s. %s' % (kind, tail, d.text)] + _example_lines(d)
+        return [call_shape(name, v), '  %s%s. %s' % (kind, tail, docstring(v) or 'No docstring.')]
     if v.__class__ in (Native, NativeGrad):
         return [display_form(v), '  compiled to native code; ,rust %s shows its Rust.' % name]
     return ['%s: %s' % (name, repl.short(display_form(v))), '  a %s value (not a procedure).' % type_name(v)]
+
+
+def _example_lines(d) -> list[str]:
+    return [docs.EXAMPLE_INDENT + expr + docs.ARROW + result for expr, result in d.examples]
 
 
 def undefined(repl, name: str) -> str:

@@ -1,0 +1,72 @@
+"""The reference manual (docs/reference.md) is generated from the same
+documentation as (doc 'name), so the two cannot drift; and nothing a user reads
+points outside the repository."""
+import os
+import re
+import subprocess
+import sys
+
+from rusty import manual
+from rusty.runtime import Session
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MANUAL = os.path.join(ROOT, 'docs', 'reference.md')
+
+
+def read(path):
+    with open(path, encoding='utf-8') as fh:
+        return fh.read()
+
+
+def test_checked_in_manual_is_what_the_generator_writes():
+    text = read(MANUAL)
+    assert manual.generate(text) == text, 'docs/reference.md is stale: run python3 -m rusty.manual'
+
+
+def test_every_name_has_exactly_one_section():
+    s = Session()
+    headings = re.findall(r'^#### `(.+)`$', read(MANUAL), re.M)
+    assert sorted(headings) == sorted(set(list(s.special_names) + s.global_names()))
+
+
+def test_a_section_shows_signature_text_and_examples():
+    assert ("#### `car`\n\n`(car lst)`\n\nFirst element of a list.\n\n```\n(car '(1 2 3)) ⇒ 1\n"
+            "(car '()) ⇒ error: car: not a pair\n```\n") in read(MANUAL)
+    assert "#### `iota`\n\n`(iota n)`\n\nThe numbers 0 to n-1: (range 0 n).\n\n```\n(iota 4) ⇒ (0 1 2 3)\n```\n" \
+        in read(MANUAL)
+
+
+def test_names_are_grouped_by_topic():
+    text = read(MANUAL)
+    lists = text[text.index('<!-- names: lists -->'):text.index('<!-- names: strings -->')]
+    assert '#### `car`' in lists and '#### `take`' in lists and '#### `string-join`' not in lists
+
+
+def test_a_stale_block_is_regenerated_and_check_fails(tmp_path):
+    text = read(MANUAL).replace('First element of a list.', 'First element, edited by hand.')
+    assert manual.generate(text) == read(MANUAL)
+    stale = tmp_path / 'reference.md'
+    stale.write_text(text, encoding='utf-8')
+    run = [sys.executable, '-m', 'rusty.manual', '--check', str(stale)]
+    done = subprocess.run(run, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and 'out of date' in done.stderr
+    subprocess.run(run[:3] + [str(stale)], check=True, timeout=120)
+    assert stale.read_text(encoding='utf-8') == read(MANUAL)
+    assert subprocess.run(run, timeout=120).returncode == 0
+
+
+def test_prose_outside_the_blocks_is_kept():
+    text = read(MANUAL)
+    assert '## 7. Errors and error reports' in text
+    assert manual.generate(text + '\nA closing note.\n').endswith('\nA closing note.\n')
+
+
+def test_user_documents_point_only_inside_the_repository():
+    for rel in ['README.md'] + ['docs/' + n for n in os.listdir(os.path.join(ROOT, 'docs'))]:
+        text = read(os.path.join(ROOT, rel))
+        assert '../shared' not in text and 'LANGUAGE.md' not in text and 'DESIGN.md' not in text, rel
+
+
+def test_readme_links_the_manual():
+    text = read(os.path.join(ROOT, 'README.md'))
+    assert '(docs/reference.md)' in text and '(docs/architecture.md)' in text
