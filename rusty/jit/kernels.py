@@ -8,7 +8,7 @@ at import time; `load()` builds (or finds in the cache) on its first call.
 
 `matmul_into(a, b, out, n, k, m)` runs the banded product on raw addresses, for
 the compiled gradient kernels' matmul bridge. Bands run on the lane workers of
-kernels.rs (§13; the split comes from `pool`), not on Python threads: a worker
+kernels.rs (§13; `bands` sizes the split), not on Python threads: a worker
 spins between jobs, so a hand-off costs about a microsecond instead of the
 ~60 µs wake-up of a sleeping thread.
 """
@@ -20,7 +20,7 @@ import threading
 from array import array
 
 from rusty.errors import CompileError
-from rusty.jit import build, pool
+from rusty.jit import bands, build
 
 BASE = 'rusty_kernels'
 _P = ctypes.c_void_p
@@ -138,7 +138,7 @@ def _make_table(lib) -> dict:
         return out
     table['transpose'] = transpose
 
-    plan = pool.band_plan
+    plan = bands.band_plan
     band = _fn(lib, 'rusty_k_matmul_band', [_P, _P, _P, _N, _N, _N, _N, _N])
     in_lanes = _fn(lib, 'rusty_k_matmul_lanes', [_P, _P, _P, _N, _N, _N, _N, _N])
 
