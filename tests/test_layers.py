@@ -15,8 +15,8 @@ PKG = ROOT / 'rusty'
 # layer -> (modules in it, modules it may import besides its own members)
 LAYERS = {
     'errors': (['errors'], []),
-    'toolchain': (['jit.build', 'jit.ffi'], ['errors']),
-    'kernels': (['jit.kernels', 'jit.bands'], ['jit.build', 'jit.ffi', 'errors']),
+    'toolchain': (['jit.build', 'jit.cache', 'jit.ffi'], ['errors']),
+    'kernels': (['jit.kernels', 'jit.bands'], ['jit.build', 'jit.cache', 'jit.ffi', 'errors']),
     'values': (['values'], ['errors']),
     'reader': (['reader', 'printer'], ['values', 'errors']),
     'tensor': (['tensor'], ['values', 'errors', 'printer', 'jit.kernels']),

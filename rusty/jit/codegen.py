@@ -39,6 +39,7 @@ corrections:
 """
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import struct
@@ -111,6 +112,20 @@ def sanitize_ident(name: str) -> str:
     """`rusty_` + the name with every character outside [A-Za-z0-9_] as `_`."""
     return 'rusty_' + ''.join(c if (c.isascii() and (c.isalnum() or c == '_')) else '_'
                               for c in name)
+
+
+MAX_SYMBOL = 64           # longer exported names are cut and hashed
+
+
+def symbol_name(name: str) -> str:
+    """The exported symbol for a Lisp name: `sanitize_ident`, or for a long
+    name its first characters and a hash of the whole name, so the library's
+    file name (`SYMBOL_KEY.so`) stays within file-system limits."""
+    ident = sanitize_ident(name)
+    if len(ident) <= MAX_SYMBOL:
+        return ident
+    digest = hashlib.sha256(name.encode('utf-8', 'surrogatepass')).hexdigest()[:16]
+    return '%s_%s' % (ident[:MAX_SYMBOL - 17], digest)
 
 
 def _claim(base: str, used: set) -> str:
@@ -362,7 +377,7 @@ def generate_source(defs) -> tuple[str, list]:
 def generate_parts(defs) -> tuple[str, list, list]:
     """(shared prelude, each function's own source, each exported symbol)."""
     used: set = set()
-    symbols = [_claim(sanitize_ident(name), used) for name, _, _ in defs]
+    symbols = [_claim(symbol_name(name), used) for name, _, _ in defs]
     impls = [_claim(s + '_impl', used) for s in symbols]
     fns = {}
     for (name, params, _), impl in zip(defs, impls):

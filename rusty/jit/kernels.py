@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import sys
 import threading
 from array import array
 
@@ -38,16 +39,32 @@ def source() -> str:
 
 
 def load():
-    """The native kernel table, or None if it cannot be built or loaded."""
+    """The native kernel table, or None if it cannot be built or loaded (then
+    it says why, once, on stderr: the fallback is slower, never silent)."""
     with _lock:
         if 'table' not in _state:
             try:
                 _state['table'] = _make_table(build.build_and_load(source(), BASE))
-            except (CompileError, OSError):
+            except (CompileError, OSError) as e:
                 _state['table'] = None
+                say_fallback(e)
             else:
                 keep_freed_memory()
         return _state['table']
+
+
+FALLBACK_NOTE = ('rusty: native tensor kernels unavailable, using the pure-Python kernels '
+                 '(same results, slower): %s\n')
+
+
+def say_fallback(e: BaseException) -> None:
+    """Tell the user, on stderr, why tensors run on the Python kernels."""
+    text = e.message if isinstance(e, CompileError) else str(e)
+    try:
+        sys.stderr.write(FALLBACK_NOTE % text.replace('\n', ' | '))
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass          # no usable stderr: nothing more we can do
 
 
 # glibc returns memory to the system eagerly: a tensor buffer of 128 KiB or
