@@ -374,3 +374,11 @@ def test_one_native_called_from_many_threads_never_mixes_arguments(cache_dir, ar
     finally:
         sys.setswitchinterval(saved)
     assert bad == []
+
+
+# ── Starting under a tight virtual memory limit (item 7) ────────────────
+
+def test_rusty_starts_under_an_800_mb_limit_and_recurses_to_the_default_depth(tmp_path):
+    prog = '(define (f n) (if (= n 0) 0 (+ 1 (f (- n 1))))) (println (+ 1 2)) (println (f 199999))'
+    r = rusty(['-e', prog], tmp_path, limit_kb=800000)
+    assert (r.returncode, r.stdout, r.stderr) == (0, '3\n199999\n', '')
