@@ -1,5 +1,6 @@
-"""The toolchain: rustc invocation, the content-addressed cache, atomic publish,
-permissions, and loading a built library (LANGUAGE.md §12.5).
+"""The toolchain: rustc invocation, the cache key, building into the cache and
+loading a built library (LANGUAGE.md §12.5). The cache on disk (its safety,
+publishing, digests, size bound, temporary folders) is rusty.jit.cache.
 
     lib = build_and_load(source, 'rusty_fib')   # compile (or hit) and dlopen
     fn = lib.symbol('rusty_fib')                # a fresh ctypes function object
@@ -18,6 +19,11 @@ no process at all. The fingerprint can only go stale through a change rustup
 makes without touching any of those files; the worst outcome is loading a
 library that an older rustc built from the identical source and flags — the
 same program, so still correct.
+
+A compile runs rustc in a temporary folder named with our pid; on Linux rustc
+is killed if we die (PR_SET_PDEATHSIG), and the next compile removes folders
+whose process is gone. rustc exiting 0 without writing the library is a
+`rustc failed` error, not a `cannot write`.
 """
 from __future__ import annotations
 

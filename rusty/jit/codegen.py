@@ -27,15 +27,17 @@ corrections:
 - recursion is guarded (§12.4): each `_impl` takes `guard: &RustyGuard` and,
   on entry, compares the stack pointer with a limit fixed at the exported
   entry point: the calling thread's real stack bottom (read once per thread
-  with pthread_getattr_np) plus a margin, but no more than 16 MiB below the
-  entry (16 MiB is ~500,000 frames of a small function; the 64 KiB margin
-  is kept free for libm, the trip path and the last frame; 2 MiB is the
-  budget where the thread's stack bounds cannot be read). Past it the call
-  returns NaN, every later call returns NaN
+  with pthread_getattr_np) plus a 64 KiB margin (for libm, the trip path and
+  the last frame), but no more than 16 MiB (~500,000 frames of a small
+  function) below the entry; 2 MiB where the thread's stack bounds cannot be
+  read. Past it the call returns NaN, every later call returns NaN
   immediately, and the entry point sets a thread-local flag that
   `rustyjit_take_tripped()` reads (see rusty.jit.ffi). Measuring the stack
   rather than counting calls means no thread, however small its stack, can
-  overflow, and tail calls, which LLVM turns into jumps, are unlimited.
+  overflow, and tail calls, which LLVM turns into jumps, are unlimited;
+- the shared Rust (the guard, the trip flag, pow/min/max) is
+  defrust_prelude.rs, read on first use; exported symbols of very long names
+  are cut and hashed (`symbol_name`) to keep file names within limits.
 """
 from __future__ import annotations
 
