@@ -20,6 +20,29 @@ from .errors import Abort
 STACK_BYTES = 1 << 30      # virtual: touched only as deep recursion needs it
 
 
+MIN_STACK_BYTES = 16 << 20
+
+
+def start_thread(target) -> tuple:
+    """(started thread, its stack size): STACK_BYTES, or under a virtual
+    memory limit too tight for it (ulimit -v), the largest half, quarter, …
+    that starts (a process limited to 800 MB could not start at all)."""
+    size = STACK_BYTES
+    while True:
+        old = threading.stack_size()
+        threading.stack_size(size)
+        try:
+            thread = threading.Thread(target=target, name='rusty-eval', daemon=True)
+            thread.start()
+            return thread, size
+        except RuntimeError:
+            if size <= MIN_STACK_BYTES:
+                raise
+            size //= 2
+        finally:
+            threading.stack_size(old)
+
+
 class Worker:
     """Runs callables on one long-lived big-stack thread, one at a time."""
 
@@ -28,13 +51,7 @@ class Worker:
         self.recursion_limit = recursion_limit
         self.running = False
         self.interrupts = 0
-        old = threading.stack_size()
-        threading.stack_size(STACK_BYTES)
-        try:
-            self.thread = threading.Thread(target=self._loop, name='rusty-eval', daemon=True)
-            self.thread.start()
-        finally:
-            threading.stack_size(old)
+        self.thread, self.stack_bytes = start_thread(self._loop)
 
     def _loop(self):
         while True:
@@ -46,7 +63,7 @@ class Worker:
             saved = sys.getrecursionlimit()
             try:
                 try:
-                    sys.setrecursionlimit(max(saved, self.recursion_limit))
+                    sys.setrecursionlimit(max(saved, self.python_limit()))
                     self.interrupts = 0
                     self.running = True
                     outcome = (True, fn(*args))
@@ -64,6 +81,14 @@ class Worker:
                     done.set()
                 except KeyboardInterrupt:
                     pass
+
+    def python_limit(self) -> int:
+        """The Python recursion limit for a job: the one asked for, scaled
+        down when the thread got a smaller stack than STACK_BYTES, so deep
+        recursion ends in the recursion error, never a crash."""
+        if self.stack_bytes >= STACK_BYTES:
+            return self.recursion_limit
+        return self.recursion_limit * self.stack_bytes // STACK_BYTES
 
     def call(self, fn, *args):
         """fn(*args) on the worker thread; Ctrl-C meanwhile interrupts it."""
