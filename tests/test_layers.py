@@ -17,12 +17,13 @@ LAYERS = {
     'errors': (['errors'], []),
     'toolchain': (['jit.build', 'jit.ffi'], ['errors']),
     'kernels': (['jit.kernels', 'jit.pool'], ['jit.build', 'jit.ffi', 'errors']),
+    'forms': (['forms'], []),
     'values': (['values'], ['errors']),
     'reader': (['reader', 'printer'], ['values', 'errors']),
     'tensor': (['tensor'], ['values', 'errors', 'printer', 'jit.kernels']),
     'eval': (['resolve', 'eval', 'specials', 'templates', 'patterns', 'specialize', 'hygiene', 'suggest',
               'expansion', 'builtins.*'],
-             ['reader', 'printer', 'values', 'tensor', 'errors']),
+             ['reader', 'printer', 'values', 'tensor', 'errors', 'forms']),
     'graph': (['graph.*'], ['values', 'tensor', 'errors']),
     'codegen': (['jit.codegen', 'jit.graph_codegen', 'jit.grad_call'],
                 ['values', 'graph.ir', 'jit.build', 'jit.ffi', 'jit.pool', 'jit.kernels', 'errors']),
@@ -30,10 +31,10 @@ LAYERS = {
     'runtime': (['runtime', 'worker', 'compile_graph', 'docs'],
                 ['errors', 'values', 'reader', 'printer', 'tensor', 'resolve', 'eval', 'specials',
                  'templates', 'patterns', 'specialize', 'hygiene', 'suggest', 'expansion', 'builtins.*',
-                 'graph.*', 'jit.*', 'report']),
+                 'graph.*', 'jit.*', 'report', 'forms']),
     'front': (['repl.*', 'cli', '__main__'],
               ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'jit.build', 'docs',
-               'suggest', '__init__']),
+               'suggest', '__init__', 'forms']),
 }
 
 # Never, whatever the table says (DESIGN.md §2's last column).
