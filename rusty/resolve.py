@@ -18,6 +18,7 @@ from __future__ import annotations
 import weakref
 from typing import NamedTuple
 
+from .forms import BY_NAME
 from .values import List, Symbol, sym
 
 FIRST_SLOT = 2
@@ -214,41 +215,61 @@ def visible_names(frame, genv: GlobalEnv) -> list[str]:
 
 # ── Pre-scan of body-level defines ───────────────────────────────────────
 
-_DEFINERS = frozenset(map(sym, ('define', 'def', 'defmacro', 'define-macro', 'defrust')))
-_SAME_FRAME = frozenset(map(sym, ('begin', 'if', 'when', 'unless', 'and', 'or', 'eval-when', 'set!', 'set')))
-_COND = sym('cond')
-_DEFRUST_STAR = sym('defrust*')
-_TRY = sym('try-catch')
+# Every special form by head symbol (forms.py is the one table of them).
+FORM_OF = {sym(n): f for n, f in BY_NAME.items()}
+
+
+def _one_name(rest):
+    """(define name …) / (define (name . params) …): the name."""
+    target = rest.car
+    if target.__class__ is List and target.len and target.car.__class__ is Symbol:
+        target = target.car
+    return [target] if target.__class__ is Symbol else []
+
+
+def _group_names(rest):
+    """(defrust* (name (params…) body)…): every member's name."""
+    return [spec.car for spec in rest
+            if spec.__class__ is List and spec.len and spec.car.__class__ is Symbol]
+
+
+def _clause_items(rest):
+    """cond: every element of every clause runs in the current frame."""
+    return [e for clause in rest if clause.__class__ is List for e in clause]
+
+
+def _case_parts(rest):
+    """case: the key and every clause's body (not its data)."""
+    return [rest.car] + [e for clause in rest.cdr if clause.__class__ is List and clause.len
+                         for e in clause.cdr]
+
+
+# syntax -> the names such a form binds in the current frame
+DEFINES = {'define': _one_name, 'def': _one_name, 'defmacro': _one_name, 'defrust': _one_name,
+           'defrust*': _group_names}
+# syntax -> the parts of such a form that run in the current frame
+SAME_FRAME_PARTS = {'sequence': list, 'assign': list, 'eval-when': list, 'cond': _clause_items,
+                    'case': _case_parts, 'try': lambda rest: [rest.car]}
 
 
 def body_defines(forms) -> list[Symbol]:
     """Names that `define`-like forms directly in these body forms bind in the
-    current frame (looking through forms that create no frame)."""
+    current frame (looking through the parts of forms that run in it)."""
     found: list[Symbol] = []
     stack = list(forms)
     stack.reverse()
     while stack:
         x = stack.pop()
-        if x.__class__ is not List or x.len == 0 or x.car.__class__ is not Symbol:
+        if x.__class__ is not List or x.len == 0:
             continue
-        head = x.car
-        rest = x.cdr
-        if head in _DEFINERS and rest.len:
-            target = rest.car
-            if target.__class__ is List and target.len and target.car.__class__ is Symbol:
-                target = target.car
-            if target.__class__ is Symbol and target not in found:
-                found.append(target)
-        elif head is _DEFRUST_STAR:
-            for spec in rest:
-                if spec.__class__ is List and spec.len and spec.car.__class__ is Symbol and spec.car not in found:
-                    found.append(spec.car)
-        elif head in _SAME_FRAME:
-            stack.extend(reversed(list(rest)))
-        elif head is _COND:
-            for clause in rest:
-                if clause.__class__ is List:
-                    stack.extend(reversed(list(clause)))
-        elif head is _TRY and rest.len:
-            stack.append(rest.car)
+        form = FORM_OF.get(x.car)
+        if form is None or not x.cdr.len:
+            continue
+        names = DEFINES.get(form.syntax)
+        if names is not None:
+            found.extend(n for n in names(x.cdr) if n not in found)
+            continue
+        parts = SAME_FRAME_PARTS.get(form.syntax)
+        if parts is not None:
+            stack.extend(reversed(parts(x.cdr)))
     return found

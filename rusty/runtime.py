@@ -10,7 +10,7 @@ import sys
 from importlib import import_module
 
 from . import eval as ev
-from . import forms
+from . import forms, specials
 from .errors import Abort, EvalError, Interrupted, ReadError, RecursionLimit, RustyError, os_error_text
 from .printer import display_form
 from .reader import read
