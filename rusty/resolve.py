@@ -88,9 +88,55 @@ class GlobalEnv:
         c = self.cells.get(s)
         return MISSING if c is None else c.get()
 
+    def assign(self, s: Symbol, v) -> bool:
+        """`set!` of a global: False if `s` is unbound."""
+        c = self.cells.get(s)
+        if c is None or c.get() is MISSING:
+            return False
+        c.set(v)
+        return True
+
     def names(self):
         """Every bound global name."""
         return [s.name for s, c in self.cells.items() if c.get() is not MISSING]
+
+
+class LibraryEnv(GlobalEnv):
+    """The standard library's own globals (LANGUAGE.md §15.9).
+
+    It starts as a copy of the program's globals (the builtins); the library
+    is compiled and run against it, so its references resolve to these
+    private cells, then `publish` gives the program the same definitions in
+    its own cells. A program that later redefines `sum` or `map` changes
+    only its cell: the library keeps its meaning. A name the library does
+    not bind is looked up in the program's globals (late binding).
+    """
+
+    def __init__(self, program: GlobalEnv):
+        super().__init__()
+        self.program = program
+        for s, c in program.cells.items():
+            v = c.get()
+            if v is not MISSING:
+                self.cell(s).set(v)
+
+    def lookup(self, s: Symbol):
+        c = self.cells.get(s)
+        v = MISSING if c is None else c.get()
+        return self.program.lookup(s) if v is MISSING else v
+
+    def assign(self, s: Symbol, v) -> bool:
+        return GlobalEnv.assign(self, s, v) or self.program.assign(s, v)
+
+    def names(self):
+        return list(dict.fromkeys(GlobalEnv.names(self) + self.program.names()))
+
+    def publish(self) -> None:
+        """Bind every name the library defined in the program's globals too."""
+        for s, c in self.cells.items():
+            v = c.get()
+            if v is not MISSING and self.program.lookup(s) is not v:
+                self.program.define(s, v)
 
 
 def mark_dyn(s: Symbol) -> None:
@@ -180,11 +226,7 @@ def assign_by_name(frame, s: Symbol, v, genv: GlobalEnv) -> bool:
             frame[i] = v
             return True
         frame = frame[0]
-    c = genv.cells.get(s)
-    if c is None or c.get() is MISSING:
-        return False
-    c.set(v)
-    return True
+    return genv.assign(s, v)
 
 
 def define_in_frame(frame, s: Symbol, v, genv: GlobalEnv) -> None:
