@@ -118,3 +118,10 @@ def test_body_defines_follows_the_table():
            '(case k ((1) (define l 1)) (else (define m 1))) (try-catch (define n 1) (e) (define o 1)) '
            '(let () (define p 1)) (lambda () (define q 1)) (quote (define r 1))')
     assert [s.name for s in body_defines(list(read(src)))] == list('abcdefghijlmn')
+
+
+def test_the_frame_column_is_section_5_2s_list():
+    framed = {n for f in forms.TABLE if f.frame for n in f.names}
+    assert framed == set('lambda fn λ let let* letrec letrec* do match try-catch'.split())
+    for name in 'begin if cond when unless and or case'.split():
+        assert not forms.BY_NAME[name].frame
