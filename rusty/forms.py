@@ -68,6 +68,7 @@ class Form(NamedTuple):
 
     @property
     def name(self) -> str:
+        """The form's own name (the first of `names`)."""
         return self.names[0]
 
 
