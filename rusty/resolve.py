@@ -109,7 +109,9 @@ class LibraryEnv(GlobalEnv):
     private cells, then `publish` gives the program the same definitions in
     its own cells. A program that later redefines `sum` or `map` changes
     only its cell: the library keeps its meaning. A name the library does
-    not bind is looked up in the program's globals (late binding).
+    not bind is looked up in the program's globals (late binding). The
+    expansion of a library macro is the caller's code (§6.9): it is
+    compiled against the program's globals, not these.
     """
 
     def __init__(self, program: GlobalEnv):
