@@ -5,6 +5,7 @@ here, so the evaluator never imports them.
 """
 from __future__ import annotations
 
+import copy
 import os
 import sys
 from importlib import import_module
@@ -122,7 +123,9 @@ class Session:
         """Run the standard library against its own globals, then give the
         program its definitions (§15.9: the library keeps its meaning)."""
         lib = LibraryEnv(self.genv)
-        self._eval_forms(forms, ev.Unit(lib, self))
+        unit = copy.copy(self.unit)     # the session's unit, with the library's globals
+        unit.genv = lib
+        self._eval_forms(forms, unit)
         lib.publish()
 
     # ── Host interface for builtins and special forms ──
