@@ -5,22 +5,24 @@ here, so the evaluator never imports them.
 """
 from __future__ import annotations
 
+import copy
 import os
 import sys
 from importlib import import_module
 
-from . import docs, patterns, specials, templates
+from . import docs, forms, specials
 from . import eval as ev
 from .errors import (STDLIB_FILE, Abort, EvalError, Interrupted, ReadError, RecursionLimit, RustyError,
                      os_error_text)
 from .printer import display_form
 from .reader import read
-from .resolve import MISSING, GlobalEnv
+from .resolve import MISSING, GlobalEnv, LibraryEnv
 from .values import NIL, Builtin, Lambda, List, Macro, Symbol, sym
 from .worker import worker
 
-# Importing these registers the special forms' compilers in eval.SPECIALS.
-FORM_MODULES = (specials, templates, patterns)
+# Importing the modules the forms table names registers their compile
+# functions in eval.SPECIALS (a new form's module needs no line here).
+FORM_MODULES = tuple(import_module('rusty.' + m) for m in forms.modules())
 TABLE_MODULES = tuple('rusty.builtins.' + m for m in (
     'numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'files', 'tensors')) + (
     'rusty.graph.builtins', 'rusty.compile_graph')
@@ -80,7 +82,7 @@ class Session:
         for table in builtin_tables():
             self.install(table)
         if stdlib:
-            self.worker.call(self._eval_forms, stdlib_forms())
+            self.worker.call(self._load_stdlib, stdlib_forms())
 
     def install(self, table) -> None:
         for name, fn, lo, hi, doc, sig, host, shown, examples in table.specs:
@@ -110,12 +112,22 @@ class Session:
         except BaseException as e:
             raise top_level_error(e)
 
-    def _eval_forms(self, forms):
+    def _eval_forms(self, forms, unit=None):
+        unit = unit or self.unit
         value = NIL
         for cell in forms.cells():
-            code = ev.comp(cell.car, None, False, cell.span, self.unit)
+            code = ev.comp(cell.car, None, False, cell.span, unit)
             value = code(None)
         return value
+
+    def _load_stdlib(self, forms) -> None:
+        """Run the standard library against its own globals, then give the
+        program its definitions (§15.9: the library keeps its meaning)."""
+        lib = LibraryEnv(self.genv)
+        unit = copy.copy(self.unit)     # the session's unit, with the library's globals
+        unit.genv = lib
+        self._eval_forms(forms, unit)
+        lib.publish()
 
     # ── Host interface for builtins and special forms ──
 
