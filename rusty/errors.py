@@ -61,6 +61,16 @@ class Abort(BaseException):
     (the first one is the catchable error `interrupted`)."""
 
 
+class Exit(BaseException):
+    """`(exit status)`, or a write to a closed pipe (status 141): ends the
+    program without a report. Not an error, so no try-catch stops it."""
+
+    def __init__(self, status: int = 0, broken_pipe: bool = False):
+        super().__init__(status)
+        self.status = status
+        self.broken_pipe = broken_pipe
+
+
 class CompileError(RustyError):
     """Native compilation (codegen, rustc, cache, loading) failed."""
 

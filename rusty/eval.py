@@ -13,7 +13,7 @@ runs in constant host stack. No rusty value is a Python tuple.
 """
 from __future__ import annotations
 
-from .errors import Abort, EvalError, Interrupted, RecursionLimit, RustyError
+from .errors import Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError
 from .printer import display_form
 from .expansion import is_pure
 from .resolve import (EPOCH, MISSING, UNBOUND, GlobalEnv, GlobalRef, lookup_by_name, resolve,
@@ -198,8 +198,10 @@ def located(e: BaseException, span) -> RustyError:
     they get this (the builtin call's) position.
     """
     if not isinstance(e, RustyError):
-        if isinstance(e, Abort):
+        if isinstance(e, (Abort, Exit)):
             raise e
+        if isinstance(e, BrokenPipeError):
+            raise Exit(141, broken_pipe=True) from None
         if isinstance(e, RecursionError):
             err = RecursionLimit(recursion_message())
         elif isinstance(e, MemoryError):

@@ -41,7 +41,7 @@ def test_every_special_form_has_documentation():
 
 def test_doc_of_a_user_function_with_a_docstring():
     out = run('(define (sq x) "Square x." (* x x))', ',doc sq')
-    assert out == ['(sq x)', '  function (body at <repl>:1). Square x.']
+    assert out == ['(sq x)', '  function (body at <repl:1>:1). Square x.']
 
 
 def test_doc_of_a_macro_and_of_a_plain_value():
@@ -70,7 +70,7 @@ def test_describe_a_builtin_a_lambda_and_a_special_form():
     assert out[:3] == ['car: #<builtin:car>', '  type: builtin', '  arity: 1']
     out = run('(define (add a . more) (apply + a more))', ',describe add')
     assert out == ['add: #<lambda (a . more)>', '  type: lambda', '  parameters: a . more',
-                   '  arity: at least 1', '  body at: <repl>:1', '  body:', '    (apply + a more)']
+                   '  arity: at least 1', '  body at: <repl:1>:1', '  body:', '    (apply + a more)']
     assert run(',describe let')[0] == 'let: special form'
     assert run(',describe zzqx-thing') == ['zzqx-thing: undefined']
 

@@ -84,11 +84,14 @@ def str_(*xs):
     return ''.join([x if x.__class__ is str else print_form(x) for x in xs])
 
 
-@TABLE.fn('string-split', 2, 2,
-          doc='The pieces between occurrences of sep, empty pieces dropped.',
-          sig='(string-split s sep)')
-def string_split(s, sep):
+@TABLE.fn('string-split', 1, 2,
+          doc='The pieces between occurrences of sep (default: runs of whitespace), empty pieces dropped.',
+          sig='(string-split s [sep])',
+          examples=(('(string-split "a,,b," ",")', '("a" "b")'), ('(string-split "  a b\\n c ")', '("a" "b" "c")')))
+def string_split(s, sep=None):
     s = string_arg('string-split', s)
+    if sep is None:
+        return make_list(s.split())
     sep = string_arg('string-split', sep)
     if sep == '':
         return make_list(list(s))
