@@ -79,6 +79,8 @@ def os_error_text(e: BaseException) -> str:
     """OSERR of LANGUAGE.md §6.10: the OS message and its number, or the UTF-8 complaint."""
     if isinstance(e, UnicodeDecodeError):
         return 'stream did not contain valid UTF-8'
+    if isinstance(e, ValueError) and 'null byte' in str(e):
+        return 'file name contained an unexpected NUL byte'
     if isinstance(e, OSError) and e.errno is not None:
         return '%s (os error %d)' % (e.strerror, e.errno)
     return str(e)

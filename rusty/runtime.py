@@ -156,7 +156,7 @@ class Session:
         try:
             with open(full, encoding='utf-8') as fh:
                 text = fh.read()
-        except (OSError, UnicodeDecodeError) as e:
+        except (OSError, UnicodeDecodeError, ValueError) as e:     # ValueError: a NUL in the path
             raise EvalError("load: cannot read '%s': %s" % (path, os_error_text(e)), span)
         try:
             forms = read(text, path)

@@ -4,12 +4,13 @@ a "character" is a one-character string."""
 from __future__ import annotations
 
 from ..errors import EvalError
-from ..printer import display_form, format_number, write_form
+from ..printer import display_form, write_form
 from ..values import BuiltinTable
 from .args import expected, index_arg, string_arg
 
 TABLE = BuiltinTable()
 MAX_CODE_POINT = 0x10FFFF
+MAX_PAD = 1 << 31        # longest padded string made (code points)
 
 
 # ── Case ─────────────────────────────────────────────────────────────────
@@ -79,8 +80,8 @@ def _padder(name: str, method: str):
             raise expected(name, 'one-character string', fill)
         if width <= len(s):
             return s
-        if width > (1 << 31):
-            raise EvalError('%s: length %s too large' % (name, format_number(width)))
+        if width > MAX_PAD:
+            raise MemoryError       # reported as `out of memory`, never a host error
         return getattr(s, method)(int(width), fill)
     pad.__name__ = name.replace('-', '_')
     return pad
