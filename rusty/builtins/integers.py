@@ -1,9 +1,10 @@
 """Integer division and integral tests (LANGUAGE.md §15.2): quotient,
-remainder, modulo, truncate, integer?. Numbers stay f64; `quotient` is exact
-(computed from the exact C remainder), never a rounded a/b."""
+remainder, modulo, truncate, integer?. Numbers stay f64; `quotient` is the
+exact truncated quotient rounded once to f64, never a truncated rounded a/b."""
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from ..errors import EvalError
 from ..values import BuiltinTable
@@ -35,7 +36,11 @@ def _fmod(a: float, b: float) -> float:
 def quotient(a, b):
     _two_numbers('quotient', a, b)
     if math.isfinite(a) and math.isfinite(b):
-        return (a - math.fmod(a, b)) / b        # exact: a - fmod is a multiple of b
+        if a.is_integer() and b.is_integer():       # the common case, in exact integers
+            q = abs(int(a)) // abs(int(b))
+        else:
+            q = abs(math.trunc(Fraction(a) / Fraction(b)))
+        return float(q) if (a < 0.0) == (b < 0.0) else -float(q)
     q = a / b
     return float(math.trunc(q)) if math.isfinite(q) else q
 
