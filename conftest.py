@@ -9,6 +9,8 @@ own directory) and compared with its comments:
     ; expect-stderr: TEXT   the next line of standard error is TEXT
     ; expect-exit: N        the exit status (default 0, or 1 with expect-error)
     ; requires: rustc       needs rustc (see tests/conftest.py)
+    ; args: A B …           run as `rusty FILE A B …` (words split at spaces)
+    ; stdin: TEXT           a line of standard input (repeatable; none: empty stdin)
 """
 import io
 import os
@@ -17,7 +19,8 @@ import shutil
 
 import pytest
 
-DIRECTIVES = ('expect-match', 'expect-error', 'expect-stderr', 'expect-exit', 'expect', 'requires')
+DIRECTIVES = ('expect-match', 'expect-error', 'expect-stderr', 'expect-exit', 'expect', 'requires', 'args',
+              'stdin')
 
 
 def pytest_collect_file(parent, file_path):
@@ -82,7 +85,9 @@ class GoldenItem(pytest.Item):
         old = os.getcwd()
         os.chdir(self.path.parent)
         try:
-            status = cli.main([self.path.name], stdout=out, stderr=err)
+            args = [a for line in exp['args'] for a in line.split()]
+            stdin = io.StringIO(''.join(line + '\n' for line in exp['stdin']))
+            status = cli.main([self.path.name] + args, stdout=out, stderr=err, stdin=stdin)
         finally:
             os.chdir(old)
         want_out = ''.join(('/%s/' % text if is_re else text) + '\n' for is_re, text in exp['lines'])
