@@ -23,30 +23,27 @@
 
 ; word -> count, in the order words are first seen
 (define counts (make-hash))
-(define total 0)
 
 (for-each (lambda (piece)
             (let ((word (string-trim piece punctuation)))
               (unless (equal? word "")
-                (set! total (+ total 1))
                 (hash-update! counts word inc 0))))
           (string-split (string-downcase (file-read path))))
 
-; more frequent first; equal counts alphabetically
-(define (before? a b)
-  (or (> (cadr a) (cadr b))
-      (and (= (cadr a) (cadr b)) (string<? (car a) (car b)))))
+; alphabetically, then (a stable sort) by count, more frequent first
+(define ranked
+  (sort (sort (hash-keys counts))
+        (lambda (a b) (> (hash-ref counts a) (hash-ref counts b)))))
+(define shown (take top ranked))
+(define width (foldl (lambda (w widest) (max widest (string-length w))) 4 shown))
 
-(define ranked (sort (hash->list counts) before?))
-(define width (foldl (lambda (e w) (max w (string-length (car e)))) 4 (take top ranked)))
-
-(for-each (lambda (entry rank)
+(for-each (lambda (word rank)
             (println (string-pad-left (number->string rank) 3)
-                     (string-pad-right (car entry) width)
-                     (string-pad-left (number->string (cadr entry)) 6)))
-          (take top ranked)
+                     (string-pad-right word width)
+                     (string-pad-left (number->string (hash-ref counts word)) 6)))
+          shown
           (range 1 (+ top 1)))
-(println (format "~a words, ~a distinct" total (hash-count counts)))
+(println (format "~a words, ~a distinct" (sum (hash-values counts)) (hash-count counts)))
 ; expect:   1 the      14
 ; expect:   2 to        6
 ; expect:   3 and       5

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..errors import EvalError
 from ..printer import display_form
-from ..values import NIL, BuiltinTable, Hash, List, NilType, Unhashable, hash_key, make_list
+from ..values import NIL, BuiltinTable, Hash, List, NilType, Symbol, Unhashable, hash_key, make_list
 from .args import expected, proc_arg
 
 TABLE = BuiltinTable()
@@ -15,6 +15,9 @@ TABLE = BuiltinTable()
 
 def key_of(k):
     """The table image of key k, or the error `hash: unhashable key X`."""
+    cls = k.__class__
+    if cls is str or cls is Symbol:     # the common keys are their own images
+        return k
     try:
         return hash_key(k)
     except Unhashable:
@@ -115,13 +118,14 @@ def hash_remove(h, k):
           examples=(("(let ((h (make-hash))) (hash-update! h 'n inc 0) (hash-update! h 'n inc 0) h)",
                      '#hash((n 2))'),))
 def hash_update(host, h, k, f, default):
-    h = hash_arg('hash-update!', h)
+    table = hash_arg('hash-update!', h).table
     proc_arg('hash-update!', f)
     hk = key_of(k)
-    entry = h.table.get(hk)
+    entry = table.get(hk)
     new = host.call(f, [default if entry is None else entry[1]])
-    entry = h.table.get(hk)             # f may have changed the table
-    h.table[hk] = (k if entry is None else entry[0], new)
+    if entry is None or table.get(hk) is not entry:     # f may have changed the table
+        entry = table.get(hk)
+    table[hk] = (k if entry is None else entry[0], new)
     return NIL
 
 

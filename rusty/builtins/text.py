@@ -32,11 +32,14 @@ def string_downcase(s):
 
 def _trimmer(name: str, method: str):
     """A trim builtin: `method` ('strip', 'lstrip', 'rstrip') of chars or whitespace."""
+    strip = getattr(str, method)
+
     def trim(s, chars=None):
-        s = string_arg(name, s)
+        if s.__class__ is not str:
+            raise expected(name, 'string', s)
         if chars is None:
-            return getattr(s, method)()
-        return getattr(s, method)(string_arg(name, chars))
+            return strip(s)
+        return strip(s, string_arg(name, chars))
     trim.__name__ = name.replace('-', '_')
     return trim
 
