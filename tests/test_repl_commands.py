@@ -24,7 +24,8 @@ def test_help_lists_every_command_and_the_keys():
 
 
 def test_doc_of_a_builtin_comes_from_its_table_entry():
-    assert run(',doc map') == ['(map f lst)', '  builtin. A list of (f x) for each element.']
+    assert run(',doc map') == ['(map f lst ...)',
+                               '  builtin. A list of (f x …) over the elements of the lists, to the shortest.']
 
 
 def test_doc_of_a_special_form():
