@@ -72,7 +72,7 @@ def truncate(x):
 
 
 @TABLE.fn('integer?', 1, 1, doc='True for a finite number with no fractional part.', sig='(integer? x)',
-          examples=(('(integer? 2.0)', '#t'), ('(integer? 2.5)', '#f'), ('(integer? inf)', '#f'),
+          examples=(('(integer? 2.0)', '#t'), ('(integer? 2.5)', '#f'), ('(integer? (exp 1000))', '#f'),
                     ('(integer? "2")', '#f')))
 def is_integer(x):
     return x.__class__ is float and math.isfinite(x) and x.is_integer()
