@@ -67,7 +67,7 @@ def _escaped_end(text: str) -> bool:
 
 # ── Tokenizing with positions ────────────────────────────────────────────
 
-def _block_end(text: str, pos: int) -> int:
+def block_end(text: str, pos: int) -> int:
     """The end of the (nestable) block comment whose `#|` ends at pos; -1 if unclosed."""
     depth = 1
     while True:
@@ -94,7 +94,7 @@ def tokens(text: str, file: str = '<string>'):
         end = m.end()
         start_line, start_col = line, pos - line_start + 1
         if kind == 'block':
-            end = _block_end(text, end)
+            end = block_end(text, end)
             if end < 0:
                 yield 'unclosed', tok, Span(file, line, start_col, line, start_col + 2)
                 return

@@ -63,3 +63,13 @@ def test_repl_waits_for_an_open_block_comment():
     assert open_depth('#| a (')[1] is True
     assert indent.status('(+ 1 #| )') == 'open'
     assert indent.status('(+ 1 #| ) |# 2)') == 'complete'
+
+
+def test_the_lexer_colours_block_and_datum_comments():
+    from pygments.token import Comment
+    from rusty.repl.lexer import RustyLexer
+    toks = list(RustyLexer(builtins=frozenset()).get_tokens_unprocessed('(+ 1 #| a #| b |# c |# #;2 3) #| open'))
+    assert (5, Comment.Multiline, '#| a #| b |# c |#') in toks
+    assert (23, Comment.Special, '#;') in toks
+    assert toks[-1] == (30, Comment.Multiline, '#| open')
+    assert ''.join(t for _, _, t in toks) == '(+ 1 #| a #| b |# c |# #;2 3) #| open'
