@@ -63,3 +63,28 @@ def test_multi_list_map_matches_a_reference_built_from_one_list_map():
     s.run(ref, '<t>')
     for a, b in (('(iota 5)', '(iota 3)'), ("'()", '(iota 2)'), ('(range 3 9)', '(range 10 20)')):
         assert s.run('(equal? (map - %s %s) (ref - %s %s))' % (a, b, a, b), '<t>') is True
+
+
+# ── No host error escapes the new builtins, whatever the arguments ───────
+
+ODD_VALUES = ('0', '-0', '-1', '1.5', '1e300', '(sqrt -1)', '(exp 1000)', '""', '"a"', '"\\\\"', "'s", '#t',
+              '(nil)', "'()", "'(1 2)", "'((a 1))", 'car', '(lambda (x) x)', "(zeros '(2))", '(hash 1 2)',
+              '(string-append "a" (code-char 0))')
+
+
+def test_new_builtins_raise_only_rusty_errors():
+    from itertools import product
+    from rusty.errors import RustyError
+    s = Session(out=io.StringIO(), err=io.StringIO(), inp=io.StringIO(''))
+    skip = {'exit', 'read-line', 'read-stdin', 'random-seed!'}
+    names = sorted({spec[0] for spec in specs()} - skip)
+    checked = 0
+    for name in names:
+        for n in range(0, 4):
+            for args in product(ODD_VALUES, repeat=n) if n < 3 else product(ODD_VALUES[:5], repeat=n):
+                try:
+                    s.run('(%s %s)' % (name, ' '.join(args)), '<fuzz>')
+                except RustyError as e:
+                    assert 'internal error' not in e.message, (name, args, e.message)
+                checked += 1
+    assert checked > 8000

@@ -35,7 +35,6 @@ def main(argv, stdin=''):
 
 def test_file_args(tmp_path):
     script = tmp_path / 'p.lisp'
-    script.write_text('(write-args)\n(define (write-args) 0)\n(println (command-line-args))', encoding='utf-8')
     script.write_text('(println (repr (command-line-args)))', encoding='utf-8')
     assert main([str(script), 'a', 'b c', '-x', '--help', '-e']) == (0, '("a" "b c" "-x" "--help" "-e")\n', '')
     assert main([str(script)]) == (0, '()\n', '')
