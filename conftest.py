@@ -9,6 +9,8 @@ own directory) and compared with its comments:
     ; expect-stderr: TEXT   the next line of standard error is TEXT
     ; expect-exit: N        the exit status (default 0, or 1 with expect-error)
     ; requires: rustc       needs rustc (see tests/conftest.py)
+    ; args: A B …           run as `rusty FILE A B …` (words split at spaces)
+    ; stdin: TEXT           a line of standard input (repeatable; none: empty stdin)
 
 Files under a `lib/` directory are helpers that goldens load; they are not
 collected. A collected golden must state at least one expectation.
@@ -21,7 +23,8 @@ import subprocess
 
 import pytest
 
-DIRECTIVES = ('expect-match', 'expect-error', 'expect-stderr', 'expect-exit', 'expect', 'requires')
+DIRECTIVES = ('expect-match', 'expect-error', 'expect-stderr', 'expect-exit', 'expect', 'requires', 'args',
+              'stdin')
 
 
 # ── A rustc that is on PATH but cannot run (rustup without a toolchain) ──
@@ -87,7 +90,7 @@ def _is_golden_dir(path):
 
 def states_an_expectation(exp) -> bool:
     """Whether a golden says what it expects (a file that says nothing tests nothing)."""
-    return any(exp[d] for d in DIRECTIVES if d != 'requires')
+    return any(exp[d] for d in DIRECTIVES if d not in ('requires', 'args', 'stdin'))
 
 
 def parse_expectations(text):
@@ -145,7 +148,9 @@ class GoldenItem(pytest.Item):
         old = os.getcwd()
         os.chdir(self.path.parent)
         try:
-            status = cli.main([self.path.name], stdout=out, stderr=err)
+            args = [a for line in exp['args'] for a in line.split()]
+            stdin = io.StringIO(''.join(line + '\n' for line in exp['stdin']))
+            status = cli.main([self.path.name] + args, stdout=out, stderr=err, stdin=stdin)
         finally:
             os.chdir(old)
         want_out = ''.join(('/%s/' % text if is_re else text) + '\n' for is_re, text in exp['lines'])

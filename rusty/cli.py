@@ -1,29 +1,33 @@
-"""The command line (LANGUAGE.md §14.2): `rusty [FILE | - | -e EXPR]`.
+"""The command line (LANGUAGE.md §14.2, §15.8): `rusty [FILE | - | -e EXPR] [ARG ...]`.
 
 Batch runs never import prompt_toolkit or pygments; the REPL is imported only
 when stdin is a terminal and no script is given.
 """
 from __future__ import annotations
 
+import os
 import sys
 
 from . import __version__
-from .errors import Abort, Interrupted, RustyError, os_error_text
+from .errors import Abort, Exit, Interrupted, RustyError, os_error_text
 
 USAGE = 'usage: rusty [FILE | - | -e EXPR]'
 HELP = USAGE + '''
+       rusty FILE ARG... | rusty -e EXPR ARG... | rusty - ARG...
 
   rusty              start the REPL (when stdin is a terminal)
-  rusty FILE         run a script; its last value is printed unless it is Nil or #f
-  rusty -e EXPR      run the text EXPR the same way
-  rusty -            run standard input (also when stdin is not a terminal)
+  rusty FILE ARG...  run a script; its last value is printed unless it is Nil or #f
+  rusty -e EXPR ARG...  run the text EXPR the same way
+  rusty - ARG...     run standard input (also when stdin is not a terminal)
   rusty --version    print the version
   rusty --help       print this text
 
+The ARGs after the script are the program's (command-line-args).
 Environment: RUSTY_RECURSION_LIMIT (default 200000), RUSTY_MM_THREADS,
 RUSTY_CACHE_DIR (JIT cache, default ~/.rusty/jit-cache), RUSTY_CACHE_MAX
 (its size bound in bytes, default 1 GiB), NO_COLOR.
-Exit status: 0 success, 1 error, 2 usage, 130 interrupted.'''
+Exit status: 0 success, 1 error, 2 usage, 130 interrupted, 141 output pipe closed,
+or the status given to (exit N).'''
 
 
 class UsageError(Exception):
@@ -31,23 +35,25 @@ class UsageError(Exception):
 
 
 def parse_args(argv: list[str]):
-    """('repl'|'file'|'expr'|'stdin'|'version'|'help', argument)."""
+    """(mode, argument, program arguments); mode is 'default', 'file', 'expr',
+    'stdin', 'version' or 'help'. Everything after the script (FILE, -e EXPR
+    or -) belongs to the program; only a second -e there is a usage error."""
     if not argv:
-        return 'default', None
-    if len(argv) == 1 and argv[0] in ('--version', '--help', '-h'):
-        return ('version' if argv[0] == '--version' else 'help'), None
-    if argv[0] == '-e':
+        return 'default', None, ()
+    first = argv[0]
+    if len(argv) == 1 and first in ('--version', '--help', '-h'):
+        return ('version' if first == '--version' else 'help'), None, ()
+    if first == '-e':
         if len(argv) < 2:
             raise UsageError('-e needs an expression')
-        if len(argv) > 2:
-            raise UsageError('unexpected argument after -e EXPR: %s' % argv[2])
-        return 'expr', argv[1]
-    for a in argv:
-        if a.startswith('-') and a != '-':
-            raise UsageError('unknown option: %s' % a)
-    if len(argv) > 1:
-        raise UsageError('more than one script argument')
-    return ('stdin', None) if argv[0] == '-' else ('file', argv[0])
+        if '-e' in argv[2:]:
+            raise UsageError('only one -e EXPR is allowed')
+        return 'expr', argv[1], tuple(argv[2:])
+    if first == '-':
+        return 'stdin', None, tuple(argv[1:])
+    if first.startswith('-'):
+        raise UsageError('unknown option: %s' % first)
+    return 'file', first, tuple(argv[1:])
 
 
 def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
@@ -57,7 +63,7 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
     stderr = stderr or sys.stderr
     stdin = stdin or sys.stdin
     try:
-        mode, arg = parse_args(argv)
+        mode, arg, args = parse_args(argv)
     except UsageError as e:
         stderr.write('rusty: %s\n%s\n' % (e, USAGE))
         return 2
@@ -72,20 +78,21 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
             from .repl.session import run_repl
             return run_repl()
         mode = 'stdin'
+    streams = (stdout, stderr, stdin, args)
     if mode == 'file':
         try:
             with open(arg, encoding='utf-8') as fh:
                 text = fh.read()
-        except (OSError, UnicodeDecodeError) as e:
+        except (OSError, UnicodeDecodeError, ValueError) as e:
             stderr.write('Error reading %s: %s\n' % (arg, os_error_text(e)))
             return 1
-        return run_batch(text, arg, stdout, stderr, script=arg)
+        return run_batch(text, arg, *streams, script=arg)
     if mode == 'expr':
-        return run_batch(arg, '<expr>', stdout, stderr)
-    return run_batch(stdin.read(), '<stdin>', stdout, stderr)
+        return run_batch(arg, '<expr>', *streams)
+    return run_batch(stdin.read(), '<stdin>', *streams)
 
 
-def run_batch(text: str, file: str, stdout, stderr, script=None) -> int:
+def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=None) -> int:
     """Batch mode (§9.3): evaluate all forms; print the last value; report errors."""
     from .printer import print_form
     from .report import render
@@ -93,12 +100,16 @@ def run_batch(text: str, file: str, stdout, stderr, script=None) -> int:
     from .values import NIL
     session = None
     try:
-        session = Session(out=stdout, script=script)
+        session = Session(out=stdout, script=script, args=args, inp=stdin, err=stderr)
         value = session.run(text, file)
         if value is not NIL and value is not False:
             stdout.write(print_form(value) + '\n')
         stdout.flush()
         return 0
+    except Exit as e:
+        return _exit(e, stdout)
+    except BrokenPipeError:
+        return _exit(Exit(141, broken_pipe=True), stdout)
     except RustyError as e:
         _flush(stdout)
         stderr.write(render(e, session.sources if session else {}))
@@ -114,6 +125,36 @@ def run_batch(text: str, file: str, stdout, stderr, script=None) -> int:
         return 1
 
 
+def _exit(e: Exit, stdout) -> int:
+    """The status of `(exit N)` (output flushed) or of a closed pipe (quietly:
+    whatever is still buffered for the pipe is dropped, never reported)."""
+    if e.broken_pipe:
+        _silence(stdout)
+    else:
+        try:
+            stdout.flush()
+        except BrokenPipeError:
+            _silence(stdout)
+            return 141
+        except (OSError, ValueError):
+            pass
+    return e.status
+
+
+def _silence(stream) -> None:
+    """Point a real stream whose reader has gone at /dev/null, so the flush at
+    interpreter exit cannot complain about the broken pipe."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, fd)
+    finally:
+        os.close(null)
+
+
 def _flush(stream) -> None:
     try:
         stream.flush()
@@ -127,7 +168,8 @@ def console_main() -> None:
         status = main()
         sys.stdout.flush()
     except BrokenPipeError:
-        status = 0
+        _silence(sys.stdout)
+        status = 141
     except (KeyboardInterrupt, Abort):
         sys.stderr.write('Error: interrupted\n')
         status = 130

@@ -67,6 +67,16 @@ class Abort(BaseException):
     (the first one is the catchable error `interrupted`)."""
 
 
+class Exit(BaseException):
+    """`(exit status)`, or a write to a closed pipe (status 141): ends the
+    program without a report. Not an error, so no try-catch stops it."""
+
+    def __init__(self, status: int = 0, broken_pipe: bool = False):
+        super().__init__(status)
+        self.status = status
+        self.broken_pipe = broken_pipe
+
+
 class CompileError(RustyError):
     """Native compilation (codegen, rustc, cache, loading) failed."""
 
@@ -75,6 +85,8 @@ def os_error_text(e: BaseException) -> str:
     """OSERR of LANGUAGE.md §6.10: the OS message and its number, or the UTF-8 complaint."""
     if isinstance(e, UnicodeDecodeError):
         return 'stream did not contain valid UTF-8'
+    if isinstance(e, ValueError) and 'null byte' in str(e):
+        return 'file name contained an unexpected NUL byte'
     if isinstance(e, OSError) and e.errno is not None:
         return '%s (os error %d)' % (e.strerror, e.errno)
     return str(e)

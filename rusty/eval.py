@@ -13,7 +13,7 @@ runs in constant host stack. No rusty value is a Python tuple.
 """
 from __future__ import annotations
 
-from .errors import Abort, EvalError, Interrupted, RecursionLimit, RustyError
+from .errors import Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError
 from .forms import NAMES
 from .printer import display_form, lambda_params
 from .macro_cache import is_pure
@@ -204,8 +204,10 @@ def located(e: BaseException, span) -> RustyError:
     they get this (the builtin call's) position.
     """
     if not isinstance(e, RustyError):
-        if isinstance(e, Abort):
+        if isinstance(e, (Abort, Exit)):
             raise e
+        if isinstance(e, BrokenPipeError):
+            raise Exit(141, broken_pipe=True) from None
         if isinstance(e, RecursionError):
             err = RecursionLimit(recursion_message())
         elif isinstance(e, MemoryError):

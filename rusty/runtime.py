@@ -12,7 +12,7 @@ from importlib import import_module
 
 from . import docs, forms, specials
 from . import eval as ev
-from .errors import (STDLIB_FILE, Abort, EvalError, Interrupted, ReadError, RecursionLimit, RustyError,
+from .errors import (STDLIB_FILE, Abort, EvalError, Exit, Interrupted, ReadError, RecursionLimit, RustyError,
                      os_error_text)
 from .printer import display_form
 from .reader import read
@@ -24,7 +24,8 @@ from .worker import worker
 # functions in eval.SPECIALS (a new form's module needs no line here).
 FORM_MODULES = tuple(import_module('rusty.' + m) for m in forms.modules())
 TABLE_MODULES = tuple('rusty.builtins.' + m for m in (
-    'numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'files', 'tensors')) + (
+    'numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'files', 'tensors',
+    'integers', 'randomness', 'text', 'hashes', 'scripts')) + (
     'rusty.graph.builtins', 'rusty.compile_graph')
 STDLIB_PATH = os.path.join(os.path.dirname(__file__), 'stdlib.lisp')
 DEFAULT_RECURSION_LIMIT = 200_000
@@ -70,8 +71,12 @@ class Session:
 
     special_names = ev.SPECIAL_FORM_NAMES
 
-    def __init__(self, out=None, stdlib: bool = True, script: str | None = None):
+    def __init__(self, out=None, stdlib: bool = True, script: str | None = None,
+                 args=(), inp=None, err=None):
         self.out = out if out is not None else sys.stdout
+        self.args = tuple(args)         # command-line-args (§15.6)
+        self.inp = inp                  # standard input and error (None: sys's, when used)
+        self.err = err
         self.genv = GlobalEnv()
         self.unit = ev.Unit(self.genv, self)
         self.sources: dict[str, str] = {}
@@ -149,7 +154,7 @@ class Session:
         return docs.documentation(self, name)
 
     def eval_string(self, text: str):
-        fresh = Session(self.out)
+        fresh = Session(self.out, args=self.args, inp=self.inp, err=self.err)
         fresh.sources = self.sources
         self.sources['<string>'] = text
         return fresh._eval_forms(read(text, '<string>'))
@@ -168,7 +173,7 @@ class Session:
         try:
             with open(full, encoding='utf-8') as fh:
                 text = fh.read()
-        except (OSError, UnicodeDecodeError) as e:
+        except (OSError, UnicodeDecodeError, ValueError) as e:     # ValueError: a NUL in the path
             raise EvalError("load: cannot read '%s': %s" % (path, os_error_text(e)), span)
         try:
             forms = read(text, path)
@@ -221,6 +226,10 @@ def top_level_error(e: BaseException) -> RustyError:
     ev.reset_depth()
     if isinstance(e, RustyError):
         return e
+    if isinstance(e, Exit):
+        raise e             # (exit) and closed pipes end the program, not as errors
+    if isinstance(e, BrokenPipeError):
+        raise Exit(141, broken_pipe=True) from None
     if isinstance(e, (KeyboardInterrupt, Abort)):
         return Interrupted()
     if isinstance(e, RecursionError):

@@ -269,12 +269,18 @@ The strings of lst joined with sep between them.
       ""
       (foldl (lambda (x acc) (string-append acc sep x)) (car lst) (cdr lst))))
 
+;; s repeated n times (n truncated; NaN or below 1: none), by doubling, so
+;; the work is linear in the result; a count past 2^53 (or inf) is refused.
 (define (string-repeat s n)
   "(string-repeat s n)
 s repeated n times.
   (string-repeat \"ab\" 3) ⇒ \"ababab\""
-  (let loop ((n n) (acc ""))
-    (if (< n 1) acc (loop (- n 1) (string-append acc s)))))
+  (if (and (>= n 1) (= n (+ n 1))) (error "string-repeat: count too large:" n))
+  (let loop ((k (if (>= n 1) (truncate n) 0)) (piece s) (acc ""))
+    (cond ((< k 1) acc)
+          ((odd? k) (loop (quotient k 2) (if (< k 2) piece (string-append piece piece))
+                          (string-append acc piece)))
+          (else (loop (quotient k 2) (string-append piece piece) acc)))))
 
 (define (string-starts-with? s p)
   "(string-starts-with? s prefix)

@@ -107,7 +107,8 @@ def test_version_and_help_in_process():
     assert o.splitlines()[0] == USAGE
 
 
-@pytest.mark.parametrize('argv', [['--bogus'], ['-x'], ['-e'], ['a.lisp', 'b.lisp'], ['-q']])
+@pytest.mark.parametrize('argv', [['--bogus'], ['-x'], ['-e'], ['-e', '1', '-e', '2'], ['-q'],
+                                  ['--version', 'x']])
 def test_usage_errors_in_process(argv):
     status, o, e = main(argv)
     assert status == 2
@@ -183,7 +184,7 @@ def test_process_help():
     assert len(p.stdout.splitlines()) > 1
 
 
-@pytest.mark.parametrize('args', [['--nope'], ['-e'], ['a.lisp', 'b.lisp']])
+@pytest.mark.parametrize('args', [['--nope'], ['-e'], ['-e', '1', '-e', '2']])   # §15.8: FILE ARG… runs
 def test_process_usage_errors(args):
     p = proc(args)
     assert p.returncode == 2

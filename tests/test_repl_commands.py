@@ -24,8 +24,9 @@ def test_help_lists_every_command_and_the_keys():
 
 
 def test_doc_of_a_builtin_comes_from_its_table_entry():
-    assert run(',doc map')[:2] == ['(map f lst)', '  builtin. A list of (f x) for each element.']
-    assert "  (map (lambda (x) (* x x)) '(1 2 3)) ⇒ (1 4 9)" in run(',doc map')
+    assert run(',doc map')[:2] == ['(map f lst ...)',
+                                   '  builtin. A list of (f x …) over the elements of the lists, to the shortest.']
+    assert "  (map + '(1 2 3) '(10 20)) ⇒ (11 22)" in run(',doc map')
 
 
 def test_doc_of_a_stdlib_function_shows_its_structured_docstring():
@@ -58,7 +59,7 @@ def test_every_special_form_has_documentation():
 
 def test_doc_of_a_user_function_with_a_docstring():
     out = run('(define (sq x) "Square x." (* x x))', ',doc sq')
-    assert out == ['(sq x)', '  function (body at <repl>:1). Square x.']
+    assert out == ['(sq x)', '  function (body at <repl:1>:1). Square x.']
 
 
 def test_doc_of_a_macro_and_of_a_plain_value():
@@ -87,7 +88,7 @@ def test_describe_a_builtin_a_lambda_and_a_special_form():
     assert out[:3] == ['car: #<builtin:car>', '  type: builtin', '  arity: 1']
     out = run('(define (add a . more) (apply + a more))', ',describe add')
     assert out == ['add: #<lambda (a . more)>', '  type: lambda', '  parameters: a . more',
-                   '  arity: at least 1', '  body at: <repl>:1', '  body:', '    (apply + a more)']
+                   '  arity: at least 1', '  body at: <repl:1>:1', '  body:', '    (apply + a more)']
     assert run(',describe let')[0] == 'let: special form'
     assert run(',describe zzqx-thing') == ['zzqx-thing: undefined']
 

@@ -23,7 +23,7 @@ def report(keys):
 def test_the_section_14_1_example():
     assert report("(car '())" + ENTER) == [
         'Error: car: not a pair',
-        '  at <repl>:1:1',
+        '  at <repl:1>:1:1',
         "  1 | (car '())",
         '    | ^^^^^^^^^',
         '  hint: car got ()',
@@ -40,7 +40,7 @@ def test_caret_under_an_inner_form():
 def test_caret_under_an_undefined_symbol_with_suggestion():
     assert report('(filtr even? (list 1 2))' + ENTER) == [
         "Error: Undefined: 'filtr' — did you mean 'filter'?",
-        '  at <repl>:1:2',
+        '  at <repl:1>:1:2',
         '  1 | (filtr even? (list 1 2))',
         '    |  ^^^^^',
     ]
@@ -50,7 +50,7 @@ def test_caret_after_a_tab_keeps_the_tab():
     # A tab in the source is one column (§2); the marker copies it, so the
     # caret sits under the form on any tab width.
     out = report(paste('(list\t(car 5))') + ENTER)
-    assert out[1] == '  at <repl>:1:7'
+    assert out[1] == '  at <repl:1>:1:7'
     assert out[2] == '  1 | (list\t(car 5))'
     assert out[3] == '    |      \t^^^^^^^'
 
@@ -59,11 +59,11 @@ def test_caret_on_the_second_line_of_a_multi_line_input():
     out = report('(define (f x)' + ENTER + '(undefined-thing x))' + ENTER + '(f 1)' + ENTER)
     assert out == [
         "Error: Undefined: 'undefined-thing' (try (apropos \"undefined\"))",
-        '  at <repl>:2:4',
+        '  at <repl:1>:2:4',
         '  2 |   (undefined-thing x))',
         '    |    ^^^^^^^^^^^^^^^',
         'Backtrace (innermost last):',
-        '  <repl>:1:1 in f',
+        '  <repl:2>:1:1 in f',
     ]
 
 
@@ -71,7 +71,7 @@ def test_form_spanning_lines_is_marked_to_the_end_of_its_first_line():
     out = report('(+ 1' + ENTER + '"two")' + ENTER)
     assert out[:4] == [
         'Error: Expected number, got "two"',
-        '  at <repl>:1:1',
+        '  at <repl:1>:1:1',
         '  1 | (+ 1',
         '    | ^^^^',
     ]
@@ -81,11 +81,11 @@ def test_error_in_an_earlier_input_shows_that_inputs_line():
     out = report('(define (half x) (/ x 0))' + ENTER + '(+ 1 (half 4))' + ENTER)
     assert out == [
         'Error: Division by zero',
-        '  at <repl>:1:18',
+        '  at <repl:1>:1:18',
         '  1 | (define (half x) (/ x 0))',
         '    |                  ^^^^^^^',
         'Backtrace (innermost last):',
-        '  <repl>:1:6 in half',
+        '  <repl:2>:1:6 in half',
     ]
 
 
@@ -93,7 +93,7 @@ def test_remaining_forms_of_an_input_are_skipped_after_an_error():
     out, _ = drive('(define a 1) (car 5) (define a 2)' + ENTER + 'a' + ENTER + CTRL_D)
     body = lines(out)
     assert body[0] == 'Error: car: not a pair'
-    assert body[1] == '  at <repl>:1:14'
+    assert body[1] == '  at <repl:1>:1:14'
     assert '=> 1' in body
 
 
@@ -101,7 +101,7 @@ def test_error_reports_go_to_stdout_and_carry_no_repl_frames():
     out, _ = drive('(define (f) (error "boom" 1))' + ENTER + '(f)' + ENTER + CTRL_D)
     body = lines(out)
     assert body[0] == 'Error: boom 1'
-    assert body[-5:-3] == ['Backtrace (innermost last):', '  <repl>:1:1 in f']
+    assert body[-5:-3] == ['Backtrace (innermost last):', '  <repl:2>:1:1 in f']
     assert 'session.py' not in out and 'Traceback' not in out
 
 
@@ -109,7 +109,7 @@ def test_time_reports_carets_at_the_typed_columns():
     out = report(',time (car 5)' + ENTER)
     assert out[:4] == [
         'Error: car: not a pair',
-        '  at <repl>:1:7',
+        '  at <repl:1>:1:7',
         '  1 | ,time (car 5)',
         '    |       ^^^^^^^',
     ]

@@ -24,7 +24,7 @@ def test_banner_results_and_goodbye_on_ctrl_d():
     out, _ = drive('(+ 1 2)' + ENTER + '(define x 5)' + ENTER + '"hi"' + ENTER
                    + "'()" + ENTER + '#f' + ENTER + '(list "a" \'b)' + ENTER + CTRL_D)
     assert out.startswith('rusty ')
-    assert lines(out) == ['=> 3', '=> hi', '=> ()', '=> #f', '=> (a b)', '', 'Goodbye.', '']
+    assert lines(out) == ['=> 3', '=> "hi"', '=> ()', '=> #f', '=> ("a" b)', '', 'Goodbye.', '']
 
 
 @pytest.mark.parametrize('word', ['quit', 'exit', ',quit', '  quit  '])
@@ -49,7 +49,7 @@ def test_star_variables_hold_the_last_three_values_and_the_last_error():
     body = lines(out)
     assert body[:4] == ['=> 1', '=> 2', '=> 3', '=> (3 2 1)']
     assert 'Error: car: not a pair' in body
-    assert body[-4:] == ['=> car: not a pair', '', 'Goodbye.', '']
+    assert body[-4:] == ['=> "car: not a pair"', '', 'Goodbye.', '']
 
 
 def test_long_results_wrap_between_elements():
@@ -77,7 +77,7 @@ def test_multi_line_definition_then_call():
 def test_parens_in_strings_and_comments_do_not_count():
     keys = '(string-append "x)" ; (((' + ENTER + '"(y")' + ENTER + CTRL_D
     out, _ = drive(keys)
-    assert lines(out)[0] == '=> x)(y'
+    assert lines(out)[0] == '=> "x)(y"'
 
 
 def test_open_string_continues_the_input():
@@ -107,7 +107,7 @@ def test_meta_enter_forces_evaluation_of_an_open_form():
     out, _ = drive('(+ 1 2' + META_ENTER + CTRL_D)
     body = lines(out)
     assert body[0] == "Error: unexpected end of input: a '(' is never closed"
-    assert body[1:4] == ['  at <repl>:1:1', '  1 | (+ 1 2', '    | ^']
+    assert body[1:4] == ['  at <repl:1>:1:1', '  1 | (+ 1 2', '    | ^']
 
 
 def test_meta_enter_on_a_complete_form_evaluates():
@@ -193,7 +193,7 @@ def test_ctrl_c_during_evaluation_stops_it_and_keeps_definitions():
 def test_interrupted_message_lands_in_star_e():
     keys = '(let loop () (loop))' + ENTER + '*e' + ENTER + CTRL_D
     out, _ = drive(keys, interrupt=True)
-    assert '=> interrupted' in lines(out)
+    assert '=> "interrupted"' in lines(out)
 
 
 # ── Completion ───────────────────────────────────────────────────────────

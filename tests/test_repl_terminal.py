@@ -40,7 +40,7 @@ def test_a_session_in_a_real_terminal(tmp_path):
         child.expect('=> 49')
         child.send('(sq "seven")\r')
         child.expect('Error: Expected number, got "seven"')
-        child.expect(r'at <repl>:2:3')
+        child.expect(r'at <repl:1>:2:3')
         child.expect(r'\| +\^\^\^\^\^\^\^')
         child.expect('in sq')
         child.send('(define (spin n) (spin (+ n 1)))\r')
@@ -53,7 +53,7 @@ def test_a_session_in_a_real_terminal(tmp_path):
         child.send('(sq 8)\r')
         child.expect('=> 64')                      # still answering, definitions intact
         child.send('*e\r')
-        child.expect('=> interrupted')
+        child.expect('=> "interrupted"')
         child.sendcontrol('c')                     # Ctrl-C at the prompt: nothing happens
         child.send('(+ 1 2)\r')
         child.expect('=> 3')

@@ -133,8 +133,8 @@ def test_sort_with_non_strict_order_returns_a_permutation():
     ("(nth '() 0)", 'nth: index 0 out of range'), ("(nth 7.5 '(a))", 'nth: index 7 out of range'),
     ("(list-tail '(1 2) 3)", 'list-tail: index 3 out of range'),
     ("(list-tail '(1 2) 3.5)", 'list-tail: index 3 out of range'),
-    ("(map car)", 'map: expected 2 arg(s), got 1'),
-    ("(map + '(1) '(2))", 'map: expected 2 arg(s), got 3'),
+    ("(map car)", 'map: expected at least 2 arg(s), got 1'),      # §15.5: one or more lists
+    ("(map + '(1) 5)", 'map: expected a list, got 5'),
     ("(map 5 '(1))", 'map: expected a procedure, got 5'),
     ('(map car 5)', 'map: expected a list, got 5'),
     ("(filter 5 '(1))", 'filter: expected a procedure, got 5'),

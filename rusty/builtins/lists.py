@@ -122,12 +122,24 @@ def list_tail(lst, k):
     return lst
 
 
-@TABLE.fn('map', 2, 2, host=True, doc='A list of (f x) for each element.', sig='(map f lst)',
-          examples=(("(map (lambda (x) (* x x)) '(1 2 3))", '(1 4 9)'),))
-def map_(host, f, lst):
+@TABLE.fn('map', 2, None, host=True, doc='A list of (f x …) over the elements of the lists, to the shortest.',
+          sig='(map f lst ...)',
+          examples=(("(map inc '(1 2 3))", '(2 3 4)'), ("(map + '(1 2 3) '(10 20))", '(11 22)')))
+def map_(host, f, lst, *more):
     proc_arg('map', f)
     call = host.call
+    if more:
+        return make_list([call(f, args) for args in _columns('map', lst, more)])
     return make_list([call(f, [x]) for x in list_arg('map', lst)])
+
+
+def _columns(who: str, lst, more):
+    """The argument lists (i-th elements of every list), stopping at the shortest."""
+    lists = [list_arg(who, lst)] + [list_arg(who, m) for m in more]
+    n = min(x.len for x in lists)
+    for _ in range(n):
+        yield [x.car for x in lists]
+        lists = [x.cdr for x in lists]
 
 
 @TABLE.fn('filter', 2, 2, host=True, doc='The elements for which pred is not #f.', sig='(filter pred lst)',
@@ -138,11 +150,16 @@ def filter_(host, f, lst):
     return make_list([x for x in list_arg('filter', lst) if call(f, [x]) is not False])
 
 
-@TABLE.fn('for-each', 2, 2, host=True, doc='Call f on each element; returns Nil.', sig='(for-each f lst)',
-          examples=(("(for-each display '(1 2))", '()'),))
-def for_each(host, f, lst):
+@TABLE.fn('for-each', 2, None, host=True, doc='Call f on the elements of the lists in turn (to the shortest); Nil.',
+          sig='(for-each f lst ...)',
+          examples=(("(for-each display '(1 2))", '()'), ("(for-each (lambda (a b) (display (+ a b))) '(1 2) '(3 4))", '()')))
+def for_each(host, f, lst, *more):
     proc_arg('for-each', f)
     call = host.call
+    if more:
+        for args in _columns('for-each', lst, more):
+            call(f, args)
+        return NIL
     for x in list_arg('for-each', lst):
         call(f, [x])
     return NIL

@@ -9,7 +9,7 @@ import re
 
 from ..errors import EvalError
 from ..printer import display_form, format_number, plain_item, print_form, render_nested
-from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, make_list, sym
+from ..values import EMPTY, NIL, BuiltinTable, Hash, List, NilType, Symbol, hash_key, make_list, sym
 from .args import expected, index_arg, string_arg
 
 TABLE = BuiltinTable()
@@ -85,11 +85,14 @@ def str_(*xs):
     return ''.join([x if x.__class__ is str else print_form(x) for x in xs])
 
 
-@TABLE.fn('string-split', 2, 2,
-          doc='The pieces between occurrences of sep, empty pieces dropped.',
-          sig='(string-split s sep)', examples=(('(string-split "a,b,,c" ",")', '("a" "b" "c")'),))
-def string_split(s, sep):
+@TABLE.fn('string-split', 1, 2,
+          doc='The pieces between occurrences of sep (default: runs of whitespace), empty pieces dropped.',
+          sig='(string-split s [sep])',
+          examples=(('(string-split "a,,b," ",")', '("a" "b")'), ('(string-split "  a b\\n c ")', '("a" "b" "c")')))
+def string_split(s, sep=None):
     s = string_arg('string-split', s)
+    if sep is None:
+        return make_list(s.split())
     sep = string_arg('string-split', sep)
     if sep == '':
         return make_list(list(s))
@@ -205,7 +208,21 @@ def _json_atom(x) -> str:
         return 'null'
     if cls is List:     # only the empty list reaches here
         return '[]'
+    if cls is Hash:
+        return _json_hash(x)
     raise EvalError('json-encode: cannot encode %s' % display_form(x))
+
+
+def _json_hash(h: Hash) -> str:
+    """A hash as a JSON object, in insertion order (§15.4)."""
+    parts = []
+    for k, v in h.table.values():
+        if k.__class__ is Symbol:
+            k = k.name
+        elif k.__class__ is not str:
+            raise EvalError('json-encode: cannot encode key %s' % display_form(k))
+        parts.append(_json_string(k) + ': ' + json_encode(v))
+    return '{' + ', '.join(parts) + '}'
 
 
 @TABLE.fn('json-encode', 1, 1, doc='JSON text for a value; key/value lists become objects.',
@@ -371,12 +388,26 @@ def _pairs_list(pairs) -> List:
     return make_list([make_list([k, v]) for k, v in pairs]) if pairs else EMPTY
 
 
-@TABLE.fn('json-decode', 1, 1,
-          doc='The value of JSON text; objects become lists of (key value) lists.',
-          sig='(json-decode s)', examples=(('(json-decode "{\\"a\\": [1, 2]}")', '(("a" (1 2)))'),))
-def json_decode(s):
+def _hash_object(pairs) -> Hash:
+    h = Hash()
+    for k, v in pairs:
+        h.table[hash_key(k)] = (k, v)       # a later duplicate wins, in the first one's place
+    return h
+
+
+@TABLE.fn('json-decode', 1, 2,
+          doc="The value of JSON text; objects become lists of (key value) lists, or hashes with 'hash.",
+          sig="(json-decode s ['hash])",
+          examples=(('(json-decode "[1, {\\"a\\": null}]")', '(1 (("a" ())))'),
+                    ('(json-decode "{\\"a\\": [1, 2]}" \'hash)', '#hash(("a" (1 2)))')))
+def json_decode(s, mode=None):
     s = string_arg('json-decode', s)
+    make_object = _pairs_list
+    if mode is not None:
+        if mode is not sym('hash'):
+            raise EvalError("json-decode: expected the symbol hash, got %s" % display_form(mode))
+        make_object = _hash_object
     try:
-        return parse_json(s, make_list, _pairs_list)
+        return parse_json(s, make_list, make_object)
     except JsonError as e:
         raise EvalError('json-decode: invalid JSON: %s' % e) from None

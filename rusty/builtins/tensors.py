@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import sys
 from array import array
 
 from .. import tensor as T
@@ -39,6 +40,8 @@ def _dims(name: str, dims) -> tuple:
         if d.__class__ is not float or not (1.0 <= d < math.inf):
             raise bad
         out.append(int(d))
+    if math.prod(out) > sys.maxsize // 8:
+        raise MemoryError     # more elements than any buffer holds: `out of memory`, not a host error
     return tuple(out)
 
 

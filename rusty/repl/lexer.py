@@ -14,7 +14,7 @@ from pygments.token import (Comment, Keyword, Name, Number, Operator, Punctuatio
                             String, Text)
 
 from ..forms import NAMES, names_with
-from ..reader import TOKEN
+from ..reader import TOKEN, block_end
 
 SPECIAL_FORMS = frozenset(NAMES)
 
@@ -74,10 +74,18 @@ class RustyLexer(Lexer):
         while pos < n:
             m = TOKEN.match(text, pos)
             kind, tok = m.lastgroup, m.group()
+            if kind == 'block':             # nestable #| |#, to the end if unclosed (§15.1)
+                end = block_end(text, m.end())
+                end = n if end < 0 else end
+                yield pos, Comment.Multiline, text[pos:end]
+                pos = end
+                continue
             if kind == 'ws':
                 yield pos, Text.Whitespace, tok
             elif kind == 'comment':
                 yield pos, Comment.Single, tok
+            elif kind == 'datum':
+                yield pos, Comment.Special, tok
             elif kind == 'open':
                 yield pos, Punctuation, tok
             elif kind == 'close':
@@ -94,7 +102,7 @@ class RustyLexer(Lexer):
                 if builtins is None:
                     builtins = builtin_names()
                 yield pos, self._symbol(tok, builtins, after_open, quoted, defining), tok
-            if kind not in ('ws', 'comment'):
+            if kind not in ('ws', 'comment', 'datum'):
                 defining = (kind == 'sym' and after_open and tok in DEFINERS) or \
                            (defining and kind == 'open')
                 after_open = kind == 'open'

@@ -14,8 +14,8 @@ import sys
 import threading
 
 from .. import __version__
-from ..errors import Interrupted, RustyError
-from ..printer import print_form
+from ..errors import Exit, Interrupted, RustyError
+from ..printer import write_form
 from ..report import render
 from ..values import NIL, sym
 from . import indent, meta
@@ -59,11 +59,11 @@ class Out:
 
 
 class ReplName(str):
-    """The source name `<repl>`, remembering which input it names, so an error
-    in a function defined by an earlier input shows that input's line."""
+    """The source name `<repl:N>` of the N-th input (§15.8), remembering N, so
+    an error in a function defined by an earlier input shows that input's line."""
 
     def __new__(cls, number: int):
-        self = super().__new__(cls, '<repl>')
+        self = super().__new__(cls, '<repl:%d>' % number)
         self.number = number
         return self
 
@@ -170,11 +170,15 @@ class Repl:
     def run(self) -> int:
         """Prompt, evaluate, show, until quit or end of input; the exit status."""
         self.write(BANNER % __version__)
+        status = 0
         try:
             while True:
                 try:
                     if self.step() is meta.QUIT:
                         break
+                except Exit as e:               # (exit N) ends the session as ,quit does
+                    status = e.status
+                    break
                 except KeyboardInterrupt:       # outside an evaluation: never fatal
                     self._quietly(self.report, Interrupted())
                 except Exception as e:          # a bug in the REPL itself: say so, go on
@@ -184,7 +188,7 @@ class Repl:
         self.fresh_line()
         self.write('\nGoodbye.\n')
         self.out.flush()
-        return 0
+        return status
 
     def step(self):
         """Read one input and handle it; QUIT at the end."""
@@ -230,7 +234,7 @@ class Repl:
         return None
 
     def evaluate(self, code: str, shown: str | None = None):
-        """Run `code` as a new `<repl>` input; (True, value) or (False, None) after a report.
+        """Run `code` as a new `<repl:N>` input; (True, value) or (False, None) after a report.
 
         `shown` is the text the user sees (source lines of error reports); it
         has the same lines and columns as `code`.
@@ -253,6 +257,8 @@ class Repl:
             return True, s.worker.call(s.call, proc, args)
         except RustyError as e:
             self.report(e)
+        except Exit:
+            raise
         except BaseException as e:       # interrupts, host failures: as rusty errors
             from ..runtime import top_level_error
             self.report(top_level_error(e))
@@ -277,12 +283,12 @@ class Repl:
     # ── Showing things ──
 
     def show(self, value) -> None:
-        """`=> ` and the print form, unless the value is Nil (§14.1)."""
+        """`=> ` and the write form, unless the value is Nil (§14.1, §15.7)."""
         if value is NIL:
             return
         from .show import wrap
         self.fresh_line()
-        self.write('=> ' + wrap(value, self.width(), 3, print_form) + '\n')
+        self.write('=> ' + wrap(value, self.width(), 3, write_form) + '\n')
 
     def report(self, err: RustyError) -> None:
         """The §9.4 report on stdout; *e remembers the message."""

@@ -4,7 +4,7 @@
 (println (try-catch (car ()) (e) e))
 (println (try-catch (error "bad value:" 5) (e) e))
 (println (try-catch (filtr even? (list 1 2)) (e) e))
-(println (try-catch (string-upcase "hi") (e) e))
+(println (try-catch (string-capitalize "hi") (e) e))
 (println (try-catch ((lambda (x) x)) (e) e))
 (println (try-catch (5 1) (e) e))
 (println (try-catch (< 1 2 3) (e) e))
@@ -21,7 +21,7 @@
 ; expect: car: empty list
 ; expect: bad value: 5
 ; expect: Undefined: 'filtr' — did you mean 'filter'?
-; expect: Undefined: 'string-upcase' (try (apropos "string"))
+; expect: Undefined: 'string-capitalize' (try (apropos "string"))
 ; expect: Arity error: expected 1 args, got 0
 ; expect: Not callable: 5
 ; expect: Expected 2 args, got 3
