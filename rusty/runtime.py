@@ -10,7 +10,8 @@ import sys
 from importlib import import_module
 
 from . import eval as ev
-from . import patterns, specials, templates
+from . import patterns, specialize, specials, templates
+from .apply import Depth, make_frame, procedure_caller, recursion_message, run
 from .errors import Abort, EvalError, Interrupted, ReadError, RecursionLimit, RustyError, os_error_text
 from .printer import display_form
 from .reader import read
@@ -26,6 +27,12 @@ TABLE_MODULES = tuple('rusty.builtins.' + m for m in (
 STDLIB_PATH = os.path.join(os.path.dirname(__file__), 'stdlib.lisp')
 DEFAULT_RECURSION_LIMIT = 200_000
 PY_FRAMES_PER_CALL = 24     # Python frames one Lisp call may use, with margin
+
+
+def specialize_from_env() -> bool:
+    """False when RUSTY_SPECIALIZE=0: the closure compiler alone, no generated
+    fast nodes (the reference the fast nodes are tested against)."""
+    return os.environ.get('RUSTY_SPECIALIZE', '1').strip() != '0'
 
 
 def recursion_limit_from_env() -> int:
@@ -67,14 +74,18 @@ class Session:
 
     special_names = ev.SPECIAL_FORM_NAMES
 
-    def __init__(self, out=None, stdlib: bool = True, script: str | None = None):
+    def __init__(self, out=None, stdlib: bool = True, script: str | None = None,
+                 depth: Depth | None = None):
         self.out = out if out is not None else sys.stdout
         self.genv = GlobalEnv()
-        self.unit = ev.Unit(self.genv, self)
+        self.depth = depth if depth is not None else Depth(recursion_limit_from_env())
+        self.limit = self.depth.limit
+        # Apply a procedure (non-tail); the host's `call`, used by map, apply, sort, …
+        self.call = procedure_caller(self.depth)
+        fast = specialize.specialize_call if specialize_from_env() else None
+        self.unit = ev.Unit(self.genv, self, self.depth, fast)
         self.sources: dict[str, str] = {}
         self.files: list[str] = [script] if script else []   # innermost file being run, last
-        self.limit = recursion_limit_from_env()
-        ev.set_depth_limit(self.limit)
         self.worker = worker(self.limit * PY_FRAMES_PER_CALL + 10_000)
         for table in builtin_tables():
             self.install(table)
@@ -103,11 +114,11 @@ class Session:
 
     def _run(self, text: str, file: str):
         self.sources[file] = text
-        ev.reset_depth()
+        self.depth.n = 0
         try:
             return self._eval_forms(read(text, file))
         except BaseException as e:
-            raise top_level_error(e)
+            raise top_level_error(e, self.depth)
 
     def _eval_forms(self, forms):
         value = NIL
@@ -117,9 +128,6 @@ class Session:
         return value
 
     # ── Host interface for builtins and special forms ──
-
-    # Apply a procedure (non-tail); used by map, apply, sort, …
-    call = staticmethod(ev.call_procedure)
 
     def display(self, x) -> str:
         return display_form(x)
@@ -132,7 +140,7 @@ class Session:
         return None if v is MISSING else v
 
     def eval_string(self, text: str):
-        fresh = Session(self.out)
+        fresh = Session(self.out, depth=self.depth)     # nested: the same stack
         fresh.sources = self.sources
         self.sources['<string>'] = text
         return fresh._eval_forms(read(text, '<string>'))
@@ -174,9 +182,9 @@ class Session:
             if m.__class__ is not Macro:
                 break
             try:
-                form = ev.to_code(ev.run(m, ev.make_frame(m, list(form.cdr)), None))
+                form = ev.to_code(run(m, make_frame(m, list(form.cdr)), None, self.depth))
             except BaseException as e:
-                raise top_level_error(e)
+                raise top_level_error(e, self.depth)
             if once:
                 break
         return form
@@ -199,15 +207,16 @@ def _bind_host(fn, host):
     return bound
 
 
-def top_level_error(e: BaseException) -> RustyError:
-    """Any failure escaping an evaluation, as a rusty error (never a traceback)."""
-    ev.reset_depth()
+def top_level_error(e: BaseException, depth: Depth) -> RustyError:
+    """Any failure escaping an evaluation in a session with this depth state,
+    as a rusty error (never a traceback)."""
+    depth.n = 0
     if isinstance(e, RustyError):
         return e
     if isinstance(e, (KeyboardInterrupt, Abort)):
         return Interrupted()
     if isinstance(e, RecursionError):
-        return RecursionLimit(ev.recursion_message())
+        return RecursionLimit(recursion_message(depth))
     if isinstance(e, MemoryError):
         return EvalError('out of memory')
     err = EvalError('internal error: %s: %s' % (type(e).__name__, e))
