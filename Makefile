@@ -2,7 +2,7 @@
 PYTHON ?= python3
 PIP ?= $(PYTHON) -m pip
 
-.PHONY: install test test-fast bench examples repl lint clean
+.PHONY: install test test-reference test-fast bench examples repl lint clean
 
 # compat editable mode: a plain path entry, no import-hook finder (faster start-up);
 # compileall: start-up must not pay for compiling sources (PYTHONDONTWRITEBYTECODE).
@@ -12,6 +12,15 @@ install:
 
 test: install
 	$(PYTHON) -m pytest -q
+
+# The language-core tests again with every generated fast path off
+# (RUSTY_SPECIALIZE=0): the closure compiler alone, the reference the fast
+# paths must match. CI runs it after `make test`.
+REFERENCE_TESTS = tests/test_spec_*.py tests/test_apply.py tests/test_specialize.py \
+	tests/test_expansion_cache.py tests/test_errors_report.py tests/lisp/core repl.lisp-examples
+
+test-reference: install
+	RUSTY_SPECIALIZE=0 $(PYTHON) -m pytest -q $(REFERENCE_TESTS)
 
 test-fast: install
 	$(PYTHON) -m pytest -q -m 'not slow'

@@ -70,7 +70,10 @@ def stdlib_forms():
 # ── Session ──────────────────────────────────────────────────────────────
 
 class Session:
-    """A global environment and the ways to evaluate text in it."""
+    """A global environment and the ways to evaluate text in it. Its state
+    (globals, their dyn flags and epoch, the depth counter and limit, whether
+    fast paths are generated) is its own: sessions in one process share only
+    the evaluation thread."""
 
     special_names = ev.SPECIAL_FORM_NAMES
 
@@ -79,14 +82,13 @@ class Session:
         self.out = out if out is not None else sys.stdout
         self.genv = GlobalEnv()
         self.depth = depth if depth is not None else Depth(recursion_limit_from_env())
-        self.limit = self.depth.limit
         # Apply a procedure (non-tail); the host's `call`, used by map, apply, sort, …
         self.call = procedure_caller(self.depth)
         fast = specialize.specialize_call if specialize_from_env() else None
         self.unit = ev.Unit(self.genv, self, self.depth, fast)
         self.sources: dict[str, str] = {}
         self.files: list[str] = [script] if script else []   # innermost file being run, last
-        self.worker = worker(self.limit * PY_FRAMES_PER_CALL + 10_000)
+        self.worker = worker(self.depth.limit * PY_FRAMES_PER_CALL + 10_000)
         for table in builtin_tables():
             self.install(table)
         if stdlib:
