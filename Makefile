@@ -16,8 +16,8 @@ test: install
 # The language-core tests again with every generated fast path off
 # (RUSTY_SPECIALIZE=0): the closure compiler alone, the reference the fast
 # paths must match. CI runs it after `make test`.
-REFERENCE_TESTS = tests/test_spec_*.py tests/test_apply.py tests/test_specialize.py \
-	tests/test_expansion_cache.py tests/test_errors_report.py tests/lisp/core repl.lisp-examples
+REFERENCE_TESTS = tests/test_spec_*.py tests/test_fuzz.py tests/test_expansion_cache.py \
+	tests/test_errors_report.py tests/lisp/core repl.lisp-examples
 
 test-reference: install
 	RUSTY_SPECIALIZE=0 $(PYTHON) -m pytest -q $(REFERENCE_TESTS)
