@@ -223,3 +223,37 @@ def test_the_switch_leaves_the_closure_compiler_alone(monkeypatch):
         assert (s.unit.specialize_call is not None) is fast
     assert '<rusty-specialized>' not in shapes[False]
     assert shapes[True] == {'<rusty-specialized>'}
+
+
+NATIVE_CALLS = ['(use-sq 3)', '(use-sq -0.0)', '(use-sq "s")', '(use-sq-none)', '(use-sq-two 1 2)',
+                '(via-operand 4)', '(list (use-sq 1e200))']
+
+
+@pytest.mark.rustc
+@pytest.mark.parametrize('call', NATIVE_CALLS)
+def test_native_calls_run_the_same_both_ways(monkeypatch, call):
+    src = ('(defrust sq (x) (* x x)) (define (use-sq x) (sq x)) (define (use-sq-none) (sq)) '
+           '(define (use-sq-two a b) (sq a b)) (define (id x) x) (define (via-operand x) (id (sq x)))')
+    got = []
+    for fast in (False, True):
+        s = session(monkeypatch, fast)
+        s.run(src, '<native>')
+        got.append(outcome(lambda: s.run(call, '<call>')))
+    assert got[0] == got[1]
+
+
+GRAD_CALLS = ['(use 2 3)', '(use -0.0 3)', '(use "s" 3)', '(use1 1)', '(use3 1 2 3)', '(via-operand 2 5)']
+
+
+@pytest.mark.rustc
+@pytest.mark.parametrize('call', GRAD_CALLS)
+def test_native_grad_calls_run_the_same_both_ways(monkeypatch, call):
+    src = ('(define (f x y) (* x y)) (define k (graph-compile-grad f 2 3)) (define (use a b) (k a b)) '
+           '(define (use1 a) (k a)) (define (use3 a b c) (k a b c)) (define (id x) x) '
+           '(define (via-operand a b) (id (k a b)))')
+    got = []
+    for fast in (False, True):
+        s = session(monkeypatch, fast)
+        s.run(src, '<grad>')
+        got.append(outcome(lambda: s.run(call, '<call>')))
+    assert got[0] == got[1]
