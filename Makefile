@@ -20,7 +20,7 @@ RUSTY ?= rusty
 endif
 PIP ?= $(PYTHON) -m pip
 
-.PHONY: install venv test test-fast bench examples repl lint docs clean
+.PHONY: install venv test test-reference test-fast bench examples repl lint docs clean
 
 # compat editable mode: a plain path entry, no import-hook finder (faster start-up);
 # compileall: start-up must not pay for compiling sources (PYTHONDONTWRITEBYTECODE).
@@ -42,6 +42,15 @@ endif
 
 test: install
 	$(PYTHON) -m pytest -q
+
+# The language-core tests again with every generated fast path off
+# (RUSTY_SPECIALIZE=0): the closure compiler alone, the reference the fast
+# paths must match. CI runs it after `make test`.
+REFERENCE_TESTS = tests/test_spec_*.py tests/test_fuzz.py tests/test_expansion_cache.py \
+	tests/test_errors_report.py tests/lisp/core repl.lisp-examples
+
+test-reference: install
+	RUSTY_SPECIALIZE=0 $(PYTHON) -m pytest -q $(REFERENCE_TESTS)
 
 test-fast: install
 	$(PYTHON) -m pytest -q -m 'not slow'

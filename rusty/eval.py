@@ -2,27 +2,25 @@
 
 Compiling resolves every name (resolve.py) and pre-dispatches every node, so
 running a program is a walk over closures with no per-node type tests. Special
-forms live in specials.py; this module holds the machinery they share: frames,
-procedure application, proper tail calls, the depth limit, macro expansion,
-and errors with spans and a Lisp backtrace.
+forms live in specials.py; application (frames, the tail-call loop, the depth
+limit, builtin and native calls, located errors) in apply.py. This module
+holds what the forms share: compile units, variable references, calls and
+macro expansion.
 
-Tail calls: a closure compiled in tail position may return a tail call — the
-tuple (lambda, frame, call site) — instead of calling the lambda; the `run`
-loop of the enclosing application then continues with it, so tail recursion
-runs in constant host stack. No rusty value is a Python tuple.
+This is the reference evaluator. A unit may carry `specialize_call`
+(specialize.py, installed by the runtime unless RUSTY_SPECIALIZE=0): faster
+nodes for hot call shapes that must behave exactly like the ones here.
 """
 from __future__ import annotations
 
-from .errors import Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError
+from .apply import Depth, apply_procedure, make_frame, recursion_message, run
+from .errors import EvalError, RecursionLimit
 from .forms import NAMES
-from .printer import display_form, lambda_params
+from .printer import display_form
 from .macro_cache import is_pure
-from .resolve import (EPOCH, MISSING, UNBOUND, GlobalEnv, GlobalRef, lookup_by_name, resolve,
-                      visible_names)
-from .specialize import specialize_call
+from .resolve import MISSING, UNBOUND, GlobalEnv, GlobalRef, lookup_by_name, resolve, visible_names
 from .suggest import undefined_message
-from .values import (EMPTY, NIL, Builtin, Lambda, List, Macro, Native, NativeGrad, Symbol,
-                     make_list, sym)
+from .values import EMPTY, NIL, List, Macro, Symbol, make_list, sym
 
 SPECIAL_FORM_NAMES = list(NAMES)      # forms.py's table, in its order
 
@@ -40,194 +38,6 @@ def special(*names):
     return register
 
 
-# ── Depth limit and the run loop ─────────────────────────────────────────
-
-_depth = 0
-_limit = 200_000
-
-
-def set_depth_limit(limit: int) -> None:
-    """Set the non-tail depth limit (LANGUAGE.md §5.5)."""
-    global _limit
-    _limit = limit
-
-
-def reset_depth() -> None:
-    """Forget any depth left over by an aborted evaluation."""
-    global _depth
-    _depth = 0
-
-
-def recursion_message() -> str:
-    return ('recursion limit exceeded (depth %d): non-tail recursion too deep — '
-            'rewrite with an accumulator / tail call' % _limit)
-
-
-def run(p, fr, site):
-    """Apply lambda or macro `p` to the ready frame `fr`, looping on tail calls."""
-    global _depth
-    _depth += 1
-    if _depth > _limit:
-        _depth -= 1
-        raise RecursionLimit(recursion_message(), site)
-    entry = site
-    try:
-        while True:
-            r = p.code(fr)
-            if r.__class__ is not tuple:
-                return r
-            p, fr, site = r
-    except RustyError as e:
-        if p.__class__ is Lambda:
-            e.trace.append((site, p.name, entry))
-        raise
-    except KeyboardInterrupt as e:   # Ctrl-C: report where the loop was
-        err = located(e, site)
-        if p.__class__ is Lambda:
-            err.trace.append((site, p.name))
-        raise err
-    finally:
-        _depth -= 1
-
-
-# ── Applying procedures ──────────────────────────────────────────────────
-
-def make_frame(p, args: list, span=None) -> list:
-    """The new frame for lambda or macro `p` applied to `args` (arity checked)."""
-    nreq = len(p.params)
-    n = len(args)
-    if p.rest is None:
-        if n != nreq:
-            raise arity_error('Arity error: expected %d args, got %d' % (nreq, n), p, span)
-        fr = [p.env, p.scope]
-        fr += args
-    else:
-        if n < nreq:
-            raise arity_error('Arity error: expected at least %d args, got %d' % (nreq, n), p, span)
-        fr = [p.env, p.scope]
-        fr += args[:nreq]
-        fr.append(make_list(args[nreq:]))
-    if p.extra:
-        fr += [UNBOUND] * p.extra
-    return fr
-
-
-def arity_error(message: str, p, span) -> EvalError:
-    """A lambda's arity error, with a hint showing its parameter list (§15.10)."""
-    err = EvalError(message, span)
-    err.hints.append('%s takes %s' % (p.name, lambda_params(p.params, p.rest)))
-    return err
-
-
-def builtin_arity_message(b: Builtin, n: int) -> str:
-    if b.hi >= (1 << 30):
-        return '%s: expected at least %d arg(s), got %d' % (b.name, b.lo, n)
-    if b.lo == b.hi:
-        return '%s: expected %d arg(s), got %d' % (b.name, b.lo, n)
-    return '%s: expected %d to %d arg(s), got %d' % (b.name, b.lo, b.hi, n)
-
-
-def call_builtin(b: Builtin, args: list, span):
-    """Call a builtin with the arity check; errors get `span` (the call form)."""
-    if not b.lo <= len(args) <= b.hi:
-        raise EvalError(builtin_arity_message(b, len(args)), span)
-    try:
-        return b.fn(*args)
-    except BaseException as e:
-        raise located(e, span)
-
-
-def call_native(p, args: list, span):
-    """Call a compiled function: argument checks first (§12.4)."""
-    if p.__class__ is NativeGrad:
-        try:
-            return p.call(args)
-        except BaseException as e:
-            raise native_error(e, p, span)
-    if len(args) != p.arity:
-        raise EvalError('%s: expected %d arg(s), got %d' % (p.name, p.arity, len(args)), span)
-    for a in args:
-        if a.__class__ is not float:
-            raise EvalError('%s: expected a number, got %s' % (p.name, display_form(a)), span)
-    global _depth
-    _depth += 1
-    try:
-        if _depth > _limit:
-            raise RecursionLimit(recursion_message(), span)
-        return p.call(args)
-    except BaseException as e:
-        raise native_error(e, p, span)
-    finally:
-        _depth -= 1
-
-
-def native_error(e: BaseException, p, span):
-    """The error to raise for `e` out of native `p` called at span: located,
-    with the native's frame."""
-    err = located(e, span)
-    err.trace.append((span, p.name))
-    return err
-
-
-def call_procedure(p, args: list):
-    """Apply any procedure to evaluated arguments, non-tail, for builtins
-    (map, filter, apply, sort…): a plain lambda takes the direct path."""
-    if p.__class__ is Lambda and p.fast == len(args):
-        fr = [p.env, p.scope]
-        fr += args
-        return run(p, fr, None)
-    return apply_procedure(p, args)
-
-
-def apply_procedure(p, args: list, span=None, tail=False):
-    """Apply any procedure value to evaluated arguments."""
-    cls = p.__class__
-    if cls is Lambda:
-        fr = make_frame(p, args, span)
-        if tail:
-            return (p, fr, span)
-        return run(p, fr, span)
-    if cls is Builtin:
-        return call_builtin(p, args, span)
-    if cls is Native or cls is NativeGrad:
-        return call_native(p, args, span)
-    raise EvalError('Not callable: ' + display_form(p), span)
-
-
-# ── Errors ───────────────────────────────────────────────────────────────
-
-def located(e: BaseException, span) -> RustyError:
-    """`e` as a rusty error that knows where it happened.
-
-    A host failure escaping a builtin becomes a catchable rusty error (§5.5).
-    Backtrace entries of procedures a builtin called carry no call site yet;
-    they get this (the builtin call's) position.
-    """
-    if not isinstance(e, RustyError):
-        if isinstance(e, (Abort, Exit)):
-            raise e
-        if isinstance(e, BrokenPipeError):
-            raise Exit(141, broken_pipe=True) from None
-        if isinstance(e, RecursionError):
-            err = RecursionLimit(recursion_message())
-        elif isinstance(e, MemoryError):
-            err = EvalError('out of memory')
-        elif isinstance(e, KeyboardInterrupt):
-            err = Interrupted()
-        else:
-            err = EvalError('internal error: %s: %s' % (type(e).__name__, e))
-        err.__cause__ = e
-        e = err
-    if e.span is None:
-        e.span = span
-    tr = e.trace
-    i = len(tr) - 1
-    while i >= 0 and tr[i][0] is None:
-        tr[i] = (span,) + tr[i][1:]
-        i -= 1
-    return e
-
-
 def undefined_error(s: Symbol, frame, genv: GlobalEnv, span) -> EvalError:
     names = SPECIAL_FORM_NAMES + visible_names(frame, genv)
     return EvalError(undefined_message(s.name, names), span)
@@ -237,17 +47,24 @@ def undefined_error(s: Symbol, frame, genv: GlobalEnv, span) -> EvalError:
 
 class Unit:
     """What a compilation needs besides the form: the globals, the host
-    interpreter, and whether the code came from source (with spans) or from
-    data (macro expansions and eval, whose errors point at the enclosing form)."""
-    __slots__ = ('genv', 'interp', 'use_spans')
+    interpreter, the session's depth state, the fast-node builder
+    (`specialize_call`, or None for the reference evaluator alone), and whether
+    the code came from source (with spans) or from data (macro expansions and
+    eval, whose errors point at the enclosing form)."""
+    __slots__ = ('genv', 'interp', 'depth', 'specialize_call', 'use_spans')
 
-    def __init__(self, genv: GlobalEnv, interp, use_spans=True):
+    def __init__(self, genv: GlobalEnv, interp, depth: Depth, specialize_call=None, use_spans=True):
         self.genv = genv
         self.interp = interp
+        self.depth = depth
+        self.specialize_call = specialize_call
         self.use_spans = use_spans
 
     def from_data(self) -> 'Unit':
-        return self if not self.use_spans else Unit(self.genv, self.interp, False)
+        """This unit for code made from data (no spans of its own)."""
+        if not self.use_spans:
+            return self
+        return Unit(self.genv, self.interp, self.depth, self.specialize_call, False)
 
 
 class Usage(Exception):
@@ -342,6 +159,7 @@ def lookup_or_raise(f, s: Symbol, genv: GlobalEnv, span):
 
 
 def comp_ref(s: Symbol, scope, span, unit):
+    """A variable reference: a global cell read or a frame slot read."""
     genv = unit.genv
     ref = resolve(scope, s, genv)
     if ref.__class__ is GlobalRef:
@@ -354,13 +172,14 @@ def comp_ref(s: Symbol, scope, span, unit):
             return v
         return ev
     depth, i = ref.depth, ref.index
+    cell = genv.cell(s)     # cell.dyn: this session gave some frame a run-time binding of s
     if ref.maybe_unbound:
         def ev(f):
             fr = f
             for _ in range(depth):
                 fr = fr[0]
             v = fr[i]
-            if v is UNBOUND or (depth and s.dyn):
+            if v is UNBOUND or (depth and cell.dyn):
                 return lookup_or_raise(f, s, genv, span)
             return v
         return ev
@@ -370,19 +189,19 @@ def comp_ref(s: Symbol, scope, span, unit):
         return ev
     if depth == 1:
         def ev(f):
-            if s.dyn:
+            if cell.dyn:
                 return lookup_or_raise(f, s, genv, span)
             return f[0][i]
         return ev
     if depth == 2:
         def ev(f):
-            if s.dyn:
+            if cell.dyn:
                 return lookup_or_raise(f, s, genv, span)
             return f[0][0][i]
         return ev
 
     def ev(f):
-        if s.dyn:
+        if cell.dyn:
             return lookup_or_raise(f, s, genv, span)
         fr = f
         for _ in range(depth):
@@ -419,26 +238,26 @@ def expand_macro(m: Macro, arg_forms: List, f, scope, tail, span, unit, cache: l
     `cache` is the call site's [macro, epoch, code]: a pure macro's expansion
     is reused while neither the macro nor any global has changed (macro_cache.py).
     """
-    if cache[0] is m and cache[1] == EPOCH[0]:
+    D = unit.depth
+    epoch = unit.genv.epoch[0]
+    if cache[0] is m and cache[1] == epoch:
         code = cache[2]
     else:
-        epoch = EPOCH[0]
         fr = make_frame(m, list(arg_forms), span)
-        expansion = run(m, fr, span)
+        expansion = run(m, fr, span, D)
         code = comp(to_code(expansion), scope, tail, span, unit.from_data())
         if is_pure(m, unit.genv):
             cache[:] = [m, epoch, code]
     if tail:
         return code(f)
     # A non-tail expansion stays active while its code runs (§5.5 depth).
-    global _depth
-    _depth += 1
+    D.n += 1
     try:
-        if _depth > _limit:
-            raise RecursionLimit(recursion_message(), span)
+        if D.n > D.limit:
+            raise RecursionLimit(recursion_message(D), span)
         return code(f)
     finally:
-        _depth -= 1
+        D.n -= 1
 
 
 def comp_generic_call(x: List, scope, tail, span, unit):
@@ -450,6 +269,7 @@ def comp_generic_call(x: List, scope, tail, span, unit):
     arg_codes = [comp(c.car, scope, False, sub_span(c, span, unit), unit) for c in arg_forms.cells()]
     sym_head = head.__class__ is Symbol
     cache = [None, -1, None]
+    D = unit.depth
 
     def generic(f, p=MISSING):
         if p is MISSING:
@@ -459,11 +279,14 @@ def comp_generic_call(x: List, scope, tail, span, unit):
                 return expand_macro(p, arg_forms, f, scope, tail, span, unit, cache)
             raise EvalError('Not callable: ' + display_form(p), span)
         args = [a(f) for a in arg_codes]
-        return apply_procedure(p, args, span, tail)
+        return apply_procedure(p, args, span, tail, D)
     return generic, arg_codes, head_code
 
 
 def comp_call(x: List, scope, tail, span, unit):
+    """A call: the generic node, or the unit's faster node for its shape."""
     generic, arg_codes, head_code = comp_generic_call(x, scope, tail, span, unit)
-    fast = specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code)
+    if unit.specialize_call is None:
+        return generic
+    fast = unit.specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code)
     return generic if fast is None else fast

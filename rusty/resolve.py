@@ -10,12 +10,12 @@ or a `GlobalRef(cell)`. It must stay observably identical to by-name lookup
   until the define runs; a reference finding UNBOUND looks further out by name;
 - a binding added to a non-global frame at run time (eval of a define, `set`
   creating a name, a macro expanding to a define) gives that frame its own
-  widened scope and marks the symbol `dyn`: references of a dyn symbol that
-  hop through frames (and global cells of it) then take the by-name path.
+  widened scope and marks the name `dyn` in that session (its global cell's
+  flag): references of a dyn name that hop through frames (and the global
+  cell of it) then take the by-name path.
 """
 from __future__ import annotations
 
-import weakref
 from typing import NamedTuple
 
 from .forms import BY_NAME
@@ -40,45 +40,44 @@ UNBOUND = _Marker('UNBOUND')   # a define slot whose define has not run yet
 
 # ── Global environment ───────────────────────────────────────────────────
 
-EPOCH = [0]   # bumped by every global (re)definition or assignment
-
-
 class Cell:
-    """A global binding. `value` is MISSING when unbound, and also when the
-    symbol is dyn (then the real value is in `real`): the fast path reads
-    `value` and only has to test for MISSING."""
-    __slots__ = ('value', 'real', 'sym')
+    """A global binding of one session. `value` is MISSING when unbound, and
+    also when the name is dyn in this session (then the real value is in
+    `real`): the fast path reads `value` and only has to test for MISSING.
+    `dyn` turns true once a non-global frame of this session gains a run-time
+    binding of the name, which sends precomputed lookups of it down the
+    by-name path (LANGUAGE.md §7). `epoch` is the session's epoch counter."""
+    __slots__ = ('value', 'real', 'dyn', 'epoch')
 
-    def __init__(self, s: Symbol):
+    def __init__(self, epoch: list):
         self.value = MISSING
         self.real = MISSING
-        self.sym = s
+        self.dyn = False
+        self.epoch = epoch
 
     def get(self):
-        return self.real if self.sym.dyn else self.value
+        return self.real if self.dyn else self.value
 
     def set(self, v):
-        EPOCH[0] += 1
-        if self.sym.dyn:
+        self.epoch[0] += 1
+        if self.dyn:
             self.real = v
         else:
             self.value = v
 
 
-_ALL_GLOBALS: 'weakref.WeakSet[GlobalEnv]' = weakref.WeakSet()
-
-
 class GlobalEnv:
-    """The global frame: symbol -> Cell."""
+    """The global frame of one session: symbol -> Cell, and the epoch, which
+    every global (re)definition or assignment bumps (macro_cache.py's cache key)."""
 
     def __init__(self):
         self.cells: dict[Symbol, Cell] = {}
-        _ALL_GLOBALS.add(self)
+        self.epoch = [0]
 
     def cell(self, s: Symbol) -> Cell:
         c = self.cells.get(s)
         if c is None:
-            c = self.cells[s] = Cell(s)
+            c = self.cells[s] = Cell(self.epoch)
         return c
 
     def define(self, s: Symbol, v) -> None:
@@ -117,6 +116,7 @@ class LibraryEnv(GlobalEnv):
     def __init__(self, program: GlobalEnv):
         super().__init__()
         self.program = program
+        self.epoch = program.epoch      # one epoch: a change on either side invalidates caches
         for s, c in program.cells.items():
             v = c.get()
             if v is not MISSING:
@@ -141,16 +141,15 @@ class LibraryEnv(GlobalEnv):
                 self.program.define(s, v)
 
 
-def mark_dyn(s: Symbol) -> None:
-    """A non-global frame gained a run-time binding of `s`: poison fast paths."""
-    if s.dyn:
+def mark_dyn(s: Symbol, genv: GlobalEnv) -> None:
+    """A non-global frame gained a run-time binding of `s`: poison this
+    session's fast paths for it."""
+    c = genv.cell(s)
+    if c.dyn:
         return
-    for env in list(_ALL_GLOBALS):
-        c = env.cells.get(s)
-        if c is not None:
-            c.real = c.value
-            c.value = MISSING
-    s.dyn = True
+    c.real = c.value
+    c.value = MISSING
+    c.dyn = True
 
 
 # ── Scopes ───────────────────────────────────────────────────────────────
@@ -238,7 +237,7 @@ def define_in_frame(frame, s: Symbol, v, genv: GlobalEnv) -> None:
         return
     i = frame[1].index.get(s)
     if i is None:
-        mark_dyn(s)
+        mark_dyn(s, genv)
         frame[1] = frame[1].widened(s)
         frame.append(v)
     else:

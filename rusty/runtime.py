@@ -10,8 +10,9 @@ import os
 import sys
 from importlib import import_module
 
-from . import docs, forms, specials
+from . import docs, forms, specialize, specials
 from . import eval as ev
+from .apply import Depth, make_frame, procedure_caller, recursion_message, run
 from .errors import (STDLIB_FILE, Abort, EvalError, Exit, Interrupted, ReadError, RecursionLimit, RustyError,
                      os_error_text)
 from .printer import display_form
@@ -30,6 +31,12 @@ TABLE_MODULES = tuple('rusty.builtins.' + m for m in (
 STDLIB_PATH = os.path.join(os.path.dirname(__file__), 'stdlib.lisp')
 DEFAULT_RECURSION_LIMIT = 200_000
 PY_FRAMES_PER_CALL = 24     # Python frames one Lisp call may use, with margin
+
+
+def specialize_from_env() -> bool:
+    """False when RUSTY_SPECIALIZE=0: the closure compiler alone, no generated
+    fast nodes (the reference the fast nodes are tested against)."""
+    return os.environ.get('RUSTY_SPECIALIZE', '1').strip() != '0'
 
 
 def recursion_limit_from_env() -> int:
@@ -67,23 +74,28 @@ def stdlib_forms():
 # ── Session ──────────────────────────────────────────────────────────────
 
 class Session:
-    """A global environment and the ways to evaluate text in it."""
+    """A global environment and the ways to evaluate text in it. Its state
+    (globals, their dyn flags and epoch, the depth counter and limit, whether
+    fast paths are generated) is its own: sessions in one process share only
+    the evaluation thread."""
 
     special_names = ev.SPECIAL_FORM_NAMES
 
     def __init__(self, out=None, stdlib: bool = True, script: str | None = None,
-                 args=(), inp=None, err=None):
+                 args=(), inp=None, err=None, depth: Depth | None = None):
         self.out = out if out is not None else sys.stdout
         self.args = tuple(args)         # command-line-args (§15.6)
         self.inp = inp                  # standard input and error (None: sys's, when used)
         self.err = err
         self.genv = GlobalEnv()
-        self.unit = ev.Unit(self.genv, self)
+        self.depth = depth if depth is not None else Depth(recursion_limit_from_env())
+        # Apply a procedure (non-tail); the host's `call`, used by map, apply, sort, …
+        self.call = procedure_caller(self.depth)
+        fast = specialize.specialize_call if specialize_from_env() else None
+        self.unit = ev.Unit(self.genv, self, self.depth, fast)
         self.sources: dict[str, str] = {}
         self.files: list[str] = [script] if script else []   # innermost file being run, last
-        self.limit = recursion_limit_from_env()
-        ev.set_depth_limit(self.limit)
-        self.worker = worker(self.limit * PY_FRAMES_PER_CALL + 10_000)
+        self.worker = worker(self.depth.limit * PY_FRAMES_PER_CALL + 10_000)
         for table in builtin_tables():
             self.install(table)
         if stdlib:
@@ -111,11 +123,11 @@ class Session:
 
     def _run(self, text: str, file: str):
         self.sources[file] = text
-        ev.reset_depth()
+        self.depth.n = 0
         try:
             return self._eval_forms(read(text, file))
         except BaseException as e:
-            raise top_level_error(e)
+            raise top_level_error(e, self.depth)
 
     def _eval_forms(self, forms, unit=None):
         unit = unit or self.unit
@@ -136,9 +148,6 @@ class Session:
 
     # ── Host interface for builtins and special forms ──
 
-    # Apply a procedure (non-tail); used by map, apply, sort, …
-    call = staticmethod(ev.call_procedure)
-
     def display(self, x) -> str:
         return display_form(x)
 
@@ -154,7 +163,8 @@ class Session:
         return docs.documentation(self, name)
 
     def eval_string(self, text: str):
-        fresh = Session(self.out, args=self.args, inp=self.inp, err=self.err)
+        fresh = Session(self.out, args=self.args, inp=self.inp, err=self.err,
+                        depth=self.depth)     # nested: the same stack
         fresh.sources = self.sources
         self.sources['<string>'] = text
         return fresh._eval_forms(read(text, '<string>'))
@@ -196,9 +206,9 @@ class Session:
             if m.__class__ is not Macro:
                 break
             try:
-                form = ev.to_code(ev.run(m, ev.make_frame(m, list(form.cdr)), None))
+                form = ev.to_code(run(m, make_frame(m, list(form.cdr)), None, self.depth))
             except BaseException as e:
-                raise top_level_error(e)
+                raise top_level_error(e, self.depth)
             if once:
                 break
         return form
@@ -221,9 +231,10 @@ def _bind_host(fn, host):
     return bound
 
 
-def top_level_error(e: BaseException) -> RustyError:
-    """Any failure escaping an evaluation, as a rusty error (never a traceback)."""
-    ev.reset_depth()
+def top_level_error(e: BaseException, depth: Depth) -> RustyError:
+    """Any failure escaping an evaluation in a session with this depth state,
+    as a rusty error (never a traceback)."""
+    depth.n = 0
     if isinstance(e, RustyError):
         return e
     if isinstance(e, Exit):
@@ -233,7 +244,7 @@ def top_level_error(e: BaseException) -> RustyError:
     if isinstance(e, (KeyboardInterrupt, Abort)):
         return Interrupted()
     if isinstance(e, RecursionError):
-        return RecursionLimit(ev.recursion_message())
+        return RecursionLimit(recursion_message(depth))
     if isinstance(e, MemoryError):
         return EvalError('out of memory')
     err = EvalError('internal error: %s: %s' % (type(e).__name__, e))

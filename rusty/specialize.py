@@ -15,11 +15,19 @@ Arguments are inlined into the template when they are simple: constants,
 local slots, globals (read from their cell), and arithmetic on constants and
 local slots (one level). Anything else is called
 through its compiled closure. Templates are exec'd once per distinct source
-text and cached; they run in the eval module's namespace, sharing its depth
-counter and helpers.
+text and cached, against the namespace `template_namespace()` builds; the
+session's depth state is bound into each node as `D`. The lambda application
+they inline is `run`'s own body (apply.run_body), not a copy of it.
+
+Every node here must behave exactly like the generic one eval.py would
+compile (values, errors, error positions, backtraces): a unit without
+`specialize_call` (RUSTY_SPECIALIZE=0) gets none of them, and the tests run
+programs both ways and compare.
 """
 from __future__ import annotations
 
+from . import apply, errors, resolve as resolve_mod, values
+from .eval import comp_generic_call, sub_span
 from .resolve import GlobalRef, LocalRef, resolve
 from .values import NIL, Builtin, List, Symbol
 
@@ -61,6 +69,24 @@ MAX_ARGS = 6
 MAX_HOPS = 3
 
 _factories: dict[str, object] = {}
+_namespace: dict | None = None
+
+
+def template_namespace() -> dict:
+    """The globals every template runs against: the classes, markers and
+    application helpers it names, and nothing else."""
+    global _namespace
+    if _namespace is None:
+        _namespace = {
+            'Lambda': values.Lambda, 'Builtin': values.Builtin, 'Native': values.Native,
+            'NativeGrad': values.NativeGrad, 'List': values.List, 'NIL': values.NIL,
+            'MISSING': resolve_mod.MISSING,
+            'RustyError': errors.RustyError, 'RecursionLimit': errors.RecursionLimit,
+            'recursion_message': apply.recursion_message, 'located': apply.located,
+            'call_builtin': apply.call_builtin, 'call_native': apply.call_native,
+            'native_error': apply.native_error,
+        }
+    return _namespace
 
 
 def _instantiate(body: str, binds: dict):
@@ -69,9 +95,8 @@ def _instantiate(body: str, binds: dict):
     src = 'def factory(%s):\n%s    return ev\n' % (', '.join(names), body)
     factory = _factories.get(src)
     if factory is None:
-        from . import eval as ev_mod
         ns = {}
-        exec(compile(src, '<rusty-specialized>', 'exec'), ev_mod.__dict__, ns)
+        exec(compile(src, '<rusty-specialized>', 'exec'), template_namespace(), ns)
         factory = _factories[src] = ns['factory']
     return factory(*[binds[n] for n in names])
 
@@ -79,33 +104,6 @@ def _instantiate(body: str, binds: dict):
 def _indent(lines, n: int) -> str:
     pad = ' ' * n
     return ''.join(pad + line + '\n' for line in lines)
-
-
-# The body of `run` (eval.py), inlined where a template applies a lambda.
-RUN_INLINE = [
-    '_depth += 1',
-    'if _depth > _limit:',
-    '    _depth -= 1',
-    '    raise RecursionLimit(recursion_message(), SPAN)',
-    'site = SPAN',
-    'try:',
-    '    while True:',
-    '        r = p.code(fr)',
-    '        if r.__class__ is not tuple:',
-    '            return r',
-    '        p, fr, site = r',
-    'except RustyError as e:',
-    '    if p.__class__ is Lambda:',
-    '        e.trace.append((site, p.name, SPAN))',
-    '    raise',
-    'except KeyboardInterrupt as e:',
-    '    err = located(e, site)',
-    '    if p.__class__ is Lambda:',
-    '        err.trace.append((site, p.name))',
-    '    raise err',
-    'finally:',
-    '    _depth -= 1',
-]
 
 
 # ── Operands ─────────────────────────────────────────────────────────────
@@ -124,13 +122,13 @@ def _inline_builtin(x, scope, unit):
     return ref.cell, b
 
 
-def _local(ref, key: str, fallback: str, binds: dict):
+def _local(ref, key: str, fallback: str, binds: dict, genv):
     """Expression text reading a local slot up to MAX_HOPS frames out, else None."""
     if ref.__class__ is not LocalRef or ref.maybe_unbound or ref.depth > MAX_HOPS:
         return None
     if ref.depth == 0:
         return 'f[%d]' % ref.index
-    binds['Y' + key] = ref.name     # a dyn symbol takes the by-name path
+    binds['Y' + key] = genv.cell(ref.name)     # a name dyn in this session takes the by-name path
     return '(%s if Y%s.dyn else f%s[%d])' % (fallback, key, '[0]' * ref.depth, ref.index)
 
 
@@ -147,7 +145,7 @@ def _simple(cell, key: str, scope, unit, binds: dict, code=None):
         if ref.__class__ is LocalRef and (ref.depth == 0 or code is not None):
             if ref.depth:
                 binds['A' + key] = code
-            return _local(ref, key, 'A%s(f)' % key, binds)
+            return _local(ref, key, 'A%s(f)' % key, binds, unit.genv)
         if ref.__class__ is GlobalRef and code is not None:
             binds['A' + key] = code
             binds['G' + key] = ref.cell
@@ -157,7 +155,8 @@ def _simple(cell, key: str, scope, unit, binds: dict, code=None):
 
 def _inline_lines(target: str, key: str, cell_, builtin, args: list, fallback: str, span, binds):
     """Statements computing an INLINE builtin's call into target, guarded by
-    the head's cell still holding that builtin (else `fallback`)."""
+    the head's cell still holding that builtin (else `fallback`); `binds`
+    holds the depth state as D."""
     _, test, expr = INLINE[builtin.name]
     names = dict(zip('xy', ('x' + key, 'y' + key)))
     binds['C' + key] = cell_
@@ -169,7 +168,7 @@ def _inline_lines(target: str, key: str, cell_, builtin, args: list, fallback: s
         '    if %s:' % test.format(**names),
         '        %s = %s' % (target, expr.format(**names)),
         '    else:',
-        '        %s = call_builtin(B%s, [%s], S%s)' % (target, key, ', '.join(names[v] for v in 'xy'[:len(args)]), key),
+        '        %s = call_builtin(B%s, [%s], S%s, D)' % (target, key, ', '.join(names[v] for v in 'xy'[:len(args)]), key),
         'else:',
         '    %s = %s' % (target, fallback),
     ]
@@ -182,7 +181,6 @@ def operand(cell, key: str, code, scope, span, unit, binds: dict):
     Constants and local slots are inlined; `(op a b)` arithmetic on those is
     computed by inline statements; anything else calls its compiled `code`.
     """
-    from .eval import sub_span
     text = _simple(cell, key, scope, unit, binds, code)
     if text is not None:
         return [], text
@@ -207,13 +205,13 @@ def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
     if nargs > MAX_ARGS or x.car.__class__ is not Symbol:
         return None
     ref = resolve(scope, x.car, unit.genv)
-    binds = {'SPAN': span, 'generic': generic, 'HEAD': head_code}
+    binds = {'SPAN': span, 'generic': generic, 'HEAD': head_code, 'D': unit.depth}
     if ref.__class__ is GlobalRef:
         head_cell = ref.cell
         binds['CELL'] = head_cell
         read_head = 'CELL.value'
     else:
-        read_head = _local(ref, 'H', 'HEAD(f)', binds)
+        read_head = _local(ref, 'H', 'HEAD(f)', binds, unit.genv)
         if read_head is None:
             return None
         head_cell = None
@@ -229,13 +227,12 @@ def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
     arglist = ', '.join('a%d' % k for k in range(nargs))
     frame = ', '.join(['p.env', 'p.scope'] + args)
     if tail:
-        apply = _indent(setup + ['return (p, [%s], SPAN)' % frame], 16)
+        apply_text = _indent(setup + ['return (p, [%s], SPAN)' % frame], 16)
     else:
-        apply = _indent(setup + ['fr = [%s]' % frame] + RUN_INLINE, 16)
+        apply_text = _indent(setup + ['fr = [%s]' % frame, 'site = SPAN'] + apply.run_body(), 16)
     assign = _indent(setup + ['a%d = %s' % (k, a) for k, a in enumerate(args)], 12)
     body = ('    def ev(f):\n'
-            '        global _depth\n'
-            '        p = %(read_head)s\n'
+                '        p = %(read_head)s\n'
             '        cls = p.__class__\n'
             '        if cls is Lambda:\n'
             '            if p.fast == %(n)d:\n'
@@ -246,18 +243,18 @@ def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
             '                try:\n'
             '                    return p.fn(%(arglist)s)\n'
             '                except BaseException as e:\n'
-            '                    raise located(e, SPAN)\n'
-            '            return call_builtin(p, [%(arglist)s], SPAN)\n'
+            '                    raise located(e, SPAN, D)\n'
+            '            return call_builtin(p, [%(arglist)s], SPAN, D)\n'
             '        elif cls is NativeGrad:\n'
             '%(assign)s'
             '            try:\n'
             '                return p.call([%(arglist)s])\n'
             '            except BaseException as e:\n'
-            '                raise native_error(e, p, SPAN)\n'
+            '                raise native_error(e, p, SPAN, D)\n'
             '        elif cls is Native:\n'
             '%(assign)s'
-            '            return call_native(p, [%(arglist)s], SPAN)\n'
-            '        return generic(f, p)\n') % dict(n=nargs, apply=apply, assign=assign, arglist=arglist,
+            '            return call_native(p, [%(arglist)s], SPAN, D)\n'
+            '        return generic(f, p)\n') % dict(n=nargs, apply=apply_text, assign=assign, arglist=arglist,
                                                 read_head=read_head)
     return _instantiate(body, binds)
 
@@ -266,7 +263,8 @@ def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
 
 def specialize_if(x, scope, tail, span, unit, then_code, else_code):
     """A fast `(if (cmp a b) then [else])` with the comparison inlined, or None."""
-    from .eval import comp_generic_call, sub_span
+    if unit.specialize_call is None:
+        return None
     test_cell = x.cdr
     test = test_cell.car
     found = _inline_builtin(test, scope, unit)
@@ -274,7 +272,7 @@ def specialize_if(x, scope, tail, span, unit, then_code, else_code):
         return None
     tspan = sub_span(test_cell, span, unit)
     generic, arg_codes, _ = comp_generic_call(test, scope, False, tspan, unit)
-    binds = {'TEST': generic}
+    binds = {'TEST': generic, 'D': unit.depth}
     ops = [operand(c, 't%d' % k, code, scope, tspan, unit, binds)
            for k, (c, code) in enumerate(zip(test.cdr.cells(), arg_codes))]
     setup = [line for lines, _ in ops for line in lines]
@@ -296,16 +294,12 @@ def specialize_if(x, scope, tail, span, unit, then_code, else_code):
 
 def specialize_let(init_cells, init_codes, lscope, nextra, body, scope, span, unit):
     """`(let ((n v)…) body…)`: the frame built in one list display."""
-    if len(init_codes) > MAX_ARGS + 1:
+    if unit.specialize_call is None or len(init_codes) > MAX_ARGS + 1:
         return None
-    binds = {'LSCOPE': lscope, 'BODY': body, 'UNBOUND': _unbound()}
+    binds = {'LSCOPE': lscope, 'BODY': body, 'UNBOUND': resolve_mod.UNBOUND, 'D': unit.depth}
     ops = [operand(c, str(k), code, scope, span, unit, binds)
            for k, (c, code) in enumerate(zip(init_cells, init_codes))]
     setup = [line for lines, _ in ops for line in lines]
     frame = ', '.join(['f', 'LSCOPE'] + [e for _, e in ops] + ['UNBOUND'] * nextra)
     return _instantiate('    def ev(f):\n' + _indent(setup + ['return BODY([%s])' % frame], 8), binds)
 
-
-def _unbound():
-    from .resolve import UNBOUND
-    return UNBOUND

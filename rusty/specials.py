@@ -7,9 +7,9 @@ closure raising the usage error when (and only if) the form is evaluated.
 """
 from __future__ import annotations
 
+from .apply import make_frame, recursion_message, run
 from .errors import EvalError, Interrupted, RustyError
-from .eval import (Usage, comp, comp_body, const, make_frame, recursion_message, run, special,
-                   sub_span, to_code)
+from .eval import Usage, comp, comp_body, const, special, sub_span, to_code
 from .resolve import (UNBOUND, LocalRef, Scope, assign_by_name, body_defines, define_in_frame,
                       resolve)
 from .specialize import specialize_if, specialize_let
@@ -388,6 +388,7 @@ def comp_named_let(x, scope, tail, span, unit):
     inits = [comp(b[1], scope, False, _binding_span(b, span, unit), unit) for b in binds]
     outer = Scope([name], scope)
     make = lambda_maker(tuple(b[0] for b in binds), None, x.cdr.cdr.cdr, outer, span, unit, name.name)
+    D = unit.depth
 
     def ev(f):
         args = [i(f) for i in inits]
@@ -397,7 +398,7 @@ def comp_named_let(x, scope, tail, span, unit):
         fr = make_frame(loop, args, span)
         if tail:
             return (loop, fr, span)
-        return run(loop, fr, span)
+        return run(loop, fr, span, D)
     return ev
 
 
@@ -495,6 +496,7 @@ def comp_try(x, scope, tail, span, unit):
         hscope.add(d, maybe_unbound=True)
     extra = [UNBOUND] * (len(hscope.names) - 1)
     handler = comp(c[3].car, hscope, tail, sub_span(c[3], span, unit), unit)
+    D = unit.depth
 
     def ev(f):
         try:
@@ -504,7 +506,7 @@ def comp_try(x, scope, tail, span, unit):
         except KeyboardInterrupt:
             message = Interrupted().message
         except RecursionError:
-            message = recursion_message()
+            message = recursion_message(D)
         except MemoryError:
             message = 'out of memory'
         return handler([f, hscope, message] + extra)

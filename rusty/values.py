@@ -11,15 +11,12 @@ from array import array
 # ── Symbols ──────────────────────────────────────────────────────────────
 
 class Symbol:
-    """An interned name. `dyn` turns true once any non-global frame gains a
-    binding of this name at run time, which sends precomputed lookups of it
-    down the by-name path (LANGUAGE.md §7)."""
-    __slots__ = ('name', 'dyn')
+    """An interned name (the same object in every session)."""
+    __slots__ = ('name',)
     _table: dict[str, 'Symbol'] = {}
 
     def __init__(self, name: str):
         self.name = name
-        self.dyn = False
 
     def __repr__(self) -> str:
         return self.name

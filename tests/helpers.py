@@ -60,13 +60,13 @@ def builtin_caller(table):
     """(call, msg) for one builtin table, through the runtime's own path (the
     generic arity check, host binding, error conversion): call(name, *args)
     returns the value, msg(name, *args) the message of the error it raises."""
-    from rusty.eval import call_builtin
+    from rusty.apply import call_builtin
     from rusty.values import sym
     s = session()
     s.install(table)
 
     def call(name, *args):
-        return call_builtin(s.genv.lookup(sym(name)), list(args), None)
+        return call_builtin(s.genv.lookup(sym(name)), list(args), None, s.depth)
 
     def msg(name, *args):
         try:

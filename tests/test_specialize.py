@@ -1,57 +1,259 @@
-"""The evaluator's specialised nodes (rusty/specialize.py) against the
-generic paths they shortcut: same values, same errors, late binding kept."""
+"""The generated fast nodes (rusty/specialize.py) against the reference: the
+same programs run in a session with RUSTY_SPECIALIZE=0 (the closure compiler
+alone) and in one with the fast nodes, and, for the inline builtins, against
+the builtin itself called through the generic path. Values must agree
+bitwise (floats: sign of zero, NaN-ness and payload), errors by message,
+position and backtrace."""
+import math
+import struct
+
 import pytest
 
-from rusty import specialize
 from rusty.errors import RustyError
-from tests.helpers import session
+from rusty.eval import comp
+from rusty.reader import read
+from rusty.runtime import Session
+from rusty.specialize import INLINE
+from rusty.values import EMPTY, NIL, List, make_list, sym
 
-LISTS = ['()', "'(a)", "'(a b)", "'(a b c)", "'(a b c d)", "'(a b c d e)", '"abc"', '7']
-INDICES = ['0', '1', '2', '3', '4', '-1', '-0.0', '2.5', '(/ 0 0)', '"x"']
+NAN = float('nan')
+VALUES = [0.0, -0.0, math.inf, -math.inf, NAN, math.copysign(NAN, -1.0), 1.0, -1.0, 2.0, 3.0, 2.5, 1e308,
+          'abc', '', sym('a'), EMPTY, make_list([1.0, 2.0]), make_list([sym('p'), 1.0, 'q', 2.0, 3.0]),
+          NIL, True, False]
+UNARY = sorted(n for n, spec in INLINE.items() if spec[0] == 1)
+BINARY = sorted(n for n, spec in INLINE.items() if spec[0] == 2)
+
+# Every place a fast node can compute an inline builtin: as the call node, as
+# an inlined operand of a call, of a `let` and of an `if` test, with operands
+# read from local slots one frame out and from global cells.
+SHAPES = [
+    '(define (call-node a b) (OP ARGS))',
+    '(define (operand a b) (id (OP ARGS)))',
+    '(define (let-init a b) (let ((r (OP ARGS))) r))',
+    '(define (if-test a b) (if (OP ARGS) (quote yes) (quote no)))',
+    '(define (outer-frame a b) ((lambda () (OP ARGS))))',
+    '(define (globals a b) (OP GARGS))',
+    '(define (tail-operand a b) (id2 b (OP ARGS)))',
+]
 
 
-def outcome(s, src):
+def bits(x):
+    """A value as comparable data: floats by their bits, lists element-wise,
+    everything else by identity (strings by text)."""
+    if x.__class__ is float:
+        return ('float', struct.pack('<d', x))
+    if x.__class__ is List:
+        return ('list', tuple(bits(e) for e in x))
+    if x.__class__ is str:
+        return ('str', x)
+    return ('obj', id(x))
+
+
+def outcome(fn):
+    """('value', bits) or ('error', message, line, col, backtrace)."""
     try:
-        return 'value', s.run(src, '<test>')
+        return ('value', bits(fn()))
     except RustyError as e:
-        return 'error', e.message
+        where = (e.span.line, e.span.col) if e.span is not None else None
+        trace = [((sp.line, sp.col) if sp is not None else None, name) for sp, name in e.trace]
+        assert 'internal error' not in e.message, e.message
+        return ('error', e.message, where, trace)
 
 
-@pytest.mark.parametrize('lst', LISTS)
-def test_inline_nth_matches_the_builtin(lst):
-    s = session()
-    s.run('(define (inline l i) (nth l i)) (define (swapped l i) (nth i l))', '<test>')
-    for i in INDICES:
-        want = outcome(s, '(apply nth (list %s %s))' % (lst, i))
-        assert outcome(s, '(inline %s %s)' % (lst, i)) == want, (lst, i)
-        assert outcome(s, '(swapped %s %s)' % (lst, i)) == outcome(
-            s, '(apply nth (list %s %s))' % (i, lst)), (lst, i)
-    assert any('.cdr.cdr.car' in src for src in specialize._factories)    # the inline path ran
+def session(monkeypatch, fast: bool) -> Session:
+    monkeypatch.setenv('RUSTY_SPECIALIZE', '1' if fast else '0')
+    s = Session()
+    monkeypatch.delenv('RUSTY_SPECIALIZE')
+    return s
 
 
-def test_inline_nth_sees_a_redefinition():
-    s = session()
-    s.run("(define (f l) (nth l 1)) (define l '(a b c))", '<test>')
-    assert s.run('(f l)', '<test>').name == 'b'
-    s.run('(define (nth l i) "mine")', '<test>')
-    assert s.run('(f l)', '<test>') == 'mine'
+def program(op: str, nargs: int) -> str:
+    args = ' '.join('ab'[:nargs])
+    gargs = ' '.join(['ga', 'gb'][:nargs])
+    lines = ['(define (id x) x)', '(define (id2 x y) y)']
+    lines += [shape.replace('OP', op).replace('GARGS', gargs).replace('ARGS', args) for shape in SHAPES]
+    return '\n'.join(lines)
 
 
-def test_global_operands_are_read_when_called():
-    s = session()
-    s.run('(define (add3 a b c) (+ a (+ b c))) (define (f) (add3 x y 1)) (define x 1) '
-          '(define y 2)', '<test>')
-    assert s.run('(f)', '<test>') == 4.0
-    s.run('(define y 10) (set! x 5)', '<test>')
-    assert s.run('(f)', '<test>') == 16.0
+@pytest.fixture(scope='module')
+def pair():
+    mp = pytest.MonkeyPatch()
+    try:
+        yield session(mp, False), session(mp, True)
+    finally:
+        mp.undo()
 
 
-def test_undefined_global_operand_reports_like_the_generic_path():
-    s = session()
-    s.run('(define (g a b) a) (define (f) (g 1 zzqnope))', '<test>')
-    with pytest.raises(RustyError) as e:
-        s.run('(f)', '<test>')
-    assert "Undefined: 'zzqnope'" in str(e.value)
-    assert e.value.span is not None and e.value.span.col == 37     # the name itself
-    s.run('(define zzqnope 3)', '<test>')
-    assert s.run('(f)', '<test>') == 1.0
+def run_all(s, op, nargs, pairs):
+    """Outcome of every shape on every argument pair, in session s."""
+    s.run(program(op, nargs), '<diff>')
+    found = []
+    names = [shape.split()[1][1:] for shape in SHAPES]
+    for a, b in pairs:
+        s.genv.define(sym('ga'), a)
+        s.genv.define(sym('gb'), b)
+        for name in names:
+            proc = s.genv.lookup(sym(name))
+            found.append(((name, repr(a), repr(b)), outcome(lambda: s.call(proc, [a, b]))))
+    return found
+
+
+def pairs_for(nargs):
+    if nargs == 1:
+        return [(a, 0.0) for a in VALUES]
+    return [(a, b) for a in VALUES for b in VALUES]
+
+
+@pytest.mark.parametrize('op', UNARY + BINARY)
+def test_inline_builtin_matches_the_reference_evaluator(pair, op):
+    ref, fast = pair
+    nargs = INLINE[op][0]
+    pairs = pairs_for(nargs)
+    want = run_all(ref, op, nargs, pairs)
+    got = run_all(fast, op, nargs, pairs)
+    bad = [(k, w, g) for (k, w), (_, g) in zip(want, got) if w != g]
+    assert bad == [], bad[:5]
+
+
+@pytest.mark.parametrize('op', UNARY + BINARY)
+def test_inline_builtin_matches_the_builtin_called_generically(pair, op):
+    _, fast = pair
+    nargs = INLINE[op][0]
+    fast.run(program(op, nargs), '<diff>')
+    builtin = fast.genv.lookup(sym(op))
+    for a, b in pairs_for(nargs):
+        args = [a, b][:nargs]
+        want = outcome(lambda: fast.call(builtin, args))
+        fast.genv.define(sym('ga'), a)
+        fast.genv.define(sym('gb'), b)
+        for shape in SHAPES:
+            name = shape.split()[1][1:]
+            got = outcome(lambda: fast.call(fast.genv.lookup(sym(name)), [a, b]))
+            if name == 'if-test' and want[0] == 'value':    # the test's truth picks the branch
+                branch = sym('no') if want[1] == bits(False) else sym('yes')
+                assert got == ('value', bits(branch)), (op, a, b, got, want)
+                continue
+            if want[0] == 'error':        # positions: the builtin alone has none
+                assert got[:2] == want[:2], (op, name, a, b, got, want)
+            else:
+                assert got == want, (op, name, a, b, got, want)
+
+
+@pytest.mark.parametrize('op', UNARY + BINARY)
+def test_inline_builtin_with_the_wrong_arity_fails_alike(monkeypatch, op):
+    nargs = INLINE[op][0]
+    wrong = [n for n in (0, 1, 2, 3) if n != nargs]
+    src = ''.join('(define (w%d a b c) (%s %s))\n' % (n, op, ' '.join('abc'[:n])) for n in wrong)
+    src += ''.join('(define (v%d a b c) (id (%s %s)))\n' % (n, op, ' '.join('abc'[:n])) for n in wrong)
+    src += '(define (id x) x)'
+    results = []
+    for fast in (False, True):
+        s = session(monkeypatch, fast)
+        s.run(src, '<arity>')
+        results.append([outcome(lambda: s.run('(%s%d 1 2 3)' % (k, n), '<call>'))
+                        for k in 'wv' for n in wrong])
+    assert results[0] == results[1]
+
+
+# ── Whole programs both ways ─────────────────────────────────────────────
+
+PROGRAMS = [
+    # nth with every index kind on lists of every length, both argument orders
+    ''.join("(define (nth-at l i) (nth l i)) (define (nth-swapped l i) (nth i l)) "
+            "(list %s)" % ' '.join('(try-catch (nth-at %s %s) (e) e) (try-catch (nth-swapped %s %s) (e) e)'
+                                   % (lst, i, i, lst)
+                                   for lst in ["'()", "'(a)", "'(a b)", "'(a b c d)", "'(a b c d e)", '"abc"', '7']
+                                   for i in ['0', '1', '2', '3', '4', '-1', '-0.0', '2.5', '"x"'])),
+    # late binding: redefining an inlined builtin is seen at once
+    "(define (f l) (nth l 1)) (define l '(a b c)) (define before (f l)) "
+    '(define (nth l i) "mine") (list before (f l))',
+    "(define (g a b) (+ a b)) (define x (g 1 2)) (define (+ a b) (list a b)) (list x (g 1 2))",
+    # global operands are read when called
+    '(define (add3 a b c) (+ a (+ b c))) (define (f) (add3 x y 1)) (define x 1) (define y 2) '
+    '(define r1 (f)) (define y 10) (set! x 5) (list r1 (f))',
+    # a name that became dyn through eval of a define in a frame
+    '(define k 1) (define (outer) (define (inner) k) (eval (quote (define k 2))) (inner)) (list (outer) k)',
+    # deep non-tail recursion and tail loops
+    '(define (down n) (if (= n 0) 0 (+ 1 (down (- n 1))))) (down 3000)',
+    '(define (loop i acc) (if (< i 1000) (loop (+ i 1) (+ acc i)) acc)) (loop 0 0)',
+]
+
+ERRORS = [
+    '(define (g a b) a) (define (f) (g 1 zzqnope)) (f)',
+    '(define (f x) (car x)) (define (h x) (+ 1 (f x))) (h 5)',
+    '(define (f x) (+ x "s")) (define (h x) (* 2 (f x))) (h 1)',
+    '(define (f x) (nth x 7)) (f (list 1 2))',
+    '(define (f a b) (/ a b)) (list (f 1 0))',
+    '(define (f n) (if (< n 1) (car n) (f (- n 1)))) (f 3)',
+    '(define (f n) (+ 1 (f n))) (f 1)',
+    '(define (f) (undefined-thing 1 2)) (f)',
+    '(define (f) (3 1 2)) (f)',
+]
+
+
+@pytest.mark.parametrize('src', PROGRAMS + ERRORS)
+def test_program_runs_the_same_both_ways(monkeypatch, src):
+    monkeypatch.setenv('RUSTY_RECURSION_LIMIT', '2000')
+    got = [outcome(lambda: session(monkeypatch, fast).run(src, '<prog>')) for fast in (False, True)]
+    assert got[0] == got[1]
+    if src in ERRORS:
+        assert got[0][0] == 'error'
+
+
+def test_undefined_global_operand_reports_the_name_itself(monkeypatch):
+    for fast in (False, True):
+        s = session(monkeypatch, fast)
+        s.run('(define (g a b) a) (define (f) (g 1 zzqnope))', '<test>')
+        with pytest.raises(RustyError) as e:
+            s.run('(f)', '<test>')
+        assert "Undefined: 'zzqnope'" in str(e.value)
+        assert e.value.span is not None and e.value.span.col == 37
+        s.run('(define zzqnope 3)', '<test>')
+        assert s.run('(f)', '<test>') == 1.0
+
+
+def test_the_switch_leaves_the_closure_compiler_alone(monkeypatch):
+    # RUSTY_SPECIALIZE=0 is read when the session is made: no generated node.
+    forms = read('(f 1 2) (if (< a 1) a 2) (let ((c (car b))) c)', '<test>')
+    shapes = {}
+    for fast in (False, True):
+        s = session(monkeypatch, fast)
+        codes = [comp(x, None, False, None, s.unit) for x in forms]
+        shapes[fast] = {code.__code__.co_filename for code in codes}
+        assert (s.unit.specialize_call is not None) is fast
+    assert '<rusty-specialized>' not in shapes[False]
+    assert shapes[True] == {'<rusty-specialized>'}
+
+
+NATIVE_CALLS = ['(use-sq 3)', '(use-sq -0.0)', '(use-sq "s")', '(use-sq-none)', '(use-sq-two 1 2)',
+                '(via-operand 4)', '(list (use-sq 1e200))']
+
+
+@pytest.mark.rustc
+@pytest.mark.parametrize('call', NATIVE_CALLS)
+def test_native_calls_run_the_same_both_ways(monkeypatch, call):
+    src = ('(defrust sq (x) (* x x)) (define (use-sq x) (sq x)) (define (use-sq-none) (sq)) '
+           '(define (use-sq-two a b) (sq a b)) (define (id x) x) (define (via-operand x) (id (sq x)))')
+    got = []
+    for fast in (False, True):
+        s = session(monkeypatch, fast)
+        s.run(src, '<native>')
+        got.append(outcome(lambda: s.run(call, '<call>')))
+    assert got[0] == got[1]
+
+
+GRAD_CALLS = ['(use 2 3)', '(use -0.0 3)', '(use "s" 3)', '(use1 1)', '(use3 1 2 3)', '(via-operand 2 5)']
+
+
+@pytest.mark.rustc
+@pytest.mark.parametrize('call', GRAD_CALLS)
+def test_native_grad_calls_run_the_same_both_ways(monkeypatch, call):
+    src = ('(define (f x y) (* x y)) (define k (graph-compile-grad f 2 3)) (define (use a b) (k a b)) '
+           '(define (use1 a) (k a)) (define (use3 a b c) (k a b c)) (define (id x) x) '
+           '(define (via-operand a b) (id (k a b)))')
+    got = []
+    for fast in (False, True):
+        s = session(monkeypatch, fast)
+        s.run(src, '<grad>')
+        got.append(outcome(lambda: s.run(call, '<call>')))
+    assert got[0] == got[1]

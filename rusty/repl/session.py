@@ -261,7 +261,7 @@ class Repl:
             raise
         except BaseException as e:       # interrupts, host failures: as rusty errors
             from ..runtime import top_level_error
-            self.report(top_level_error(e))
+            self.report(top_level_error(e, s.depth))
         return False, None
 
     def new_file(self, shown: str) -> ReplName:

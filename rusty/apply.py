@@ -1,0 +1,227 @@
+"""Application: the one home of applying a procedure to evaluated arguments.
+
+A session's `Depth` counts the non-tail applications in progress against its
+limit (LANGUAGE.md §5.5); every function here that can nest takes it as `D`.
+`run` is the tail-call loop: a closure compiled in tail position may return
+the tuple (lambda, frame, call site) instead of calling the lambda, and the
+loop continues with it, so tail recursion runs in constant host stack. No
+rusty value is a Python tuple.
+
+specialize.py inlines `run`'s body into its call templates: `run_body()` is
+that text, read from this very function's source, so the two cannot drift.
+"""
+from __future__ import annotations
+
+from .errors import Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError
+from .printer import display_form, lambda_params
+from .resolve import UNBOUND
+from .values import Builtin, Lambda, Native, NativeGrad, make_list
+
+
+class Depth:
+    """One session's depth state: applications in progress (`n`) and the limit."""
+    __slots__ = ('n', 'limit')
+
+    def __init__(self, limit: int):
+        self.n = 0
+        self.limit = limit
+
+
+def recursion_message(D: Depth) -> str:
+    """The §5.5 message for going past D's limit."""
+    return ('recursion limit exceeded (depth %d): non-tail recursion too deep — '
+            'rewrite with an accumulator / tail call' % D.limit)
+
+
+# ── The run loop ─────────────────────────────────────────────────────────
+
+def run(p, fr, site, D):
+    """Apply lambda or macro `p` to the ready frame `fr`, looping on tail calls."""
+    D.n += 1
+    if D.n > D.limit:
+        D.n -= 1
+        raise RecursionLimit(recursion_message(D), site)
+    entry = site
+    try:
+        while True:
+            r = p.code(fr)
+            if r.__class__ is not tuple:
+                return r
+            p, fr, site = r
+    except RustyError as e:
+        if p.__class__ is Lambda:
+            e.trace.append((site, p.name, entry))
+        raise
+    except KeyboardInterrupt as e:   # Ctrl-C: report where the loop was
+        err = located(e, site, D)
+        if p.__class__ is Lambda:
+            err.trace.append((site, p.name))
+        raise err
+    finally:
+        D.n -= 1
+
+
+_run_body: list | None = None
+
+
+def run_body() -> list:
+    """The lines of `run`'s body (after its docstring), unindented, for inlining:
+    they expect `p`, `fr`, `site` and `D` bound."""
+    global _run_body
+    if _run_body is None:
+        with open(__file__, encoding='utf-8') as fh:
+            lines = fh.read().splitlines()
+        start = run.__code__.co_firstlineno      # the line after `def run…:`
+        body = []
+        for line in lines[start:]:
+            if line and not line.startswith('    '):
+                break
+            body.append(line[4:])
+        while body and not body[-1].strip():
+            body.pop()
+        _run_body = body[1:]                     # without the docstring
+    return _run_body
+
+
+# ── Frames ───────────────────────────────────────────────────────────────
+
+def make_frame(p, args: list, span=None) -> list:
+    """The new frame for lambda or macro `p` applied to `args` (arity checked)."""
+    nreq = len(p.params)
+    n = len(args)
+    if p.rest is None:
+        if n != nreq:
+            raise arity_error('Arity error: expected %d args, got %d' % (nreq, n), p, span)
+        fr = [p.env, p.scope]
+        fr += args
+    else:
+        if n < nreq:
+            raise arity_error('Arity error: expected at least %d args, got %d' % (nreq, n), p, span)
+        fr = [p.env, p.scope]
+        fr += args[:nreq]
+        fr.append(make_list(args[nreq:]))
+    if p.extra:
+        fr += [UNBOUND] * p.extra
+    return fr
+
+
+def arity_error(message: str, p, span) -> EvalError:
+    """A lambda's arity error, with a hint showing its parameter list (§15.10)."""
+    err = EvalError(message, span)
+    err.hints.append('%s takes %s' % (p.name, lambda_params(p.params, p.rest)))
+    return err
+
+
+# ── Builtins and natives ─────────────────────────────────────────────────
+
+def builtin_arity_message(b: Builtin, n: int) -> str:
+    """The arity error of builtin `b` called with n arguments."""
+    if b.hi >= (1 << 30):
+        return '%s: expected at least %d arg(s), got %d' % (b.name, b.lo, n)
+    if b.lo == b.hi:
+        return '%s: expected %d arg(s), got %d' % (b.name, b.lo, n)
+    return '%s: expected %d to %d arg(s), got %d' % (b.name, b.lo, b.hi, n)
+
+
+def call_builtin(b: Builtin, args: list, span, D: Depth):
+    """Call a builtin with the arity check; errors get `span` (the call form)."""
+    if not b.lo <= len(args) <= b.hi:
+        raise EvalError(builtin_arity_message(b, len(args)), span)
+    try:
+        return b.fn(*args)
+    except BaseException as e:
+        raise located(e, span, D)
+
+
+def call_native(p, args: list, span, D: Depth):
+    """Call a compiled function: argument checks first (§12.4)."""
+    if p.__class__ is NativeGrad:
+        try:
+            return p.call(args)
+        except BaseException as e:
+            raise native_error(e, p, span, D)
+    if len(args) != p.arity:
+        raise EvalError('%s: expected %d arg(s), got %d' % (p.name, p.arity, len(args)), span)
+    for a in args:
+        if a.__class__ is not float:
+            raise EvalError('%s: expected a number, got %s' % (p.name, display_form(a)), span)
+    D.n += 1
+    try:
+        if D.n > D.limit:
+            raise RecursionLimit(recursion_message(D), span)
+        return p.call(args)
+    except BaseException as e:
+        raise native_error(e, p, span, D)
+    finally:
+        D.n -= 1
+
+
+def native_error(e: BaseException, p, span, D: Depth):
+    """The error to raise for `e` out of native `p` called at span: located,
+    with the native's frame."""
+    err = located(e, span, D)
+    err.trace.append((span, p.name))
+    return err
+
+
+# ── Any procedure ────────────────────────────────────────────────────────
+
+def apply_procedure(p, args: list, span, tail, D: Depth):
+    """Apply any procedure value to evaluated arguments (a tail call if `tail`)."""
+    cls = p.__class__
+    if cls is Lambda:
+        fr = make_frame(p, args, span)
+        if tail:
+            return (p, fr, span)
+        return run(p, fr, span, D)
+    if cls is Builtin:
+        return call_builtin(p, args, span, D)
+    if cls is Native or cls is NativeGrad:
+        return call_native(p, args, span, D)
+    raise EvalError('Not callable: ' + display_form(p), span)
+
+
+def procedure_caller(D: Depth):
+    """`call(p, args)`: apply any procedure non-tail, for builtins (map, filter,
+    apply, sort…); a plain lambda takes the direct path."""
+    def call(p, args: list):
+        if p.__class__ is Lambda and p.fast == len(args):
+            fr = [p.env, p.scope]
+            fr += args
+            return run(p, fr, None, D)
+        return apply_procedure(p, args, None, False, D)
+    return call
+
+
+# ── Errors ───────────────────────────────────────────────────────────────
+
+def located(e: BaseException, span, D: Depth) -> RustyError:
+    """`e` as a rusty error that knows where it happened.
+
+    A host failure escaping a builtin becomes a catchable rusty error (§5.5).
+    Backtrace entries of procedures a builtin called carry no call site yet;
+    they get this (the builtin call's) position.
+    """
+    if not isinstance(e, RustyError):
+        if isinstance(e, (Abort, Exit)):
+            raise e
+        if isinstance(e, BrokenPipeError):
+            raise Exit(141, broken_pipe=True) from None
+        if isinstance(e, RecursionError):
+            err = RecursionLimit(recursion_message(D))
+        elif isinstance(e, MemoryError):
+            err = EvalError('out of memory')
+        elif isinstance(e, KeyboardInterrupt):
+            err = Interrupted()
+        else:
+            err = EvalError('internal error: %s: %s' % (type(e).__name__, e))
+        err.__cause__ = e
+        e = err
+    if e.span is None:
+        e.span = span
+    tr = e.trace
+    i = len(tr) - 1
+    while i >= 0 and tr[i][0] is None:
+        tr[i] = (span,) + tr[i][1:]
+        i -= 1
+    return e
