@@ -91,7 +91,7 @@ def test_run_body_is_the_body_of_run():
     real = next(n for n in ref.body if isinstance(n, ast.FunctionDef) and n.name == 'run')
     real.body = real.body[1:]     # the docstring
     assert [ast.dump(n) for n in tree.body[0].body] == [ast.dump(n) for n in real.body]
-    assert len(real.body) == 3      # the depth step, the limit check, the loop's try
+    assert len(real.body) == 4      # the depth step, the limit check, the entry site, the loop's try
 
 
 def test_templates_name_only_what_their_namespace_holds(monkeypatch):
