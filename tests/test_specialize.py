@@ -55,7 +55,8 @@ def outcome(fn):
         return ('value', bits(fn()))
     except RustyError as e:
         where = (e.span.line, e.span.col) if e.span is not None else None
-        trace = [((sp.line, sp.col) if sp is not None else None, name) for sp, name in e.trace]
+        trace = [tuple((x.line, x.col) if x is not None and hasattr(x, 'line') else x for x in entry)
+                 for entry in e.trace]      # (call site, name[, entry site])
         assert 'internal error' not in e.message, e.message
         return ('error', e.message, where, trace)
 
