@@ -21,7 +21,7 @@ from .worker import worker
 # Importing these registers the special forms' compilers in eval.SPECIALS.
 FORM_MODULES = (specials, templates, patterns)
 TABLE_MODULES = tuple('rusty.builtins.' + m for m in (
-    'numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'files', 'tensors')) + (
+    'numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'files', 'tensors', 'layout')) + (
     'rusty.graph.builtins', 'rusty.compile_graph')
 STDLIB_PATH = os.path.join(os.path.dirname(__file__), 'stdlib.lisp')
 DEFAULT_RECURSION_LIMIT = 200_000

@@ -18,7 +18,7 @@ LAYERS = {
     'toolchain': (['jit.build', 'jit.ffi'], ['errors']),
     'kernels': (['jit.kernels', 'jit.pool'], ['jit.build', 'jit.ffi', 'errors']),
     'values': (['values'], ['errors']),
-    'reader': (['reader', 'printer'], ['values', 'errors']),
+    'reader': (['reader', 'printer', 'fmt', 'pretty'], ['values', 'errors']),
     'tensor': (['tensor'], ['values', 'errors', 'printer', 'jit.kernels']),
     'eval': (['resolve', 'eval', 'specials', 'templates', 'patterns', 'specialize', 'hygiene', 'suggest',
               'expansion', 'builtins.*'],
@@ -33,7 +33,7 @@ LAYERS = {
                  'graph.*', 'jit.*', 'report']),
     'front': (['repl.*', 'cli', '__main__'],
               ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'jit.build', 'docs',
-               'suggest', '__init__']),
+               'suggest', '__init__', 'fmt', 'pretty']),
 }
 
 # Never, whatever the table says (DESIGN.md §2's last column).
