@@ -22,7 +22,7 @@ LAYERS = {
     'tensor': (['tensor'], ['values', 'errors', 'printer', 'jit.kernels']),
     'eval': (['resolve', 'eval', 'specials', 'templates', 'patterns', 'specialize', 'hygiene', 'suggest',
               'expansion', 'builtins.*'],
-             ['reader', 'printer', 'values', 'tensor', 'errors']),
+             ['reader', 'printer', 'values', 'tensor', 'errors', 'fmt', 'pretty']),
     'graph': (['graph.*'], ['values', 'tensor', 'errors']),
     'codegen': (['jit.codegen', 'jit.graph_codegen', 'jit.grad_call'],
                 ['values', 'graph.ir', 'jit.build', 'jit.ffi', 'jit.pool', 'jit.kernels', 'errors']),
@@ -31,7 +31,7 @@ LAYERS = {
                 ['errors', 'values', 'reader', 'printer', 'tensor', 'resolve', 'eval', 'specials',
                  'templates', 'patterns', 'specialize', 'hygiene', 'suggest', 'expansion', 'builtins.*',
                  'graph.*', 'jit.*', 'report']),
-    'front': (['repl.*', 'cli', '__main__'],
+    'front': (['repl.*', 'cli', '__main__', 'fmt_command'],
               ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'jit.build', 'docs',
                'suggest', '__init__', 'fmt', 'pretty']),
 }
