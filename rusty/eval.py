@@ -13,9 +13,10 @@ runs in constant host stack. No rusty value is a Python tuple.
 """
 from __future__ import annotations
 
+from .forms import NAMES
 from .errors import Abort, EvalError, Interrupted, RecursionLimit, RustyError
 from .printer import display_form
-from .expansion import is_pure
+from .macro_cache import is_pure
 from .resolve import (EPOCH, MISSING, UNBOUND, GlobalEnv, GlobalRef, lookup_by_name, resolve,
                       visible_names)
 from .specialize import specialize_call
@@ -23,12 +24,9 @@ from .suggest import undefined_message
 from .values import (EMPTY, NIL, Builtin, Lambda, List, Macro, Native, NativeGrad, Symbol,
                      make_list, sym)
 
-SPECIAL_FORM_NAMES = (
-    'define def lambda fn λ set! set let let* letrec letrec* do if cond when unless and or '
-    'begin match try-catch quote quasiquote unquote unquote-splicing eval eval-when defmacro '
-    'define-macro load load-relative defrust defrust*').split()
+SPECIAL_FORM_NAMES = list(NAMES)      # forms.py's table, in its order
 
-# Filled by specials.py, templates.py and patterns.py (imported by the
+# Filled by the modules forms.py names (specials, quasiquote, patterns, …; imported by the
 # runtime): head symbol -> compile function(x, scope, tail, span, unit).
 SPECIALS: dict = {}
 
@@ -407,7 +405,7 @@ def expand_macro(m: Macro, arg_forms: List, f, scope, tail, span, unit, cache: l
     """Expand a macro call and evaluate the expansion in the caller's frame.
 
     `cache` is the call site's [macro, epoch, code]: a pure macro's expansion
-    is reused while neither the macro nor any global has changed (expansion.py).
+    is reused while neither the macro nor any global has changed (macro_cache.py).
     """
     if cache[0] is m and cache[1] == EPOCH[0]:
         code = cache[2]

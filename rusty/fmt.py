@@ -13,14 +13,8 @@ from __future__ import annotations
 
 import re
 
+from .forms import BODY_INDENT
 from .reader import read
-
-# TEMPORARY: the body table of §16.1 rule 3, until the special-form table
-# (rusty/forms.py, branch `forms`) publishes BODY_INDENT; then import it here.
-BODY_INDENT = frozenset((
-    'define', 'def', 'defmacro', 'define-macro', 'lambda', 'fn', 'λ', 'let', 'let*', 'letrec', 'letrec*',
-    'let-values', 'when', 'unless', 'while', 'dotimes', 'dolist', 'repeat', 'do', 'case', 'match',
-    'try-catch', 'begin', 'defrust', 'defrust*', 'eval-when'))
 
 # ── Tokens, comments and line breaks kept ───────────────────────────────
 

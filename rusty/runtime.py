@@ -10,7 +10,7 @@ import sys
 from importlib import import_module
 
 from . import eval as ev
-from . import patterns, specials, templates
+from . import forms
 from .errors import Abort, EvalError, Interrupted, ReadError, RecursionLimit, RustyError, os_error_text
 from .printer import display_form
 from .reader import read
@@ -18,8 +18,9 @@ from .resolve import MISSING, GlobalEnv
 from .values import NIL, Builtin, Lambda, List, Macro, Symbol, sym
 from .worker import worker
 
-# Importing these registers the special forms' compilers in eval.SPECIALS.
-FORM_MODULES = (specials, templates, patterns)
+# Importing the modules the forms table names registers their compile
+# functions in eval.SPECIALS (a new form's module needs no line here).
+FORM_MODULES = tuple(import_module('rusty.' + m) for m in forms.modules())
 TABLE_MODULES = tuple('rusty.builtins.' + m for m in (
     'numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'files', 'tensors', 'layout')) + (
     'rusty.graph.builtins', 'rusty.compile_graph')

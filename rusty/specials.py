@@ -1,5 +1,5 @@
 """Special forms (LANGUAGE.md §6): one compile function per form. Templates
-and macros are in templates.py, `match` in patterns.py.
+and macros are in quasiquote.py, `match` in patterns.py.
 
 Each `comp_X(x, scope, tail, span, unit)` receives the whole form and returns
 a closure. A form of the wrong shape raises Usage, which `comp` turns into a

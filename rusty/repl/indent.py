@@ -5,17 +5,13 @@ inside a string or comment is not a parenthesis.
 """
 from __future__ import annotations
 
+from ..forms import BODY_INDENT
 from ..reader import open_depth, tokens
 
-# Heads whose remaining items form a body: indented by two under the '('.
-BODY_FORMS = frozenset((
-    'define def lambda fn λ let let* letrec letrec* do when unless begin match try-catch '
-    'eval-when defmacro define-macro defrust defrust* while dotimes dolist repeat '
-    'with-open-file case unwind-protect').split())
-
-
 def is_body_form(name: str) -> bool:
-    return name in BODY_FORMS or name.startswith(('def', 'with-'))
+    """Heads whose remaining items form a body, indented by two under the '('
+    (the formatter's body table, LANGUAGE.md §16.1)."""
+    return name in BODY_INDENT
 
 
 # ── Completeness ─────────────────────────────────────────────────────────

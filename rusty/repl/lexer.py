@@ -13,14 +13,13 @@ from pygments.lexer import Lexer
 from pygments.token import (Comment, Keyword, Name, Number, Operator, Punctuation,
                             String, Text)
 
+from ..forms import NAMES, names_with
 from ..reader import TOKEN
 
-SPECIAL_FORMS = frozenset((
-    'define def lambda fn λ set! set let let* letrec letrec* do if cond when unless and or '
-    'begin match try-catch quote quasiquote unquote unquote-splicing eval eval-when defmacro '
-    'define-macro load load-relative defrust defrust*').split())
+SPECIAL_FORMS = frozenset(NAMES)
 
-DEFINERS = frozenset(('define', 'def', 'defmacro', 'define-macro', 'defrust', 'defrust*'))
+DEFINERS = frozenset(n for syntax in ('define', 'def', 'defmacro', 'defrust', 'defrust*')
+                     for n in names_with(syntax))
 ESCAPE = re.compile(r'\\[\s\S]?')
 
 _builtins: frozenset | None = None

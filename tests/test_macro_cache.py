@@ -5,7 +5,7 @@ definition are unchanged; these tests pin the behaviour that must not change.
 """
 from helpers import err, out, session, value
 
-from rusty.expansion import is_pure
+from rusty.macro_cache import is_pure
 from rusty.values import sym
 
 

@@ -1,0 +1,51 @@
+"""`case` (LANGUAGE.md §15.5): choose a clause by comparing one value with
+literal data.
+
+`(case key ((datum…) body…)… (else body…))`: the key is evaluated once, the
+data are not evaluated and are compared with `equal?`; the first clause
+listing an equal datum runs its body (the last form in tail position), an
+`else` clause (last only) always runs, and with no match the result is Nil.
+No frame is created: the bodies run in the current one.
+"""
+from __future__ import annotations
+
+from .eval import Usage, comp, comp_body, special, sub_span
+from .printer import display_form
+from .values import NIL, List, equal, sym
+
+ELSE = sym('else')
+
+
+def clause_parts(clause, last: bool):
+    """(data as a tuple, or None for else; the body) of a well-formed clause;
+    raises Usage for a malformed one."""
+    if clause.__class__ is List and clause.len:
+        head = clause.car
+        if head is ELSE and last:
+            return None, clause.cdr
+        if head.__class__ is List:
+            return tuple(head), clause.cdr
+    raise Usage('case: bad clause ' + display_form(clause))
+
+
+@special('case')
+def comp_case(x, scope, tail, span, unit):
+    if x.len < 2:
+        raise Usage('case: (case key clause...)')
+    key = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
+    cells = list(x.cdr.cdr.cells())
+    clauses = []
+    for i, c in enumerate(cells):
+        data, body = clause_parts(c.car, i == len(cells) - 1)
+        clauses.append((data, comp_body(body, scope, tail, sub_span(c, span, unit), unit)))
+
+    def ev(f):
+        v = key(f)
+        for data, body in clauses:
+            if data is None:
+                return body(f)
+            for d in data:
+                if equal(v, d):
+                    return body(f)
+        return NIL
+    return ev
