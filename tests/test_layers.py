@@ -24,7 +24,7 @@ LAYERS = {
     'tensor': (['tensor'], ['values', 'errors', 'printer', 'jit.kernels']),
     'eval': (['resolve', 'eval', 'specials', 'quasiquote', 'patterns', 'case_form', 'specialize', 'hygiene', 'suggest',
               'macro_cache', 'builtins.*'],
-             ['reader', 'printer', 'values', 'tensor', 'errors', 'forms']),
+             ['reader', 'printer', 'values', 'tensor', 'errors', 'forms', 'fmt', 'pretty']),
     'graph': (['graph.*'], ['values', 'tensor', 'errors']),
     'codegen': (['jit.codegen', 'jit.graph_codegen', 'jit.grad_call'],
                 ['values', 'graph.ir', 'jit.build', 'jit.ffi', 'jit.pool', 'jit.kernels', 'errors']),
