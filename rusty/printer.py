@@ -1,14 +1,14 @@
-"""Display form and print form (LANGUAGE.md §3.3–3.4); number formatting.
+"""Display, print and write forms (LANGUAGE.md §3.3–3.4, §15.7); number formatting.
 
-The two forms differ only in strings: display form quotes them (unescaped),
-print form writes them raw. Lists are walked with an explicit stack, so deep
+The forms differ only in strings: display form quotes them (unescaped),
+print form writes them raw, write form quotes and escapes them (readable). Lists are walked with an explicit stack, so deep
 data never overflows the host stack; past MAX_DEPTH a list prints as `(...)`.
 """
 from __future__ import annotations
 
 from decimal import Decimal
 
-from .values import (Builtin, Lambda, List, Macro, Native, NativeGrad,
+from .values import (Builtin, Hash, Lambda, List, Macro, Native, NativeGrad,
                      NilType, Symbol, Tensor)
 
 MAX_DEPTH = 4000
@@ -129,12 +129,19 @@ def render_nested(x, atom, shape, max_depth=None, too_deep='') -> str:
             return ''.join(out)
 
 
+def hash_text(h: Hash, form) -> str:
+    """`#hash((k v) …)` in insertion order, keys and values written by `form`."""
+    return '#hash(%s)' % ' '.join('(%s %s)' % (form(k), form(v)) for k, v in h.table.values())
+
+
 def _display_atom(x) -> str:
     cls = x.__class__
     if cls is float:
         return format_number(x)
     if cls is str:
         return '"' + x + '"'
+    if cls is Hash:
+        return hash_text(x, display_form)
     return _atom(x, True)
 
 
@@ -144,7 +151,28 @@ def _print_atom(x) -> str:
         return format_number(x)
     if cls is str:
         return x
+    if cls is Hash:
+        return hash_text(x, print_form)
     return _atom(x, False)
+
+
+_WRITE_ESCAPES = str.maketrans({'\\': '\\\\', '"': '\\"', '\n': '\\n', '\t': '\\t', '\r': '\\r'})
+
+
+def write_string(s: str) -> str:
+    """A string in double quotes, escaping exactly backslash, quote, LF, tab, CR."""
+    return '"' + s.translate(_WRITE_ESCAPES) + '"'
+
+
+def _write_atom(x) -> str:
+    cls = x.__class__
+    if cls is float:
+        return format_number(x)
+    if cls is str:
+        return write_string(x)
+    if cls is Hash:
+        return hash_text(x, write_form)
+    return _atom(x, True)
 
 
 def display_form(x) -> str:
@@ -161,4 +189,8 @@ def print_form(x) -> str:
     return render_nested(x, _print_atom, _parens, MAX_DEPTH, '(...)')
 
 
-
+def write_form(x) -> str:
+    """Display form with strings escaped so they read back (§15.7): `repr`, the REPL."""
+    if x.__class__ is not List:
+        return _write_atom(x)
+    return render_nested(x, _write_atom, _parens, MAX_DEPTH, '(...)')

@@ -17,6 +17,8 @@ MAX_NESTING = 8000
 TOKEN = re.compile(r'''
     (?P<ws>[ \t\r\n]+)
   | (?P<comment>;[^\n]*)
+  | (?P<block>\#\|)
+  | (?P<datum>\#;)
   | (?P<open>\()
   | (?P<close>\))
   | (?P<sugar>,@|[,'`])
@@ -27,6 +29,7 @@ TOKEN = re.compile(r'''
   | (?P<sym>[^ \t\r\n()'"`,]+)
 ''', re.VERBOSE)
 
+BLOCK_MARK = re.compile(r'\#\||\|\#')
 SUGAR = {"'": sym('quote'), '`': sym('quasiquote'), ',': sym('unquote'), ',@': sym('unquote-splicing')}
 ESCAPES = {'n': '\n', 't': '\t', 'r': '\r'}
 ESCAPE = re.compile(r'\\([\s\S]?)')
@@ -64,8 +67,23 @@ def _escaped_end(text: str) -> bool:
 
 # ── Tokenizing with positions ────────────────────────────────────────────
 
+def _block_end(text: str, pos: int) -> int:
+    """The end of the (nestable) block comment whose `#|` ends at pos; -1 if unclosed."""
+    depth = 1
+    while True:
+        m = BLOCK_MARK.search(text, pos)
+        if m is None:
+            return -1
+        pos = m.end()
+        depth += 1 if m.group() == '#|' else -1
+        if depth == 0:
+            return pos
+
+
 def tokens(text: str, file: str = '<string>'):
-    """Yield (kind, text, span) for every token, comments and whitespace skipped."""
+    """Yield (kind, text, span) for every token, comments and whitespace skipped.
+
+    A block comment never closed is the token 'unclosed' (the `#|` only)."""
     pos, n = 0, len(text)
     line, line_start = 1, 0
     match = TOKEN.match
@@ -75,11 +93,17 @@ def tokens(text: str, file: str = '<string>'):
         tok = m.group()
         end = m.end()
         start_line, start_col = line, pos - line_start + 1
-        nl = tok.count('\n') if kind in ('ws', 'str') else 0
+        if kind == 'block':
+            end = _block_end(text, end)
+            if end < 0:
+                yield 'unclosed', tok, Span(file, line, start_col, line, start_col + 2)
+                return
+            tok = text[pos:end]
+        nl = tok.count('\n') if kind in ('ws', 'str', 'block') else 0
         if nl:
             line += nl
             line_start = pos + tok.rindex('\n') + 1
-        if kind != 'ws' and kind != 'comment':
+        if kind != 'ws' and kind != 'comment' and kind != 'block':
             yield kind, tok, Span(file, start_line, start_col, line, end - line_start + 1)
         pos = end
 
@@ -114,27 +138,42 @@ def read(text: str, file: str = '<string>') -> List:
             if len(stack) == 1:
                 raise ReadError("unexpected ')' with no matching '('", span)
             if cur.pending:
-                raise ReadError("'%s' must be followed by a datum" % cur.pending[-1][0], cur.pending[-1][1])
+                _no_datum(cur.pending[-1])
             done = stack.pop()
             form = _build(done.items, done.spans)
             full = Span(file, done.span.line, done.span.col, span.end_line, span.end_col)
             cur = stack[-1]
             _add(cur, form, full, done.wrap)
-        elif kind == 'sugar':
+        elif kind == 'sugar' or kind == 'datum':
             cur.pending.append((tok, span))
+        elif kind == 'unclosed':
+            raise IncompleteInput("unexpected end of input: a '#|' comment is never closed", span)
         else:
             _add(cur, _atom(kind, tok), span, None)
     if len(stack) > 1:
         raise IncompleteInput("unexpected end of input: a '(' is never closed", stack[-1].span)
     if top.pending:
-        raise ReadError("'%s' must be followed by a datum" % top.pending[-1][0], top.pending[-1][1])
+        _no_datum(top.pending[-1])
     return _build(top.items, top.spans)
 
 
+def _no_datum(prefix):
+    """The parse error for a sugar or `#;` with no datum after it."""
+    tok, span = prefix
+    if tok == '#;':
+        raise ReadError("unexpected end of input: '#;' has no datum to comment out", span)
+    raise ReadError("'%s' must be followed by a datum" % tok, span)
+
+
 def _add(level: _Open, form, span: Span, wrap):
-    """Append a finished datum to `level`, wrapping it in any pending sugar."""
+    """Append a finished datum to `level`, wrapping it in any pending sugar;
+    a pending `#;` drops it instead (outer prefixes then wait for the next)."""
     sugars = wrap if wrap is not None else level.pending
-    for tok, sp in reversed(sugars):
+    for i in range(len(sugars) - 1, -1, -1):
+        tok, sp = sugars[i]
+        if tok == '#;':
+            level.pending = sugars[:i]
+            return
         inner = span
         span = Span(span.file, sp.line, sp.col, span.end_line, span.end_col)
         form = List(SUGAR[tok], List(form, EMPTY, inner), sp)
@@ -170,4 +209,6 @@ def open_depth(text: str) -> tuple[int, bool]:
                 return depth, False
         elif kind == 'str':
             in_string = len(tok) < 2 or not tok.endswith('"') or _escaped_end(tok)
+        elif kind == 'unclosed':
+            return depth, True      # an open block comment needs more lines, like a string
     return depth, in_string

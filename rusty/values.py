@@ -207,12 +207,52 @@ class Tensor:
         self.shape = shape
 
 
+# ── Hash tables ──────────────────────────────────────────────────────────
+
+class Hash:
+    """A mutable table in insertion order (LANGUAGE.md §15.4): `table` maps a
+    key's hashable image (see hash_key) to its (key, value) entry, so `equal?`
+    keys share one entry and an update keeps the entry's position."""
+    __slots__ = ('table',)
+
+    def __init__(self):
+        self.table: dict = {}
+
+
+class Unhashable(Exception):
+    """A value that cannot be a hash key; `value` is the culprit."""
+
+    def __init__(self, value):
+        super().__init__()
+        self.value = value
+
+
+_TRUE_KEY, _FALSE_KEY = object(), object()     # True == 1.0 in Python: keep them apart
+
+
+def hash_key(x):
+    """The hashable image of a key, equal exactly when the keys are `equal?`."""
+    cls = x.__class__
+    if cls is float:
+        if x != x:
+            raise Unhashable(x)
+        return x if x else 0.0        # 0 and -0 are one key
+    if cls is str or cls is Symbol or cls is NilType:
+        return x
+    if cls is bool:
+        return _TRUE_KEY if x else _FALSE_KEY
+    if cls is List:
+        return tuple([hash_key(e) for e in x])
+    raise Unhashable(x)
+
+
 # ── Type names ───────────────────────────────────────────────────────────
 
 _TYPE_NAMES = {
     float: 'number', bool: 'boolean', str: 'string', Symbol: 'symbol',
     List: 'list', NilType: 'nil', Lambda: 'lambda', Macro: 'macro',
     Builtin: 'builtin', Tensor: 'tensor', Native: 'native', NativeGrad: 'native-grad',
+    Hash: 'hash',
 }
 
 
@@ -290,4 +330,17 @@ def _equal_atom(a, b) -> bool:
         return a is b
     if ca is Tensor:
         return a.shape == b.shape and all(x == y for x, y in zip(a.data, b.data))
+    if ca is Hash:
+        return _equal_hash(a, b)
     return False   # procedures, macros, natives: never equal, even to themselves
+
+
+def _equal_hash(a: Hash, b: Hash) -> bool:
+    """The same keys, with `equal?` values, in any order."""
+    if len(a.table) != len(b.table):
+        return False
+    for hk, (_k, v) in a.table.items():
+        other = b.table.get(hk)
+        if other is None or not equal(v, other[1]):
+            return False
+    return True

@@ -145,9 +145,11 @@ def test_comment_only_at_token_start():
     assert toks('(a;b c)') == [[Y('a;b'), Y('c')]]
 
 
-def test_no_block_or_datum_comments():
-    assert toks('#|x|#') == [Y('#'), Y('|x|#')]
-    assert toks('#;a') == [Y('#')]
+def test_block_and_datum_comments_amend_section_1():
+    # §15.1 adds them; tests/test_lib_reader.py covers them in full
+    assert toks('#|x|#') == []
+    assert toks('#;a') == []
+    assert toks('#x a#|b') == [Y('#'), Y('x'), Y('a#|b')]
 
 
 # ── §1 strings ───────────────────────────────────────────────────────────

@@ -44,7 +44,7 @@ def open_lists(text: str) -> list:
             if stack:
                 stack.pop()
             continue
-        if kind == 'sugar':
+        if kind == 'sugar' or kind == 'datum':
             continue    # the datum after it is the element
         if stack:
             top = stack[-1]
