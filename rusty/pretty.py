@@ -13,26 +13,21 @@ depth or length of the value.
 """
 from __future__ import annotations
 
-from .printer import MAX_DEPTH, display_form
-from .values import List, make_list
+from .printer import MAX_DEPTH, write_form
+from .values import Hash, List, make_list
 
-# ── The write form (§15.7) ──────────────────────────────────────────────
-# TEMPORARY: until printer.write_form and the hash type (branch `lib`) land,
-# the write form of atoms and the hash entries are written here, in one place.
-
-WRITE_ESCAPES = str.maketrans({'\\': '\\\\', '"': '\\"', '\n': '\\n', '\t': '\\t', '\r': '\\r'})
-
+# ── What the layout writes: the write form (§15.7) ────────────────────
 
 def write_atom(x) -> str:
     """The write form of anything that is not a non-empty list or a hash."""
-    if x.__class__ is str:
-        return '"' + x.translate(WRITE_ESCAPES) + '"'
-    return display_form(x)
+    return write_form(x)
 
 
 def hash_entries(x):
-    """The (key value) entries of a hash as a list of two-element lists; None for a non-hash."""
-    return None
+    """The entries of a hash as two-element lists `(key value)`, in order; None for a non-hash."""
+    if x.__class__ is not Hash:
+        return None
+    return [make_list([k, v]) for k, v in x.table.values()]
 
 
 # ── Layout ───────────────────────────────────────────────────────────────
@@ -121,8 +116,3 @@ def _broken(x, depth):
     if entries is not None:
         return '#hash()', None
     return write_atom(x), None
-
-
-def entry(key, value) -> List:
-    """A hash entry as the two-element list the layout writes."""
-    return make_list([key, value])
