@@ -2,6 +2,8 @@
 `pretty-print` / `pretty-string` (values laid out within a width)."""
 from __future__ import annotations
 
+import math
+
 from ..fmt import fmt_string as format_text
 from ..pretty import pretty_string as layout_value
 from ..printer import display_form
@@ -15,7 +17,7 @@ DEFAULT_WIDTH = 80.0
 
 def width_arg(name: str, width) -> int:
     """A width: a positive integer (§16.3)."""
-    if width.__class__ is not float or width != width or width < 1 or width != int(width) or width == float('inf'):
+    if width.__class__ is not float or not math.isfinite(width) or width < 1 or width != int(width):
         raise EvalError('%s: expected a positive integer width, got %s' % (name, display_form(width)))
     return int(width)
 
