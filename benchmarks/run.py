@@ -5,7 +5,7 @@
     python3 benchmarks/run.py --quick ...      # fewer repetitions (not for the record)
     python3 benchmarks/run.py --no-write ...   # print only
 
-Families: interp, startup, defrust, native-call, repl, training. Each runs in
+Families: interp, startup, defrust, native-call, repl, training, fmt. Each runs in
 its own fresh process (so one family's imports — torch, numba — never weigh
 on another's timings), one after the other, never in parallel. Each family's
 section of RESULTS.md is replaced by the new run and carries its own command,
@@ -47,6 +47,7 @@ FAMILIES = {
     'native-call': ('defrust: per-call overhead from rusty', 'bench_native_call.py', [], 'json'),
     'repl': ('REPL: time to the first prompt', 'bench_repl.py', [], 'repl'),
     'training': ('Training: MLP SGD step vs PyTorch float64', 'bench_training.py', [], 'training'),
+    'fmt': ('Formatter: `fmt-string` on 10,000 lines and growth', 'bench_fmt.py', [], 'json'),
 }
 ORDER = list(FAMILIES)
 

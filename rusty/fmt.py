@@ -133,29 +133,22 @@ def layout(text: str, body=None) -> str:
         if kind == 'ws':
             breaks += tok.count('\n')
             continue
-        if kind == 'comment':
-            tok = tok.rstrip(TRAILING)
         top = stack[-1]
-        if prev is None:
-            pad = ''
-        elif breaks:
+        if breaks and prev is not None:
             line += 2 if breaks > 1 else 1
-            indent = 0 if len(stack) == 1 else top.indent(body)
-            pad = ('\n\n' if breaks > 1 else '\n') + ' ' * indent
-            col = indent
-        elif prev == 'open' or prev == 'sugar' or prev == 'datum' or kind == 'close':
-            pad = ' ' if prev == 'sugar' and prev_tok == ',' and tok[:1] == '@' else ''
-        else:
-            pad = ' '
+            col = 0 if len(stack) == 1 else top.indent(body)
+            out.append(('\n\n' if breaks > 1 else '\n') + ' ' * col)
+        elif prev is not None and _space_between(prev, prev_tok, kind, tok):
+            out.append(' ')
+            col += 1
         breaks = 0
-        col += len(pad) if not pad.startswith('\n') else 0
-        if kind in ('atom', 'str', 'open', 'sugar', 'datum'):
+        if kind in BEGINS:
             top.begin(kind, tok, line, col)
-        out.append(pad)
+        elif kind == 'comment':
+            tok = tok.rstrip(TRAILING)
         out.append(tok)
-        nl = tok.count('\n') if kind in ('str', 'block') else 0
-        if nl:
-            line += nl
+        if kind in MULTI_LINE and '\n' in tok:
+            line += tok.count('\n')
             col = len(tok) - tok.rindex('\n') - 1
         else:
             col += len(tok)
@@ -174,6 +167,22 @@ def layout(text: str, body=None) -> str:
         return ''.join(out)   # a final newline would become part of the string
     out.append('\n')
     return ''.join(out)
+
+
+BEGINS = frozenset(('atom', 'str', 'open', 'sugar', 'datum'))   # what starts a datum or an element
+MULTI_LINE = frozenset(('str', 'block'))                        # tokens that may hold line breaks
+PREFIXES = frozenset(('open', 'sugar', 'datum'))                # no space after these
+
+
+def _space_between(prev: str, prev_tok: str, kind: str, tok: str) -> bool:
+    """Whether two tokens on one line are separated by a space (§16.1 rule 1).
+
+    None after `(`, a quote sugar or `#;`, none before `)`; but `, @x` keeps its
+    space, which `,@x` (unquote-splicing) would not read the same without.
+    """
+    if prev in PREFIXES:
+        return prev_tok == ',' and tok[:1] == '@'
+    return kind != 'close'
 
 
 def _unterminated(tok: str) -> bool:
