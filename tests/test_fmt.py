@@ -289,3 +289,75 @@ def test_any_text_formats_or_gives_a_rusty_error(src):
 
 def test_layout_alone_is_what_fmt_string_returns_for_text_that_reads():
     assert layout(SPEC_IN) == SPEC_OUT
+
+
+# ── The one-pass indentation against a slow reference built on the reader ─
+
+def reference_indents(out):
+    """{line: indentation} for every line of `out` that starts with a token, from
+    §16.1 rule 3 applied to the reader's spans (lists, heads, second elements)."""
+    rows = out.split('\n')
+    lists = []                       # (start, end, '(' column, element cells) of each parenthesised list
+    todo = [read(out)]
+    while todo:
+        cells = list(todo.pop().cells())
+        for cell in cells:
+            if cell.car.__class__ is List:
+                sub = list(cell.car.cells())
+                todo.append(cell.car)
+                if rows[cell.span.line - 1][cell.span.col - 1] != '(':
+                    continue                 # quote sugar: a list, but no parenthesis
+                lists.append(((cell.span.line, cell.span.col), (cell.span.end_line, cell.span.end_col),
+                              cell.span.col - 1, sub))
+    want = {}
+    for number, start in line_starts(out):
+        pos = (number, start + 1)
+        inside = [entry for entry in lists if entry[0] < pos < entry[1]]
+        if not inside:
+            want[number] = 0
+            continue
+        _, _, col, sub = max(inside, key=lambda e: e[0])
+        # a line at or before the head has no head to go by yet: it aligns with where the head goes
+        head = sub[0].car if sub and (sub[0].span.line, sub[0].span.col) < pos else None
+        if head.__class__ is Symbol and head.name in BODY:
+            want[number] = col + 2
+        elif head.__class__ is Symbol and len(sub) > 1 and sub[1].span.line == sub[0].span.line:
+            want[number] = sub[1].span.col - 1
+        else:
+            want[number] = col + 1
+    return want
+
+
+def line_starts(out):
+    """(line number, indentation) of each line whose start is not inside a string or block comment."""
+    found, line, at_start = [], 1, True
+    for kind, tok in lex(out):
+        if kind == 'ws':
+            if '\n' in tok:
+                line += tok.count('\n')
+                at_start = True
+            continue
+        if at_start:
+            found.append((line, len(out.split('\n')[line - 1]) - len(out.split('\n')[line - 1].lstrip(' '))))
+            at_start = False
+        line += tok.count('\n')
+    return found
+
+
+from rusty.forms import BODY_INDENT as BODY  # noqa: E402
+
+
+# The reader does not show what a datum comment hides, so the reference runs on
+# programs without them (test_datum_comments covers those by example).
+PLAIN_DATA = st.recursive(ATOMS, lambda c: st.one_of(_list(c, SEPS), _sugared(c)), max_leaves=25)
+PLAIN_PROGRAMS = st.tuples(SEPS, st.lists(st.tuples(PLAIN_DATA, SEPS), max_size=5)).map(
+    lambda t: t[0] + ''.join(d + s for d, s in t[1]))
+
+
+@PROPS
+@given(PLAIN_PROGRAMS)
+def test_indentation_matches_the_reference(src):
+    out = fmt(src)
+    got = dict(line_starts(out))
+    want = reference_indents(out)
+    assert got == want
