@@ -68,7 +68,11 @@ def main(argv: list[str], stdout, stderr, stdin) -> int:
         stdout.write(HELP + '\n')
         return 0
     if mode == 'stdin':
-        text = stdin.read()
+        try:
+            text = read_stdin(stdin)
+        except (OSError, UnicodeDecodeError) as e:
+            stderr.write('Error reading <stdin>: %s\n' % os_error_text(e))
+            return 1
         out = _formatted(text, '<stdin>', stderr)
         if out is None:
             return 1
@@ -78,6 +82,12 @@ def main(argv: list[str], stdout, stderr, stdin) -> int:
     for path in files:
         status = max(status, format_file(path, mode, stdout, stderr))
     return status
+
+
+def read_stdin(stdin) -> str:
+    """All of stdin as it is (line endings untranslated, so strings keep their bytes)."""
+    raw = getattr(stdin, 'buffer', None)
+    return raw.read().decode('utf-8') if raw is not None else stdin.read()
 
 
 def format_file(path: str, mode: str, stdout, stderr) -> int:

@@ -150,6 +150,16 @@ def test_the_command_and_a_script_named_fmt(files):
     assert (r.returncode, r.stdout) == (0, CLEAN)
 
 
+def test_stdin_is_read_as_it_is(files):
+    r = subprocess.run([sys.executable, '-m', 'rusty', 'fmt', '-'], cwd=files, input=b'(a\r\n"x\r\ny")\r\n',
+                       capture_output=True, timeout=120)
+    assert (r.returncode, r.stdout) == (0, b'(a\n "x\r\ny")\n')
+    r = subprocess.run([sys.executable, '-m', 'rusty', 'fmt', '-'], cwd=files, input=b'(a "\xff")',
+                       capture_output=True, timeout=120)
+    assert (r.returncode, r.stdout) == (1, b'')
+    assert r.stderr == b'Error reading <stdin>: stream did not contain valid UTF-8\n'
+
+
 # ── Atomicity: a crash leaves the old or the new text ───────────────────
 
 def test_a_failing_replace_leaves_the_old_text_and_no_temporary(files, monkeypatch):

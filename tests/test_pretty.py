@@ -153,3 +153,15 @@ def test_layout_matches_the_recursive_reference(v, width, col):
 def test_what_reads_back_is_the_value(width):
     v = form('(define (f x) (let ((s "a \\"q\\"\\nb")) (list s (quote x) 1.5 -2 #t)))')
     assert write_form(read(pretty_string(v, width)).car) == write_form(v)
+
+
+# ── The documentation of the layout builtins ─────────────────────────────
+
+@pytest.mark.parametrize('name', ['fmt-string', 'pretty-string', 'pretty-print'])
+def test_layout_builtins_are_documented_and_their_examples_hold(name):
+    from helpers import session
+    s = session()
+    b = s.global_value(name)
+    assert b.sig.startswith('(%s ' % name) and b.doc and b.examples
+    for expr, expected in b.examples:
+        assert write_form(session().run(expr, '<example>')) == expected, expr
