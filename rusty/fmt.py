@@ -7,7 +7,15 @@ strings and comments byte for byte. The real reader validates the text first, so
 a text that does not parse fails with exactly the reader's error.
 
 The layout is a single left-to-right pass with an explicit stack of open lists:
-linear in the text, no host recursion.
+linear in the text, no host recursion. Where §16.1 leaves a choice:
+- a line's indentation goes by what precedes it: a line that starts before the
+  head of its list (`(` alone on a line) aligns with the head (column + 1);
+- `#;` is a prefix like the quote sugar (no space after it), and the datum it
+  comments out is not an element: it is never the head or the first argument;
+- trailing blanks of a line comment are trailing whitespace, so they go; the
+  comment's text up to them is kept byte for byte (a block comment wholly);
+- an unterminated string at the end of the text gets no final newline, which
+  would become part of it.
 """
 from __future__ import annotations
 
