@@ -13,8 +13,8 @@ runs in constant host stack. No rusty value is a Python tuple.
 """
 from __future__ import annotations
 
-from .forms import NAMES
 from .errors import Abort, EvalError, Interrupted, RecursionLimit, RustyError
+from .forms import NAMES
 from .printer import display_form
 from .macro_cache import is_pure
 from .resolve import (EPOCH, MISSING, UNBOUND, GlobalEnv, GlobalRef, lookup_by_name, resolve,

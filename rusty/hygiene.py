@@ -5,16 +5,18 @@ template itself binds (let-family, named let, lambda/fn/λ, do) are renamed,
 consistently through their scope, to fresh `NAME__N` symbols. Nothing under
 unquote/unquote-splicing is renamed (but quasiquotes nested there are
 templates of their own); free identifiers are left alone.
+
+Which forms bind what comes from the forms table (forms.py, by syntax):
+a form read as `let`, `let*`, `letrec`, `lambda` or `do` is renamed here.
 """
 from __future__ import annotations
 
+from .resolve import FORM_OF
 from .values import EMPTY, List, Symbol, gensym, sym
 
 QUASIQUOTE = sym('quasiquote')
 UNQUOTES = (sym('unquote'), sym('unquote-splicing'))
 DOT = sym('.')
-LET, LET_STAR, LETREC, LETREC_STAR, DO = map(sym, ('let', 'let*', 'letrec', 'letrec*', 'do'))
-LAMBDAS = (sym('lambda'), sym('fn'), sym('λ'))
 
 
 def rebuild(original: List, new_items) -> List:
@@ -58,16 +60,12 @@ def _template(t, env: dict):
         return t
     if _is_unquote(t):
         return rebuild(t, [t.car, rename_templates(t.cdr.car)])
-    head = t.car
-    if head in (LET, LET_STAR, LETREC, LETREC_STAR) and t.len >= 3:
-        if head is LET and t.cdr.car.__class__ is Symbol and t.len >= 4:
-            return _named_let(t, env)
-        if t.cdr.car.__class__ is List:
-            return _let(t, env)
-    if head in LAMBDAS and t.len >= 3:
-        return _lambda(t, env)
-    if head is DO and t.len >= 3 and t.cdr.car.__class__ is List:
-        return _do(t, env)
+    form = FORM_OF.get(t.car) if t.car.__class__ is Symbol else None
+    rename = RENAMERS.get(form.syntax) if form is not None else None
+    if rename is not None:
+        renamed = rename(form.syntax, t, env)
+        if renamed is not None:
+            return renamed
     return rebuild(t, [_template(e, env) for e in t])
 
 
@@ -83,12 +81,23 @@ def _binding(b, name_env: dict, init_env: dict):
     return _template(b, init_env)
 
 
-def _let(t, env):
+def _let_family(syntax, t, env):
+    """let (plain or named), let*, letrec(*) templates; None if not that shape."""
+    if t.len < 3:
+        return None
+    if syntax == 'let' and t.cdr.car.__class__ is Symbol and t.len >= 4:
+        return _named_let(t, env)
+    if t.cdr.car.__class__ is List:
+        return _let(syntax, t, env)
+    return None
+
+
+def _let(syntax, t, env):
     head, bindings, body = t.car, t.cdr.car, t.cdr.cdr
     inner = _fresh(_binders(bindings), env)
-    if head is LET:
+    if syntax == 'let':
         new_bs = [_binding(b, inner, env) for b in bindings]
-    elif head is LET_STAR:
+    elif syntax == 'let*':
         new_bs, seen = [], dict(env)
         for b in bindings:
             new_bs.append(_binding(b, inner, seen))
@@ -108,7 +117,9 @@ def _named_let(t, env):
     return rebuild(t, [head, inner[name], rebuild(bindings, new_bs)] + [_template(e, inner) for e in body])
 
 
-def _lambda(t, env):
+def _lambda(syntax, t, env):
+    if t.len < 3:
+        return None
     head, params, body = t.car, t.cdr.car, t.cdr.cdr
     if params.__class__ is Symbol:
         inner = _fresh([params], env)
@@ -122,7 +133,9 @@ def _lambda(t, env):
     return rebuild(t, [head, new_params] + [_template(e, inner) for e in body])
 
 
-def _do(t, env):
+def _do(syntax, t, env):
+    if t.len < 3 or t.cdr.car.__class__ is not List:
+        return None
     head, specs, rest = t.car, t.cdr.car, t.cdr.cdr
     inner = _fresh(_binders(specs), env)
     new_specs = []
@@ -137,3 +150,7 @@ def _do(t, env):
         else:
             new_specs.append(_template(s, env))
     return rebuild(t, [head, rebuild(specs, new_specs)] + [_template(e, inner) for e in rest])
+
+
+# syntax (forms.py) -> how a template of that form is renamed (None: not that shape)
+RENAMERS = {'let': _let_family, 'let*': _let_family, 'letrec': _let_family, 'lambda': _lambda, 'do': _do}

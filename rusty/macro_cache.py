@@ -8,10 +8,14 @@ in resolve.py), and the macro body is pure — it only computes with its
 arguments through pure builtins and lambdas it creates itself, and has no side
 effects (no output, gensym, assignment, eval, load or definition outside its
 own frame). Everything else is expanded every time, as the language says.
+
+Which special forms have effects, and how each one's items are read, comes
+from the forms table (forms.py): an effectful form is impure without further
+look, and a form whose syntax this check has no rule for is impure too.
 """
 from __future__ import annotations
 
-from .resolve import MISSING
+from .resolve import FORM_OF, MISSING
 from .values import Builtin, List, Symbol, sym
 
 PURE_BUILTINS = frozenset('''
@@ -24,12 +28,7 @@ PURE_BUILTINS = frozenset('''
     string->number symbol->string string->symbol string->list str string-split format
 '''.split())
 
-_S = {n: sym(n) for n in '''quote quasiquote unquote unquote-splicing lambda fn λ let let* letrec
-    letrec* do define def if cond when unless and or begin match try-catch'''.split()}
-IMPURE_FORMS = frozenset(map(sym, '''set! set eval eval-when load load-relative defmacro
-    define-macro defrust defrust*'''.split()))
-LAMBDAS = (_S['lambda'], _S['fn'], _S['λ'])
-LETS = (_S['let'], _S['let*'], _S['letrec'], _S['letrec*'])
+ELSE = sym('else')
 
 
 class Impure(Exception):
@@ -77,66 +76,83 @@ def _check(x, locals_: set, genv) -> None:
     if x.__class__ is not List or x.len == 0:
         return
     head = x.car
-    args = list(x.cdr)
-    if head.__class__ is not Symbol:
-        for e in x:
-            _check(e, locals_, genv)
+    form = FORM_OF.get(head) if head.__class__ is Symbol else None
+    if form is None or form.syntax == 'unquote':    # outside a template unquote is a call
+        _call(x, locals_, genv)
         return
-    if head in IMPURE_FORMS:
+    if form.effectful:
         raise Impure(head.name)
-    if head is _S['quote']:
-        return
-    if head is _S['quasiquote']:
-        _template(args[0] if args else None, locals_, genv)
-        return
-    if head in LAMBDAS and args:
-        inner = locals_ | set(_symbols(args[0]))
-        for e in args[1:]:
-            _check(e, inner, genv)
-        return
-    if head in LETS or head is _S['do']:
-        _binding_form(head, args, locals_, genv)
-        return
-    if head in (_S['define'], _S['def']) and args:
-        _definition(head, args, locals_, genv)
-        return
-    if head is _S['match']:
-        if args:
-            _check(args[0], locals_, genv)
-        for clause in args[1:]:
-            if clause.__class__ is List and clause.len:
-                inner = locals_ | set(_symbols(clause.car))
-                for e in clause.cdr:
-                    _check(e, inner, genv)
-        return
-    if head is _S['try-catch']:
-        if len(args) >= 3:
-            _check(args[0], locals_, genv)
-            _check(args[2], locals_ | set(_symbols(args[1])), genv)
-        return
-    if head is _S['cond']:
-        for clause in args:
-            if clause.__class__ is List:
-                for e in clause:
-                    if e is not sym('else'):
-                        _check(e, locals_, genv)
-        return
-    if head in (_S['if'], _S['when'], _S['unless'], _S['and'], _S['or'], _S['begin']):
-        for e in args:
-            _check(e, locals_, genv)
-        return
-    _ref(head, locals_, genv)
+    rule = CHECKS.get(form.syntax)
+    if rule is None:
+        raise Impure(head.name)
+    rule(form.syntax, list(x.cdr), locals_, genv)
+
+
+def _call(x, locals_, genv) -> None:
+    """An application: the head and every argument are references."""
+    for e in x:
+        _check(e, locals_, genv)
+
+
+def _each(syntax, args, locals_, genv) -> None:
     for e in args:
         _check(e, locals_, genv)
 
 
-def _definition(head, args, locals_, genv) -> None:
+def _quasiquote(syntax, args, locals_, genv) -> None:
+    _template(args[0] if args else None, locals_, genv)
+
+
+def _lambda(syntax, args, locals_, genv) -> None:
+    if args:
+        inner = locals_ | set(_symbols(args[0]))
+        for e in args[1:]:
+            _check(e, inner, genv)
+
+
+def _match(syntax, args, locals_, genv) -> None:
+    if args:
+        _check(args[0], locals_, genv)
+    for clause in args[1:]:
+        if clause.__class__ is List and clause.len:
+            inner = locals_ | set(_symbols(clause.car))
+            for e in clause.cdr:
+                _check(e, inner, genv)
+
+
+def _try(syntax, args, locals_, genv) -> None:
+    if len(args) >= 3:
+        _check(args[0], locals_, genv)
+        _check(args[2], locals_ | set(_symbols(args[1])), genv)
+
+
+def _cond(syntax, args, locals_, genv) -> None:
+    for clause in args:
+        if clause.__class__ is List:
+            for e in clause:
+                if e is not ELSE:
+                    _check(e, locals_, genv)
+
+
+def _case(syntax, args, locals_, genv) -> None:
+    """The key and the clause bodies; the data are never evaluated."""
+    if args:
+        _check(args[0], locals_, genv)
+    for clause in args[1:]:
+        if clause.__class__ is List and clause.len:
+            for e in clause.cdr:
+                _check(e, locals_, genv)
+
+
+def _definition(syntax, args, locals_, genv) -> None:
     """define/def bind in the macro's own frame: the name becomes local."""
+    if not args:
+        return
     target = args[0]
     if target.__class__ is List and target.len:         # (define (f . params) body…)
         locals_.add(target.car)
         inner = locals_ | set(_symbols(target.cdr))
-    elif head is _S['def'] and len(args) > 2:            # (def f params body…)
+    elif syntax == 'def' and len(args) > 2:            # (def f params body…)
         locals_.add(target)
         inner = locals_ | set(_symbols(args[1]))
         args = args[1:]
@@ -147,11 +163,11 @@ def _definition(head, args, locals_, genv) -> None:
         _check(e, inner, genv)
 
 
-def _binding_form(head, args, locals_, genv) -> None:
+def _binding_form(syntax, args, locals_, genv) -> None:
     """let, let*, letrec(*), named let and do, each with its own init scope."""
     if not args:
         return
-    named = head is _S['let'] and args[0].__class__ is Symbol
+    named = syntax == 'let' and args[0].__class__ is Symbol
     bindings = (args[1] if len(args) > 1 else None) if named else args[0]
     body = args[2:] if named else args[1:]
     specs = [b for b in bindings if b.__class__ is List and b.len] if bindings.__class__ is List else []
@@ -159,9 +175,9 @@ def _binding_form(head, args, locals_, genv) -> None:
     inner = locals_ | set(names) | ({args[0]} if named else set())
     seen = set(locals_)
     for b in specs:
-        init_scope = {LETS[1]: seen, LETS[2]: inner, LETS[3]: inner}.get(head, locals_)
+        init_scope = {'let*': seen, 'letrec': inner}.get(syntax, locals_)
         for k, e in enumerate(b.cdr):
-            _check(e, inner if (head is _S['do'] and k > 0) else init_scope, genv)
+            _check(e, inner if (syntax == 'do' and k > 0) else init_scope, genv)
         seen = seen | {b.car}
     for e in body:
         _check(e, inner, genv)
@@ -173,7 +189,16 @@ def _template(t, locals_, genv) -> None:
         x = stack.pop()
         if x.__class__ is not List or x.len == 0:
             continue
-        if x.len == 2 and (x.car is _S['unquote'] or x.car is _S['unquote-splicing']):
+        if x.len == 2 and x.car in UNQUOTES:
             _check(x.cdr.car, locals_, genv)
         else:
             stack.extend(x)
+
+
+UNQUOTES = (sym('unquote'), sym('unquote-splicing'))
+
+# syntax (forms.py) -> how the purity check reads such a form
+CHECKS = {'quote': lambda *_: None, 'quasiquote': _quasiquote, 'sequence': _each,
+          'cond': _cond, 'case': _case, 'try': _try, 'lambda': _lambda, 'let': _binding_form,
+          'let*': _binding_form, 'letrec': _binding_form, 'do': _binding_form, 'match': _match,
+          'define': _definition, 'def': _definition}

@@ -18,6 +18,7 @@ from __future__ import annotations
 import weakref
 from typing import NamedTuple
 
+from .forms import BY_NAME
 from .values import List, Symbol, sym
 
 FIRST_SLOT = 2
@@ -87,9 +88,55 @@ class GlobalEnv:
         c = self.cells.get(s)
         return MISSING if c is None else c.get()
 
+    def assign(self, s: Symbol, v) -> bool:
+        """`set!` of a global: False if `s` is unbound."""
+        c = self.cells.get(s)
+        if c is None or c.get() is MISSING:
+            return False
+        c.set(v)
+        return True
+
     def names(self):
         """Every bound global name."""
         return [s.name for s, c in self.cells.items() if c.get() is not MISSING]
+
+
+class LibraryEnv(GlobalEnv):
+    """The standard library's own globals (LANGUAGE.md §15.9).
+
+    It starts as a copy of the program's globals (the builtins); the library
+    is compiled and run against it, so its references resolve to these
+    private cells, then `publish` gives the program the same definitions in
+    its own cells. A program that later redefines `sum` or `map` changes
+    only its cell: the library keeps its meaning. A name the library does
+    not bind is looked up in the program's globals (late binding).
+    """
+
+    def __init__(self, program: GlobalEnv):
+        super().__init__()
+        self.program = program
+        for s, c in program.cells.items():
+            v = c.get()
+            if v is not MISSING:
+                self.cell(s).set(v)
+
+    def lookup(self, s: Symbol):
+        c = self.cells.get(s)
+        v = MISSING if c is None else c.get()
+        return self.program.lookup(s) if v is MISSING else v
+
+    def assign(self, s: Symbol, v) -> bool:
+        return GlobalEnv.assign(self, s, v) or self.program.assign(s, v)
+
+    def names(self):
+        return list(dict.fromkeys(GlobalEnv.names(self) + self.program.names()))
+
+    def publish(self) -> None:
+        """Bind every name the library defined in the program's globals too."""
+        for s, c in self.cells.items():
+            v = c.get()
+            if v is not MISSING and self.program.lookup(s) is not v:
+                self.program.define(s, v)
 
 
 def mark_dyn(s: Symbol) -> None:
@@ -179,11 +226,7 @@ def assign_by_name(frame, s: Symbol, v, genv: GlobalEnv) -> bool:
             frame[i] = v
             return True
         frame = frame[0]
-    c = genv.cells.get(s)
-    if c is None or c.get() is MISSING:
-        return False
-    c.set(v)
-    return True
+    return genv.assign(s, v)
 
 
 def define_in_frame(frame, s: Symbol, v, genv: GlobalEnv) -> None:
@@ -214,41 +257,61 @@ def visible_names(frame, genv: GlobalEnv) -> list[str]:
 
 # ── Pre-scan of body-level defines ───────────────────────────────────────
 
-_DEFINERS = frozenset(map(sym, ('define', 'def', 'defmacro', 'define-macro', 'defrust')))
-_SAME_FRAME = frozenset(map(sym, ('begin', 'if', 'when', 'unless', 'and', 'or', 'eval-when', 'set!', 'set')))
-_COND = sym('cond')
-_DEFRUST_STAR = sym('defrust*')
-_TRY = sym('try-catch')
+# Every special form by head symbol (forms.py is the one table of them).
+FORM_OF = {sym(n): f for n, f in BY_NAME.items()}
+
+
+def _one_name(rest):
+    """(define name …) / (define (name . params) …): the name."""
+    target = rest.car
+    if target.__class__ is List and target.len and target.car.__class__ is Symbol:
+        target = target.car
+    return [target] if target.__class__ is Symbol else []
+
+
+def _group_names(rest):
+    """(defrust* (name (params…) body)…): every member's name."""
+    return [spec.car for spec in rest
+            if spec.__class__ is List and spec.len and spec.car.__class__ is Symbol]
+
+
+def _clause_items(rest):
+    """cond: every element of every clause runs in the current frame."""
+    return [e for clause in rest if clause.__class__ is List for e in clause]
+
+
+def _case_parts(rest):
+    """case: the key and every clause's body (not its data)."""
+    return [rest.car] + [e for clause in rest.cdr if clause.__class__ is List and clause.len
+                         for e in clause.cdr]
+
+
+# syntax -> the names such a form binds in the current frame
+DEFINES = {'define': _one_name, 'def': _one_name, 'defmacro': _one_name, 'defrust': _one_name,
+           'defrust*': _group_names}
+# syntax -> the parts of such a form that run in the current frame
+SAME_FRAME_PARTS = {'sequence': list, 'assign': list, 'eval-when': list, 'cond': _clause_items,
+                    'case': _case_parts, 'try': lambda rest: [rest.car]}
 
 
 def body_defines(forms) -> list[Symbol]:
     """Names that `define`-like forms directly in these body forms bind in the
-    current frame (looking through forms that create no frame)."""
+    current frame (looking through the parts of forms that run in it)."""
     found: list[Symbol] = []
     stack = list(forms)
     stack.reverse()
     while stack:
         x = stack.pop()
-        if x.__class__ is not List or x.len == 0 or x.car.__class__ is not Symbol:
+        if x.__class__ is not List or x.len == 0:
             continue
-        head = x.car
-        rest = x.cdr
-        if head in _DEFINERS and rest.len:
-            target = rest.car
-            if target.__class__ is List and target.len and target.car.__class__ is Symbol:
-                target = target.car
-            if target.__class__ is Symbol and target not in found:
-                found.append(target)
-        elif head is _DEFRUST_STAR:
-            for spec in rest:
-                if spec.__class__ is List and spec.len and spec.car.__class__ is Symbol and spec.car not in found:
-                    found.append(spec.car)
-        elif head in _SAME_FRAME:
-            stack.extend(reversed(list(rest)))
-        elif head is _COND:
-            for clause in rest:
-                if clause.__class__ is List:
-                    stack.extend(reversed(list(clause)))
-        elif head is _TRY and rest.len:
-            stack.append(rest.car)
+        form = FORM_OF.get(x.car)
+        if form is None or not x.cdr.len:
+            continue
+        names = DEFINES.get(form.syntax)
+        if names is not None:
+            found.extend(n for n in names(x.cdr) if n not in found)
+            continue
+        parts = SAME_FRAME_PARTS.get(form.syntax)
+        if parts is not None:
+            stack.extend(reversed(parts(x.cdr)))
     return found

@@ -10,11 +10,11 @@ import sys
 from importlib import import_module
 
 from . import eval as ev
-from . import forms
+from . import forms, specials
 from .errors import Abort, EvalError, Interrupted, ReadError, RecursionLimit, RustyError, os_error_text
 from .printer import display_form
 from .reader import read
-from .resolve import MISSING, GlobalEnv
+from .resolve import MISSING, GlobalEnv, LibraryEnv
 from .values import NIL, Builtin, Lambda, List, Macro, Symbol, sym
 from .worker import worker
 
@@ -80,7 +80,7 @@ class Session:
         for table in builtin_tables():
             self.install(table)
         if stdlib:
-            self.worker.call(self._eval_forms, stdlib_forms())
+            self.worker.call(self._load_stdlib, stdlib_forms())
 
     def install(self, table) -> None:
         for name, fn, lo, hi, doc, sig, host, shown, examples in table.specs:
@@ -110,12 +110,20 @@ class Session:
         except BaseException as e:
             raise top_level_error(e)
 
-    def _eval_forms(self, forms):
+    def _eval_forms(self, forms, unit=None):
+        unit = unit or self.unit
         value = NIL
         for cell in forms.cells():
-            code = ev.comp(cell.car, None, False, cell.span, self.unit)
+            code = ev.comp(cell.car, None, False, cell.span, unit)
             value = code(None)
         return value
+
+    def _load_stdlib(self, forms) -> None:
+        """Run the standard library against its own globals, then give the
+        program its definitions (§15.9: the library keeps its meaning)."""
+        lib = LibraryEnv(self.genv)
+        self._eval_forms(forms, ev.Unit(lib, self))
+        lib.publish()
 
     # ── Host interface for builtins and special forms ──
 

@@ -33,6 +33,15 @@ def test_doc_of_a_special_form():
     assert out[1].startswith('  special form. ')
 
 
+def test_doc_of_case_and_of_an_alias_come_from_the_forms_table():
+    out = run(',doc case')
+    assert out[0] == '(case key ((datum...) body...)... (else body...))'
+    assert out[1].startswith('  special form. Evaluates key once')
+    out = run(',doc fn')
+    assert out[0] == '(fn params body...)'
+    assert out[1].startswith('  special form. Alias of lambda. A closure')
+
+
 def test_every_special_form_has_documentation():
     from rusty.docs import SPECIAL_FORM_DOCS
     from rusty.runtime import Session
