@@ -22,7 +22,7 @@
 (define i 0)
 (while (< i 3) (display i " ") (set! i (+ i 1)))
 (newline)
-; expect: 0 1 2
+; expect: 0 1 2 
 
 ; eval-when blocks define helpers only the expander sees.
 (defmacro square-of-sum (a b)

@@ -12,8 +12,10 @@ linear in the text, no host recursion. Where §16.1 leaves a choice:
   head of its list (`(` alone on a line) aligns with the head (column + 1);
 - `#;` is a prefix like the quote sugar (no space after it), and the datum it
   comments out is not an element: it is never the head or the first argument;
-- trailing blanks of a line comment are trailing whitespace, so they go; the
-  comment's text up to them is kept byte for byte (a block comment wholly);
+- a comment's text runs to the line feed and is kept byte for byte, blanks at
+  its end included (tools read comments: `; expect: 0 1 2 ` means that trailing
+  space); only a carriage return before the line feed goes, as it does after
+  code, so CRLF text comes out with LF line ends;
 - an unterminated string at the end of the text gets no final newline, which
   would become part of it.
 """
@@ -39,7 +41,6 @@ LEX = re.compile(r'''
 ''', re.VERBOSE)
 BLOCK_MARK = re.compile(r'\#\||\|\#')
 NUMBER = re.compile(r'-?[0-9][0-9.]*(?:[eE][+-]?[0-9]+)?')
-TRAILING = ' \t\r'
 
 
 def lex(text: str) -> list[tuple[str, str]]:
@@ -153,7 +154,7 @@ def layout(text: str, body=None) -> str:
         if kind in BEGINS:
             top.begin(kind, tok, line, col)
         elif kind == 'comment':
-            tok = tok.rstrip(TRAILING)
+            tok = tok[:-1] if tok[-1:] == '\r' else tok
         out.append(tok)
         if kind in MULTI_LINE and '\n' in tok:
             line += tok.count('\n')

@@ -144,14 +144,14 @@ def test_lines_after_a_multi_line_string_count_columns_from_its_last_line():
 # ── Rule 4: comments ─────────────────────────────────────────────────────
 
 def test_comments():
-    src = ';; top\n(define (f x)\n      ;; own line\n(g x)    ; trailing   \n; last\n)'
-    assert fmt(src) == ';; top\n(define (f x)\n  ;; own line\n  (g x) ; trailing\n  ; last\n  )\n'
+    src = ';; top\n(define (f x)\n      ;; own line\n(g x)    ; trailing  \t\n; last\r\n)'
+    assert fmt(src) == ';; top\n(define (f x)\n  ;; own line\n  (g x) ; trailing  \t\n  ; last\n  )\n'
 
 
 def test_a_comment_keeps_its_text_and_a_symbol_with_a_semicolon_stays_one():
     assert fmt('(a;b c)') == '(a;b c)\n'
     assert fmt('(1;x\n2)') == '(1 ;x\n 2)\n'
-    assert fmt(';;;   (weird   spacing)   ') == ';;;   (weird   spacing)\n'
+    assert fmt(';;;   (weird   spacing)   ') == ';;;   (weird   spacing)   \n'
 
 
 def test_block_comments_are_kept_byte_for_byte():
@@ -210,14 +210,16 @@ def shape(forms):
 
 
 def tokens_and_breaks(text):
-    """Every token (line comments without trailing blanks) and whether a line break
+    """Every token (a line comment without a final carriage return) and whether a line break
     separates it from the token before (the first token has none before it)."""
     out, brk = [], False
     for kind, tok in lex(text):
         if kind == 'ws':
             brk = brk or '\n' in tok
             continue
-        out.append((kind, tok.rstrip(' \t\r') if kind == 'comment' else tok, brk and bool(out)))
+        if kind == 'comment' and tok.endswith('\r'):
+            tok = tok[:-1]
+        out.append((kind, tok, brk and bool(out)))
         brk = False
     return out
 

@@ -53,7 +53,7 @@ def test_a_session_in_a_real_terminal(tmp_path):
         child.send('(sq 8)\r')
         child.expect('=> 64')                      # still answering, definitions intact
         child.send('*e\r')
-        child.expect('=> interrupted')
+        child.expect('=> "interrupted"')
         child.sendcontrol('c')                     # Ctrl-C at the prompt: nothing happens
         child.send('(+ 1 2)\r')
         child.expect('=> 3')
