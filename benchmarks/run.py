@@ -5,7 +5,7 @@
     python3 benchmarks/run.py --quick ...      # fewer repetitions (not for the record)
     python3 benchmarks/run.py --no-write ...   # print only
 
-Families: interp, startup, defrust, native-call, repl, training, wordfreq. Each runs in
+Families: interp, startup, defrust, native-call, repl, training, wordfreq, fmt. Each runs in
 its own fresh process (so one family's imports — torch, numba — never weigh
 on another's timings), one after the other, never in parallel. Each family's
 section of RESULTS.md is replaced by the new run and carries its own command,
@@ -48,6 +48,7 @@ FAMILIES = {
     'repl': ('REPL: time to the first prompt', 'bench_repl.py', [], 'repl'),
     'training': ('Training: MLP SGD step vs PyTorch float64', 'bench_training.py', [], 'training'),
     'wordfreq': ('Scripts: wordfreq.lisp on a 1 MB text', 'bench_wordfreq.py', [], 'json'),
+    'fmt': ('Formatter: `fmt-string` on 10,000 lines and growth', 'bench_fmt.py', [], 'json'),
 }
 ORDER = list(FAMILIES)
 

@@ -40,7 +40,7 @@
 
 ; Mutual recursion: a defrust* group compiles into one library.
 (defrust* (my-even? (n) (if (= n 0) 1 (my-odd? (- n 1))))
-          (my-odd? (n) (if (= n 0) 0 (my-even? (- n 1)))))
+  (my-odd? (n) (if (= n 0) 0 (my-even? (- n 1)))))
 (println (my-even? 10) (my-odd? 7))
 ; expect: 1 1
 

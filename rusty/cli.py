@@ -19,6 +19,8 @@ HELP = USAGE + '''
   rusty FILE ARG...  run a script; its last value is printed unless it is Nil or #f
   rusty -e EXPR ARG...  run the text EXPR the same way
   rusty - ARG...     run standard input (also when stdin is not a terminal)
+  rusty fmt ...      format program text (rusty fmt --help); a script named
+                     fmt runs as rusty ./fmt
   rusty --version    print the version
   rusty --help       print this text
 
@@ -62,6 +64,9 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     stdin = stdin or sys.stdin
+    if argv and argv[0] == 'fmt':
+        from .fmt_command import main as fmt_main
+        return fmt_main(argv[1:], stdout, stderr, stdin)
     try:
         mode, arg, args = parse_args(argv)
     except UsageError as e:

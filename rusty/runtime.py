@@ -26,7 +26,7 @@ from .worker import worker
 FORM_MODULES = tuple(import_module('rusty.' + m) for m in forms.modules())
 TABLE_MODULES = tuple('rusty.builtins.' + m for m in (
     'numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'files', 'tensors',
-    'integers', 'randomness', 'text', 'hashes', 'scripts')) + (
+    'integers', 'randomness', 'text', 'hashes', 'scripts', 'layout')) + (
     'rusty.graph.builtins', 'rusty.compile_graph')
 STDLIB_PATH = os.path.join(os.path.dirname(__file__), 'stdlib.lisp')
 DEFAULT_RECURSION_LIMIT = 200_000

@@ -22,10 +22,11 @@ LAYERS = {
     'forms': (['forms'], []),
     'values': (['values'], ['errors']),
     'reader': (['reader', 'printer'], ['values', 'errors']),
+    'layout': (['fmt', 'pretty'], ['reader', 'printer', 'values', 'errors', 'forms']),
     'tensor': (['tensor'], ['values', 'errors', 'printer', 'jit.kernels']),
     'eval': (['resolve', 'apply', 'eval', 'specials', 'quasiquote', 'patterns', 'case_form', 'specialize', 'hygiene', 'suggest',
               'macro_cache', 'builtins.*'],
-             ['reader', 'printer', 'values', 'tensor', 'errors', 'forms']),
+             ['reader', 'printer', 'values', 'tensor', 'errors', 'forms', 'fmt', 'pretty']),
     'graph': (['graph.*'], ['values', 'tensor', 'errors']),
     'codegen': (['jit.codegen', 'jit.graph_codegen', 'jit.grad_call', 'jit.matmul_bridge'],
                 ['values', 'graph.ir', 'jit.build', 'jit.ffi', 'jit.bands', 'jit.kernels', 'errors']),
@@ -34,9 +35,9 @@ LAYERS = {
                 ['errors', 'values', 'reader', 'printer', 'tensor', 'resolve', 'apply', 'eval', 'specials',
                  'quasiquote', 'patterns', 'case_form', 'specialize', 'hygiene', 'suggest', 'macro_cache', 'builtins.*',
                  'graph.*', 'jit.*', 'report', 'forms']),
-    'front': (['repl.*', 'cli', '__main__', 'manual'],
+    'front': (['repl.*', 'cli', '__main__', 'manual', 'fmt_command'],
               ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'jit.build', 'docs',
-               'suggest', '__init__', 'forms']),
+               'suggest', '__init__', 'forms', 'fmt', 'pretty']),
 }
 
 # Never, whatever the table says (DESIGN.md §2's last column).

@@ -111,6 +111,14 @@ def test_expand_shows_the_macro_expansion():
     assert run(',expand (list "a")') == ['(list "a")']     # code: strings quoted
 
 
+def test_expand_pretty_prints_at_the_terminal_width():
+    # §16.3: the expansion laid out like pretty-print at the width
+    keys = "(defmacro twice (e) `(begin ,e ,e))" + ENTER + ',expand (twice (display "a long string"))' + ENTER
+    out, _ = drive(keys + CTRL_D, width=30)
+    body = lines(out)
+    assert body[:3] == ['(begin', ' (display "a long string")', ' (display "a long string"))']
+
+
 def test_load_a_file_and_report_a_missing_one(tmp_path):
     lib = tmp_path / 'lib.lisp'
     lib.write_text('(define loaded-x 20)\n(+ loaded-x 1)\n')

@@ -24,7 +24,7 @@ def test_banner_results_and_goodbye_on_ctrl_d():
     out, _ = drive('(+ 1 2)' + ENTER + '(define x 5)' + ENTER + '"hi"' + ENTER
                    + "'()" + ENTER + '#f' + ENTER + '(list "a" \'b)' + ENTER + CTRL_D)
     assert out.startswith('rusty ')
-    assert lines(out) == ['=> 3', '=> "hi"', '=> ()', '=> #f', '=> ("a" b)', '', 'Goodbye.', '']
+    assert lines(out) == ['=> 3', '=> "hi"', '=> ()', '=> #f', '=> ("a" b)', '', 'Goodbye.', '']   # write form (§15.7)
 
 
 @pytest.mark.parametrize('word', ['quit', 'exit', ',quit', '  quit  '])
@@ -52,13 +52,19 @@ def test_star_variables_hold_the_last_three_values_and_the_last_error():
     assert body[-4:] == ['=> "car: not a pair"', '', 'Goodbye.', '']
 
 
-def test_long_results_wrap_between_elements():
+def test_long_results_are_pretty_printed_after_the_prompt():
+    # §16.3 at the terminal's width; `=> ` counts: the value starts at column 3
     out, _ = drive('(range 0 40)' + ENTER + CTRL_D, width=40)
     body = lines(out)
-    assert body[0] == '=> (0 1 2 3 4 5 6 7 8 9 10 11 12 13 14'
-    assert body[1].startswith('    15 16')
-    assert all(len(line) <= 40 for line in body)
-    assert ' '.join(x.strip() for x in body[:body.index('')]) == '=> (' + ' '.join(str(i) for i in range(40)) + ')'
+    assert body[:body.index('')] == ['=> (0'] + ['    %d' % i for i in range(1, 39)] + ['    39)']
+
+
+def test_the_prefix_counts_against_the_width():
+    form = "'(define (f x) (if x 1 2))"          # 25 characters of write form
+    out, _ = drive(form + ENTER + CTRL_D, width=28)
+    assert lines(out)[0] == '=> (define (f x) (if x 1 2))'
+    out, _ = drive(form + ENTER + CTRL_D, width=27)
+    assert lines(out)[:3] == ['=> (define', '    (f x)', '    (if x 1 2))']
 
 
 def test_slash_text_is_apropos():

@@ -227,7 +227,7 @@ def _describe(repl, cmd):
             lines.append('  body at: %s' % where)
         lines.append('  body:')
         for form in (v.body if v.body.__class__ is List else ()):
-            lines.append('    ' + repl.wrap(form, display_form, 4))
+            lines.append('    ' + repl.wrap(form, 4))
     elif v.__class__ in (Native, NativeGrad):
         lines.append('  compiled by rustc; ,rust %s shows the generated Rust' % name)
     repl.write('\n'.join(lines) + '\n')
@@ -272,7 +272,7 @@ def _expand(repl, cmd):
     except RustyError as e:
         repl.report(e)
         return
-    repl.write(repl.highlight(repl.wrap(form, display_form)) + '\n')
+    repl.write(repl.highlight(repl.wrap(form)) + '\n')
 
 
 @command('load', ',load FILE', 'load a file of rusty code')

@@ -15,7 +15,7 @@ import threading
 
 from .. import __version__
 from ..errors import Exit, Interrupted, RustyError
-from ..printer import write_form
+from ..pretty import pretty_string
 from ..report import render
 from ..values import NIL, sym
 from . import indent, meta
@@ -283,12 +283,15 @@ class Repl:
     # ── Showing things ──
 
     def show(self, value) -> None:
-        """`=> ` and the write form, unless the value is Nil (§14.1, §15.7)."""
+        """`=> ` and the value pretty-printed (§16.3), unless it is Nil (§14.1).
+
+        The prefix counts against the width: the value is laid out as starting
+        at column 3, so its later lines are indented by 3 more than
+        pretty-string's and every line fits the terminal."""
         if value is NIL:
             return
-        from .show import wrap
         self.fresh_line()
-        self.write('=> ' + wrap(value, self.width(), 3, write_form) + '\n')
+        self.write('=> ' + self.wrap(value, 3) + '\n')
 
     def report(self, err: RustyError) -> None:
         """The §9.4 report on stdout; *e remembers the message."""
@@ -336,10 +339,9 @@ class Repl:
     def paint(self, text: str, style: str) -> str:
         return paint(text, style) if self.color else text
 
-    def wrap(self, value, form, indent: int = 0) -> str:
-        """A value's text broken to the width (lines after the first not indented)."""
-        from .show import wrap
-        return wrap(value, self.width(), indent, form)
+    def wrap(self, value, col: int = 0) -> str:
+        """A value pretty-printed (§16.3) to the width, its first line starting at column `col`."""
+        return pretty_string(value, self.width(), col)
 
     def short(self, text: str, limit: int | None = None) -> str:
         """One line of at most `limit` (default: the width) characters."""

@@ -1,50 +1,8 @@
-"""Showing values: results wrapped to the terminal width at list-element
-boundaries, and graph IR as a table."""
+"""Showing graph IR as a table (values are pretty-printed by rusty/pretty.py)."""
 from __future__ import annotations
 
-from ..printer import display_form, format_number, print_form
+from ..printer import display_form, format_number
 from ..values import List, Symbol
-
-MAX_PRETTY_CHARS = 200_000   # beyond this, print flat and let the terminal wrap
-MAX_PRETTY_DEPTH = 60
-
-
-def wrap(value, width: int, col: int = 0, form=print_form) -> str:
-    """`form(value)`, broken between list elements so lines fit in `width`
-    (the first line starting at column `col`). Joined back, the pieces read
-    as the same text: only the whitespace between elements changes."""
-    flat = form(value)
-    if len(flat) + col <= width or value.__class__ is not List or len(flat) > MAX_PRETTY_CHARS:
-        return flat
-    return '\n'.join(_layout(value, col, width, form, 0, flat))
-
-
-def _layout(lst, col, width, form, depth, flat=None):
-    """Lines for a list starting at column `col`; lines after the first carry
-    their own indentation."""
-    flat = form(lst) if flat is None else flat
-    if lst.__class__ is not List or not lst.len or col + len(flat) <= width or depth > MAX_PRETTY_DEPTH:
-        return [flat]
-    lines = ['(']
-    inner = col + 1
-
-    def end_col():
-        return (col if len(lines) == 1 else 0) + len(lines[-1])
-
-    for i, item in enumerate(lst):
-        text = form(item)
-        if i > 0:
-            if end_col() + 1 + len(text) <= width:
-                lines[-1] += ' ' + text
-                continue
-            lines.append(' ' * inner)
-        start = end_col()
-        sub = _layout(item, start, width, form, depth + 1, text) if start + len(text) > width else [text]
-        lines[-1] += sub[0]
-        lines.extend(sub[1:])
-    lines[-1] += ')'
-    return lines
-
 
 # ── Graph IR as a table ──────────────────────────────────────────────────
 

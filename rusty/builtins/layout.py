@@ -1,0 +1,51 @@
+"""Layout builtins of LANGUAGE.md §16: `fmt-string` (canonical program text) and
+`pretty-print` / `pretty-string` (values laid out within a width)."""
+from __future__ import annotations
+
+import math
+
+from ..fmt import fmt_string as format_text
+from ..pretty import pretty_string as layout_value
+from ..printer import display_form
+from ..values import NIL, BuiltinTable
+from ..errors import EvalError
+from .args import string_arg
+
+TABLE = BuiltinTable()
+DEFAULT_WIDTH = 80.0
+
+
+def width_arg(name: str, width) -> int:
+    """A width: a positive integer (§16.3)."""
+    if width.__class__ is not float or not math.isfinite(width) or width < 1 or width != int(width):
+        raise EvalError('%s: expected a positive integer width, got %s' % (name, display_form(width)))
+    return int(width)
+
+
+@TABLE.fn('fmt-string', 1, 1, sig='(fmt-string s)',
+          doc='The canonical layout of the program text s (the layout of rusty fmt): line breaks kept, '
+              'spacing normalised, lines re-indented, comments and strings untouched. '
+              'A text that does not parse raises its parse error.',
+          examples=(('(fmt-string "(define   (f x)\\n(* x x))")', '"(define (f x)\\n  (* x x))\\n"'),
+                    ('(fmt-string "(list 1\\n2)  ; two")', '"(list 1\\n      2) ; two\\n"'),
+                    ('(fmt-string "")', '""')))
+def fmt_string(s):
+    return format_text(string_arg('fmt-string', s))
+
+
+@TABLE.fn('pretty-string', 1, 2, sig='(pretty-string v [width])',
+          doc='The write form of v laid out within width columns (default 80): what fits on the rest '
+              'of a line stays on it; a list that does not fit puts each element after the first on its '
+              'own line, aligned with the first.',
+          examples=(("(pretty-string '(a b c) 6)", '"(a\\n b\\n c)"'),
+                    ("(pretty-string '(a \"b\" c))", '"(a \\"b\\" c)"')))
+def pretty_string(v, width=DEFAULT_WIDTH):
+    return layout_value(v, width_arg('pretty-string', width))
+
+
+@TABLE.fn('pretty-print', 1, 2, host=True, sig='(pretty-print v [width])',
+          doc='Write v as pretty-string lays it out, and a newline; returns Nil.',
+          examples=(("(pretty-print '(1 2) 4)", '()'),))
+def pretty_print(host, v, width=DEFAULT_WIDTH):
+    host.out.write(layout_value(v, width_arg('pretty-print', width)) + '\n')
+    return NIL

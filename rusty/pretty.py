@@ -1,0 +1,118 @@
+"""Pretty printing values (LANGUAGE.md §16.3): the write form laid out within a width.
+
+A value whose write form fits in the columns left on the line is written on one
+line; otherwise a list is written as `(`, its first element, then each further
+element on its own line aligned with the first (column of `(` + 1), each by the
+same rule; a hash likewise after `#hash(`. An atom that does not fit is written
+anyway. Fitting compares the write form alone (closing parentheses that follow
+are not counted) with the width minus the current column.
+
+Both walks use explicit stacks, and the fit test stops writing as soon as the
+text passes the room left, so the cost is linear in the output whatever the
+depth or length of the value.
+"""
+from __future__ import annotations
+
+from .printer import MAX_DEPTH, write_form
+from .values import Hash, List, make_list
+
+# ── What the layout writes: the write form (§15.7) ────────────────────
+
+def write_atom(x) -> str:
+    """The write form of anything that is not a non-empty list or a hash."""
+    return write_form(x)
+
+
+def hash_entries(x):
+    """The entries of a hash as two-element lists `(key value)`, in order; None for a non-hash."""
+    if x.__class__ is not Hash:
+        return None
+    return [make_list([k, v]) for k, v in x.table.values()]
+
+
+# ── Layout ───────────────────────────────────────────────────────────────
+
+def flat_within(x, room: int, depth: int = 0):
+    """The write form of x if it is at most `room` characters long, else None."""
+    out: list[str] = []
+    size = 0
+    todo = [(x, depth)]
+    while todo:
+        item = todo.pop()
+        if item.__class__ is str:                # literal text queued by a list or hash
+            text = item
+        elif item[0].__class__ is List and item[0].len:
+            x, d = item
+            if d >= MAX_DEPTH:
+                text = '(...)'
+            else:
+                text = '('
+                todo.append(')')
+                items = list(x)
+                for i in range(len(items) - 1, 0, -1):
+                    todo.append((items[i], d + 1))
+                    todo.append(' ')
+                todo.append((items[0], d + 1))
+        else:
+            x = item[0]
+            entries = hash_entries(x)
+            if entries is None:
+                text = write_atom(x)
+            else:
+                text = '#hash('
+                todo.append(')')
+                for i in range(len(entries) - 1, -1, -1):
+                    todo.append((entries[i], item[1] + 1))
+                    if i:
+                        todo.append(' ')
+        size += len(text)
+        if size > room:
+            return None
+        out.append(text)
+    return ''.join(out)
+
+
+def pretty_string(x, width: int = 80, col: int = 0) -> str:
+    """x laid out within `width` columns, its first line starting at column `col`
+    (later lines carry their full indentation)."""
+    out: list[str] = []
+    todo = [(x, 0)]
+    while todo:
+        item = todo.pop()
+        if item.__class__ is str:
+            out.append(item)
+            col = len(item) - item.rindex('\n') - 1 if '\n' in item else col + len(item)
+            continue
+        x, depth = item
+        text = flat_within(x, width - col, depth)
+        if text is None:
+            opening, items = _broken(x, depth)
+            if items is None:
+                text = opening
+            else:
+                out.append(opening)
+                inner = col + len(opening)
+                col = inner
+                todo.append(')')
+                for i in range(len(items) - 1, 0, -1):
+                    todo.append((items[i], depth + 1))
+                    todo.append('\n' + ' ' * inner)
+                todo.append((items[0], depth + 1))
+                continue
+        out.append(text)
+        col += len(text)
+    return ''.join(out)
+
+
+def _broken(x, depth):
+    """(opening text, elements) to write x over several lines; (its whole text, None) for an atom."""
+    if x.__class__ is List and x.len:
+        if depth >= MAX_DEPTH:
+            return '(...)', None
+        return '(', list(x)
+    entries = hash_entries(x)
+    if entries:
+        return '#hash(', entries
+    if entries is not None:
+        return '#hash()', None
+    return write_atom(x), None
