@@ -14,10 +14,35 @@ import ctypes
 import queue
 import sys
 import threading
+import types
 
 from .errors import Abort
 
 STACK_BYTES = 1 << 30      # virtual: touched only as deep recursion needs it
+
+
+# ── Room on the frame stack ──────────────────────────────────────────────
+# CPython (3.11+) keeps Python frames in 16 KiB chunks and frees a chunk as
+# soon as the first frame in it returns, so recursion that oscillates across a
+# chunk boundary maps and unmaps memory on every crossing: the same program
+# runs 3-5x slower depending only on how deep it was called (issue 13's
+# cliff). The worker's loop therefore runs under one frame that declares a
+# value stack of ROOMY_SLOTS slots: the chunk made for it is 2 MiB, and the
+# 1 MiB left after it holds the first few thousand nested Lisp calls without
+# a boundary. Pages that are never touched cost no memory.
+ROOMY_SLOTS = (1 << 17) - 900
+
+
+def _call_in_frame(fn):
+    """fn(), called from this frame (which roomy() enlarges)."""
+    return fn()
+
+
+def roomy(fn):
+    """fn() called under a frame with a large declared stack (see above)."""
+    code = _call_in_frame.__code__
+    big = types.FunctionType(code.replace(co_stacksize=ROOMY_SLOTS), globals())
+    return big(fn)
 
 
 class Worker:
@@ -31,7 +56,7 @@ class Worker:
         old = threading.stack_size()
         threading.stack_size(STACK_BYTES)
         try:
-            self.thread = threading.Thread(target=self._loop, name='rusty-eval', daemon=True)
+            self.thread = threading.Thread(target=roomy, args=(self._loop,), name='rusty-eval', daemon=True)
             self.thread.start()
         finally:
             threading.stack_size(old)
