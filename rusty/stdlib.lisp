@@ -124,14 +124,18 @@
 (defmacro field (name rec) (list 'get-field (symbol->string name) rec))
 
 ; ── Strings ─────────────────────────────────────────────────────────────
+; One string-append over all the pieces: linear, where appending piece by
+; piece would copy the growing result each time.
 (define (string-join lst sep)
-  (if (null? lst)
-      ""
-      (foldl (lambda (x acc) (string-append acc sep x)) (car lst) (cdr lst))))
+  (cond ((null? lst) "")
+        ((null? (cdr lst)) (car lst))
+        (else (apply string-append
+                     (cons (car lst)
+                           (foldr (lambda (x acc) (cons sep (cons x acc))) '() (cdr lst)))))))
 
 (define (string-repeat s n)
-  (let loop ((n n) (acc ""))
-    (if (< n 1) acc (loop (- n 1) (string-append acc s)))))
+  (let loop ((n n) (acc '()))
+    (if (< n 1) (apply string-append acc) (loop (- n 1) (cons s acc)))))
 
 (define (string-starts-with? s p)
   (and (<= (string-length p) (string-length s))
