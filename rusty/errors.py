@@ -1,16 +1,27 @@
 """Source spans and the one error hierarchy every layer raises."""
 from __future__ import annotations
 
-from typing import NamedTuple
 
+class Span(tuple):
+    """Where a form sits in its source: 1-based line/column, end exclusive.
+    A plain tuple (file, line, col, end_line, end_col) with field names; not
+    a typing.NamedTuple, whose import would weigh on every start-up."""
+    __slots__ = ()
 
-class Span(NamedTuple):
-    """Where a form sits in its source: 1-based line/column, end exclusive."""
-    file: str
-    line: int
-    col: int
-    end_line: int
-    end_col: int
+    def __new__(cls, file, line, col, end_line, end_col):
+        return tuple.__new__(cls, (file, line, col, end_line, end_col))
+
+    def __getnewargs__(self):
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        return 'Span(file=%r, line=%r, col=%r, end_line=%r, end_col=%r)' % self
+
+    file = property(lambda self: self[0], doc='source file name')
+    line = property(lambda self: self[1], doc='first line (1-based)')
+    col = property(lambda self: self[2], doc='first column (1-based)')
+    end_line = property(lambda self: self[3], doc='last line')
+    end_col = property(lambda self: self[4], doc='column after the end')
 
 
 class RustyError(Exception):

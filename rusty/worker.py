@@ -10,11 +10,10 @@ while a job runs, so other threads keep Python's usual protection.
 """
 from __future__ import annotations
 
-import ctypes
-import queue
 import sys
 import threading
 import types
+from _queue import SimpleQueue   # queue.SimpleQueue, without queue's imports
 
 from .errors import Abort
 
@@ -49,7 +48,7 @@ class Worker:
     """Runs callables on one long-lived big-stack thread, one at a time."""
 
     def __init__(self, recursion_limit: int):
-        self.jobs: queue.Queue = queue.Queue()
+        self.jobs = SimpleQueue()
         self.recursion_limit = recursion_limit
         self.running = False
         self.interrupts = 0
@@ -114,6 +113,7 @@ class Worker:
             return
         self.interrupts += 1
         exc = KeyboardInterrupt if self.interrupts == 1 else Abort
+        import ctypes                   # only when interrupting: slow to import
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.thread.ident), ctypes.py_object(exc))
 
 
