@@ -13,6 +13,7 @@ from importlib import import_module
 from . import eval as ev
 from . import patterns, specials, templates
 from .errors import Abort, EvalError, Interrupted, ReadError, RecursionLimit, RustyError, os_error_text
+from .formcache import read_cached
 from .printer import display_form
 from .reader import read
 from .resolve import MISSING, GlobalEnv
@@ -54,10 +55,11 @@ def builtin_tables() -> list:
 
 
 def stdlib_forms():
+    """The standard library's read forms (from the form cache when it has them)."""
     global _stdlib_forms
     if _stdlib_forms is None:
         with open(STDLIB_PATH, encoding='utf-8') as fh:
-            _stdlib_forms = read(fh.read(), STDLIB_PATH)
+            _stdlib_forms = read_cached(STDLIB_PATH, fh.read())
     return _stdlib_forms
 
 

@@ -27,7 +27,7 @@ LAYERS = {
     'codegen': (['jit.codegen', 'jit.graph_codegen', 'jit.grad_call'],
                 ['values', 'graph.ir', 'jit.build', 'jit.ffi', 'jit.pool', 'jit.kernels', 'errors']),
     'report': (['report'], ['errors', 'printer']),
-    'runtime': (['runtime', 'worker', 'compile_graph', 'docs'],
+    'runtime': (['runtime', 'worker', 'compile_graph', 'docs', 'formcache'],
                 ['errors', 'values', 'reader', 'printer', 'tensor', 'resolve', 'eval', 'specials',
                  'templates', 'patterns', 'specialize', 'hygiene', 'suggest', 'expansion', 'builtins.*',
                  'graph.*', 'jit.*', 'report']),
