@@ -5,7 +5,9 @@ import os
 
 import pytest
 
-from rusty import formcache, runtime
+import marshal
+
+from rusty import diskcache, formcache, runtime
 from rusty.reader import read
 from rusty.values import List
 
@@ -65,12 +67,17 @@ def test_a_new_text_or_path_makes_a_new_entry(cache):
     assert len(entries(cache)) == 3
 
 
-@pytest.mark.parametrize('garbage', [b'', b'junk', formcache.FORMAT + b'\x00\x01garbage',
-                                     formcache.FORMAT + __import__('marshal').dumps([1.0, (1, 2)])])
+@pytest.mark.parametrize('garbage', [b'', b'junk', diskcache.FORMAT + b'\x00' * 20 + b'garbage',
+                                     marshal.dumps([1.0, (1, 2)]), marshal.dumps([1.0]) + b'!',
+                                     marshal.dumps(1.0)])
 def test_a_corrupt_entry_is_rebuilt(cache, garbage):
     formcache.read_cached('lib.lisp', TEXT)
     (name,) = entries(cache)
-    (cache / name).write_bytes(garbage)
+    if garbage.startswith(diskcache.FORMAT) or garbage in (b'', b'junk'):
+        (cache / name).write_bytes(garbage)
+    else:           # a well-formed, checksummed entry whose payload is wrong
+        os.unlink(cache / name)
+        diskcache.store(str(cache / name), garbage)
     assert same(formcache.read_cached('lib.lisp', TEXT), read(TEXT, 'lib.lisp'))
     assert same(formcache._load(str(cache / name)), read(TEXT, 'lib.lisp'))
 
@@ -78,8 +85,9 @@ def test_a_corrupt_entry_is_rebuilt(cache, garbage):
 def test_an_entry_others_can_write_is_not_loaded(cache):
     formcache.read_cached('lib.lisp', TEXT)
     (name,) = entries(cache)
-    planted = formcache.FORMAT + __import__('marshal').dumps(formcache._encode(read('(evil)', 'x')))
-    (cache / name).write_bytes(planted)
+    os.unlink(cache / name)
+    diskcache.store(str(cache / name), marshal.dumps(formcache._encode(read('(evil)', 'x'))))
+    assert same(formcache._load(str(cache / name)), read('(evil)', 'x'))
     os.chmod(cache / name, 0o666)
     assert same(formcache.read_cached('lib.lisp', TEXT), read(TEXT, 'lib.lisp'))
 

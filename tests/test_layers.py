@@ -15,6 +15,7 @@ PKG = ROOT / 'rusty'
 # layer -> (modules in it, modules it may import besides its own members)
 LAYERS = {
     'errors': (['errors'], []),
+    'diskcache': (['diskcache'], []),
     'toolchain': (['jit.build', 'jit.ffi'], ['errors']),
     'kernels': (['jit.kernels', 'jit.pool'], ['jit.build', 'jit.ffi', 'errors']),
     'values': (['values'], ['errors']),
@@ -22,7 +23,7 @@ LAYERS = {
     'tensor': (['tensor'], ['values', 'errors', 'printer', 'jit.kernels']),
     'eval': (['resolve', 'eval', 'specials', 'templates', 'patterns', 'specialize', 'hygiene', 'suggest',
               'expansion', 'builtins.*'],
-             ['reader', 'printer', 'values', 'tensor', 'errors']),
+             ['reader', 'printer', 'values', 'tensor', 'errors', 'diskcache']),
     'graph': (['graph.*'], ['values', 'tensor', 'errors']),
     'codegen': (['jit.codegen', 'jit.graph_codegen', 'jit.grad_call'],
                 ['values', 'graph.ir', 'jit.build', 'jit.ffi', 'jit.pool', 'jit.kernels', 'errors']),
@@ -30,7 +31,7 @@ LAYERS = {
     'runtime': (['runtime', 'worker', 'compile_graph', 'docs', 'formcache'],
                 ['errors', 'values', 'reader', 'printer', 'tensor', 'resolve', 'eval', 'specials',
                  'templates', 'patterns', 'specialize', 'hygiene', 'suggest', 'expansion', 'builtins.*',
-                 'graph.*', 'jit.*', 'report']),
+                 'graph.*', 'jit.*', 'report', 'diskcache']),
     'front': (['repl.*', 'cli', '__main__'],
               ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'jit.build', 'docs',
                'suggest', '__init__']),
