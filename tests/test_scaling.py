@@ -75,12 +75,12 @@ COUNTED = [
 ]
 
 # a predicate not in the standard library
-Session_EXTRA = '(define (negative? x) (< x 0))'
+NEGATIVE = '(define (negative? x) (< x 0))'
 
 
 @pytest.mark.parametrize('family,setup,expr', COUNTED, ids=[c[0] for c in COUNTED])
 def test_call_counts_grow_linearly(session, family, setup, expr):
-    session.run(Session_EXTRA)
+    session.run(NEGATIVE)
     n = 2000
     got = [calls(session, setup.replace('N', str(k)), expr.replace('N', str(k)))
            for k in (n, 2 * n, 4 * n)]
