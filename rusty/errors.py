@@ -1,6 +1,8 @@
 """Source spans and the one error hierarchy every layer raises."""
 from __future__ import annotations
 
+from operator import itemgetter
+
 
 class Span(tuple):
     """Where a form sits in its source: 1-based line/column, end exclusive.
@@ -17,11 +19,11 @@ class Span(tuple):
     def __repr__(self) -> str:
         return 'Span(file=%r, line=%r, col=%r, end_line=%r, end_col=%r)' % self
 
-    file = property(lambda self: self[0], doc='source file name')
-    line = property(lambda self: self[1], doc='first line (1-based)')
-    col = property(lambda self: self[2], doc='first column (1-based)')
-    end_line = property(lambda self: self[3], doc='last line')
-    end_col = property(lambda self: self[4], doc='column after the end')
+    file = property(itemgetter(0), doc='source file name')
+    line = property(itemgetter(1), doc='first line (1-based)')
+    col = property(itemgetter(2), doc='first column (1-based)')
+    end_line = property(itemgetter(3), doc='last line')
+    end_col = property(itemgetter(4), doc='column after the end')
 
 
 class RustyError(Exception):
