@@ -88,7 +88,6 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
 def run_batch(text: str, file: str, stdout, stderr, script=None) -> int:
     """Batch mode (§9.3): evaluate all forms; print the last value; report errors."""
     from .printer import print_form
-    from .report import render
     from .runtime import Session
     from .values import NIL
     session = None
@@ -100,6 +99,7 @@ def run_batch(text: str, file: str, stdout, stderr, script=None) -> int:
         stdout.flush()
         return 0
     except RustyError as e:
+        from .report import render      # only a failing run needs the renderer
         _flush(stdout)
         stderr.write(render(e, session.sources if session else {}))
         _flush(stderr)
