@@ -5,7 +5,7 @@
     python3 benchmarks/run.py --quick ...      # fewer repetitions (not for the record)
     python3 benchmarks/run.py --no-write ...   # print only
 
-Families: interp, startup, defrust, native-call, repl, training, wordfreq, fmt. Each runs in
+Families: interp, breadth, startup, defrust, native-call, repl, training, wordfreq, fmt. Each runs in
 its own fresh process (so one family's imports — torch, numba — never weigh
 on another's timings), one after the other, never in parallel. Each family's
 section of RESULTS.md is replaced by the new run and carries its own command,
@@ -42,6 +42,7 @@ TIMEOUT = 420    # seconds per family
 
 FAMILIES = {
     'interp': ('Interpreter workloads vs CPython', 'bench_interp.py', ['--profile'], 'json'),
+    'breadth': ('Breadth: 14 workloads vs CPython, list cell size', 'bench_breadth.py', [], 'json'),
     'startup': ('Start-up: `rusty -e 1` vs `python3 -c pass`', 'bench_startup.py', [], 'json'),
     'defrust': ('defrust: native fib(30), compile and cache', 'bench_defrust.py', [], 'defrust'),
     'native-call': ('defrust: per-call overhead from rusty', 'bench_native_call.py', [], 'json'),

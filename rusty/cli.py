@@ -26,7 +26,7 @@ HELP = USAGE + '''
 
 The ARGs after the script are the program's (command-line-args).
 Environment: RUSTY_RECURSION_LIMIT (default 200000), RUSTY_MM_THREADS,
-RUSTY_CACHE_DIR (JIT cache, default ~/.rusty/jit-cache), RUSTY_CACHE_MAX
+RUSTY_CACHE_DIR (JIT and standard-library cache, default ~/.rusty/jit-cache), RUSTY_CACHE_MAX
 (its size bound in bytes, default 1 GiB), NO_COLOR.
 Exit status: 0 success, 1 error, 2 usage, 130 interrupted, 141 output pipe closed,
 or the status given to (exit N).'''
@@ -100,7 +100,6 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
 def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=None) -> int:
     """Batch mode (§9.3): evaluate all forms; print the last value; report errors."""
     from .printer import print_form
-    from .report import render
     from .runtime import Session
     from .values import NIL
     session = None
@@ -116,6 +115,7 @@ def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=
     except BrokenPipeError:
         return _exit(Exit(141, broken_pipe=True), stdout)
     except RustyError as e:
+        from .report import render      # only a failing run needs the renderer
         _flush(stdout)
         stderr.write(render(e, session.sources if session else {}))
         _flush(stderr)

@@ -1,18 +1,38 @@
 """Source spans and the one error hierarchy every layer raises."""
 from __future__ import annotations
 
-from typing import NamedTuple
+from operator import itemgetter
 
 STDLIB_FILE = '<stdlib>'   # the file name of the standard library's spans
 
 
-class Span(NamedTuple):
-    """Where a form sits in its source: 1-based line/column, end exclusive."""
-    file: str
-    line: int
-    col: int
-    end_line: int
-    end_col: int
+class Span(tuple):
+    """Where a form sits in its source: 1-based line/column, end exclusive.
+    A plain tuple (file, line, col, end_line, end_col) with field names; not
+    a typing.NamedTuple, whose import would weigh on every start-up."""
+    __slots__ = ()
+
+    def __new__(cls, file, line, col, end_line, end_col):
+        return tuple.__new__(cls, (file, line, col, end_line, end_col))
+
+    def __getnewargs__(self):
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        return 'Span(file=%r, line=%r, col=%r, end_line=%r, end_col=%r)' % self
+
+    def _replace(self, **fields) -> 'Span':
+        """A copy with some fields changed (as a namedtuple's _replace)."""
+        file, line, col, end_line, end_col = self
+        new = dict(file=file, line=line, col=col, end_line=end_line, end_col=end_col)
+        new.update(fields)
+        return Span(**new)
+
+    file = property(itemgetter(0), doc='source file name')
+    line = property(itemgetter(1), doc='first line (1-based)')
+    col = property(itemgetter(2), doc='first column (1-based)')
+    end_line = property(itemgetter(3), doc='last line')
+    end_col = property(itemgetter(4), doc='column after the end')
 
 
 class RustyError(Exception):

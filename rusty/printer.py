@@ -6,7 +6,6 @@ data never overflows the host stack; past MAX_DEPTH a list prints as `(...)`.
 """
 from __future__ import annotations
 
-from decimal import Decimal
 
 from .values import (Builtin, Hash, Lambda, List, Macro, Native, NativeGrad,
                      NilType, Symbol, Tensor)
@@ -25,6 +24,7 @@ def format_number(x: float) -> str:
         return '-inf'
     if -1e15 < x < 1e15 and x == int(x):
         return str(int(x))
+    from decimal import Decimal     # rarely needed: imported on first use
     text = format(Decimal(repr(x)), 'f')
     return text[:-2] if text.endswith('.0') else text
 

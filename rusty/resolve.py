@@ -16,7 +16,8 @@ or a `GlobalRef(cell)`. It must stay observably identical to by-name lookup
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+import weakref
+from collections import namedtuple
 
 from .forms import BY_NAME
 from .values import List, Symbol, sym
@@ -181,16 +182,9 @@ class Scope:
         return copy
 
 
-class LocalRef(NamedTuple):
-    depth: int
-    index: int
-    name: Symbol
-    maybe_unbound: bool
-
-
-class GlobalRef(NamedTuple):
-    cell: Cell
-    name: Symbol
+# collections.namedtuple, not typing.NamedTuple: typing costs start-up time.
+LocalRef = namedtuple('LocalRef', 'depth index name maybe_unbound')
+GlobalRef = namedtuple('GlobalRef', 'cell name')
 
 
 def resolve(scope: Scope | None, s: Symbol, genv: GlobalEnv):

@@ -260,14 +260,18 @@ Macro: the field named by the symbol name, as (get-field \"name\" rec).
   (list 'get-field (symbol->string name) rec))
 
 ; ── Strings ─────────────────────────────────────────────────────────────
+; One string-append over all the pieces: linear, where appending piece by
+; piece would copy the growing result each time.
 (define (string-join lst sep)
   "(string-join lst sep)
 The strings of lst joined with sep between them.
   (string-join '(\"a\" \"b\" \"c\") \", \") ⇒ \"a, b, c\"
   (string-join '() \",\") ⇒ \"\""
-  (if (null? lst)
-      ""
-      (foldl (lambda (x acc) (string-append acc sep x)) (car lst) (cdr lst))))
+  (cond ((null? lst) "")
+        ((null? (cdr lst)) (car lst))
+        (else (apply string-append
+                     (cons (car lst)
+                           (foldr (lambda (x acc) (cons sep (cons x acc))) '() (cdr lst)))))))
 
 ;; s repeated n times (n truncated; NaN or below 1: none), by doubling, so
 ;; the work is linear in the result; a count past 2^53 (or inf) is refused.

@@ -88,16 +88,66 @@ EMPTY.len = 0
 EMPTY.span = None
 
 
+# The builders below make fresh cells with List.__new__ and fill their
+# slots in place (they are not visible to anyone until returned): a cell
+# costs no Python-level __init__ call, and nothing is copied through a
+# Python list. tests/test_list_builders.py compares them with List(x, rest).
+
 def make_list(items, spans=None) -> List:
     """A list of the items of a Python sequence (optionally with their spans)."""
     out = EMPTY
     if spans is None:
+        new = List.__new__
+        n = 0
         for x in reversed(items):
-            out = List(x, out)
+            cell = new(List)
+            cell.car = x
+            cell.cdr = out
+            n += 1
+            cell.len = n
+            cell.span = None
+            out = cell
     else:
         for x, sp in zip(reversed(items), reversed(spans)):
             out = List(x, out, sp)
     return out
+
+
+def copy_onto(lst: List, tail: List) -> List:
+    """Fresh cells holding lst's elements, in order, followed by tail (shared)."""
+    if not lst.len:
+        return tail
+    n = lst.len + tail.len
+    new = List.__new__
+    head = cell = new(List)
+    while True:
+        cell.car = lst.car
+        cell.len = n
+        cell.span = None
+        lst = lst.cdr
+        if not lst.len:
+            cell.cdr = tail
+            return head
+        n -= 1
+        nxt = new(List)
+        cell.cdr = nxt
+        cell = nxt
+
+
+def reverse_onto(lst: List, tail: List) -> List:
+    """Fresh cells holding lst's elements in reverse order, followed by tail."""
+    new = List.__new__
+    n = tail.len
+    while lst.len:
+        cell = new(List)
+        cell.car = lst.car
+        cell.cdr = tail
+        n += 1
+        cell.len = n
+        cell.span = None
+        tail = cell
+        lst = lst.cdr
+    return tail
 
 
 def is_list(x) -> bool:

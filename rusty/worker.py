@@ -10,10 +10,10 @@ while a job runs, so other threads keep Python's usual protection.
 """
 from __future__ import annotations
 
-import ctypes
-import queue
 import sys
 import threading
+import types
+from _queue import SimpleQueue   # queue.SimpleQueue, without queue's imports
 
 from .errors import Abort
 
@@ -41,17 +41,39 @@ def start_thread(target) -> tuple:
             size //= 2
         finally:
             threading.stack_size(old)
+# ── Room on the frame stack ──────────────────────────────────────────────
+# CPython (3.11+) keeps Python frames in 16 KiB chunks and frees a chunk as
+# soon as the first frame in it returns, so recursion that oscillates across a
+# chunk boundary maps and unmaps memory on every crossing: the same program
+# runs 3-5x slower depending only on how deep it was called (issue 13's
+# cliff). The worker's loop therefore runs under one frame that declares a
+# value stack of ROOMY_SLOTS slots: the chunk made for it is 2 MiB, and the
+# 1 MiB left after it holds the first few thousand nested Lisp calls without
+# a boundary. Pages that are never touched cost no memory.
+ROOMY_SLOTS = (1 << 17) - 900
+
+
+def _call_in_frame(fn):
+    """fn(), called from this frame (which roomy() enlarges)."""
+    return fn()
+
+
+def roomy(fn):
+    """fn() called under a frame with a large declared stack (see above)."""
+    code = _call_in_frame.__code__
+    big = types.FunctionType(code.replace(co_stacksize=ROOMY_SLOTS), globals())
+    return big(fn)
 
 
 class Worker:
     """Runs callables on one long-lived big-stack thread, one at a time."""
 
     def __init__(self, recursion_limit: int):
-        self.jobs: queue.Queue = queue.Queue()
+        self.jobs = SimpleQueue()
         self.recursion_limit = recursion_limit
         self.running = False
         self.interrupts = 0
-        self.thread, self.stack_bytes = start_thread(self._loop)
+        self.thread, self.stack_bytes = start_thread(lambda: roomy(self._loop))
 
     def _loop(self):
         while True:
@@ -114,6 +136,7 @@ class Worker:
             return
         self.interrupts += 1
         exc = KeyboardInterrupt if self.interrupts == 1 else Abort
+        import ctypes                   # only when interrupting: slow to import
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.thread.ident), ctypes.py_object(exc))
 
 

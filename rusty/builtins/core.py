@@ -66,7 +66,15 @@ def type_of(*args):
 def _equal(*args):
     if len(args) != 2:
         raise EvalError('eq?: 2 args')
-    return equal(args[0], args[1])
+    a, b = args
+    cls = a.__class__
+    # Strings, numbers and symbols (the keys of association lists) answered
+    # here, as values.equal would, without its walk; all else goes there.
+    if cls is str or cls is float:
+        return cls is b.__class__ and a == b
+    if cls is Symbol:
+        return a is b
+    return equal(a, b)
 
 
 for _name in ('eq?', 'equal?', 'eq'):

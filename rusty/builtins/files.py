@@ -6,7 +6,6 @@ the host stack (§5.5).
 """
 from __future__ import annotations
 
-import json
 import math
 import os
 from array import array
@@ -157,6 +156,7 @@ def _model_number(x: float) -> str:
 
 def _model_string(s: str) -> str:
     """A JSON string: the standard escapes (quote, backslash, control characters), all else raw."""
+    import json                     # only when saving a model: slow to import
     return json.dumps(s, ensure_ascii=False)
 
 

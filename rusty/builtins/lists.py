@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import EvalError
 from ..printer import display_form, format_number
-from ..values import EMPTY, NIL, BuiltinTable, List, equal, make_list
+from ..values import EMPTY, NIL, BuiltinTable, List, copy_onto, equal, make_list, reverse_onto
 from .args import expected, index_arg, list_arg, proc_arg, with_value
 
 TABLE = BuiltinTable()
@@ -67,8 +67,7 @@ def append(*args):
         return EMPTY
     out = lists[-1]
     for lst in reversed(lists[:-1]):
-        for x in reversed(list(lst)):
-            out = List(x, out)
+        out = copy_onto(lst, out)
     return out
 
 
@@ -77,10 +76,7 @@ def append(*args):
 def reverse(x):
     if x is NIL:
         return NIL
-    out = EMPTY
-    for e in list_arg('reverse', x):
-        out = List(e, out)
-    return out
+    return reverse_onto(list_arg('reverse', x), EMPTY)
 
 
 @TABLE.fn('nth', 2, 2, doc='Element at index i (either argument order).', sig='(nth lst i)',

@@ -1,0 +1,146 @@
+"""Small content-addressed files beside the JIT cache, for what start-up would
+otherwise recompute: the standard library's read forms (formcache.py) and
+compiled Python code (`compiled`).
+
+The directory is `RUSTY_CACHE_DIR`, default ~/.rusty/jit-cache, created 0700
+whatever the umask; entries are written atomically with mode 0600. A directory
+or entry that others can write is neither read nor written. An entry is a
+format line, a BLAKE2b checksum of the payload, then the payload; one that is
+unreadable, foreign or fails its checksum counts as missing (and is rebuilt by
+the caller). Nothing here raises: a cache can only make start-up faster.
+"""
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+
+FORMAT = b'rusty-cache-1\n'
+DIGEST = 20     # bytes of BLAKE2b
+
+
+def cache_dir() -> str:
+    """RUSTY_CACHE_DIR, else ~/.rusty/jit-cache (the JIT's directory)."""
+    d = os.environ.get('RUSTY_CACHE_DIR')
+    if not d:
+        d = os.path.join(os.path.expanduser('~'), '.rusty', 'jit-cache')
+    return os.path.abspath(d)
+
+
+def key(*parts: bytes) -> str:
+    """Hex BLAKE2b of the parts (each length-prefixed) and the Python version."""
+    h = _hasher()
+    for part in (FORMAT, sys.version.encode()) + parts:
+        h.update(len(part).to_bytes(8, 'little'))
+        h.update(part)
+    return h.hexdigest()
+
+
+def entry_path(name: str):
+    """The path of entry `name` in a safe cache directory, or None."""
+    try:
+        d = cache_dir()
+        return os.path.join(d, name) if _safe_dir(d) else None
+    except (OSError, ValueError):
+        return None
+
+
+def load(path: str):
+    """The payload stored at `path`, or None (missing, not ours, corrupt)."""
+    try:
+        with open(path, 'rb') as fh:
+            if not _ours(os.fstat(fh.fileno())):
+                return None
+            data = fh.read()
+    except (OSError, ValueError):
+        return None
+    head = len(FORMAT) + DIGEST
+    if not data.startswith(FORMAT) or _digest(data[head:]) != data[len(FORMAT):head]:
+        return None
+    return data[head:]
+
+
+def store(path: str, payload: bytes) -> None:
+    """Write `payload` at `path` atomically, mode 0600; failures are ignored."""
+    tmp = '%s.tmp-%d' % (path, os.getpid())
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.fchmod(fd, 0o600)
+            os.write(fd, FORMAT + _digest(payload) + payload)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+# ── Compiled code ────────────────────────────────────────────────────────
+
+def compiled(source: str, filename: str):
+    """compile(source, filename, 'exec', dont_inherit=True), from the cache
+    when it has it.
+
+    For generated code that start-up compiles every time (the evaluator's
+    specialised templates): a cached code object is the one compile() gives.
+    """
+    path = entry_path('code-%s.pyc' % key(filename.encode(), source.encode('utf-8', 'surrogatepass')))
+    if path is not None:
+        payload = load(path)
+        if payload is not None:
+            try:
+                code = marshal.loads(payload)
+                if code.__class__ is compiled.__code__.__class__:
+                    return code
+            except (ValueError, EOFError, TypeError):
+                pass
+    code = compile(source, filename, 'exec', dont_inherit=True)
+    if path is not None:
+        store(path, marshal.dumps(code))
+    return code
+
+
+# ── Helpers ──────────────────────────────────────────────────────────────
+
+def _hasher():
+    """A BLAKE2b hash object (from _blake2 directly: hashlib's import is slow)."""
+    try:
+        from _blake2 import blake2b
+    except ImportError:
+        from hashlib import blake2b
+    return blake2b(digest_size=DIGEST)
+
+
+def _digest(data: bytes) -> bytes:
+    h = _hasher()
+    h.update(data)
+    return h.digest()
+
+
+def _safe_dir(d: str) -> bool:
+    """Make `d` (and missing parents) with mode 0700; true if it is ours alone."""
+    missing = []
+    p = d
+    while not os.path.isdir(p):
+        missing.append(p)
+        up = os.path.dirname(p)
+        if up == p:
+            break
+        p = up
+    for p in reversed(missing):
+        try:
+            os.mkdir(p, 0o700)
+            os.chmod(p, 0o700)      # whatever the umask removed
+        except FileExistsError:
+            pass
+    return _ours(os.stat(d))
+
+
+def _ours(st) -> bool:
+    """Owned by this user and not writable by group or others."""
+    if not hasattr(os, 'geteuid'):
+        return True
+    return st.st_uid == os.geteuid() and not (st.st_mode & 0o022)

@@ -1,0 +1,115 @@
+"""The standard library's read forms cached on disk (rusty/formcache.py):
+the same forms as the reader's, safe file modes, rebuilt when corrupt, never
+loaded from files others can write, never fatal."""
+import os
+
+import pytest
+
+import marshal
+
+from rusty import diskcache, formcache, runtime
+from rusty.reader import read
+from rusty.values import List
+
+TEXT = '(define (f x) (+ x 1))\n; a comment\n(quote (a "s" 1.5 #t () (b . c)))\n`(x ,y ,@z)\n'
+
+
+def same(x, y):
+    """Structurally identical read forms, spans (and their type) included."""
+    if x.__class__ is List:
+        if y.__class__ is not List or x.len != y.len:
+            return False
+        return all(c.span == d.span and type(c.span) is type(d.span) and same(c.car, d.car)
+                   for c, d in zip(x.cells(), y.cells()))
+    return x.__class__ is y.__class__ and (x is y or x == y)
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    d = tmp_path / 'cache'
+    monkeypatch.setenv('RUSTY_CACHE_DIR', str(d))
+    return d
+
+
+def entries(d):
+    return sorted(p for p in os.listdir(d) if p.endswith('.forms'))
+
+
+def test_cached_forms_are_the_reader_forms(cache):
+    first = formcache.read_cached('lib.lisp', TEXT)
+    again = formcache.read_cached('lib.lisp', TEXT)
+    assert len(entries(cache)) == 1
+    assert same(first, read(TEXT, 'lib.lisp')) and same(again, read(TEXT, 'lib.lisp'))
+
+
+def test_the_real_standard_library_round_trips(cache):
+    with open(runtime.STDLIB_PATH, encoding='utf-8') as fh:
+        text = fh.read()
+    formcache.read_cached(runtime.STDLIB_PATH, text)
+    assert same(formcache.read_cached(runtime.STDLIB_PATH, text), read(text, runtime.STDLIB_PATH))
+
+
+def test_modes_are_explicit_whatever_the_umask(cache):
+    old = os.umask(0)
+    try:
+        formcache.read_cached('lib.lisp', TEXT)
+    finally:
+        os.umask(old)
+    assert os.stat(cache).st_mode & 0o777 == 0o700
+    (name,) = entries(cache)
+    assert os.stat(cache / name).st_mode & 0o777 == 0o600
+
+
+def test_a_new_text_or_path_makes_a_new_entry(cache):
+    formcache.read_cached('lib.lisp', TEXT)
+    formcache.read_cached('lib.lisp', TEXT + '(g)')
+    formcache.read_cached('other.lisp', TEXT)
+    assert len(entries(cache)) == 3
+
+
+@pytest.mark.parametrize('garbage', [b'', b'junk', diskcache.FORMAT + b'\x00' * 20 + b'garbage',
+                                     marshal.dumps([1.0, (1, 2)]), marshal.dumps([1.0]) + b'!',
+                                     marshal.dumps(1.0)])
+def test_a_corrupt_entry_is_rebuilt(cache, garbage):
+    formcache.read_cached('lib.lisp', TEXT)
+    (name,) = entries(cache)
+    if garbage.startswith(diskcache.FORMAT) or garbage in (b'', b'junk'):
+        (cache / name).write_bytes(garbage)
+    else:           # a well-formed, checksummed entry whose payload is wrong
+        os.unlink(cache / name)
+        diskcache.store(str(cache / name), garbage)
+    assert same(formcache.read_cached('lib.lisp', TEXT), read(TEXT, 'lib.lisp'))
+    assert same(formcache._load(str(cache / name)), read(TEXT, 'lib.lisp'))
+
+
+def test_an_entry_others_can_write_is_not_loaded(cache):
+    formcache.read_cached('lib.lisp', TEXT)
+    (name,) = entries(cache)
+    os.unlink(cache / name)
+    diskcache.store(str(cache / name), marshal.dumps(formcache._encode(read('(evil)', 'x'))))
+    assert same(formcache._load(str(cache / name)), read('(evil)', 'x'))
+    os.chmod(cache / name, 0o666)
+    assert same(formcache.read_cached('lib.lisp', TEXT), read(TEXT, 'lib.lisp'))
+
+
+def test_a_directory_others_can_write_is_not_used(cache):
+    cache.mkdir()
+    os.chmod(cache, 0o777)
+    assert same(formcache.read_cached('lib.lisp', TEXT), read(TEXT, 'lib.lisp'))
+    assert entries(cache) == []
+
+
+def test_an_unusable_cache_directory_is_not_fatal(tmp_path, monkeypatch):
+    blocker = tmp_path / 'file'
+    blocker.write_text('x')
+    monkeypatch.setenv('RUSTY_CACHE_DIR', str(blocker / 'cache'))
+    assert same(formcache.read_cached('lib.lisp', TEXT), read(TEXT, 'lib.lisp'))
+
+
+def test_read_errors_are_the_readers(cache):
+    with pytest.raises(Exception) as e:
+        formcache.read_cached('lib.lisp', '(oops')
+    with pytest.raises(Exception) as f:
+        read('(oops', 'lib.lisp')
+    assert type(e.value) is type(f.value) and str(e.value) == str(f.value)
+    assert entries(cache) == []

@@ -1,0 +1,67 @@
+"""The list builders that fill fresh cells in place (values.make_list,
+copy_onto, reverse_onto; used by list, map, filter, append, reverse) against
+the reference: cells made one by one with List(x, rest). Every cell's car,
+len and span, and the sharing of the tail, must agree."""
+import random
+
+from rusty.values import EMPTY, List, copy_onto, make_list, reverse_onto
+
+
+def ref_list(items, tail=EMPTY):
+    out = tail
+    for x in reversed(items):
+        out = List(x, out)
+    return out
+
+
+def cells(lst):
+    out = []
+    while True:
+        out.append((lst.car, lst.len, lst.span))
+        if not lst.len:
+            return out
+        lst = lst.cdr
+
+
+def same(a, b):
+    return cells(a) == cells(b) and all(x is y for (x, _, _), (y, _, _) in zip(cells(a), cells(b)))
+
+
+def samples():
+    rng = random.Random(13)
+    yield [], []
+    yield [1.0], []
+    yield [], [2.0]
+    for _ in range(50):
+        yield ([rng.random() for _ in range(rng.randrange(0, 300))],
+               [rng.random() for _ in range(rng.randrange(0, 5))])
+
+
+def test_make_list_is_cons_by_cons():
+    for items, _ in samples():
+        assert same(make_list(items), ref_list(items))
+
+
+def test_copy_onto_shares_the_tail_and_copies_the_rest():
+    for items, rest in samples():
+        lst, tail = ref_list(items), ref_list(rest)
+        got = copy_onto(lst, tail)
+        assert same(got, ref_list(items, tail))
+        walk = got
+        for _ in items:
+            assert walk is not lst or not items     # fresh cells
+            walk = walk.cdr
+        assert walk is tail
+
+
+def test_reverse_onto_is_cons_by_cons_reversed():
+    for items, rest in samples():
+        tail = ref_list(rest)
+        assert same(reverse_onto(ref_list(items), tail), ref_list(items[::-1], tail))
+
+
+def test_spanned_source_lists_copy_without_spans():
+    from rusty.reader import read
+    form = read('(a b c)', 'x').car
+    assert all(sp is None for _, _, sp in cells(copy_onto(form, EMPTY)))
+    assert all(sp is None for _, _, sp in cells(reverse_onto(form, EMPTY)))
