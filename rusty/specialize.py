@@ -8,14 +8,15 @@ builds the callee's frame in one list display and runs the callee's tail-call
 loop inline. Calls to the arithmetic and comparison builtins get an inline
 fast path guarded by the cell still holding that builtin, so redefining `+`
 is seen at once (late binding), and takes the generic path then. The same
-goes for the list primitives car, cdr, cons, null?, pair?, not and nth with
-an index 0-3 (INLINE).
+goes for `mod`, the list primitives car, cdr, cons, null?, pair?, not and nth
+with an index 0-3 (INLINE).
 
 Arguments are inlined into the template when they are simple: constants,
 local slots, globals (read from their cell), and arithmetic on constants and
 local slots (one level). Anything else is called
 through its compiled closure. Templates are exec'd once per distinct source
-text and cached, against the namespace `template_namespace()` builds; the
+text (compiled code cached on disk, diskcache.compiled), against the
+namespace `template_namespace()` builds; the
 session's depth state is bound into each node as `D`. The lambda application
 they inline is `run`'s own body (apply.run_body), not a copy of it.
 
@@ -26,7 +27,9 @@ programs both ways and compare.
 """
 from __future__ import annotations
 
-from . import apply, errors, resolve as resolve_mod, values
+import math
+
+from . import apply, diskcache, errors, resolve as resolve_mod, values
 from .eval import comp_generic_call, sub_span
 from .resolve import GlobalRef, LocalRef, resolve
 from .values import NIL, Builtin, List, Symbol
@@ -54,6 +57,8 @@ INLINE = {
     'pair?': (1, 'True', '{x}.__class__ is List and {x}.len > 0'),
     'not': (1, 'True', '{x} is False'),
     'zero?': (1, _NUM, '{x} == 0.0'),
+    # C fmod; a zero divisor or a non-finite dividend (the errors and the NaN) take the builtin
+    'mod': (2, _NUMS + ' and {y} and -INF < {x} < INF', '_fmod({x}, {y})'),
     # the first four elements; other indices (and the errors) take the builtin
     'nth': (2, '{x}.__class__ is List and {y}.__class__ is float and {y} in (0.0, 1.0, 2.0, 3.0) '
                'and {y} < {x}.len',
@@ -85,6 +90,7 @@ def template_namespace() -> dict:
             'recursion_message': apply.recursion_message, 'located': apply.located,
             'call_builtin': apply.call_builtin, 'call_native': apply.call_native,
             'native_error': apply.native_error,
+            '_fmod': math.fmod, 'INF': math.inf,
         }
     return _namespace
 
@@ -96,7 +102,7 @@ def _instantiate(body: str, binds: dict):
     factory = _factories.get(src)
     if factory is None:
         ns = {}
-        exec(compile(src, '<rusty-specialized>', 'exec'), template_namespace(), ns)
+        exec(diskcache.compiled(src, '<rusty-specialized>'), template_namespace(), ns)
         factory = _factories[src] = ns['factory']
     return factory(*[binds[n] for n in names])
 
