@@ -34,14 +34,6 @@ def test_printing_itself_is_unchanged_in_the_repl():
     assert body[:3] == ['(a b 1)', '("a b")', '=> 5']
 
 
-def test_long_write_forms_wrap_between_elements():
-    body, _ = session('(map number->string (iota 30))', width=40)
-    assert body[0].startswith('=> ("0" "1" "2"')
-    joined = ' '.join(x.strip() for x in body[:body.index('')])
-    assert joined == '=> (' + ' '.join('"%d"' % i for i in range(30)) + ')'
-    assert all(len(x) <= 40 for x in body)
-
-
 def test_inputs_are_named_repl_n_and_earlier_frames_quote_their_line():
     body, _ = session('(define (f x)\n(car x))', '1', '(+ 1 (f 5))')     # auto-indented by 2
     report = body[body.index('Error: car: not a pair'):]
