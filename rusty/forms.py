@@ -106,23 +106,23 @@ TABLE = (
           sig='(set name expr)',
           doc='Like set!, but defines name in the current frame when no binding exists.',
           examples=[('(begin (set fresh-name 7) fresh-name)', '7')]),
-    _form('let', 'specials', 'let', frame=True, effectful=False, indent='body',
+    _form('let', 'let_forms', 'let', frame=True, effectful=False, indent='body',
           sig='(let ((name expr)...) body...) | (let loop ((var init)...) body...)',
           doc='Evaluates every expr outside, then runs the body in one new frame binding the names. '
               'Named let binds loop to a procedure over the vars and calls it with the inits.',
           examples=[('(let ((a 1) (b 2)) (+ a b))', '3'),
                     ('(let loop ((i 0) (acc 0)) (if (= i 5) acc (loop (+ i 1) (+ acc i))))', '10')]),
-    _form('let*', 'specials', 'let*', frame=True, effectful=False, indent='body',
+    _form('let*', 'let_forms', 'let*', frame=True, effectful=False, indent='body',
           sig='(let* ((name expr)...) body...)',
           doc='Like let, but each expr is evaluated in the new frame and sees the names bound before it.',
           examples=[('(let* ((a 2) (b (* a 10))) (+ a b))', '22')]),
-    _form('letrec letrec*', 'specials', 'letrec', frame=True, effectful=False, indent='body',
+    _form('letrec letrec*', 'let_forms', 'letrec', frame=True, effectful=False, indent='body',
           sig='(letrec ((name expr)...) body...)',
           doc='Binds every name to Nil in a new frame, then evaluates the exprs there in order, so '
               'they can refer to each other (mutual recursion); then runs the body.',
           examples=[('(letrec ((ev? (lambda (n) (if (= n 0) #t (od? (- n 1))))) '
                      '(od? (lambda (n) (if (= n 0) #f (ev? (- n 1)))))) (ev? 10))', '#t')]),
-    _form('do', 'specials', 'do', frame=True, effectful=False, indent='body',
+    _form('do', 'let_forms', 'do', frame=True, effectful=False, indent='body',
           sig='(do ((var init [step])...) (test result...) body...)',
           doc='A loop in one frame: until test is true, run the body and then assign every step at '
               'once; then the last result (Nil if none). Nothing in do is in tail position.',

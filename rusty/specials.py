@@ -1,5 +1,6 @@
 """Special forms (LANGUAGE.md §6): one compile function per form. Templates
-and macros are in quasiquote.py, `match` in patterns.py.
+and macros are in quasiquote.py, `match` in patterns.py, `case` in case_form.py,
+the let family and `do` in let_forms.py.
 
 Each `comp_X(x, scope, tail, span, unit)` receives the whole form and returns
 a closure. A form of the wrong shape raises Usage, which `comp` turns into a
@@ -7,12 +8,12 @@ closure raising the usage error when (and only if) the form is evaluated.
 """
 from __future__ import annotations
 
-from .apply import make_frame, recursion_message, run
+from .apply import recursion_message
 from .errors import EvalError, Interrupted, RustyError
 from .eval import Usage, comp, comp_body, const, special, sub_span, to_code
 from .resolve import (UNBOUND, LocalRef, Scope, assign_by_name, body_defines, define_in_frame,
                       resolve)
-from .specialize import specialize_if, specialize_let
+from .specialize import specialize_if
 from .values import NIL, Lambda, List, Symbol, make_list, sym
 
 
@@ -328,156 +329,6 @@ def comp_set(x, scope, tail, span, unit):
         if not assign_by_name(f, name, v, genv):
             define_in_frame(f, name, v, genv)
         return NIL
-    return ev
-
-
-# ── let family and do ────────────────────────────────────────────────────
-
-def parse_bindings(bs, name: str, star: bool):
-    """[(symbol, init form, init cell)] of a let-family binding list."""
-    usage = '%s: (%s ((x v)...) body...)' % (name, name)
-    if bs.__class__ is not List:
-        raise Usage(usage)
-    out = []
-    for c in bs.cells():
-        b = c.car
-        if b.__class__ is not List or b.len != 2 or b.car.__class__ is not Symbol:
-            raise Usage('%s: each binding must be (name expr)' % name)
-        out.append((b.car, b.cdr.car, b.cdr, c))
-    return out
-
-
-def _binding_span(b, span, unit):
-    return sub_span(b[2], sub_span(b[3], span, unit), unit)
-
-
-@special('let')
-def comp_let(x, scope, tail, span, unit):
-    if x.len < 3:
-        raise Usage('let: (let ((x v)...) body...)')
-    if x.cdr.car.__class__ is Symbol:
-        return comp_named_let(x, scope, tail, span, unit)
-    binds = parse_bindings(x.cdr.car, 'let', False)
-    inits = [comp(b[1], scope, False, _binding_span(b, span, unit), unit) for b in binds]
-    lscope = Scope([b[0] for b in binds], scope)
-    for d in body_defines(x.cdr.cdr):
-        lscope.add(d, maybe_unbound=True)
-    nextra = len(lscope.names) - len(binds)
-    body = comp_body(x.cdr.cdr, lscope, tail, span, unit)
-    init_cells = [b[2] for b in binds]
-    fast = specialize_let(init_cells, inits, lscope, nextra, body, scope, span, unit)
-    if fast is not None:
-        return fast
-    extra = [UNBOUND] * nextra
-
-    def ev(f):
-        fr = [f, lscope]
-        for i in inits:
-            fr.append(i(f))
-        if extra:
-            fr += extra
-        return body(fr)
-    return ev
-
-
-def comp_named_let(x, scope, tail, span, unit):
-    if x.len < 4:
-        raise Usage('let: (let ((x v)...) body...)')
-    name = x.cdr.car
-    binds = parse_bindings(x.cdr.cdr.car, 'let', False)
-    inits = [comp(b[1], scope, False, _binding_span(b, span, unit), unit) for b in binds]
-    outer = Scope([name], scope)
-    make = lambda_maker(tuple(b[0] for b in binds), None, x.cdr.cdr.cdr, outer, span, unit, name.name)
-    D = unit.depth
-
-    def ev(f):
-        args = [i(f) for i in inits]
-        f1 = [f, outer, None]
-        loop = make(f1)
-        f1[2] = loop
-        fr = make_frame(loop, args, span)
-        if tail:
-            return (loop, fr, span)
-        return run(loop, fr, span, D)
-    return ev
-
-
-def _comp_let_star(x, scope, tail, span, unit, rec: bool):
-    name = x.car.name
-    if x.len < 3:
-        raise Usage('%s: (%s ((x v)...) body...)' % (name, name))
-    binds = parse_bindings(x.cdr.car, name, True)
-    names = [b[0] for b in binds]
-    lscope = Scope([], scope)
-    for n in names:
-        lscope.add(n, maybe_unbound=not rec)
-    inits = [(lscope.index[b[0]], comp(b[1], lscope, False, _binding_span(b, span, unit), unit))
-             for b in binds]
-    lscope.maybe_unbound.clear()
-    for d in body_defines(x.cdr.cdr):
-        if d not in lscope.index:
-            lscope.add(d, maybe_unbound=True)
-    nnames = len(set(names))
-    initial = [NIL if rec else UNBOUND] * nnames + [UNBOUND] * (len(lscope.names) - nnames)
-    body = comp_body(x.cdr.cdr, lscope, tail, span, unit)
-
-    def ev(f):
-        fr = [f, lscope]
-        fr += initial
-        for i, init in inits:
-            fr[i] = init(fr)
-        return body(fr)
-    return ev
-
-
-@special('let*')
-def comp_let_star(x, scope, tail, span, unit):
-    return _comp_let_star(x, scope, tail, span, unit, False)
-
-
-@special('letrec', 'letrec*')
-def comp_letrec(x, scope, tail, span, unit):
-    return _comp_let_star(x, scope, tail, span, unit, True)
-
-
-DO_USAGE = 'do: (do ((var init [step])...) (test result...) body...)'
-
-
-@special('do')
-def comp_do(x, scope, tail, span, unit):
-    if x.len < 3 or x.cdr.car.__class__ is not List or x.cdr.cdr.car.__class__ is not List:
-        raise Usage(DO_USAGE)
-    specs = []
-    for c in x.cdr.car.cells():
-        s = c.car
-        if s.__class__ is not List or s.len not in (2, 3) or s.car.__class__ is not Symbol:
-            raise Usage(DO_USAGE)
-        specs.append((s, c))
-    test_clause = x.cdr.cdr.car
-    if test_clause.len == 0:
-        raise Usage(DO_USAGE)
-    body_forms = x.cdr.cdr.cdr
-    inits = [comp(s.cdr.car, scope, False, sub_span(s.cdr, sub_span(c, span, unit), unit), unit)
-             for s, c in specs]
-    dscope = Scope([s.car for s, _ in specs], scope)
-    for d in body_defines(body_forms):
-        dscope.add(d, maybe_unbound=True)
-    extra = [UNBOUND] * (len(dscope.names) - len(specs))
-    steps = [(dscope.index[s.car], comp(s.cdr.cdr.car, dscope, False,
-                                         sub_span(s.cdr.cdr, sub_span(c, span, unit), unit), unit))
-             for s, c in specs if s.len == 3]
-    test = comp(test_clause.car, dscope, False, sub_span(test_clause, span, unit), unit)
-    result = comp_body(test_clause.cdr, dscope, False, span, unit)
-    body = comp_body(body_forms, dscope, False, span, unit)
-
-    def ev(f):
-        fr = [f, dscope] + [i(f) for i in inits] + extra
-        while test(fr) is False:
-            body(fr)
-            new = [(i, s(fr)) for i, s in steps]
-            for i, v in new:
-                fr[i] = v
-        return result(fr)
     return ev
 
 
