@@ -81,7 +81,7 @@ def run(p, fr, site):
     except RustyError as e:
         if p.__class__ is Lambda:
             e.trace.append((site, p.name))
-        raise
+        raise e.with_traceback(None)
     except KeyboardInterrupt as e:   # Ctrl-C: report where the loop was
         err = located(e, site)
         if p.__class__ is Lambda:

@@ -16,7 +16,7 @@ from .printer import display_form
 from .reader import read
 from .resolve import MISSING, GlobalEnv
 from .values import NIL, Builtin, Lambda, List, Macro, Symbol, sym
-from .worker import worker
+from .worker import depth_limit_for, worker
 
 # Importing these registers the special forms' compilers in eval.SPECIALS.
 FORM_MODULES = (specials, templates, patterns)
@@ -25,7 +25,6 @@ TABLE_MODULES = tuple('rusty.builtins.' + m for m in (
     'rusty.graph.builtins', 'rusty.compile_graph')
 STDLIB_PATH = os.path.join(os.path.dirname(__file__), 'stdlib.lisp')
 DEFAULT_RECURSION_LIMIT = 200_000
-PY_FRAMES_PER_CALL = 24     # Python frames one Lisp call may use, with margin
 
 
 def recursion_limit_from_env() -> int:
@@ -73,9 +72,9 @@ class Session:
         self.unit = ev.Unit(self.genv, self)
         self.sources: dict[str, str] = {}
         self.files: list[str] = [script] if script else []   # innermost file being run, last
-        self.limit = recursion_limit_from_env()
+        self.worker = worker(recursion_limit_from_env())
+        self.limit = depth_limit_for(self.worker, recursion_limit_from_env())
         ev.set_depth_limit(self.limit)
-        self.worker = worker(self.limit * PY_FRAMES_PER_CALL + 10_000)
         for table in builtin_tables():
             self.install(table)
         if stdlib:

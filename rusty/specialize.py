@@ -97,7 +97,7 @@ RUN_INLINE = [
     'except RustyError as e:',
     '    if p.__class__ is Lambda:',
     '        e.trace.append((site, p.name))',
-    '    raise',
+    '    raise e.with_traceback(None)',
     'except KeyboardInterrupt as e:',
     '    err = located(e, site)',
     '    if p.__class__ is Lambda:',
