@@ -261,7 +261,7 @@ def small_breakdown(s, runs):
     kern = s.run('kernel', '<bench>')
     args = [s.run(v, '<bench>') for v in ('x', 'W0', 'b0', 't', 'nn')]
     steps = 2000
-    g = kern.call.__globals__          # the call path's cells (see graph_codegen.grad_caller)
+    g = kern.call.__globals__          # the call path's cells (see grad_call.grad_caller)
     fn, bridge_fn = g['fn'], g['bridge_fn']
     kern.call(args)
     # Copies of the pointer arrays, the results pointing at buffers kept alive
@@ -371,8 +371,8 @@ def run(runs, quick, mallopt):
     except ImportError:
         torch_ok, default_threads, torch_version = False, 0, 'not installed'
     out = []
-    out.append('PyTorch %s float64; its default here is %d threads. rusty: the §13 row-band pool '
-               'with its default lanes (RUSTY_MM_THREADS unset: %s) and with 1 lane. Per-step '
+    out.append('PyTorch %s float64; its default here is %d threads. rusty: §13 row bands on native lanes, '
+               'with the default lanes (RUSTY_MM_THREADS unset: %s) and with 1 lane. Per-step '
                'times are the minimum over %d interleaved runs of the whole training '
                '(median in brackets).%s\n' % (torch_version, default_threads, _lanes(), runs,
                                                ' **With --mallopt** (glibc malloc thresholds '
@@ -411,7 +411,7 @@ def run(runs, quick, mallopt):
             rows.append(('graph-compile-grad %s vs PyTorch %d threads (both default)'
                          % (name, default_threads), fmt_ratio(ratio), '—', ''))
         out.append('### Speed-ups over PyTorch\n')
-        out.append('For MEDIUM the better of the two lane settings counts (the pool only '
+        out.append('For MEDIUM the better of the two lane settings counts (banding only '
                    'changes speed, never bits).\n')
         out.append(md_table(['comparison', 'speed-up', 'goal', 'verdict'], rows))
         out.append('')
@@ -462,8 +462,8 @@ def run(runs, quick, mallopt):
 
 
 def _lanes():
-    from rusty.jit import pool
-    return '%d lanes' % pool.lanes()
+    from rusty.jit import bands
+    return '%d lanes' % bands.lanes()
 
 
 if __name__ == '__main__':

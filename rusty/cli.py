@@ -21,7 +21,8 @@ HELP = USAGE + '''
   rusty --help       print this text
 
 Environment: RUSTY_RECURSION_LIMIT (default 200000), RUSTY_MM_THREADS,
-RUSTY_CACHE_DIR (JIT cache, default ~/.rusty/jit-cache), NO_COLOR.
+RUSTY_CACHE_DIR (JIT cache, default ~/.rusty/jit-cache), RUSTY_CACHE_MAX
+(its size bound in bytes, default 1 GiB), NO_COLOR.
 Exit status: 0 success, 1 error, 2 usage, 130 interrupted.'''
 
 

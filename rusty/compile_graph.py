@@ -2,7 +2,7 @@
 
 Composition-root glue: trace, optimise, differentiate and infer shapes with the
 graph package, then hand the graph to rusty.jit.graph_codegen, with the matmul
-bridge wired to the native kernels and the host's row-band pool. Both builtins
+bridge (rusty.jit.matmul_bridge) wired to the native banded matmul. Both builtins
 are `host=True` only to render values in messages (`host.display`). The JIT
 (ctypes and all) is imported on first use, so sessions start without it.
 """
@@ -53,11 +53,11 @@ _lock = threading.Lock()
 
 
 def bridge():
-    """The process's matmul bridge (a graph_codegen.MmBridge): the native band
-    kernel on the row-band pool."""
+    """The process's matmul bridge (a matmul_bridge.MmBridge): the native
+    banded matmul, its bands on the lanes of kernels.rs."""
     global _bridge
     with _lock:
         if _bridge is None:
-            from .jit import graph_codegen, kernels
-            _bridge = graph_codegen.make_bridge(kernels.matmul_into)
+            from .jit import kernels, matmul_bridge
+            _bridge = matmul_bridge.make_bridge(kernels.matmul_into)
         return _bridge

@@ -16,7 +16,7 @@ from .printer import display_form
 from .reader import read
 from .resolve import MISSING, GlobalEnv
 from .values import NIL, Builtin, Lambda, List, Macro, Symbol, sym
-from .worker import depth_limit_for, worker
+from .worker import worker
 
 # Importing these registers the special forms' compilers in eval.SPECIALS.
 FORM_MODULES = (specials, templates, patterns)
@@ -72,9 +72,12 @@ class Session:
         self.unit = ev.Unit(self.genv, self)
         self.sources: dict[str, str] = {}
         self.files: list[str] = [script] if script else []   # innermost file being run, last
-        self.worker = worker(recursion_limit_from_env())
-        self.limit = depth_limit_for(self.worker, recursion_limit_from_env())
+        self.limit = recursion_limit_from_env()
         ev.set_depth_limit(self.limit)
+        self.worker = worker(self.limit)
+        capacity = self.worker.callback_capacity(self.limit)
+        if capacity is not None:     # a small stack (ulimit -v): bound nested callbacks
+            self.call = bounded_call(capacity)
         for table in builtin_tables():
             self.install(table)
         if stdlib:
@@ -189,6 +192,27 @@ class Session:
             if e.span is None:
                 e.span = span
             raise
+
+
+def bounded_call(capacity: int):
+    """call_procedure that allows at most `capacity` nested calls from
+    builtins (each costs C stack), past which comes the recursion error."""
+    inner = ev.call_procedure
+    nested = [0]
+
+    def call(p, args):
+        if nested[0] >= capacity:
+            raise RecursionLimit(LIMIT_TEXT % capacity)
+        nested[0] += 1
+        try:
+            return inner(p, args)
+        finally:
+            nested[0] -= 1
+    return call
+
+
+LIMIT_TEXT = ('recursion limit exceeded (depth %d): non-tail recursion too deep — '
+              'rewrite with an accumulator / tail call')
 
 
 def _bind_host(fn, host):

@@ -7,8 +7,9 @@ calls in one C frame), but every builtin that calls back into Lisp (sort's
 predicate, map, apply, …) costs C stack per level: BYTES_PER_LEVEL covers the
 worst of them with a margin (tests/test_stack_depth.py measures each). When the
 address space cannot hold that stack (`ulimit -v`), the thread starts with the
-largest stack it can get and the depth limit is lowered to what that stack
-holds, said once on stderr.
+largest stack it can get; plain recursion still reaches the limit (it needs no
+C stack) and the session bounds how deeply builtins' callbacks may nest to what
+the stack holds (`callback_capacity`), so that too ends in the recursion error.
 
 Ctrl-C arrives as KeyboardInterrupt in the waiting (main) thread; it is passed
 on to the worker as an asynchronous exception, so the evaluation stops at its
@@ -76,8 +77,15 @@ class Worker:
         self.running = False
         self.interrupts = 0
         self.thread, self.stack = start_thread(self._loop, stack_for(depth_limit))
-        self.max_depth = levels_in(self.stack) if self.stack < stack_for(depth_limit) else depth_limit
-        self.recursion_limit = self.max_depth * PY_FRAMES_PER_LEVEL + 10_000
+        self.max_depth = depth_limit
+        self.recursion_limit = depth_limit * PY_FRAMES_PER_LEVEL + 10_000
+
+    def callback_capacity(self, depth_limit: int) -> int | None:
+        """How deeply builtins' callbacks may nest on this stack, or None when
+        the stack holds `depth_limit` of them (no bound needed)."""
+        if self.stack >= stack_for(depth_limit):
+            return None
+        return levels_in(self.stack)
 
     def _loop(self):
         while True:
@@ -175,7 +183,6 @@ def _release(e: BaseException) -> BaseException:
 
 
 _worker: Worker | None = None
-_lowered_said = False
 
 
 def worker(depth_limit: int) -> Worker:
@@ -189,16 +196,3 @@ def worker(depth_limit: int) -> Worker:
           and threading.current_thread() is not _worker.thread):
         _worker = Worker(depth_limit)
     return _worker
-
-
-def depth_limit_for(w: Worker, depth_limit: int, stderr=None) -> int:
-    """`depth_limit`, lowered to what `w`'s stack holds (said once on stderr)."""
-    global _lowered_said
-    if depth_limit <= w.max_depth:
-        return depth_limit
-    if not _lowered_said:
-        _lowered_said = True
-        (stderr or sys.stderr).write(
-            'rusty: recursion limit lowered from %d to %d: the address space (ulimit -v) '
-            'allows only a %d MiB stack for evaluation\n' % (depth_limit, w.max_depth, w.stack >> 20))
-    return w.max_depth

@@ -16,6 +16,7 @@ from rusty.graph.optimize import optimize
 from rusty.graph.shapes import infer
 from rusty.graph.trace import build
 from rusty.jit import graph_codegen as GC
+from rusty.jit.matmul_bridge import make_bridge
 from rusty.printer import display_form
 from rusty.reader import read
 from rusty.values import Lambda, Tensor
@@ -359,19 +360,19 @@ def test_bridge_errors_reach_the_caller():
 
     def broken(a, b, out, n, k, m):
         raise EvalError('boom %dx%dx%d' % (n, k, m))
-    k = _medium_kernel(GC.make_bridge(broken))
+    k = _medium_kernel(make_bridge(broken))
     with pytest.raises(EvalError) as e:
         k.call(_medium_args())
     assert e.value.message == 'boom 64x256x64'
     # the failure is not left behind for the next call
     calls = []
-    ok = _medium_kernel(GC.make_bridge(lambda *a: calls.append(a[3:])))
+    ok = _medium_kernel(make_bridge(lambda *a: calls.append(a[3:])))
     ok.call(_medium_args())
     assert calls == [(64, 256, 64), (64, 64, 256), (256, 64, 64)]
 
 
 @rustc
-def test_bridge_runs_the_pool_with_the_same_bits(monkeypatch):
+def test_bridge_runs_the_banded_product_with_the_same_bits(monkeypatch):
     from rusty import compile_graph
     from rusty.graph import builtins as GB
     k = _medium_kernel(compile_graph.bridge())

@@ -25,6 +25,7 @@ from rusty.graph.shapes import infer
 from rusty.graph.trace import build
 from rusty.jit import build as jit_build
 from rusty.jit import graph_codegen as GC
+from rusty.jit.grad_call import grad_native
 from rusty.printer import display_form
 from rusty.reader import read
 from rusty.values import Lambda, Tensor
@@ -175,8 +176,8 @@ def compile_grad_batch(items):
                  for i, (g, outputs, shapes, _) in enumerate(items)]
     source = GC.grad_prelude() + '\n'.join(functions)
     lib = jit_build.build_and_load(source, 'rusty_grad_kernel_0')
-    return [GC.grad_native(lib, 'rusty_grad_kernel_%d' % i, source, ps, [shapes[o] for o in outputs],
-                           compile_graph.bridge(), display_form)
+    return [grad_native(lib, 'rusty_grad_kernel_%d' % i, source, ps, [shapes[o] for o in outputs],
+                        compile_graph.bridge(), display_form)
             for i, (g, outputs, shapes, ps) in enumerate(items)]
 
 

@@ -15,8 +15,8 @@ PKG = ROOT / 'rusty'
 # layer -> (modules in it, modules it may import besides its own members)
 LAYERS = {
     'errors': (['errors'], []),
-    'toolchain': (['jit.build', 'jit.ffi'], ['errors']),
-    'kernels': (['jit.kernels', 'jit.pool'], ['jit.build', 'jit.ffi', 'errors']),
+    'toolchain': (['jit.build', 'jit.cache', 'jit.ffi'], ['errors']),
+    'kernels': (['jit.kernels', 'jit.bands'], ['jit.build', 'jit.cache', 'jit.ffi', 'errors']),
     'values': (['values'], ['errors']),
     'reader': (['reader', 'printer'], ['values', 'errors']),
     'tensor': (['tensor'], ['values', 'errors', 'printer', 'jit.kernels']),
@@ -24,8 +24,8 @@ LAYERS = {
               'expansion', 'builtins.*'],
              ['reader', 'printer', 'values', 'tensor', 'errors']),
     'graph': (['graph.*'], ['values', 'tensor', 'errors']),
-    'codegen': (['jit.codegen', 'jit.graph_codegen', 'jit.grad_call'],
-                ['values', 'graph.ir', 'jit.build', 'jit.ffi', 'jit.pool', 'jit.kernels', 'errors']),
+    'codegen': (['jit.codegen', 'jit.graph_codegen', 'jit.grad_call', 'jit.matmul_bridge'],
+                ['values', 'graph.ir', 'jit.build', 'jit.ffi', 'jit.bands', 'jit.kernels', 'errors']),
     'report': (['report'], ['errors', 'printer']),
     'runtime': (['runtime', 'worker', 'compile_graph', 'docs'],
                 ['errors', 'values', 'reader', 'printer', 'tensor', 'resolve', 'eval', 'specials',

@@ -148,17 +148,22 @@ def test_session_continues_after_out_of_memory():
     assert (p.returncode, p.stdout) == (0, 'out of memory\n42.0\n100000.0\n'), p.stderr[-800:]
 
 
-def test_small_address_space_starts_with_a_lowered_limit():
+def test_small_address_space_starts_and_bounds_nested_callbacks():
+    # under ulimit -v 800000 the 1.6 GiB stack cannot be had: plain recursion
+    # (no C stack) still reaches the default limit, and recursion through a
+    # builtin's callback ends in the recursion error when the smaller stack is
+    # full, instead of a segfault
     src = ('(define (f a b) (if (= a 0) #t (car (sort (list 1 (- a 1)) f)))) '
-           '(println (+ 1 2)) (f 100000000 1)')
+           '(define (g n) (if (= n 0) 0 (+ 1 (g (- n 1))))) '
+           '(println (+ 1 2)) (println (g 199999)) (println (f 10000 1)) (f 100000000 1)')
     p = rusty_proc(['-m', 'rusty', '-e', src], limit_as=800_000 * 1024)
     assert p.returncode == 1, p.stderr[-800:]
-    assert p.stdout == '3\n'
-    first, second = p.stderr.split('\n')[:2]
-    assert first.startswith('rusty: recursion limit lowered from 200000 to ')
-    lowered = int(first.split()[7].rstrip(':'))
-    assert 10_000 < lowered < 200_000
-    assert second == 'Error: ' + LIMIT_MSG % lowered
+    assert p.stdout == '3\n199999\n9999\n'
+    first = p.stderr.split('\n')[0]
+    assert first.startswith('Error: recursion limit exceeded (depth ')
+    depth = int(first.split('(depth ')[1].split(')')[0])
+    assert 10_000 < depth < 200_000
+    assert first == 'Error: ' + LIMIT_MSG % depth
 
 
 def test_worker_hands_back_a_rusty_error_when_memory_runs_out():

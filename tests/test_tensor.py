@@ -290,7 +290,7 @@ def test_transpose_kernel():
 
 
 
-# ── Native kernels and the row-band pool (LANGUAGE.md §13) ───────────────
+# ── Native kernels and the row-band split (LANGUAGE.md §13) ──────────────
 
 @pytest.fixture(scope='module')
 def native():
@@ -330,26 +330,47 @@ def test_native_matmul_and_transpose_match_python(native, case):
     assert same_bits(native['transpose'](a, n, k), T.py_transpose(a, n, k))
 
 
-def test_split_rule():
-    from rusty.jit.pool import split
-    assert split(67, 4) == [(0, 17), (17, 34), (34, 51), (51, 67)]
-    assert split(5, 4) == [(0, 2), (2, 4), (4, 5)]
-    assert split(2, 8) == [(0, 1), (1, 2)]
-    assert split(10, 1) == [(0, 10)]
-    assert split(9, 2) == [(0, 5), (5, 9)]
+def split_reference(n, lanes):
+    """The §13 split rule as LANGUAGE.md states it, band by band: the
+    reference `bands.band_plan` is checked against."""
+    chunks = min(lanes, n)
+    rows = -(-n // chunks)
+    chunks = -(-n // rows)
+    return [(c * rows, min(n, (c + 1) * rows)) for c in range(chunks)]
+
+
+def bands_of(n, k, m):
+    """The bands production runs an n×k·k×m product as, from `band_plan`'s
+    two numbers (rows per band, bands)."""
+    from rusty.jit import bands
+    rows, count = bands.band_plan(n, k, m)
+    return [(c * rows, min(n, (c + 1) * rows)) for c in range(count)]
+
+
+@pytest.mark.parametrize('n, lanes, expected', [
+    (67, 4, [(0, 17), (17, 34), (34, 51), (51, 67)]),
+    (5, 4, [(0, 2), (2, 4), (4, 5)]),
+    (2, 8, [(0, 1), (1, 2)]),
+    (10, 1, [(0, 10)]),
+    (9, 2, [(0, 5), (5, 9)]),
+])
+def test_split_rule(monkeypatch, n, lanes, expected):
+    assert split_reference(n, lanes) == expected
+    monkeypatch.setenv('RUSTY_MM_THREADS', str(lanes))
+    assert bands_of(n, 65536, 1) == expected          # over the crossover for every n ≥ 2
 
 
 def test_crossover_and_lanes(monkeypatch):
-    from rusty.jit import pool
-    assert pool.crossover(2, 1, 32768) and not pool.crossover(2, 1, 32767)
-    assert not pool.crossover(1, 256, 256)
+    from rusty.jit import bands
+    assert bands.crossover(2, 1, 32768) and not bands.crossover(2, 1, 32767)
+    assert not bands.crossover(1, 256, 256)
     monkeypatch.setenv('RUSTY_MM_THREADS', '3')
-    assert pool.lanes() == 3 and pool.bands_for(64, 32, 32) == [(0, 22), (22, 44), (44, 64)]
-    assert pool.bands_for(63, 32, 32) == [(0, 63)]          # 64,512 multiply-adds: serial
+    assert bands.lanes() == 3 and bands_of(64, 32, 32) == [(0, 22), (22, 44), (44, 64)]
+    assert bands_of(63, 32, 32) == [(0, 63)]          # 64,512 multiply-adds: serial
     monkeypatch.setenv('RUSTY_MM_THREADS', '0')
-    assert pool.lanes() == 1 and pool.bands_for(64, 32, 32) == [(0, 64)]
+    assert bands.lanes() == 1 and bands_of(64, 32, 32) == [(0, 64)]
     monkeypatch.setenv('RUSTY_MM_THREADS', 'lots')
-    assert pool.lanes() >= 1
+    assert bands.lanes() >= 1
 
 
 AWKWARD = [(1, 256, 256), (67, 31, 32), (67, 7, 5), (2, 1, 32768), (3, 1, 40000),
@@ -358,7 +379,7 @@ AWKWARD = [(1, 256, 256), (67, 31, 32), (67, 7, 5), (2, 1, 32768), (3, 1, 40000)
 
 @pytest.mark.rustc
 @pytest.mark.parametrize('n, k, m', AWKWARD)
-def test_pooled_matmul_is_bit_identical_to_serial(native, monkeypatch, n, k, m):
+def test_banded_matmul_is_bit_identical_to_serial(native, monkeypatch, n, k, m):
     import random
     rng = random.Random(n * 1000003 + k * 1009 + m)
     a = array('d', [rng.uniform(-1, 1) * 10 ** rng.randint(-3, 3) for _ in range(n * k)])
@@ -436,12 +457,12 @@ def test_without_rustc_everything_stays_pure_python(tmp_path):
 
 
 def test_automatic_lanes_apply_the_crossover_as_written(monkeypatch):
-    from rusty.jit import pool
+    from rusty.jit import bands
     monkeypatch.delenv('RUSTY_MM_THREADS', raising=False)
-    monkeypatch.setattr(pool, 'lanes', lambda: 2)
-    assert pool.bands_for(64, 256, 64) == [(0, 32), (32, 64)]
-    assert pool.bands_for(64, 32, 32) == [(0, 32), (32, 64)]         # 65,536: the crossover
-    assert pool.bands_for(63, 32, 32) == [(0, 63)]
+    monkeypatch.setattr(bands, 'lanes', lambda: 2)
+    assert bands_of(64, 256, 64) == [(0, 32), (32, 64)]
+    assert bands_of(64, 32, 32) == [(0, 32), (32, 64)]         # 65,536: the crossover
+    assert bands_of(63, 32, 32) == [(0, 63)]
 
 
 @pytest.mark.rustc
@@ -470,10 +491,10 @@ def test_lanes_under_concurrent_callers_and_after_fork(native, monkeypatch):
     assert os.waitstatus_to_exitcode(status) == 0
 
 
-def test_band_plan_is_bands_for_in_two_numbers(monkeypatch):
-    from rusty.jit import pool
+def test_band_plan_follows_the_split_rule(monkeypatch):
     for lanes in ('1', '2', '3', '7'):
         monkeypatch.setenv('RUSTY_MM_THREADS', lanes)
         for n, k, m in AWKWARD + [(64, 256, 64), (2, 2, 2)]:
-            bands = pool.bands_for(n, k, m)
-            assert pool.band_plan(n, k, m) == (bands[0][1] - bands[0][0], len(bands))
+            big = n >= 2 and n * k * m >= 65536
+            expected = split_reference(n, int(lanes)) if big else [(0, n)]
+            assert bands_of(n, k, m) == expected

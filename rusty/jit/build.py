@@ -1,5 +1,6 @@
-"""The toolchain: rustc invocation, the content-addressed cache, atomic publish,
-permissions, and loading a built library (LANGUAGE.md §12.5).
+"""The toolchain: rustc invocation, the cache key, building into the cache and
+loading a built library (LANGUAGE.md §12.5). The cache on disk (its safety,
+publishing, digests, size bound, temporary folders) is rusty.jit.cache.
 
     lib = build_and_load(source, 'rusty_fib')   # compile (or hit) and dlopen
     fn = lib.symbol('rusty_fib')                # a fresh ctypes function object
@@ -18,11 +19,15 @@ no process at all. The fingerprint can only go stale through a change rustup
 makes without touching any of those files; the worst outcome is loading a
 library that an older rustc built from the identical source and flags — the
 same program, so still correct.
+
+A compile runs rustc in a temporary folder named with our pid; on Linux rustc
+is killed if we die (PR_SET_PDEATHSIG), and the next compile removes folders
+whose process is gone. rustc exiting 0 without writing the library is a
+`rustc failed` error, not a `cannot write`.
 """
 from __future__ import annotations
 
 import ctypes
-import errno
 import hashlib
 import os
 import shutil
@@ -30,6 +35,8 @@ import sys
 import threading
 
 from rusty.errors import CompileError, os_error_text
+from rusty.jit.cache import cache_dir
+from rusty.jit import cache
 
 FORMAT_VERSION = 'rusty-jit-cache-1'
 BASE_FLAGS = ('--edition', '2021', '-C', 'opt-level=3', '--crate-type', 'cdylib')
@@ -46,17 +53,6 @@ else:
 _lock = threading.Lock()
 _flags: tuple | None = None
 _toolchain: str | None = None
-
-
-# ── Messages ─────────────────────────────────────────────────────────────
-
-def _cannot_write(path: str, e: OSError) -> CompileError:
-    return CompileError('defrust: cannot write %s: %s' % (path, os_error_text(e)))
-
-
-def _insecure(path: str) -> CompileError:
-    return CompileError("defrust: refusing to use insecure JIT cache '%s' "
-                        "(it must be owned by you and not writable by others)" % path)
 
 
 # ── Compile-status listeners (the REPL's "compiling…" line) ─────────────
@@ -146,7 +142,7 @@ def _memoised_rustc_vv() -> str:
     memo = os.path.join(d, 'rustc-vV-%s.txt' % hashlib.sha256(fp.encode()).hexdigest()[:32])
     try:
         st = os.stat(memo)
-        if _secure(st):
+        if cache.secure(st):
             with open(memo, encoding='utf-8') as f:
                 text = f.read()
             if text.startswith('rustc '):
@@ -155,7 +151,7 @@ def _memoised_rustc_vv() -> str:
         pass
     text = run_rustc_vv()
     try:
-        _write_atomically(d, memo, text.encode('utf-8'))
+        cache.write_atomically(d, memo, text.encode('utf-8'))
     except OSError:
         pass    # the memo is only a speed-up
     return text
@@ -226,74 +222,6 @@ def cache_key(source: str, flags, toolchain: str) -> str:
     return h.hexdigest()
 
 
-# ── The cache directory ──────────────────────────────────────────────────
-
-def cache_dir() -> str:
-    """The cache directory (created 0700 if missing), checked to be safe."""
-    d = os.environ.get('RUSTY_CACHE_DIR')
-    if not d:
-        home = os.environ.get('HOME')
-        d = os.path.join(home, '.rusty', 'jit-cache') if home else os.path.join('.rusty', 'jit-cache')
-    d = os.path.abspath(d)
-    _make_dirs(d)
-    try:
-        st = os.stat(d)
-    except OSError as e:
-        raise _cannot_write(d, e) from None
-    if not _secure(st):
-        raise _insecure(d)
-    return d
-
-
-def _make_dirs(d: str) -> None:
-    """Create `d` and any missing parents, each with mode 0700."""
-    missing = []
-    p = d
-    while not os.path.isdir(p):
-        missing.append(p)
-        up = os.path.dirname(p)
-        if up == p:
-            break
-        p = up
-    for p in reversed(missing):
-        try:
-            os.mkdir(p, 0o700)
-        except FileExistsError:
-            continue
-        except OSError as e:
-            raise _cannot_write(p, e) from None
-        try:
-            os.chmod(p, 0o700)   # in case the umask removed owner bits
-        except OSError as e:
-            raise _cannot_write(p, e) from None
-
-
-def _secure(st) -> bool:
-    """Owned by the current user and not writable by group or others."""
-    if not hasattr(os, 'geteuid'):
-        return True   # no POSIX ownership model (Windows)
-    return st.st_uid == os.geteuid() and not (st.st_mode & 0o022)
-
-
-def _write_atomically(d: str, path: str, data: bytes) -> None:
-    import tempfile
-    fd, tmp = tempfile.mkstemp(prefix='.tmp-', dir=d)
-    try:
-        with os.fdopen(fd, 'wb') as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        _unlink_quietly(tmp)
-        raise
-
-
-def _unlink_quietly(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
-
-
 def _text(data: bytes) -> str:
     return data.decode('utf-8', errors='replace')
 
@@ -321,73 +249,95 @@ def build_library(source: str, base: str, force: bool = False) -> str:
 
 def _compile(source: str, path: str, replace: bool, base: str) -> None:
     import tempfile
+    import time
     d = os.path.dirname(path)
     stem = os.path.basename(path)[:-len(LIB_SUFFIX)]
+    cache.clean_stale_temps(d, time.time())
     try:
-        work = tempfile.mkdtemp(prefix='.tmp-', dir=d)
+        work = tempfile.mkdtemp(prefix=cache.temp_prefix(), dir=d)
     except OSError as e:
-        raise _cannot_write(d, e) from None
+        raise cache.cannot_write(d, e) from None
     try:
         rs_tmp = os.path.join(work, stem + '.rs')
         lib_tmp = os.path.join(work, stem + LIB_SUFFIX)
         try:
-            with open(rs_tmp, 'w', encoding='utf-8') as f:
-                f.write(source)
+            cache.write_file(rs_tmp, source.encode('utf-8'))
         except OSError as e:
-            raise _cannot_write(rs_tmp, e) from None
-        _run_rustc(rs_tmp, lib_tmp, work, base)
-        _publish(rs_tmp, os.path.join(d, stem + '.rs'), replace)
-        _publish(lib_tmp, path, replace)
+            raise cache.cannot_write(rs_tmp, e) from None
+        stderr = _run_rustc(rs_tmp, lib_tmp, work, base)
+        try:
+            os.chmod(lib_tmp, 0o700)      # rustc honours the umask; we do not
+        except FileNotFoundError:
+            raise CompileError('defrust: rustc failed:\n%sno library was written (rustc exited '
+                               'with status 0)' % stderr) from None
+        except OSError as e:
+            raise cache.cannot_write(lib_tmp, e) from None
+        cache.publish(rs_tmp, os.path.join(d, stem + '.rs'), replace)
+        cache.publish(lib_tmp, path, replace)
+        cache.record_digest(path)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    cache.evict(d, LIB_SUFFIX, stem)
 
 
-def _run_rustc(src: str, out: str, cwd: str, what: str) -> None:
+def _run_rustc(src: str, out: str, cwd: str, what: str) -> str:
+    """Run rustc; its standard error (with a final newline, or empty) on success."""
     import subprocess
     args = ['rustc', *rustc_flags(), '-o', out, src]
     for on_start, _ in list(_listeners):
         on_start(what)
     try:
         proc = subprocess.run(args, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
-                              env=_rustc_env())
+                              env=_rustc_env(), preexec_fn=_die_with_parent())
     except OSError as e:
         raise _failed_to_run(e) from None
     finally:
         for _, on_end in list(_listeners):
             on_end(what)
+    text = _text(proc.stderr).rstrip('\n')
     if proc.returncode != 0:
-        raise CompileError('defrust: rustc failed:\n' + _text(proc.stderr).rstrip('\n'))
+        raise CompileError('defrust: rustc failed:\n' + text)
+    return text + '\n' if text else ''
+
+
+def _die_with_parent():
+    """A preexec hook asking Linux to kill rustc when this process dies (a
+    killed compile must not leave rustc running); None elsewhere."""
+    if not sys.platform.startswith('linux'):
+        return None
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        prctl = libc.prctl
+    except (OSError, AttributeError):
+        return None
+    PR_SET_PDEATHSIG, SIGKILL = 1, 9
+
+    def hook():
+        prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0)
+    return hook
 
 
 def _rustc_env() -> dict:
-    """rustc's environment: ours, plus a big stack for rustc's own thread
+    """rustc's environment: ours, plus a big stack for rustc's threads
     (unless set), so deeply nested bodies (up to the reader's 8,000 levels)
     do not overflow its parser. It changes nothing in the output."""
     env = dict(os.environ)
-    env.setdefault('RUST_MIN_STACK', str(RUSTC_STACK))
+    env.setdefault('RUST_MIN_STACK', str(rustc_stack()))
     return env
 
 
-def _publish(tmp: str, final: str, replace: bool) -> None:
-    """Move a finished file into place atomically. A file already published
-    under that name is left alone (another process built the same key),
-    unless `replace` (rebuilding a corrupt library) swaps it by rename."""
+def rustc_stack() -> int:
+    """RUSTC_STACK, or under a virtual memory limit (ulimit -v) a 32nd of it:
+    rustc gives that stack to each of its threads, and 512 MiB apiece does
+    not fit in 3 GB (rustc panics)."""
     try:
-        if replace:
-            os.replace(tmp, final)
-            return
-        try:
-            os.link(tmp, final)   # atomic, and never clobbers
-        except FileExistsError:
-            pass
-        except OSError as e:
-            if e.errno not in (errno.EPERM, errno.EXDEV, errno.EMLINK, errno.ENOTSUP,
-                               errno.EOPNOTSUPP, errno.ENOSYS, errno.EACCES):
-                raise
-            if not os.path.exists(final):
-                os.replace(tmp, final)   # no hard links here: rename instead
-    except OSError as e:
-        raise _cannot_write(final, e) from None
+        import resource
+        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    except (ImportError, OSError, ValueError, AttributeError):
+        return RUSTC_STACK
+    if limit == resource.RLIM_INFINITY or limit <= 0:
+        return RUSTC_STACK
+    return max(8 << 20, min(RUSTC_STACK, limit // 32))
 
 
 # ── Load ─────────────────────────────────────────────────────────────────
@@ -416,39 +366,50 @@ class _LoadFailed(Exception):
     pass
 
 
-def _check_secure_file(path: str) -> None:
-    """Refuse a cache file that is not ours or that others can write."""
+def _dlopen(path: str, verify: bool = True):
+    """dlopen the cached library at `path` through the descriptor its checks
+    ran on; with `verify`, a library whose digest does not match fails.
+
+    The descriptor stays open while the process lives (libraries are never
+    unloaded): glibc recognises an already loaded object by its name, so a
+    `/proc/self/fd/N` name must never be reused for a different file."""
     try:
-        st = os.stat(path)
+        fd, intact = cache.open_checked(path)
     except OSError as e:
         raise _LoadFailed('defrust: failed to load %s: %s' % (path, os_error_text(e))) from None
-    if not _secure(st):
-        raise _insecure(path)
-
-
-def _dlopen(path: str):
-    _check_secure_file(path)
     try:
-        return ctypes.CDLL(path)
-    except OSError as e:
-        raise _LoadFailed('defrust: failed to load %s: %s' % (path, e)) from None
+        if verify and not intact:
+            raise _LoadFailed('defrust: failed to load %s: its digest does not match the '
+                              'one recorded when it was built' % path)
+        name = cache.loadable_path(fd, path)
+        try:
+            return ctypes.CDLL(name)
+        except OSError as e:
+            raise _LoadFailed('defrust: failed to load %s: %s'
+                              % (path, str(e).replace(name, path))) from None
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def load_library(path: str) -> Library:
-    """dlopen a library from the cache (after the ownership/mode check)."""
+    """dlopen a library (after the ownership/mode check on the open file)."""
     try:
-        return Library(path, _dlopen(path))
+        return Library(path, _dlopen(path, verify=False))
     except _LoadFailed as e:
         raise CompileError(str(e)) from None
 
 
 def build_and_load(source: str, base: str) -> Library:
     """Compile (or find in the cache) and load; a cached library that fails to
-    load is rebuilt once."""
+    load, or whose digest does not match, is rebuilt once."""
     path = build_library(source, base)
     try:
         return Library(path, _dlopen(path))
     except _LoadFailed:
         pass
     path = build_library(source, base, force=True)
-    return load_library(path)
+    try:
+        return Library(path, _dlopen(path))
+    except _LoadFailed as e:
+        raise CompileError(str(e)) from None

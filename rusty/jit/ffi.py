@@ -18,6 +18,8 @@ extra call to read it.
 from __future__ import annotations
 
 import ctypes
+import threading
+from _thread import get_ident
 
 from rusty.errors import RecursionLimit
 
@@ -51,10 +53,18 @@ def scalar_caller(lib, symbol: str, arity: int, name: str, guarded: bool = True)
 
     `args` is a list or tuple of exactly `arity` floats (the caller checks).
     With `guarded`, a tripped native recursion guard raises RecursionLimit.
+
+    Thread safety: ctypes releases the GIL for the foreign call, so one
+    argument buffer shared by every thread could be overwritten between a
+    thread's stores and the native's reads. The buffer belongs to the thread
+    that made the caller; any other thread uses one of its own (a
+    thread-local), at the price of one identity check on the owner's path.
     """
     fn = scalar_function(lib, symbol)
     take = trip_reader(lib) if guarded else None
     buf = (ctypes.c_double * max(arity, 1))()
+    owner = get_ident()
+    local = _buffers(arity)
     n = ctypes.c_size_t(arity)
     message = recursion_message(name)
 
@@ -69,18 +79,29 @@ def scalar_caller(lib, symbol: str, arity: int, name: str, guarded: bool = True)
             return r if r == r else tripped(r)
     elif arity == 1:
         def call(args):
-            buf[0] = args[0]
-            r = fn(buf, n)
+            b = buf if get_ident() == owner else local.buf
+            b[0] = args[0]
+            r = fn(b, n)
             return r if r == r else tripped(r)
     elif arity == 2:
         def call(args):
-            buf[0] = args[0]
-            buf[1] = args[1]
-            r = fn(buf, n)
+            b = buf if get_ident() == owner else local.buf
+            b[0] = args[0]
+            b[1] = args[1]
+            r = fn(b, n)
             return r if r == r else tripped(r)
     else:
         def call(args):
-            buf[:] = args
-            r = fn(buf, n)
+            b = buf if get_ident() == owner else local.buf
+            b[:] = args
+            r = fn(b, n)
             return r if r == r else tripped(r)
     return call
+
+
+def _buffers(arity: int):
+    """A thread-local whose `buf` is that thread's own argument buffer."""
+    class Buffers(threading.local):
+        def __init__(self):
+            self.buf = (ctypes.c_double * max(arity, 1))()
+    return Buffers()

@@ -8,7 +8,7 @@ at import time; `load()` builds (or finds in the cache) on its first call.
 
 `matmul_into(a, b, out, n, k, m)` runs the banded product on raw addresses, for
 the compiled gradient kernels' matmul bridge. Bands run on the lane workers of
-kernels.rs (§13; the split comes from `pool`), not on Python threads: a worker
+kernels.rs (§13; `bands` sizes the split), not on Python threads: a worker
 spins between jobs, so a hand-off costs about a microsecond instead of the
 ~60 µs wake-up of a sleeping thread.
 """
@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import ctypes
 import os
+import sys
 import threading
 from array import array
 
 from rusty.errors import CompileError
-from rusty.jit import build, pool
+from rusty.jit import bands, build
 
 BASE = 'rusty_kernels'
 _P = ctypes.c_void_p
@@ -38,16 +39,32 @@ def source() -> str:
 
 
 def load():
-    """The native kernel table, or None if it cannot be built or loaded."""
+    """The native kernel table, or None if it cannot be built or loaded (then
+    it says why, once, on stderr: the fallback is slower, never silent)."""
     with _lock:
         if 'table' not in _state:
             try:
                 _state['table'] = _make_table(build.build_and_load(source(), BASE))
-            except (CompileError, OSError):
+            except (CompileError, OSError) as e:
                 _state['table'] = None
+                say_fallback(e)
             else:
                 keep_freed_memory()
         return _state['table']
+
+
+FALLBACK_NOTE = ('rusty: native tensor kernels unavailable, using the pure-Python kernels '
+                 '(same results, slower): %s\n')
+
+
+def say_fallback(e: BaseException) -> None:
+    """Tell the user, on stderr, why tensors run on the Python kernels."""
+    text = e.message if isinstance(e, CompileError) else str(e)
+    try:
+        sys.stderr.write(FALLBACK_NOTE % text.replace('\n', ' | '))
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass          # no usable stderr: nothing more we can do
 
 
 # glibc returns memory to the system eagerly: a tensor buffer of 128 KiB or
@@ -138,7 +155,7 @@ def _make_table(lib) -> dict:
         return out
     table['transpose'] = transpose
 
-    plan = pool.band_plan
+    plan = bands.band_plan
     band = _fn(lib, 'rusty_k_matmul_band', [_P, _P, _P, _N, _N, _N, _N, _N])
     in_lanes = _fn(lib, 'rusty_k_matmul_lanes', [_P, _P, _P, _N, _N, _N, _N, _N])
 

@@ -1,5 +1,6 @@
-"""The row-band split of LANGUAGE.md §13 (the lanes that run it are native:
-`rusty_k_matmul_lanes` in kernels.rs).
+"""The arithmetic of LANGUAGE.md §13's row-band split: when a matmul is
+banded and into how many bands. The bands run natively, on the lanes of
+kernels.rs (`rusty_k_matmul_lanes`); this module only sizes them.
 
 A matmul whose left operand has n ≥ 2 rows and n·k·m ≥ 65,536 multiply-adds is
 split into row bands: `chunks = min(lanes, n)`, `rows = ceil(n / chunks)`, then
@@ -53,22 +54,11 @@ def _rows(n: int, lanes: int) -> tuple[int, int]:
     return rows, -(-n // rows)
 
 
-def split(n: int, lanes: int) -> list[tuple[int, int]]:
-    """The row bands [(row0, row1), …] of the §13 split rule."""
-    rows, chunks = _rows(n, lanes)
-    return [(c * rows, min(n, (c + 1) * rows)) for c in range(chunks)]
-
-
 def band_plan(n: int, k: int, m: int) -> tuple[int, int]:
-    """(rows per band, number of bands) of `bands_for`, without the list: the
-    per-product path of every native matmul."""
+    """(rows per band, number of bands) for an n×k by k×m product: one band
+    of n rows (serial) under the crossover, the §13 split over `lanes()`
+    above it. The per-product path of every native matmul."""
     if not crossover(n, k, m):
         return n, 1
     return _rows(n, lanes())
 
-
-def bands_for(n: int, k: int, m: int) -> list[tuple[int, int]]:
-    """The bands this product runs as: one band (serial) under the crossover."""
-    if not crossover(n, k, m):
-        return [(0, n)]
-    return split(n, lanes())
