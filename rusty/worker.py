@@ -15,7 +15,10 @@ Ctrl-C arrives as KeyboardInterrupt in the waiting (main) thread; it is passed
 on to the worker as an asynchronous exception, so the evaluation stops at its
 next bytecode and the caller gets the job's outcome as usual. The first Ctrl-C
 of a job is the catchable error `interrupted`; a second one is an Abort, which
-no try-catch stops. The high recursion limit deep evaluation needs is set only
+no try-catch stops. Native code cannot take an asynchronous exception, so an
+interrupt first raises the flag natives poll on every call (rusty.jit.ffi); if
+a native answers within NATIVE_ACK it stops itself and its caller raises the
+interrupt, else the asynchronous exception is sent. The high recursion limit deep evaluation needs is set only
 while a job runs, so other threads keep Python's usual protection.
 
 Running out of memory ends the job with its error, never the thread: the failed
@@ -29,14 +32,17 @@ import gc
 import queue
 import sys
 import threading
+import time
 
 from .errors import Abort, EvalError
+from .jit import ffi
 
 BYTES_PER_LEVEL = 8 << 10     # C stack one Lisp depth level may use (sort's predicate: ~5.4 KiB)
 BASE_STACK = 64 << 20         # for everything that is not per level (startup, compiles, printing)
 MIN_STACK = 16 << 20          # below this, give up with a clear error
 PY_FRAMES_PER_LEVEL = 24      # Python frames one Lisp level may use, with margin
 ALIVE_POLL = 0.5              # seconds between checks that the thread is still there
+NATIVE_ACK = 0.02             # seconds a running native has to answer an interrupt itself
 
 
 def stack_for(limit: int) -> int:
@@ -115,6 +121,7 @@ class Worker:
             try:
                 sys.setrecursionlimit(max(saved, self.recursion_limit))
                 self.interrupts = 0
+                ffi.clear_stop()
                 self.running = True
                 outcome = (True, fn(*args))
             except BaseException as e:  # handed to the caller, who decides
@@ -157,7 +164,24 @@ class Worker:
             return
         self.interrupts += 1
         exc = KeyboardInterrupt if self.interrupts == 1 else Abort
+        if exc is KeyboardInterrupt and _native_answers():
+            return
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.thread.ident), ctypes.py_object(exc))
+
+
+def _native_answers() -> bool:
+    """Ask running natives to stop; whether one did within NATIVE_ACK (else
+    the request is withdrawn: Python code gets the asynchronous exception)."""
+    ffi.request_stop()
+    deadline = time.monotonic() + NATIVE_ACK
+    while time.monotonic() < deadline:
+        if ffi.stop_seen():
+            return True
+        time.sleep(0.001)
+    if ffi.stop_seen():
+        return True
+    ffi.clear_stop()
+    return False
 
 
 def _out_of_memory(e: BaseException) -> bool:
