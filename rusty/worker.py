@@ -42,7 +42,7 @@ BASE_STACK = 64 << 20         # for everything that is not per level (startup, c
 MIN_STACK = 16 << 20          # below this, give up with a clear error
 PY_FRAMES_PER_LEVEL = 24      # Python frames one Lisp level may use, with margin
 ALIVE_POLL = 0.5              # seconds between checks that the thread is still there
-NATIVE_ACK = 0.02             # seconds a running native has to answer an interrupt itself
+NATIVE_ACK = 0.05             # seconds a running native has to answer an interrupt itself
 
 
 def stack_for(limit: int) -> int:
@@ -82,6 +82,7 @@ class Worker:
         self.jobs: queue.Queue = queue.Queue()
         self.running = False
         self.interrupts = 0
+        self.job = 0                 # counts jobs, so a late interrupt cannot reach the next one
         self.thread, self.stack = start_thread(self._loop, stack_for(depth_limit))
         self.max_depth = depth_limit
         self.recursion_limit = depth_limit * PY_FRAMES_PER_LEVEL + 10_000
@@ -122,12 +123,14 @@ class Worker:
                 sys.setrecursionlimit(max(saved, self.recursion_limit))
                 self.interrupts = 0
                 ffi.clear_stop()
+                self.job += 1
                 self.running = True
                 outcome = (True, fn(*args))
             except BaseException as e:  # handed to the caller, who decides
                 outcome = (False, e)
             finally:
                 self.running = False
+                _drop_pending_interrupt()
                 sys.setrecursionlimit(saved)
         except (KeyboardInterrupt, Abort):
             if outcome is None:
@@ -159,29 +162,39 @@ class Worker:
         raise value
 
     def interrupt(self):
-        """Raise KeyboardInterrupt (then Abort) inside the worker at its next bytecode."""
+        """Stop the running job: natives through the flag they poll, Python
+        code by raising KeyboardInterrupt (then Abort) at its next bytecode."""
         if not self.running:
             return
+        job = self.job
         self.interrupts += 1
         exc = KeyboardInterrupt if self.interrupts == 1 else Abort
-        if exc is KeyboardInterrupt and _native_answers():
+        ffi.request_stop()
+        if ffi.in_kernel():          # a grad kernel raises it on return (see rusty.jit.grad_call)
             return
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.thread.ident), ctypes.py_object(exc))
+        if exc is KeyboardInterrupt and self._answered(job):
+            return
+        if self.running and self.job == job:
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.thread.ident), ctypes.py_object(exc))
+
+    def _answered(self, job: int) -> bool:
+        """Whether a native took up the stop request (or the job ended) within
+        NATIVE_ACK; if not, the request is withdrawn for Python code."""
+        deadline = time.monotonic() + NATIVE_ACK
+        while True:
+            if ffi.stop_answered() or self.job != job or not self.running:
+                return True
+            if time.monotonic() >= deadline:
+                break
+            time.sleep(0.001)
+        ffi.clear_stop()
+        return False
 
 
-def _native_answers() -> bool:
-    """Ask running natives to stop; whether one did within NATIVE_ACK (else
-    the request is withdrawn: Python code gets the asynchronous exception)."""
-    ffi.request_stop()
-    deadline = time.monotonic() + NATIVE_ACK
-    while time.monotonic() < deadline:
-        if ffi.stop_seen():
-            return True
-        time.sleep(0.001)
-    if ffi.stop_seen():
-        return True
-    ffi.clear_stop()
-    return False
+def _drop_pending_interrupt() -> None:
+    """Cancel an asynchronous exception sent too late for the job that just
+    ended, so it cannot land in the next one (or in the queue's get)."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(threading.get_ident()), None)
 
 
 def _out_of_memory(e: BaseException) -> bool:

@@ -9,8 +9,9 @@ use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
 /// recursion into a loop (the stack then never grows): `depth` counts them.
 const RUSTYJIT_DEPTH_LIMIT: u32 = 1_000_000;
 
-/// The host's interrupt flag, bound at load (rustyjit_bind_stop): non-zero asks
-/// running code to stop at its next call; code that stops writes 2 (seen).
+/// The host's interrupt flag, bound at load (rustyjit_bind_stop): 1 asks running
+/// code to stop at its next call; code that stops writes 2 (seen), and the
+/// host 3 once it has raised the interrupt (so later calls run again).
 static RUSTYJIT_NO_STOP: AtomicI32 = AtomicI32::new(0);
 static RUSTYJIT_STOP: AtomicPtr<AtomicI32> =
     AtomicPtr::new(&RUSTYJIT_NO_STOP as *const AtomicI32 as *mut AtomicI32);
@@ -64,12 +65,12 @@ impl RustyGuard {
     fn exhausted(&self, depth: u32) -> bool {
         rustyjit_sp() < self.limit.get()
             || depth > RUSTYJIT_DEPTH_LIMIT
-            || rustyjit_stop_flag().load(Ordering::Relaxed) != 0
+            || rustyjit_stop_flag().load(Ordering::Relaxed) == 1
     }
     #[cold]
     #[inline(never)]
     fn trip(&self) -> f64 {
-        if self.limit.get() != usize::MAX && rustyjit_stop_flag().load(Ordering::Relaxed) != 0 {
+        if self.limit.get() != usize::MAX && rustyjit_stop_flag().load(Ordering::Relaxed) == 1 {
             self.stopped.set(true);
         }
         self.limit.set(usize::MAX);

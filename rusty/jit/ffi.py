@@ -33,9 +33,11 @@ from rusty.errors import RecursionLimit
 TRIPPED_SYMBOL = 'rustyjit_take_tripped'
 BIND_STOP_SYMBOL = 'rustyjit_bind_stop'
 TRIPPED_RECURSION, TRIPPED_STOP = 1, 2
-STOP_SEEN = 2
+# The interrupt flag's states: none, asked, seen by running code, raised by its caller.
+STOP_NONE, STOP_ASKED, STOP_SEEN, STOP_RAISED = 0, 1, 2, 3
 
 _stop: list = []
+kernel_calls = [0]       # grad kernels running now: their bridges must not take async exceptions
 
 
 def stop_flag() -> ctypes.c_int32:
@@ -47,23 +49,31 @@ def stop_flag() -> ctypes.c_int32:
 
 def request_stop() -> None:
     """Ask every running native to stop at its next call."""
-    stop_flag().value = 1
+    stop_flag().value = STOP_ASKED
 
 
 def clear_stop() -> None:
     """Forget an earlier request (a new evaluation starts)."""
     if _stop:
-        _stop[0].value = 0
+        _stop[0].value = STOP_NONE
 
 
-def stop_seen() -> bool:
-    """Whether a native stopped for the current request."""
-    return bool(_stop) and _stop[0].value == STOP_SEEN
+def stop_answered() -> bool:
+    """Whether running code has taken up the current request."""
+    return bool(_stop) and _stop[0].value in (STOP_SEEN, STOP_RAISED)
 
 
-def stop_requested() -> bool:
-    """Whether a stop has been asked for (and not cleared)."""
-    return bool(_stop) and _stop[0].value != 0
+def take_stop() -> bool:
+    """True once per request, for the caller that will raise the interrupt."""
+    if _stop and _stop[0].value in (STOP_ASKED, STOP_SEEN):
+        _stop[0].value = STOP_RAISED
+        return True
+    return False
+
+
+def in_kernel() -> bool:
+    """Whether a grad kernel (which may call back into Python) is running."""
+    return kernel_calls[0] > 0
 
 
 def bind_stop(lib) -> None:
@@ -122,6 +132,7 @@ def scalar_caller(lib, symbol: str, arity: int, name: str, guarded: bool = True)
         if why == TRIPPED_RECURSION:
             raise RecursionLimit(message)
         if why == TRIPPED_STOP:
+            take_stop()
             raise KeyboardInterrupt()
         return r
 
