@@ -163,32 +163,34 @@ class Worker:
 
     def interrupt(self):
         """Stop the running job: natives through the flag they poll, Python
-        code by raising KeyboardInterrupt (then Abort) at its next bytecode."""
+        code by raising KeyboardInterrupt (then Abort) at its next bytecode.
+        The exception is never sent while a grad kernel runs: its matmul
+        callback could lose it (that kernel raises the interrupt on return)."""
         if not self.running:
             return
         job = self.job
         self.interrupts += 1
         exc = KeyboardInterrupt if self.interrupts == 1 else Abort
         ffi.request_stop()
-        if ffi.in_kernel():          # a grad kernel raises it on return (see rusty.jit.grad_call)
-            return
         if exc is KeyboardInterrupt and self._answered(job):
             return
-        if self.running and self.job == job:
+        with ffi.kernel_gate:
+            if ffi.in_kernel() or not self.running or self.job != job:
+                return
+            if exc is KeyboardInterrupt:
+                ffi.clear_stop()     # withdrawn: Python code gets the exception
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.thread.ident), ctypes.py_object(exc))
 
     def _answered(self, job: int) -> bool:
-        """Whether a native took up the stop request (or the job ended) within
-        NATIVE_ACK; if not, the request is withdrawn for Python code."""
+        """Whether a native took up the stop request (or the job ended)
+        within NATIVE_ACK."""
         deadline = time.monotonic() + NATIVE_ACK
         while True:
             if ffi.stop_answered() or self.job != job or not self.running:
                 return True
             if time.monotonic() >= deadline:
-                break
+                return False
             time.sleep(0.001)
-        ffi.clear_stop()
-        return False
 
 
 def _drop_pending_interrupt() -> None:

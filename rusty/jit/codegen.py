@@ -33,8 +33,17 @@ corrections:
   read. Past it the call returns NaN, every later call returns NaN
   immediately, and the entry point sets a thread-local flag that
   `rustyjit_take_tripped()` reads (see rusty.jit.ffi). Measuring the stack
-  rather than counting calls means no thread, however small its stack, can
-  overflow, and tail calls, which LLVM turns into jumps, are unlimited;
+  means no thread, however small its stack, can overflow. Because LLVM may
+  turn non-tail recursion into a loop (`(+ 1 (f n))` then never grows the
+  stack), each `_impl` also takes `depth`: a call in tail position passes it
+  on, any other call passes `depth + 1`, and past RUSTYJIT_DEPTH_LIMIT
+  (1,000,000) the guard trips too; tail calls, which LLVM turns into jumps,
+  stay unlimited;
+- every call also reads the host's interrupt flag (one relaxed atomic load;
+  rustyjit_bind_stop, rusty.jit.ffi): once Ctrl-C raises it the call returns
+  NaN at once and the trip flag says why (2), so the caller raises
+  `interrupted`. Every loop in generated code is a recursive call, so this
+  polls every back-edge;
 - the shared Rust (the guard, the trip flag, pow/min/max) is
   defrust_prelude.rs, read on first use; exported symbols of very long names
   are cut and hashed (`symbol_name`) to keep file names within limits.

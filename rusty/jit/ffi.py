@@ -38,6 +38,7 @@ STOP_NONE, STOP_ASKED, STOP_SEEN, STOP_RAISED = 0, 1, 2, 3
 
 _stop: list = []
 kernel_calls = [0]       # grad kernels running now: their bridges must not take async exceptions
+kernel_gate = threading.Lock()   # held to enter a kernel, and to decide on an async exception
 
 
 def stop_flag() -> ctypes.c_int32:

@@ -46,7 +46,10 @@ def grad_caller(fn, param_shapes: tuple, out_shapes: tuple, bridge: MmBridge, sh
     a call stores the tensors' buffer addresses and the scalars, allocates the
     result arrays (the kernel writes into them; they become the result tensors
     as they are) and makes the call. While it runs, the worker sends no
-    asynchronous exception (`ffi.kernel_calls`): an interrupt asks the matmul
+    asynchronous exception (`ffi.kernel_calls`, counted under
+    `ffi.kernel_gate`, which the worker holds while it decides and sends, so
+    an exception sent just before a kernel starts is raised at the gate,
+    never in a matmul callback): an interrupt asks the matmul
     bridge to skip its work instead, and the call then raises
     KeyboardInterrupt — the whole call is aborted, nothing is returned, and a
     bridge callback never sees an exception it could lose. The shared cells are guarded by a lock
@@ -62,6 +65,7 @@ def grad_caller(fn, param_shapes: tuple, out_shapes: tuple, bridge: MmBridge, sh
         'zero': array('d', [0.0]),
         'EvalError': EvalError, 'acquire': lock.acquire, 'release': lock.release,
         'kernels': ffi.kernel_calls, 'take_stop': ffi.take_stop,
+        'gate_acquire': ffi.kernel_gate.acquire, 'gate_release': ffi.kernel_gate.release,
         'bad': lambda i, x: _bad_argument(name, param_shapes[i], x, show),
         'arity_message': '%s: expected %d arg(s), got %%d' % (name, nin),
         'cells': lambda: _cells(nin, nout, scalar_in, scalar_out),
@@ -101,7 +105,9 @@ def grad_caller(fn, param_shapes: tuple, out_shapes: tuple, bridge: MmBridge, sh
             if s is not None:
                 lines.append('o%d = zero * %d' % (k, math.prod(s)))
                 lines.append('outp[%d] = o%d.buffer_info()[0]' % (k, k))
-        lines += ['kernels[0] += 1',
+        lines += ['gate_acquire()',
+                  'kernels[0] += 1',
+                  'gate_release()',
                   'try:',
                   '    fn(inp, outp, bridge_fn)',
                   'finally:',
