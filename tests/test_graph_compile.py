@@ -455,7 +455,7 @@ def test_grad_kernel_cache_hit_in_a_new_process(tmp_path):
     assert 'rusty_grad_kernel' in first[1].split(',')
     assert 'rusty_grad_kernel' not in second[1].split(',')       # no rustc run: a hit
     libs = sorted(p.name for p in cache.iterdir() if p.name.startswith('rusty_grad_kernel_'))
-    assert len(libs) == 2 and libs[0].endswith('.rs') and libs[1].endswith('.so')
+    assert [os.path.splitext(n)[1] for n in libs] == ['.rs', '.sha256', '.so']   # source, digest, library
 
 
 def test_without_rustc_the_section_12_5_message(tmp_path):

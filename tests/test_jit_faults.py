@@ -161,6 +161,23 @@ def test_a_library_without_a_digest_is_rebuilt(cache_dir):
 
 
 @pytest.mark.rustc
+def test_a_verified_unchanged_library_is_not_hashed_again(cache_dir, monkeypatch):
+    src = SOURCE % '9.0'
+    path = build.build_library(src, 'rusty_probe')
+    hashed = []
+    real = cache.file_digest
+    monkeypatch.setattr(cache, 'file_digest', lambda fd: hashed.append(fd) or real(fd))
+    assert probe_value(build.build_and_load(src, 'rusty_probe')) == 18.0
+    assert probe_value(build.build_and_load(src, 'rusty_probe')) == 18.0
+    assert len(hashed) == 1                      # the second hit trusts the unchanged inode
+    data = open(path, 'rb').read()
+    with open(path, 'r+b') as f:                 # rewritten in place: mtime and ctime move
+        f.write(data)
+    assert probe_value(build.build_and_load(src, 'rusty_probe')) == 18.0
+    assert len(hashed) == 2
+
+
+@pytest.mark.rustc
 def test_the_checked_descriptor_is_what_gets_loaded(cache_dir, monkeypatch):
     src = SOURCE % '7.0'
     build.build_library(src, 'rusty_probe')

@@ -201,25 +201,42 @@ def record_digest(lib_path: str) -> None:
         raise cannot_write(digest_path(lib_path), e) from None
 
 
+_verified: dict = {}       # (dev, inode) -> (size, mtime, ctime) of files whose digest matched
+
+
 def open_checked(path: str) -> tuple:
     """(fd, True when its bytes match the recorded digest) for a cached
     library; raises the insecure error for a file that is not ours or that
-    others can write, OSError when it cannot be opened."""
+    others can write, OSError when it cannot be opened. A file this process
+    already verified, unchanged since (same inode, size, mtime and ctime,
+    which a rewrite in place would change), is not hashed again."""
     fd = os.open(path, os.O_RDONLY | getattr(os, 'O_NOFOLLOW', 0) | getattr(os, 'O_CLOEXEC', 0))
     try:
         st = os.fstat(fd)
         if not secure(st) or not stat.S_ISREG(st.st_mode):
             raise insecure(path)
-        h = hashlib.sha256()
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            h.update(chunk)
-        return fd, h.hexdigest() == recorded_digest(path)
+        ident = (st.st_dev, st.st_ino)
+        stamp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        touch(digest_path(path))
+        if _verified.get(ident) == stamp:
+            return fd, True
+        intact = file_digest(fd) == recorded_digest(path)
+        if intact:
+            _verified[ident] = stamp
+        return fd, intact
     except BaseException:
         os.close(fd)
         raise
+
+
+def file_digest(fd: int) -> str:
+    """The SHA-256 (hex) of the file open on `fd`, hashed from a read-only
+    mapping (no copy of a 4 MB library through a read buffer)."""
+    import mmap
+    if os.fstat(fd).st_size == 0:
+        return hashlib.sha256(b'').hexdigest()
+    with mmap.mmap(fd, 0, access=mmap.ACCESS_READ) as m:
+        return hashlib.sha256(m).hexdigest()
 
 
 def recorded_digest(lib_path: str) -> str | None:
@@ -232,14 +249,17 @@ def recorded_digest(lib_path: str) -> str | None:
     try:
         if not secure(os.fstat(fd)):
             raise insecure(p)
-        text = os.read(fd, 200).decode('ascii', 'replace').strip()
+        return os.read(fd, 200).decode('ascii', 'replace').strip()
     finally:
         os.close(fd)
+
+
+def touch(path: str) -> None:
+    """Mark a digest file recently used, for the size bound."""
     try:
-        os.utime(p)           # recently used, for the size bound
+        os.utime(path)
     except OSError:
         pass
-    return text
 
 
 def loadable_path(fd: int, path: str) -> str:
