@@ -51,7 +51,7 @@ def run(p, fr, site, D):
     except RustyError as e:
         if p.__class__ is Lambda:
             e.trace.append((site, p.name, entry))
-        raise
+        raise e.with_traceback(None)     # 200,000 levels of traceback would make failing slow
     except KeyboardInterrupt as e:   # Ctrl-C: report where the loop was
         err = located(e, site, D)
         if p.__class__ is Lambda:

@@ -32,7 +32,6 @@ TABLE_MODULES = tuple('rusty.builtins.' + m for m in (
     'rusty.graph.builtins', 'rusty.compile_graph')
 STDLIB_PATH = os.path.join(os.path.dirname(__file__), 'stdlib.lisp')
 DEFAULT_RECURSION_LIMIT = 200_000
-PY_FRAMES_PER_CALL = 24     # Python frames one Lisp call may use, with margin
 
 
 def specialize_from_env() -> bool:
@@ -119,7 +118,10 @@ class Session:
         self.unit = ev.Unit(self.genv, self, self.depth, fast)
         self.sources: dict[str, str] = {}
         self.files: list[str] = [script] if script else []   # innermost file being run, last
-        self.worker = worker(self.depth.limit * PY_FRAMES_PER_CALL + 10_000)
+        self.worker = worker(self.depth.limit)
+        capacity = self.worker.callback_capacity(self.depth.limit)
+        if capacity is not None:     # a small stack (ulimit -v): bound nested callbacks
+            self.call = bounded_call(self.call, capacity)
         for table in builtin_tables():
             self.install(table)
         if stdlib:
@@ -247,6 +249,27 @@ class Session:
             if e.span is None:
                 e.span = span
             raise
+
+
+def bounded_call(inner, capacity: int):
+    """`inner` (the session's procedure caller), allowing at most `capacity`
+    nested calls from builtins (each costs C stack), past which comes the
+    recursion error."""
+    nested = [0]
+
+    def call(p, args):
+        if nested[0] >= capacity:
+            raise RecursionLimit(LIMIT_TEXT % capacity)
+        nested[0] += 1
+        try:
+            return inner(p, args)
+        finally:
+            nested[0] -= 1
+    return call
+
+
+LIMIT_TEXT = ('recursion limit exceeded (depth %d): non-tail recursion too deep — '
+              'rewrite with an accumulator / tail call')
 
 
 def _bind_host(fn, host):

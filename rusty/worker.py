@@ -1,43 +1,76 @@
-"""The evaluation thread: a thread with a large stack, so deep (non-tail)
-recursion works, fed jobs by the caller, which waits interruptibly.
+"""The evaluation thread: a thread whose stack is sized from the recursion
+limit, so every depth up to the limit works, fed jobs by the caller, which
+waits interruptibly.
+
+Deep Lisp recursion costs no C stack by itself (Python 3.11 runs nested Python
+calls in one C frame), but every builtin that calls back into Lisp (sort's
+predicate, map, apply, …) costs C stack per level: BYTES_PER_LEVEL covers the
+worst of them with a margin (tests/test_stack_depth.py measures each). When the
+address space cannot hold that stack (`ulimit -v`), the thread starts with the
+largest stack it can get; plain recursion still reaches the limit (it needs no
+C stack) and the session bounds how deeply builtins' callbacks may nest to what
+the stack holds (`callback_capacity`), so that too ends in the recursion error.
 
 Ctrl-C arrives as KeyboardInterrupt in the waiting (main) thread; it is passed
 on to the worker as an asynchronous exception, so the evaluation stops at its
 next bytecode and the caller gets the job's outcome as usual. The first Ctrl-C
 of a job is the catchable error `interrupted`; a second one is an Abort, which
-no try-catch stops. The high recursion limit deep evaluation needs is set only
+no try-catch stops. Native code cannot take an asynchronous exception, so an
+interrupt first raises the flag natives poll on every call (rusty.jit.ffi); if
+a native answers within NATIVE_ACK it stops itself and its caller raises the
+interrupt, else the asynchronous exception is sent. The high recursion limit deep evaluation needs is set only
 while a job runs, so other threads keep Python's usual protection.
+
+Running out of memory ends the job with its error, never the thread: the failed
+job's tracebacks (which hold what filled memory) are dropped before the outcome
+is handed over.
 """
 from __future__ import annotations
 
+import ctypes
+import gc
 import sys
 import threading
+import time
 import types
 from _queue import SimpleQueue   # queue.SimpleQueue, without queue's imports
 
-from .errors import Abort
+from .errors import Abort, EvalError
+from .jit import ffi
 
-STACK_BYTES = 1 << 30      # virtual: touched only as deep recursion needs it
+BYTES_PER_LEVEL = 8 << 10     # C stack one Lisp depth level may use (sort's predicate: ~5.4 KiB)
+BASE_STACK = 64 << 20         # for everything that is not per level (startup, compiles, printing)
+MIN_STACK = 16 << 20          # below this, give up with a clear error
+PY_FRAMES_PER_LEVEL = 24      # Python frames one Lisp level may use, with margin
+ALIVE_POLL = 0.5              # seconds between checks that the thread is still there
+NATIVE_ACK = 0.05             # seconds a running native has to answer an interrupt itself
 
 
-MIN_STACK_BYTES = 16 << 20
+def stack_for(limit: int) -> int:
+    """Stack bytes the evaluation thread needs for depth `limit`."""
+    return BASE_STACK + limit * BYTES_PER_LEVEL
 
 
-def start_thread(target) -> tuple:
-    """(started thread, its stack size): STACK_BYTES, or under a virtual
-    memory limit too tight for it (ulimit -v), the largest half, quarter, …
-    that starts (a process limited to 800 MB could not start at all)."""
-    size = STACK_BYTES
+def levels_in(stack: int) -> int:
+    """The deepest recursion limit a stack of `stack` bytes holds."""
+    return max(1, (stack - BASE_STACK) // BYTES_PER_LEVEL)
+
+
+def start_thread(target, want: int) -> tuple[threading.Thread, int]:
+    """A started daemon thread with a stack of `want` bytes, or the largest
+    smaller one (halving) the address space allows; (thread, its stack)."""
+    size = want
     while True:
         old = threading.stack_size()
-        threading.stack_size(size)
         try:
+            threading.stack_size(size)
             thread = threading.Thread(target=target, name='rusty-eval', daemon=True)
             thread.start()
             return thread, size
-        except RuntimeError:
-            if size <= MIN_STACK_BYTES:
-                raise
+        except (RuntimeError, MemoryError, ValueError) as e:
+            if size // 2 < MIN_STACK:
+                raise EvalError('cannot start the evaluation thread with a %d MiB stack: %s'
+                                % (size >> 20, e)) from None
             size //= 2
         finally:
             threading.stack_size(old)
@@ -68,49 +101,68 @@ def roomy(fn):
 class Worker:
     """Runs callables on one long-lived big-stack thread, one at a time."""
 
-    def __init__(self, recursion_limit: int):
+    def __init__(self, depth_limit: int):
         self.jobs = SimpleQueue()
-        self.recursion_limit = recursion_limit
         self.running = False
         self.interrupts = 0
-        self.thread, self.stack_bytes = start_thread(lambda: roomy(self._loop))
+        self.job = 0                 # counts jobs, so a late interrupt cannot reach the next one
+        self.thread, self.stack = start_thread(lambda: roomy(self._loop), stack_for(depth_limit))
+        self.max_depth = depth_limit
+        self.recursion_limit = depth_limit * PY_FRAMES_PER_LEVEL + 10_000
+
+    def callback_capacity(self, depth_limit: int) -> int | None:
+        """How deeply builtins' callbacks may nest on this stack, or None when
+        the stack holds `depth_limit` of them (no bound needed)."""
+        if self.stack >= stack_for(depth_limit):
+            return None
+        return levels_in(self.stack)
 
     def _loop(self):
         while True:
             try:
-                fn, args, box, done = self.jobs.get()
+                job = self.jobs.get()
             except KeyboardInterrupt:    # a late interrupt meant for a finished job
                 continue
-            outcome = None
-            saved = sys.getrecursionlimit()
-            try:
-                try:
-                    sys.setrecursionlimit(max(saved, self.python_limit()))
-                    self.interrupts = 0
-                    self.running = True
-                    outcome = (True, fn(*args))
-                except BaseException as e:  # handed to the caller, who decides
-                    outcome = (False, e)
-                finally:
-                    self.running = False
-                    sys.setrecursionlimit(saved)
-            except (KeyboardInterrupt, Abort):
-                if outcome is None:
-                    outcome = (False, KeyboardInterrupt())
+            fn, args, box, done = job
+            job = None
+            outcome = self._run_job(fn, args)
+            fn = args = None
             while not done.is_set():     # an interrupt landing here must not lose the job
                 try:
                     box.append(outcome)
                     done.set()
-                except KeyboardInterrupt:
+                except (KeyboardInterrupt, Abort):
                     pass
+                except MemoryError:
+                    outcome = (False, EvalError('out of memory'))
+                    gc.collect()
 
-    def python_limit(self) -> int:
-        """The Python recursion limit for a job: the one asked for, scaled
-        down when the thread got a smaller stack than STACK_BYTES, so deep
-        recursion ends in the recursion error, never a crash."""
-        if self.stack_bytes >= STACK_BYTES:
-            return self.recursion_limit
-        return self.recursion_limit * self.stack_bytes // STACK_BYTES
+    def _run_job(self, fn, args):
+        """(True, value) or (False, exception) of fn(*args); never raises."""
+        outcome = None
+        saved = sys.getrecursionlimit()
+        try:
+            try:
+                sys.setrecursionlimit(max(saved, self.recursion_limit))
+                self.interrupts = 0
+                ffi.clear_stop()
+                self.job += 1
+                self.running = True
+                outcome = (True, fn(*args))
+            except BaseException as e:  # handed to the caller, who decides
+                outcome = (False, e)
+            finally:
+                self.running = False
+                _drop_pending_interrupt()
+                sys.setrecursionlimit(saved)
+        except (KeyboardInterrupt, Abort):
+            if outcome is None:
+                outcome = (False, KeyboardInterrupt())
+        except MemoryError:
+            outcome = None
+        if outcome is None or not outcome[0] and _out_of_memory(outcome[1]):
+            outcome = (False, _release(outcome[1] if outcome else MemoryError()))
+        return outcome
 
     def call(self, fn, *args):
         """fn(*args) on the worker thread; Ctrl-C meanwhile interrupts it."""
@@ -121,8 +173,10 @@ class Worker:
         self.jobs.put((fn, args, box, done))
         while True:
             try:
-                done.wait()
-                break
+                if done.wait(ALIVE_POLL):
+                    break
+                if not self.thread.is_alive():
+                    raise EvalError('internal error: the evaluation thread stopped')
             except KeyboardInterrupt:
                 self.interrupt()
         ok, value = box[0]
@@ -131,22 +185,76 @@ class Worker:
         raise value
 
     def interrupt(self):
-        """Raise KeyboardInterrupt (then Abort) inside the worker at its next bytecode."""
+        """Stop the running job: natives through the flag they poll, Python
+        code by raising KeyboardInterrupt (then Abort) at its next bytecode.
+        The exception is never sent while a grad kernel runs: its matmul
+        callback could lose it (that kernel raises the interrupt on return)."""
         if not self.running:
             return
+        job = self.job
         self.interrupts += 1
         exc = KeyboardInterrupt if self.interrupts == 1 else Abort
-        import ctypes                   # only when interrupting: slow to import
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.thread.ident), ctypes.py_object(exc))
+        ffi.request_stop()
+        if exc is KeyboardInterrupt and self._answered(job):
+            return
+        with ffi.kernel_gate:
+            if ffi.in_kernel() or not self.running or self.job != job:
+                return
+            if exc is KeyboardInterrupt:
+                ffi.clear_stop()     # withdrawn: Python code gets the exception
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.thread.ident), ctypes.py_object(exc))
+
+    def _answered(self, job: int) -> bool:
+        """Whether a native took up the stop request (or the job ended)
+        within NATIVE_ACK."""
+        deadline = time.monotonic() + NATIVE_ACK
+        while True:
+            if ffi.stop_answered() or self.job != job or not self.running:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.001)
+
+
+def _drop_pending_interrupt() -> None:
+    """Cancel an asynchronous exception sent too late for the job that just
+    ended, so it cannot land in the next one (or in the queue's get)."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(threading.get_ident()), None)
+
+
+def _out_of_memory(e: BaseException) -> bool:
+    """Whether `e` is (or wraps) running out of memory."""
+    while e is not None:
+        if isinstance(e, MemoryError) or getattr(e, 'message', None) == 'out of memory':
+            return True
+        e = e.__cause__ or e.__context__
+    return False
+
+
+def _release(e: BaseException) -> BaseException:
+    """`e` without the tracebacks and chained errors that keep the memory it
+    ran out of alive; a bare MemoryError becomes the rusty error."""
+    inner = e
+    while inner is not None:
+        inner.__traceback__ = None
+        nxt = inner.__cause__ or inner.__context__
+        inner.__cause__ = inner.__context__ = None
+        inner = nxt
+    gc.collect()
+    return EvalError('out of memory') if isinstance(e, MemoryError) else e
 
 
 _worker: Worker | None = None
 
 
-def worker(recursion_limit: int) -> Worker:
-    """The process's evaluation thread (started on first use)."""
+def worker(depth_limit: int) -> Worker:
+    """The process's evaluation thread, able to hold `depth_limit` levels if the
+    address space allows (started on first use; a later, bigger request made
+    outside it gets a new thread, sessions keeping the one they have)."""
     global _worker
     if _worker is None:
-        _worker = Worker(recursion_limit)
-    _worker.recursion_limit = max(_worker.recursion_limit, recursion_limit)
+        _worker = Worker(depth_limit)
+    elif (depth_limit > _worker.max_depth and not _worker.running
+          and threading.current_thread() is not _worker.thread):
+        _worker = Worker(depth_limit)
     return _worker

@@ -48,12 +48,12 @@ pub extern "C" fn rusty_fib(args: *const f64, len: usize) -> f64 {
     debug_assert_eq!(len, 1);
     let rusty_n = unsafe { *args.add(0) };
     let guard = RustyGuard::new();
-    guard.finish(rusty_fib_impl(&guard, rusty_n))
+    guard.finish(rusty_fib_impl(&guard, 0, rusty_n))
 }
 
-fn rusty_fib_impl(guard: &RustyGuard, rusty_n: f64) -> f64 {
-    if guard.exhausted() { return guard.trip(); }
-    (if (rusty_n < 2.0_f64) { rusty_n } else { (0.0_f64 + rusty_fib_impl(guard, (rusty_n - 1.0_f64)) + rusty_fib_impl(guard, (rusty_n - 2.0_f64))) })
+fn rusty_fib_impl(guard: &RustyGuard, depth: u32, rusty_n: f64) -> f64 {
+    if guard.exhausted(depth) { return guard.trip(); }
+    (if (rusty_n < 2.0_f64) { rusty_n } else { (0.0_f64 + rusty_fib_impl(guard, depth + 1, (rusty_n - 1.0_f64)) + rusty_fib_impl(guard, depth + 1, (rusty_n - 2.0_f64))) })
 }
 '''
 
@@ -116,7 +116,7 @@ def test_output_is_deterministic():
 ])
 def test_expression_shapes(body, rust):
     src = rust_of('(f (x) %s)' % body)
-    assert '    if guard.exhausted() { return guard.trip(); }\n    %s\n}\n' % rust in src
+    assert '    if guard.exhausted(depth) { return guard.trip(); }\n    %s\n}\n' % rust in src
 
 
 def test_let_is_parallel_and_let_star_sequential():
@@ -147,21 +147,21 @@ def test_group_names_stay_distinct():
     assert symbols == ['rusty_a_b', 'rusty_a_b_2', 'rusty_a_b_2_2']
     assert 'fn rusty_a_b_impl(' in src and 'fn rusty_a_b_2_impl(' in src
     assert 'fn rusty_a_b_2_2_impl(' in src
-    assert '    rusty_a_b_impl(guard, rusty_x)\n' in src
-    assert '    rusty_a_b_2_impl(guard, rusty_x)\n' in src
+    assert '    rusty_a_b_impl(guard, depth, rusty_x)\n' in src
+    assert '    rusty_a_b_2_impl(guard, depth, rusty_x)\n' in src
 
 
 def test_impl_names_do_not_collide_with_members():
     _, symbols = generate_source(group('(f (x) (f_impl x))', '(f_impl (x) x)'))
     assert symbols == ['rusty_f', 'rusty_f_impl']
     src = rust_of('(f (x) (f_impl x))', '(f_impl (x) x)')
-    assert 'fn rusty_f_impl_2(guard: &RustyGuard, rusty_x: f64)' in src
-    assert 'rusty_f_impl_impl(guard, rusty_x)' in src
+    assert 'fn rusty_f_impl_2(guard: &RustyGuard, depth: u32, rusty_x: f64)' in src
+    assert 'rusty_f_impl_impl(guard, depth, rusty_x)' in src
 
 
 def test_params_and_locals_do_not_collide():
     src = rust_of('(f (a-b a_b f_impl x_l0) (let ((x 1)) (+ a-b a_b f_impl x_l0 x)))')
-    assert ('fn rusty_f_impl(guard: &RustyGuard, rusty_a_b: f64, rusty_a_b_2: f64, '
+    assert ('fn rusty_f_impl(guard: &RustyGuard, depth: u32, rusty_a_b: f64, rusty_a_b_2: f64, '
             'rusty_f_impl_2: f64, rusty_x_l0: f64)') in src
     assert ('({ let rusty_x_l1 = 1.0_f64; (0.0_f64 + rusty_a_b + rusty_a_b_2 + rusty_f_impl_2 + '
             'rusty_x_l0 + rusty_x_l1) })') in src
@@ -169,7 +169,7 @@ def test_params_and_locals_do_not_collide():
 
 def test_duplicate_parameter_later_wins():
     src = rust_of('(f (x x) x)')
-    assert 'fn rusty_f_impl(guard: &RustyGuard, rusty_x: f64, rusty_x_2: f64) -> f64 {' in src
+    assert 'fn rusty_f_impl(guard: &RustyGuard, depth: u32, rusty_x: f64, rusty_x_2: f64) -> f64 {' in src
     assert '    rusty_x_2\n' in src
 
 

@@ -33,8 +33,17 @@ corrections:
   read. Past it the call returns NaN, every later call returns NaN
   immediately, and the entry point sets a thread-local flag that
   `rustyjit_take_tripped()` reads (see rusty.jit.ffi). Measuring the stack
-  rather than counting calls means no thread, however small its stack, can
-  overflow, and tail calls, which LLVM turns into jumps, are unlimited;
+  means no thread, however small its stack, can overflow. Because LLVM may
+  turn non-tail recursion into a loop (`(+ 1 (f n))` then never grows the
+  stack), each `_impl` also takes `depth`: a call in tail position passes it
+  on, any other call passes `depth + 1`, and past RUSTYJIT_DEPTH_LIMIT
+  (1,000,000) the guard trips too; tail calls, which LLVM turns into jumps,
+  stay unlimited;
+- every call also reads the host's interrupt flag (one relaxed atomic load;
+  rustyjit_bind_stop, rusty.jit.ffi): once Ctrl-C raises it the call returns
+  NaN at once and the trip flag says why (2), so the caller raises
+  `interrupted`. Every loop in generated code is a recursive call, so this
+  polls every back-edge;
 - the shared Rust (the guard, the trip flag, pow/min/max) is
   defrust_prelude.rs, read on first use; exported symbols of very long names
   are cut and hashed (`symbol_name`) to keep file names within limits.
@@ -177,6 +186,7 @@ class _Scope:
         self.locals = []            # innermost last: (Lisp name, Rust name)
         self.used = used            # every Rust identifier visible here
         self.counter = 0
+        self.tail = True            # whether the expression being generated is in tail position
 
     def fresh_local(self, lisp_name: str) -> str:
         base = sanitize_ident(lisp_name)
@@ -215,6 +225,15 @@ class _Scope:
         raise CompileError(M_ATOM)
 
     def application(self, h: str, args: list) -> str:
+        """An application; its operands are never in tail position."""
+        tail = self.tail
+        self.tail = False
+        try:
+            return self.operation(h, args, tail)
+        finally:
+            self.tail = tail
+
+    def operation(self, h: str, args: list, tail: bool) -> str:
         n = len(args)
         if h in ARITHMETIC and n >= 1:
             return self.arithmetic(h, args)
@@ -230,21 +249,23 @@ class _Scope:
             return acc
         if h == 'if' and n == 3:
             c = self.cond(args[0])
+            self.tail = tail
             t = self.num(args[1])
             return '(if %s { %s } else { %s })' % (c, t, self.num(args[2]))
         if h == 'cond' and n >= 1:
-            return self.cond_form(args)
+            return self.cond_form(args, tail)
         if h in ('let', 'let*'):
             if n != 2:
                 raise CompileError(M_LET)
-            return self.let_form(h == 'let*', args[0], args[1])
+            return self.let_form(h == 'let*', args[0], args[1], tail)
         if h in self.fns:
             if self.lookup(h) is not None:
                 raise CompileError(M_SHADOWED % h)
             impl, arity = self.fns[h]
             if n != arity:
                 raise CompileError(M_ARITY % (h, n, arity))
-            return '%s(%s)' % (impl, ', '.join(['guard'] + [self.num(a) for a in args]))
+            depth = 'depth' if tail else 'depth + 1'
+            return '%s(%s)' % (impl, ', '.join(['guard', depth] + [self.num(a) for a in args]))
         raise CompileError(M_CALL % h)
 
     def arithmetic(self, h: str, args: list) -> str:
@@ -270,7 +291,7 @@ class _Scope:
         return '(%s)' % (' %s ' % h).join(parts)
 
     # codegen_let
-    def let_form(self, sequential: bool, bindings, body) -> str:
+    def let_form(self, sequential: bool, bindings, body, tail: bool) -> str:
         if type(bindings) is not List:
             raise CompileError(M_LET_LIST)
         pairs = []
@@ -293,12 +314,13 @@ class _Scope:
                 code.append('let %s = %s; ' % (names[0], inits[0]))
             elif names:
                 code.append('let (%s) = (%s); ' % (', '.join(names), ', '.join(inits)))
+        self.tail = tail
         body_code = self.num(body)
         del self.locals[saved:]
         return '({ %s%s })' % (''.join(code), body_code)
 
     # codegen_cond
-    def cond_form(self, clauses: list) -> str:
+    def cond_form(self, clauses: list, tail: bool) -> str:
         arms = []
         last = len(clauses) - 1
         for i, clause in enumerate(clauses):
@@ -310,9 +332,12 @@ class _Scope:
             if type(test) is Symbol and test.name == 'else':
                 if i != last:
                     raise CompileError(M_COND_ELSE_LAST)
+                self.tail = tail
                 arms.append((None, self.num(value)))
             else:
+                self.tail = False
                 c = self.cond(test)
+                self.tail = tail
                 arms.append((c, self.num(value)))
         if arms[-1][0] is not None:
             raise CompileError(M_COND_NO_ELSE)
@@ -350,8 +375,8 @@ class _Scope:
 def _function_source(symbol: str, impl: str, rust_params: list, body: str) -> str:
     unpack = ''.join('    let %s = unsafe { *args.add(%d) };\n' % (p, i)
                      for i, p in enumerate(rust_params))
-    call_args = ', '.join(['&guard'] + rust_params)
-    typed = ', '.join(['guard: &RustyGuard'] + ['%s: f64' % p for p in rust_params])
+    call_args = ', '.join(['&guard', '0'] + rust_params)
+    typed = ', '.join(['guard: &RustyGuard', 'depth: u32'] + ['%s: f64' % p for p in rust_params])
     return (
         '#[no_mangle]\n'
         'pub extern "C" fn %(sym)s(args: *const f64, len: usize) -> f64 {\n'
@@ -362,7 +387,7 @@ def _function_source(symbol: str, impl: str, rust_params: list, body: str) -> st
         '}\n'
         '\n'
         'fn %(impl)s(%(typed)s) -> f64 {\n'
-        '    if guard.exhausted() { return guard.trip(); }\n'
+        '    if guard.exhausted(depth) { return guard.trip(); }\n'
         '    %(body)s\n'
         '}\n'
     ) % {'sym': symbol, 'impl': impl, 'arity': len(rust_params), 'unpack': unpack,
@@ -415,6 +440,7 @@ def compile_defrust(defs, who: str = 'defrust') -> list:
     check_group([d[0] for d in defs], who)
     prelude, functions, symbols = generate_parts(defs)
     lib = build.build_and_load('\n'.join([prelude] + functions), symbols[0])
+    ffi.bind_stop(lib)
     natives = []
     for (name, params, _), symbol, own in zip(defs, symbols, functions):
         call = ffi.scalar_caller(lib, symbol, len(params), name)

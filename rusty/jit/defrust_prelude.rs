@@ -3,6 +3,30 @@
 #![allow(warnings)]
 
 use std::cell::Cell;
+use std::sync::atomic::{AtomicI32, AtomicPtr, Ordering};
+
+/// Non-tail calls deeper than this trip the guard even when LLVM turned the
+/// recursion into a loop (the stack then never grows): `depth` counts them.
+const RUSTYJIT_DEPTH_LIMIT: u32 = 1_000_000;
+
+/// The host's interrupt flag, bound at load (rustyjit_bind_stop): 1 asks running
+/// code to stop at its next call; code that stops writes 2 (seen), and the
+/// host 3 once it has raised the interrupt (so later calls run again).
+static RUSTYJIT_NO_STOP: AtomicI32 = AtomicI32::new(0);
+static RUSTYJIT_STOP: AtomicPtr<AtomicI32> =
+    AtomicPtr::new(&RUSTYJIT_NO_STOP as *const AtomicI32 as *mut AtomicI32);
+
+#[no_mangle]
+pub extern "C" fn rustyjit_bind_stop(flag: *mut AtomicI32) {
+    if !flag.is_null() {
+        RUSTYJIT_STOP.store(flag, Ordering::Relaxed);
+    }
+}
+
+#[inline(always)]
+fn rustyjit_stop_flag() -> &'static AtomicI32 {
+    unsafe { &*RUSTYJIT_STOP.load(Ordering::Relaxed) }
+}
 
 /// The recursion guard's stack budget below the entry point: what the calling
 /// thread has left above a safety margin, but at most RUSTYJIT_STACK_CAP
@@ -13,6 +37,7 @@ const RUSTYJIT_STACK_FALLBACK: usize = 2 << 20;
 
 struct RustyGuard {
     limit: Cell<usize>,
+    stopped: Cell<bool>,
 }
 
 impl RustyGuard {
@@ -30,22 +55,37 @@ impl RustyGuard {
         } else {
             sp.saturating_sub(RUSTYJIT_STACK_FALLBACK)
         };
-        RustyGuard { limit: Cell::new(floor.max(sp.saturating_sub(RUSTYJIT_STACK_CAP))) }
+        RustyGuard {
+            limit: Cell::new(floor.max(sp.saturating_sub(RUSTYJIT_STACK_CAP))),
+            stopped: Cell::new(false),
+        }
     }
+    /// Out of stack, too deep, or asked to stop: one compare each, on every call.
     #[inline(always)]
-    fn exhausted(&self) -> bool {
+    fn exhausted(&self, depth: u32) -> bool {
         rustyjit_sp() < self.limit.get()
+            || depth > RUSTYJIT_DEPTH_LIMIT
+            || rustyjit_stop_flag().load(Ordering::Relaxed) == 1
     }
     #[cold]
     #[inline(never)]
     fn trip(&self) -> f64 {
+        if self.limit.get() != usize::MAX && rustyjit_stop_flag().load(Ordering::Relaxed) == 1 {
+            self.stopped.set(true);
+        }
         self.limit.set(usize::MAX);
         f64::NAN
     }
     #[inline(always)]
     fn finish(&self, r: f64) -> f64 {
         if self.limit.get() == usize::MAX {
-            RUSTYJIT_TRIPPED.with(|t| t.set(true));
+            let why = if self.stopped.get() {
+                rustyjit_stop_flag().store(2, Ordering::Relaxed);
+                2
+            } else {
+                1
+            };
+            RUSTYJIT_TRIPPED.with(|t| t.set(why));
             f64::NAN
         } else {
             r
@@ -102,13 +142,14 @@ fn rustyjit_stack_low() -> usize {
 }
 
 thread_local! {
-    static RUSTYJIT_TRIPPED: Cell<bool> = const { Cell::new(false) };
+    static RUSTYJIT_TRIPPED: Cell<i32> = const { Cell::new(0) };
 }
 
-/// 1 if the last call on this thread hit the recursion guard; clears the flag.
+/// Why the last call on this thread returned early: 1 the recursion guard,
+/// 2 the host's interrupt, 0 it did not; clears it.
 #[no_mangle]
 pub extern "C" fn rustyjit_take_tripped() -> i32 {
-    RUSTYJIT_TRIPPED.with(|t| t.replace(false)) as i32
+    RUSTYJIT_TRIPPED.with(|t| t.replace(0))
 }
 
 #[inline(always)]

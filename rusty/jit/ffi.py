@@ -12,6 +12,13 @@ out and records that in a thread-local flag, which the library exports as
 `rustyjit_take_tripped() -> i32` (read-and-clear). Only a NaN result costs the
 extra call to read it.
 
+Interrupts: every defrust library is bound at load to one process-wide flag
+(`stop_flag`, `rustyjit_bind_stop`) that generated code reads on every call.
+The evaluation thread's Ctrl-C sets it (`request_stop`); a native that sees it
+returns at once, marks the flag seen (2) and the caller raises
+KeyboardInterrupt, which the evaluator reports as `interrupted`. Each job
+starts with the flag clear (`clear_stop`).
+
 `lib` is any object with `symbol(name)` returning a ctypes function object
 (rusty.jit.build.Library).
 """
@@ -24,6 +31,58 @@ from _thread import get_ident
 from rusty.errors import RecursionLimit
 
 TRIPPED_SYMBOL = 'rustyjit_take_tripped'
+BIND_STOP_SYMBOL = 'rustyjit_bind_stop'
+TRIPPED_RECURSION, TRIPPED_STOP = 1, 2
+# The interrupt flag's states: none, asked, seen by running code, raised by its caller.
+STOP_NONE, STOP_ASKED, STOP_SEEN, STOP_RAISED = 0, 1, 2, 3
+
+_stop: list = []
+kernel_calls = [0]       # grad kernels running now: their bridges must not take async exceptions
+kernel_gate = threading.Lock()   # held to enter a kernel, and to decide on an async exception
+
+
+def stop_flag() -> ctypes.c_int32:
+    """The process-wide interrupt flag natives read (made on first use)."""
+    if not _stop:
+        _stop.append(ctypes.c_int32(0))
+    return _stop[0]
+
+
+def request_stop() -> None:
+    """Ask every running native to stop at its next call."""
+    stop_flag().value = STOP_ASKED
+
+
+def clear_stop() -> None:
+    """Forget an earlier request (a new evaluation starts)."""
+    if _stop:
+        _stop[0].value = STOP_NONE
+
+
+def stop_answered() -> bool:
+    """Whether running code has taken up the current request."""
+    return bool(_stop) and _stop[0].value in (STOP_SEEN, STOP_RAISED)
+
+
+def take_stop() -> bool:
+    """True once per request, for the caller that will raise the interrupt."""
+    if _stop and _stop[0].value in (STOP_ASKED, STOP_SEEN):
+        _stop[0].value = STOP_RAISED
+        return True
+    return False
+
+
+def in_kernel() -> bool:
+    """Whether a grad kernel (which may call back into Python) is running."""
+    return kernel_calls[0] > 0
+
+
+def bind_stop(lib) -> None:
+    """Point a defrust library's interrupt poll at the process-wide flag."""
+    fn = lib.symbol(BIND_STOP_SYMBOL)
+    fn.restype = None
+    fn.argtypes = [ctypes.c_void_p]
+    fn(ctypes.addressof(stop_flag()))
 
 
 def recursion_message(name: str) -> str:
@@ -52,7 +111,8 @@ def scalar_caller(lib, symbol: str, arity: int, name: str, guarded: bool = True)
     """`call(args) -> float` for a scalar-ABI function of `arity` f64 args.
 
     `args` is a list or tuple of exactly `arity` floats (the caller checks).
-    With `guarded`, a tripped native recursion guard raises RecursionLimit.
+    With `guarded`, a tripped native recursion guard raises RecursionLimit and
+    a native stopped by the interrupt flag raises KeyboardInterrupt.
 
     Thread safety: ctypes releases the GIL for the foreign call, so one
     argument buffer shared by every thread could be overwritten between a
@@ -69,8 +129,12 @@ def scalar_caller(lib, symbol: str, arity: int, name: str, guarded: bool = True)
     message = recursion_message(name)
 
     def tripped(r):
-        if take is not None and take():
+        why = take() if take is not None else 0
+        if why == TRIPPED_RECURSION:
             raise RecursionLimit(message)
+        if why == TRIPPED_STOP:
+            take_stop()
+            raise KeyboardInterrupt()
         return r
 
     if arity == 0:

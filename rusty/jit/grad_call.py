@@ -16,6 +16,7 @@ import threading
 from array import array
 
 from rusty.errors import EvalError
+from rusty.jit import ffi
 from rusty.jit.matmul_bridge import MmBridge
 from rusty.values import EMPTY, List, NativeGrad, Tensor
 
@@ -44,7 +45,14 @@ def grad_caller(fn, param_shapes: tuple, out_shapes: tuple, bridge: MmBridge, sh
     The pointer arrays, the scalar argument and result cells are built once;
     a call stores the tensors' buffer addresses and the scalars, allocates the
     result arrays (the kernel writes into them; they become the result tensors
-    as they are) and makes the call. The shared cells are guarded by a lock
+    as they are) and makes the call. While it runs, the worker sends no
+    asynchronous exception (`ffi.kernel_calls`, counted under
+    `ffi.kernel_gate`, which the worker holds while it decides and sends, so
+    an exception sent just before a kernel starts is raised at the gate,
+    never in a matmul callback): an interrupt asks the matmul
+    bridge to skip its work instead, and the call then raises
+    KeyboardInterrupt — the whole call is aborted, nothing is returned, and a
+    bridge callback never sees an exception it could lose. The shared cells are guarded by a lock
     taken without waiting: a concurrent call from another thread gets its own.
     """
     nin, nout = len(param_shapes), len(out_shapes)
@@ -56,6 +64,8 @@ def grad_caller(fn, param_shapes: tuple, out_shapes: tuple, bridge: MmBridge, sh
         'Tensor': Tensor, 'List': List, 'EMPTY': EMPTY, 'new': object.__new__,
         'zero': array('d', [0.0]),
         'EvalError': EvalError, 'acquire': lock.acquire, 'release': lock.release,
+        'kernels': ffi.kernel_calls, 'take_stop': ffi.take_stop,
+        'gate_acquire': ffi.kernel_gate.acquire, 'gate_release': ffi.kernel_gate.release,
         'bad': lambda i, x: _bad_argument(name, param_shapes[i], x, show),
         'arity_message': '%s: expected %d arg(s), got %%d' % (name, nin),
         'cells': lambda: _cells(nin, nout, scalar_in, scalar_out),
@@ -95,7 +105,13 @@ def grad_caller(fn, param_shapes: tuple, out_shapes: tuple, bridge: MmBridge, sh
             if s is not None:
                 lines.append('o%d = zero * %d' % (k, math.prod(s)))
                 lines.append('outp[%d] = o%d.buffer_info()[0]' % (k, k))
-        lines.append('fn(inp, outp, bridge_fn)')
+        lines += ['gate_acquire()',
+                  'kernels[0] += 1',
+                  'gate_release()',
+                  'try:',
+                  '    fn(inp, outp, bridge_fn)',
+                  'finally:',
+                  '    kernels[0] -= 1']
         for j, k in enumerate(scalar_out):
             lines.append('o%d = sout[%d]' % (k, j))
         return lines
@@ -112,7 +128,8 @@ def grad_caller(fn, param_shapes: tuple, out_shapes: tuple, bridge: MmBridge, sh
           '            release()',
           '    else:',
           '        %s%s = contended(%s)' % (results, ',' if nout == 1 else '', ', '.join(a)),
-          '    if errors: check()']
+          '    if errors: check()',
+          '    if take_stop(): raise KeyboardInterrupt()']
     L += ['    ' + line for line in _result_list(out_shapes)]
     L += ['', 'def contended(%s):' % ', '.join(a),
           '    inp, outp, sin, sout = cells()']

@@ -11,6 +11,8 @@ from __future__ import annotations
 import ctypes
 import threading
 
+from rusty.jit import ffi
+
 MM_BRIDGE_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p,
                                   ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t,
                                   ctypes.c_size_t, ctypes.c_size_t)
@@ -22,15 +24,22 @@ class MmBridge:
 
     A callback cannot raise into Rust, so an exception is kept (with the thread
     it happened on, which is the thread that called the kernel) and `check()`
-    re-raises it once the kernel has returned."""
+    re-raises it once the kernel has returned. Once an interrupt is asked for
+    (rusty.jit.ffi's flag) it skips its work, so a long kernel ends soon; the
+    kernel's caller then raises the interrupt and returns nothing."""
     __slots__ = ('fn', 'errors')
 
     def __init__(self, matmul_into):
         errors: list = []
         ident = threading.get_ident
+        flag = ffi.stop_flag()
+        asked, seen = ffi.STOP_ASKED, ffi.STOP_SEEN
 
         def bridge(a, alen, b, blen, out, n, k, m):
             try:
+                if flag.value == asked or flag.value == seen:
+                    flag.value = seen      # interrupted: the caller discards everything
+                    return
                 matmul_into(a, b, out, n, k, m)
             except BaseException as e:
                 errors.append((ident(), e))

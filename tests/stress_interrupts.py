@@ -1,0 +1,147 @@
+"""Repeat the interrupt cases of tests/test_native_interrupts.py many times and
+count what went wrong (run by hand; pytest does not collect it):
+
+    python3 tests/stress_interrupts.py [--in-process N] [--batch N] [--repl N]
+
+- in-process: a session runs a loop that calls a 256×256 graph-compile-grad
+  kernel and compares every result with the first (`bad` counts mismatches),
+  or spins in a defrust tail loop; Worker.interrupt (what the REPL's main
+  thread does on SIGINT) fires at a random moment. Wrong: a mismatch, an
+  error other than `interrupted`, an exception lost in a ctypes callback, a session that lost its definitions, a stop
+  slower than 0.1 s (reported separately: the machine may be loaded).
+- batch: `rusty -e` on the same program gets SIGINT at a random moment. Wrong:
+  exit status other than 130, output after the interrupt, a traceback or
+  "Exception ignored".
+- repl: the REPL (headless, tests/repl_driver.py) gets a real SIGINT during the
+  loop, then prints `bad` and a definition. Wrong: a mismatch, a lost
+  definition, "Exception ignored".
+
+Prints one line per mode and exits 1 if anything was wrong.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / 'tests'))
+
+from test_native_interrupts import GRAD_PROGRAM  # noqa: E402
+
+SPIN = '(defrust spin (n) (spin n))'
+
+
+def in_process(n: int) -> tuple[int, int, list]:
+    """(wrong, slow stops, stop latencies) over n interrupts in one session."""
+    from rusty.errors import RustyError
+    from rusty.runtime import Session
+    s = Session()
+    s.run(GRAD_PROGRAM + SPIN + ' (define kept 41)', '<stress>')
+    lost: list = []
+    sys.unraisablehook = lost.append      # "Exception ignored on calling ctypes callback"
+    wrong = slow = 0
+    latencies = []
+    for i in range(n):
+        call = '(check-loop 1000000)' if i % 2 == 0 else '(spin 1)'
+        fired = []
+
+        def fire():
+            while not s.worker.running:
+                time.sleep(0.001)
+            time.sleep(random.uniform(0.0, 0.4))
+            fired.append(time.monotonic())
+            s.worker.interrupt()
+        th = threading.Thread(target=fire, daemon=True)
+        th.start()
+        try:
+            s.run(call, '<stress>')
+            message = None
+        except RustyError as e:
+            message = e.message
+        latency = time.monotonic() - fired[0] if fired else 0.0
+        th.join()
+        latencies.append(latency)
+        slow += latency > 0.1
+        if (message != 'interrupted' or s.run('bad', '<stress>') != 0.0 or lost
+                or s.run('(+ kept 1)', '<stress>') != 42.0):
+            wrong += 1
+            print('  wrong in-process run %d: %r, bad=%r, lost=%r' % (i, message, s.run('bad', '<stress>'),
+                                                                     [u.exc_value for u in lost]))
+            lost.clear()
+    return wrong, slow, latencies
+
+
+def batch(n: int, cache: str) -> int:
+    """Wrong outcomes over n SIGINTed `rusty -e` runs."""
+    env = dict(os.environ, PYTHONPATH=str(REPO), RUSTY_CACHE_DIR=cache, PYTHONUNBUFFERED='1')
+    src = GRAD_PROGRAM + '(println "ready") (check-loop 1000000) (println "bad" bad)'
+    wrong = 0
+    for i in range(n):
+        p = subprocess.Popen([sys.executable, '-m', 'rusty', '-e', src], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        first = p.stdout.readline()
+        time.sleep(random.uniform(0.0, 0.5))
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+        ok = (first == 'ready\n' and p.returncode == 130 and out == '' and err.startswith('Error: interrupted\n')
+              and 'Traceback' not in err and 'Exception ignored' not in err)
+        if not ok:
+            wrong += 1
+            print('  wrong batch run %d: rc=%s out=%r err=%r' % (i, p.returncode, out[-200:], err[-300:]))
+    return wrong
+
+
+def repl(n: int) -> int:
+    """Wrong outcomes over n REPL sessions interrupted by a real SIGINT."""
+    from repl_driver import CTRL_D, ENTER, drive
+    from rusty.runtime import Session
+    session = Session()
+    session.run(GRAD_PROGRAM + ' (define kept 41)', '<stress>')
+    wrong = 0
+    for i in range(n):
+        keys = '(check-loop 1000000)' + ENTER + '(list bad (+ kept 1))' + ENTER + CTRL_D
+        out, _ = drive(keys, interrupt=True, session=session)
+        ok = 'Error: interrupted' in out and '=> (0 42)' in out and 'Exception ignored' not in out
+        if not ok:
+            wrong += 1
+            print('  wrong REPL run %d: %r' % (i, out[-400:]))
+    return wrong
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--in-process', type=int, default=200)
+    ap.add_argument('--batch', type=int, default=100)
+    ap.add_argument('--repl', type=int, default=100)
+    opts = ap.parse_args()
+    cache = tempfile.mkdtemp(prefix='rusty-stress-')
+    os.environ['RUSTY_CACHE_DIR'] = cache
+    total = 0
+    if opts.in_process:
+        wrong, slow, lat = in_process(opts.in_process)
+        lat.sort()
+        print('in-process: %d interrupts, %d wrong; stop latency median %.1f ms, max %.1f ms, %d over 0.1 s'
+              % (opts.in_process, wrong, 1000 * lat[len(lat) // 2], 1000 * lat[-1], slow))
+        total += wrong
+    if opts.batch:
+        wrong = batch(opts.batch, cache)
+        print('batch: %d SIGINTed runs, %d wrong' % (opts.batch, wrong))
+        total += wrong
+    if opts.repl:
+        wrong = repl(opts.repl)
+        print('repl: %d interrupted sessions, %d wrong' % (opts.repl, wrong))
+        total += wrong
+    return 1 if total else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

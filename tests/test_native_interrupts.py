@@ -1,0 +1,215 @@
+"""Native code under Ctrl-C and runaway recursion (LANGUAGE.md §12.4, §14.1):
+a running defrust stops with `interrupted` and the session keeps every
+definition; recursion that LLVM turned into a loop still ends in the §12.4
+error; an interrupted grad kernel returns nothing rather than a wrong result.
+
+The interrupt is delivered the three ways a user sends it: in-process (what
+the REPL's main thread does on SIGINT: Worker.interrupt), to the REPL as a
+real SIGINT, and to a batch run as SIGINT. tests/stress_interrupts.py repeats
+these cases hundreds of times."""
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from rusty.errors import RustyError
+from rusty.jit import build, codegen
+from rusty.runtime import Session
+
+REPO = Path(__file__).resolve().parents[1]
+NATIVE_LIMIT = ("recursion limit exceeded in native code '%s': non-tail recursion too deep"
+                " — rewrite with an accumulator / tail call")
+
+pytestmark = pytest.mark.rustc
+
+# A 256×256 training step through graph-compile-grad (its matmuls go through
+# the bridge), and a loop that compares every result with the first one:
+# `bad` counts wrong results, `runs` the results the loop saw.
+GRAD_PROGRAM = '''
+(define (val i off) (/ (- (mod (+ (* 7 i) off) 17) 8) 8))
+(define (matrix rows cols off)
+  (tensor (map (lambda (r) (map (lambda (c) (val (+ (* r cols) c) off)) (range 0 cols)))
+               (range 0 rows))))
+(define loss
+  (lambda (x W b t nn)
+    (tensor-sum (tensor-div (tensor-mul (tensor-sub (relu (tensor-add (matmul x W) b)) t)
+                                        (tensor-sub (relu (tensor-add (matmul x W) b)) t))
+                            nn))))
+(define x (matrix 256 256 0))
+(define t (matrix 256 256 5))
+(define W0 (matrix 256 256 3))
+(define nn (* 256 256))
+(define kernel (graph-compile-grad loss x W0 -0.125 t nn))
+(define r0 (kernel x W0 -0.125 t nn))
+(define bad 0)
+(define runs 0)
+(define (check-loop i)
+  (if (= i 0) 'done
+      (begin (set! runs (+ runs 1))
+             (if (equal? (kernel x W0 -0.125 t nn) r0) #t (set! bad (+ bad 1)))
+             (check-loop (- i 1)))))
+'''
+
+
+@pytest.fixture(scope='module')
+def cache(tmp_path_factory):
+    """One private JIT cache for the module (compiles once)."""
+    d = tmp_path_factory.mktemp('cache')
+    saved = os.environ.get('RUSTY_CACHE_DIR')
+    os.environ['RUSTY_CACHE_DIR'] = str(d)
+    build.reset_process_state()
+    yield d
+    if saved is None:
+        os.environ.pop('RUSTY_CACHE_DIR', None)
+    else:
+        os.environ['RUSTY_CACHE_DIR'] = saved
+    build.reset_process_state()
+
+
+def error_of(s: Session, src: str) -> str:
+    try:
+        s.run(src, '<test>')
+    except RustyError as e:
+        return e.message
+    raise AssertionError('no error from %r' % src)
+
+
+def interrupt_after(s: Session, seconds: float) -> threading.Thread:
+    """Interrupt the session's evaluation after `seconds`, as Ctrl-C would."""
+    def fire():
+        deadline = time.monotonic() + 30
+        while not s.worker.running and time.monotonic() < deadline:
+            time.sleep(0.005)
+        time.sleep(seconds)
+        s.worker.interrupt()
+    th = threading.Thread(target=fire, daemon=True)
+    th.start()
+    return th
+
+
+# ── Runaway recursion ─────────────────────────────────────────────────────
+
+@pytest.mark.parametrize('src,name', [
+    ('(defrust f (n) (+ 1 (f n)))', 'f'),
+    ('(defrust f (n) (* 2 (f n)))', 'f'),
+    ('(defrust f (n) (if (< n 0) 0 (- (f n) 1)))', 'f'),
+    ('(defrust* (f (n) (+ 1 (g n))) (g (n) (+ 2 (f n))))', 'f'),
+])
+def test_runaway_recursion_turned_into_a_loop_gives_the_native_error(cache, src, name):
+    s = Session()
+    s.run(src, '<test>')
+    assert error_of(s, '(%s 1)' % name) == NATIVE_LIMIT % name
+    assert s.run('(+ 1 2)', '<test>') == 3.0
+
+
+def test_deep_tail_calls_and_legal_depth_still_work(cache):
+    s = Session()
+    s.run('(defrust loop (n a) (if (= n 0) a (loop (- n 1) (+ a 1))))', '<test>')
+    s.run('(defrust down (n) (if (= n 0) 0 (+ 1 (down (- n 1)))))', '<test>')
+    assert s.run('(loop 20000000 0)', '<test>') == 20_000_000.0
+    assert s.run('(down 10000)', '<test>') == 10_000.0
+
+
+def test_codegen_counts_depth_only_for_non_tail_calls():
+    src, _ = codegen.generate_source([
+        ('f', ['n'], _read('(if (< n 1) (f (+ n 1)) (let ((m (f (- n 1)))) (cond ((< m 0) (f m)) (else (+ 1 (f m))))))'))])
+    body = src.split('fn rusty_f_impl(')[1]
+    # tail: the `if` branch, the `cond` result; not tail: the let init, under `+`
+    assert body.count('rusty_f_impl(guard, depth, ') == 2
+    assert body.count('rusty_f_impl(guard, depth + 1, ') == 2
+
+
+def _read(text):
+    from rusty.reader import read
+    return read(text, '<test>').car
+
+
+# ── Ctrl-C during a native: in-process (the REPL's path) ─────────────────
+
+@pytest.mark.parametrize('src,call', [
+    ('(defrust spin (n) (spin n))', '(spin 1)'),
+    ('(defrust* (ping (n) (pong n)) (pong (n) (ping n)))', '(ping 1)'),
+    ('(defrust spin (n) (if (< n 0) 0 (spin (+ n 1))))', '(spin 1)'),
+])
+def test_interrupt_stops_a_running_native_and_keeps_the_session(cache, src, call):
+    s = Session()
+    s.run('(define kept 41)', '<test>')
+    s.run(src, '<test>')
+    for _ in range(3):
+        interrupt_after(s, 0.2)
+        assert error_of(s, call) == 'interrupted'
+        assert s.run('(+ kept 1)', '<test>') == 42.0
+    # a later call runs normally (the request was consumed)
+    s.run('(defrust sq (x) (* x x))', '<test>')
+    assert s.run('(sq 7)', '<test>') == 49.0
+
+
+def test_interrupt_caught_by_try_catch_then_natives_run_again(cache):
+    s = Session()
+    s.run('(defrust spin (n) (spin n)) (defrust sq (x) (* x x))', '<test>')
+    interrupt_after(s, 0.2)
+    assert s.run('(list (try-catch (spin 1) (e) e) (sq 3))', '<test>').car == 'interrupted'
+
+
+@pytest.mark.slow
+def test_interrupted_grad_kernel_never_returns_a_wrong_result(cache, monkeypatch):
+    lost = []
+    monkeypatch.setattr(sys, 'unraisablehook', lost.append)   # "Exception ignored on calling ctypes callback"
+    s = Session()
+    s.run(GRAD_PROGRAM, '<test>')
+    for i in range(12):
+        interrupt_after(s, 0.05 + 0.037 * i)
+        assert error_of(s, '(check-loop 1000000)') == 'interrupted'
+        assert s.run('bad', '<test>') == 0.0
+        assert lost == []
+    assert s.run('runs', '<test>') > 0
+    assert s.run('(equal? (kernel x W0 -0.125 t nn) r0)', '<test>') is True
+
+
+# ── Ctrl-C as a real SIGINT: the REPL and batch mode ─────────────────────
+
+def test_repl_sigint_stops_a_native_and_keeps_definitions(cache, tmp_path, monkeypatch):
+    from repl_driver import CTRL_D, ENTER, drive, private_home
+    private_home(tmp_path, monkeypatch)
+    keys = ('(defrust spin (n) (spin n))' + ENTER + '(define kept 41)' + ENTER + '(spin 1)' + ENTER
+            + '(+ kept 1)' + ENTER + CTRL_D)
+    out, _ = drive(keys, interrupt=True)
+    assert 'Error: interrupted' in out
+    assert '=> 42' in out
+    assert 'Exception ignored' not in out
+
+
+def rusty_run_interrupted(src: str, cache_dir, after: float):
+    """Run `rusty -e src` (which prints `ready` when set up), SIGINT it `after`
+    seconds after that line; (returncode, rest of stdout, stderr)."""
+    env = dict(os.environ, PYTHONPATH=str(REPO), RUSTY_CACHE_DIR=str(cache_dir), PYTHONUNBUFFERED='1')
+    p = subprocess.Popen([sys.executable, '-m', 'rusty', '-e', src], env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, cwd=str(REPO))
+    assert p.stdout.readline() == 'ready\n'
+    time.sleep(after)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    return p.returncode, out, err
+
+
+def test_batch_sigint_stops_a_native(cache):
+    rc, out, err = rusty_run_interrupted('(defrust spin (n) (spin n)) (println "ready") (spin 1)', cache, 0.5)
+    assert rc == 130
+    assert err.startswith('Error: interrupted\n')
+    assert 'Exception ignored' not in err and 'Traceback' not in err
+
+
+@pytest.mark.slow
+def test_batch_sigint_during_grad_kernels(cache):
+    src = GRAD_PROGRAM + '(println "ready") (check-loop 1000000) (println "bad" bad)'
+    for after in (0.3, 0.75, 1.2):
+        rc, out, err = rusty_run_interrupted(src, cache, after)
+        assert rc == 130, err[-500:]
+        assert err.startswith('Error: interrupted\n')
+        assert 'Exception ignored' not in err and 'Traceback' not in err
+        assert out == ''

@@ -1,0 +1,176 @@
+"""LANGUAGE.md §5.5 at the edges: every depth up to the limit works through
+every builtin that calls back into Lisp, past it comes the exact error (never
+a signal), running out of memory is the error `out of memory`, and a small
+address space (`ulimit -v`) still starts, with the limit lowered and said."""
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rusty import eval as ev
+from rusty import worker
+from rusty.errors import RustyError
+from rusty.runtime import Session
+from rusty.values import Builtin, sym
+
+REPO = Path(__file__).resolve().parents[1]
+LIMIT_MSG = ('recursion limit exceeded (depth %d): non-tail recursion too deep — '
+             'rewrite with an accumulator / tail call')
+
+# Recursion through each builtin that calls back: (g n) recurses n levels, each
+# level one depth unit spent in the procedure the builtin calls.
+THROUGH = {
+    'map': '(define (f n) (if (= n 0) (probe) (car (map f (list (- n 1)))))) (define (g n) (f n))',
+    'filter': '(define (f n) (if (= n 0) (probe) (car (filter f (list (- n 1)))))) (define (g n) (f n))',
+    'for-each': '(define (f n) (if (= n 0) (probe) (begin (for-each f (list (- n 1))) 1))) (define (g n) (f n))',
+    'foldl': '(define (f n a) (if (= n 0) (probe) (foldl f 0 (list (- n 1))))) (define (g n) (f n 0))',
+    'foldr': '(define (f n a) (if (= n 0) (probe) (foldr f 0 (list (- n 1))))) (define (g n) (f n 0))',
+    'apply': '(define (f n) (if (= n 0) (probe) (+ 1 (apply f (list (- n 1)))))) (define (g n) (f n))',
+    'sort': '(define (f a b) (if (= a 0) (probe) (car (sort (list 1 (- a 1)) f)))) (define (g n) (f n 1))',
+    'tensor-map': '(define (f n) (if (= n 0) (probe) (tensor-ref (tensor-map f (tensor (list (- n 1)))) 0))) '
+                  '(define (g n) (f n))',
+    'eval': "(define (f n) (if (= n 0) (probe) (+ 1 (eval (list 'f (- n 1)))))) (define (g n) (f n))",
+    'try-catch': '(define (f n) (if (= n 0) (probe) (+ 1 (try-catch (f (- n 1)) (e) (error e))))) (define (g n) (f n))',
+    'macro': '(defmacro m (x) (list (quote +) 1 x)) (define (f n) (if (= n 0) (probe) (m (f (- n 1))))) '
+             '(define (g n) (f n))',
+    'plain': '(define (f n) (if (= n 0) (probe) (+ 1 (f (- n 1))))) (define (g n) (f n))',
+}
+
+
+def rusty_proc(args, env=None, input=None, timeout=300, limit_as=None):
+    """Run `python3 -m rusty ARGS` as a real process (optionally under ulimit -v)."""
+    e = dict(os.environ)
+    e['PYTHONPATH'] = str(REPO) + os.pathsep + e.get('PYTHONPATH', '')
+    e.pop('RUSTY_RECURSION_LIMIT', None)
+    e.update(env or {})
+
+    def cap():
+        if limit_as:
+            resource.setrlimit(resource.RLIMIT_AS, (limit_as, limit_as))
+    return subprocess.run([sys.executable] + list(args), input=input, capture_output=True,
+                          text=True, env=e, timeout=timeout, cwd=str(REPO), preexec_fn=cap)
+
+
+def _stack_pointer() -> int:
+    """This thread's stack pointer, from the kernel (the read syscall in progress)."""
+    with open('/proc/thread-self/syscall') as fh:
+        return int(fh.read().split()[-2], 16)
+
+
+def _can_read_stack_pointer() -> bool:
+    try:
+        return _stack_pointer() > 0
+    except (OSError, ValueError, IndexError):
+        return False
+
+
+# ── The per-level stack the sizing rests on ──────────────────────────────
+
+@pytest.mark.skipif(not _can_read_stack_pointer(), reason='needs /proc/thread-self/syscall')
+@pytest.mark.parametrize('name', sorted(THROUGH))
+def test_each_callback_builtin_fits_the_per_level_stack(name):
+    samples = []
+
+    def probe():
+        samples.append((_stack_pointer(), ev._depth))
+        return 0.0
+    s = Session()
+    s.genv.define(sym('probe'), Builtin('probe', probe, 0, 0, False, '', '', ()))
+    s.run(THROUGH[name], '<test>')
+    s.run('(g 1)', '<test>')
+    s.run('(g 1001)', '<test>')
+    (sp1, d1), (sp2, d2) = samples
+    assert d2 - d1 == 1000                       # one depth unit per level
+    per_level = (sp1 - sp2) / (d2 - d1)
+    assert per_level < worker.BYTES_PER_LEVEL, (name, per_level)
+
+
+def test_stack_is_sized_from_the_limit():
+    assert worker.stack_for(200_000) >= 200_000 * worker.BYTES_PER_LEVEL
+    assert worker.levels_in(worker.stack_for(123_456)) == 123_456
+
+
+# ── Depth up to the limit works; past it, the exact error ────────────────
+
+@pytest.mark.slow
+def test_sort_predicate_recursion_below_the_default_limit():
+    # the case that crashed at depth ~199,000 (5.4 KiB of C stack per level)
+    src = ('(define (f a b) (if (= a 0) #t (car (sort (list 1 (- a 1)) f)))) '
+           '(println (f 199990 1)) (f 200001 1)')
+    p = rusty_proc(['-m', 'rusty', '-e', src])
+    assert p.returncode == 1, p.stderr[-500:]
+    assert p.stdout == '199989\n'
+    assert p.stderr.startswith('Error: ' + LIMIT_MSG % 200_000 + '\n')
+
+
+@pytest.mark.parametrize('name', sorted(THROUGH))
+def test_every_callback_builtin_reaches_the_limit(name):
+    limit = 10_000
+    src = ('(define (probe) 7) %s (println (g %d)) (println (try-catch (g %d) (e) e)) (g %d)'
+           % (THROUGH[name], limit - 20, limit + 1, limit + 5))
+    p = rusty_proc(['-m', 'rusty', '-e', src], env={'RUSTY_RECURSION_LIMIT': str(limit)})
+    assert p.returncode == 1, (p.returncode, p.stderr[-500:])
+    lines = p.stdout.split('\n')
+    assert lines[1:] == [LIMIT_MSG % limit, '']
+    assert lines[0].isdigit()                     # a value (which one depends on the builtin)
+    assert p.stderr.startswith('Error: ' + LIMIT_MSG % limit + '\n')
+    assert 'internal error' not in p.stderr
+
+
+# ── Memory ───────────────────────────────────────────────────────────────
+
+def test_gradual_out_of_memory_ends_the_run():
+    p = rusty_proc(['-m', 'rusty', '-e', '(length (iota 1000000000))'], limit_as=700_000_000)
+    assert p.returncode == 1
+    assert 'Error: out of memory\n' in p.stderr
+    assert 'Traceback' not in p.stderr and 'Exception' not in p.stderr
+
+
+def test_session_continues_after_out_of_memory():
+    # what the REPL does after an error: the next input runs, definitions kept
+    script = (
+        'from rusty.runtime import Session\n'
+        'from rusty.errors import RustyError\n'
+        's = Session()\n'
+        's.run("(define kept 41)", "<repl>")\n'
+        's.run("(define (big s k) (if (= k 0) s (big (string-append s s) (- k 1))))", "<repl>")\n'
+        's.run("(define (grow acc) (grow (cons (string-append (big \\"x\\" 20) \\"y\\") acc)))", "<repl>")\n'
+        'try:\n'
+        '    s.run("(grow (list))", "<repl>")\n'
+        'except RustyError as e:\n'
+        '    print(e.message)\n'
+        'print(s.run("(+ kept 1)", "<repl>"))\n'
+        'print(s.run("(length (iota 100000))", "<repl>"))\n')
+    p = rusty_proc(['-c', script], limit_as=700_000_000)
+    assert (p.returncode, p.stdout) == (0, 'out of memory\n42.0\n100000.0\n'), p.stderr[-800:]
+
+
+def test_small_address_space_starts_and_bounds_nested_callbacks():
+    # under ulimit -v 800000 the 1.6 GiB stack cannot be had: plain recursion
+    # (no C stack) still reaches the default limit, and recursion through a
+    # builtin's callback ends in the recursion error when the smaller stack is
+    # full, instead of a segfault
+    src = ('(define (f a b) (if (= a 0) #t (car (sort (list 1 (- a 1)) f)))) '
+           '(define (g n) (if (= n 0) 0 (+ 1 (g (- n 1))))) '
+           '(println (+ 1 2)) (println (g 199999)) (println (f 10000 1)) (f 100000000 1)')
+    p = rusty_proc(['-m', 'rusty', '-e', src], limit_as=800_000 * 1024)
+    assert p.returncode == 1, p.stderr[-800:]
+    assert p.stdout == '3\n199999\n9999\n'
+    first = p.stderr.split('\n')[0]
+    assert first.startswith('Error: recursion limit exceeded (depth ')
+    depth = int(first.split('(depth ')[1].split(')')[0])
+    assert 10_000 < depth < 200_000
+    assert first == 'Error: ' + LIMIT_MSG % depth
+
+
+def test_worker_hands_back_a_rusty_error_when_memory_runs_out():
+    w = worker.worker(1000)
+
+    def hog():
+        raise MemoryError()
+    with pytest.raises(RustyError) as info:
+        w.call(hog)
+    assert info.value.message == 'out of memory'
