@@ -1,4 +1,4 @@
-"""defrust benchmarks (DESIGN.md §5): native fib(30) against the same Rust
+"""defrust benchmarks: native fib(30) against the same Rust
 called directly through ctypes, cold compile time, the cost of a cache hit in
 a new process, the per-call overhead of a one-argument native, and peers
 (interpreted rusty, CPython, Numba when importable).

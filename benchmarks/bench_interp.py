@@ -1,4 +1,4 @@
-"""Interpreter workloads (DESIGN.md §5) against the same programs in CPython.
+"""Interpreter workloads against the same programs in CPython.
 
     python3 benchmarks/bench_interp.py [--quick] [--profile] [--json PATH]
 

@@ -1,4 +1,4 @@
-"""Training benchmarks (DESIGN.md §5): one SGD step of the MLP SMALL and MEDIUM
+"""Training benchmarks: one SGD step of the MLP SMALL and MEDIUM
 workloads with graph-grad and graph-compile-grad, the update written in rusty,
 against PyTorch float64 (1 thread and default threads) in the same run; the
 kernel call alone; and where the time of a compiled SMALL step goes.

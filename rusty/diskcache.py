@@ -120,8 +120,9 @@ def _digest(data: bytes) -> bytes:
     return h.digest()
 
 
-def _safe_dir(d: str) -> bool:
-    """Make `d` (and missing parents) with mode 0700; true if it is ours alone."""
+def make_private_dirs(d: str) -> None:
+    """Create `d` and any missing parents, each with mode 0700 whatever the
+    umask; an OSError names the directory that failed."""
     missing = []
     p = d
     while not os.path.isdir(p):
@@ -133,9 +134,17 @@ def _safe_dir(d: str) -> bool:
     for p in reversed(missing):
         try:
             os.mkdir(p, 0o700)
-            os.chmod(p, 0o700)      # whatever the umask removed
         except FileExistsError:
-            pass
+            continue
+        os.chmod(p, 0o700)      # whatever the umask removed
+
+
+def _safe_dir(d: str) -> bool:
+    """Make `d` (and missing parents) with mode 0700; true if it is ours alone."""
+    try:
+        make_private_dirs(d)
+    except OSError:
+        return False
     return _ours(os.stat(d))
 
 

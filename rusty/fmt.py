@@ -25,22 +25,12 @@ import gc
 import re
 
 from .forms import BODY_INDENT
-from .reader import read
+from .reader import TOKEN, block_end, read
 
 # ── Tokens, comments and line breaks kept ───────────────────────────────
 
-LEX = re.compile(r'''
-    (?P<ws>[ \t\r\n]+)
-  | (?P<comment>;[^\n]*)
-  | (?P<block>\#\|)
-  | (?P<datum>\#;)
-  | (?P<open>\()
-  | (?P<close>\))
-  | (?P<sugar>,@|[,'`])
-  | (?P<str>"(?:[^"\\]|\\[\s\S])*(?:\\\Z)?"?)
-  | (?P<atom>\#[tf]|\#|-?[0-9][0-9.]*(?:[eE][+-]?[0-9]+)?|[^ \t\r\n()'"`,]+)
-''', re.VERBOSE)
-BLOCK_MARK = re.compile(r'\#\||\|\#')
+# The reader's own token table; its atom kinds are one kind here.
+ATOMS = {'bool': 'atom', 'hash': 'atom', 'num': 'atom', 'sym': 'atom'}
 NUMBER = re.compile(r'-?[0-9][0-9.]*(?:[eE][+-]?[0-9]+)?')
 
 
@@ -52,24 +42,20 @@ def lex(text: str) -> list[tuple[str, str]]:
     """
     out = []
     pos, n = 0, len(text)
-    match = LEX.match
+    match = TOKEN.match
     while pos < n:
         m = match(text, pos)
-        kind = m.lastgroup
-        end = _block_end(text, pos) if kind == 'block' else m.end()
+        kind = ATOMS.get(m.lastgroup, m.lastgroup)
+        end = _block_end(text, m.end()) if kind == 'block' else m.end()
         out.append((kind, text[pos:end]))
         pos = end
     return out
 
 
 def _block_end(text: str, pos: int) -> int:
-    """The end of the (nestable) block comment opening at `pos`; the end of text if unclosed."""
-    depth = 0
-    for m in BLOCK_MARK.finditer(text, pos):
-        depth += 1 if m.group() == '#|' else -1
-        if depth == 0:
-            return m.end()
-    return len(text)
+    """The end of the block comment whose `#|` ends at pos; the end of text if unclosed."""
+    end = block_end(text, pos)
+    return len(text) if end < 0 else end
 
 
 def is_symbol(tok: str) -> bool:

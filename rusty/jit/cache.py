@@ -28,6 +28,7 @@ import hashlib
 import os
 import stat
 
+from rusty.diskcache import make_private_dirs
 from rusty.errors import CompileError, os_error_text
 
 DEFAULT_MAX = 1 << 30
@@ -72,25 +73,10 @@ def cache_dir() -> str:
 
 def make_dirs(d: str) -> None:
     """Create `d` and any missing parents, each with mode 0700."""
-    missing = []
-    p = d
-    while not os.path.isdir(p):
-        missing.append(p)
-        up = os.path.dirname(p)
-        if up == p:
-            break
-        p = up
-    for p in reversed(missing):
-        try:
-            os.mkdir(p, 0o700)
-        except FileExistsError:
-            continue
-        except OSError as e:
-            raise cannot_write(p, e) from None
-        try:
-            os.chmod(p, 0o700)   # in case the umask removed owner bits
-        except OSError as e:
-            raise cannot_write(p, e) from None
+    try:
+        make_private_dirs(d)
+    except OSError as e:
+        raise cannot_write(e.filename or d, e) from None
 
 
 def secure(st) -> bool:
