@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from rusty import eval as ev
 from rusty import worker
 from rusty.errors import RustyError
 from rusty.runtime import Session
@@ -75,7 +74,7 @@ def test_each_callback_builtin_fits_the_per_level_stack(name):
     samples = []
 
     def probe():
-        samples.append((_stack_pointer(), ev._depth))
+        samples.append((_stack_pointer(), s.depth.n))
         return 0.0
     s = Session()
     s.genv.define(sym('probe'), Builtin('probe', probe, 0, 0, False, '', '', ()))
