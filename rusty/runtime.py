@@ -256,20 +256,17 @@ def bounded_call(inner, capacity: int):
     nested calls from builtins (each costs C stack), past which comes the
     recursion error."""
     nested = [0]
+    bound = Depth(capacity)        # only for the message: the limit met is this one
 
     def call(p, args):
         if nested[0] >= capacity:
-            raise RecursionLimit(LIMIT_TEXT % capacity)
+            raise RecursionLimit(recursion_message(bound))
         nested[0] += 1
         try:
             return inner(p, args)
         finally:
             nested[0] -= 1
     return call
-
-
-LIMIT_TEXT = ('recursion limit exceeded (depth %d): non-tail recursion too deep — '
-              'rewrite with an accumulator / tail call')
 
 
 def _bind_host(fn, host):

@@ -6,21 +6,8 @@ import pytest
 
 from rusty import forms
 from rusty.docs import SPECIAL_FORM_DOCS, Doc, special_form_doc
-from rusty.printer import display_form
+from rusty.printer import write_form
 from rusty.runtime import Session
-from rusty.values import List
-
-ESCAPES = {'\\': '\\\\', '"': '\\"', '\n': '\\n', '\t': '\\t', '\r': '\\r'}
-
-
-def write_form(v) -> str:
-    """§15.7's write form: the display form with strings written readably."""
-    if v.__class__ is str:
-        return '"' + ''.join(ESCAPES.get(c, c) for c in v) + '"'
-    if v.__class__ is List:
-        return '(' + ' '.join(write_form(e) for e in v) + ')'
-    return display_form(v)
-
 
 EXAMPLES = [(name, expr, want) for name in forms.NAMES for expr, want in forms.entry(name).examples]
 NEEDS_RUSTC = set(forms.names_with('defrust') + forms.names_with('defrust*'))
