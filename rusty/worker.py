@@ -153,7 +153,10 @@ class Worker:
                 outcome = (False, e)
             finally:
                 self.running = False
-                _drop_pending_interrupt()
+                with ffi.kernel_gate:    # an interrupt being sent has arrived
+                    pass
+                if self.interrupts:
+                    _drop_pending_interrupt()
                 sys.setrecursionlimit(saved)
         except (KeyboardInterrupt, Abort):
             if outcome is None:
@@ -216,10 +219,31 @@ class Worker:
             time.sleep(0.001)
 
 
+class _Late(BaseException):
+    """Stands in for an interrupt that arrived after its job ended."""
+
+
+def _noop() -> None:
+    """A call: entering it is where a pending asynchronous exception lands."""
+
+
 def _drop_pending_interrupt() -> None:
     """Cancel an asynchronous exception sent too late for the job that just
-    ended, so it cannot land in the next one (or in the queue's get)."""
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(threading.get_ident()), None)
+    ended, so it cannot land in the next one (or in the queue's get).
+
+    Clearing it with PyThreadState_SetAsyncExc(id, NULL) would leave
+    CPython 3.11's interpreter-wide "async exception pending" flag set for
+    good, and under a profiler (sys.setprofile) the main thread then spins
+    forever at its next call. So the pending exception is replaced by _Late
+    and delivered here (at the next check CPython makes), where it is
+    absorbed."""
+    tid = ctypes.c_ulong(threading.get_ident())
+    try:
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(tid, ctypes.py_object(_Late))
+        for _ in range(3):
+            _noop()
+    except (_Late, KeyboardInterrupt, Abort):
+        pass
 
 
 def _out_of_memory(e: BaseException) -> bool:

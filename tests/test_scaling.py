@@ -79,11 +79,6 @@ COUNTED = [
 NEGATIVE = '(define (negative? x) (< x 0))'
 
 
-# Since the merge of the native-interrupt work, evaluating anything under a
-# sys.setprofile hook never returns (seen even for (length (iota 50)) on the
-# main thread, with fast paths off); until that is found, the counted form of
-# this test would hang the suite. The string family below still runs.
-@pytest.mark.skip(reason='evaluation under sys.setprofile hangs since the native-interrupt merge (open, issue 13)')
 @pytest.mark.parametrize('family,setup,expr', COUNTED, ids=[c[0] for c in COUNTED])
 def test_call_counts_grow_linearly(session, family, setup, expr):
     session.run(NEGATIVE)
