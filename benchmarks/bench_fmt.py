@@ -1,4 +1,4 @@
-"""The formatter (LANGUAGE.md §16.1): `fmt-string` on a generated program of
+"""The formatter: `fmt-string` on a generated program of
 10,000 lines (goal: under 1 s) and of 20,000 and 40,000 lines (goal: linear
 growth, each doubling at most 2.3× the time).
 

@@ -1,7 +1,7 @@
 """Per-call overhead of a one-argument native called *from rusty* (issue 4:
 at most 3 µs). bench_defrust.py measures `Native.call` from Python; this
 measures the whole call as a rusty program pays it: the evaluator's call
-node, the §12.4 argument checks, the depth guard and the ctypes call.
+node, the argument checks, the depth guard and the ctypes call.
 
     python3 benchmarks/bench_native_call.py [--quick] [--json PATH]
 

@@ -206,7 +206,7 @@ def train_workload(name, runs, problems, torch_ok, default_threads):
         'graph-compile-grad, 1 lane': with_lanes('1', rusty('kernel')),
     }
     if m * k * n < 65536:
-        # under the §13 crossover the lane setting changes nothing: don't time it twice
+        # under the row-band crossover the lane setting changes nothing: don't time it twice
         del contenders['graph-grad, 1 lane'], contenders['graph-compile-grad, 1 lane']
     if torch_ok:
         train, _ = torch_trainer(m, k, n, steps)
@@ -371,7 +371,7 @@ def run(runs, quick, mallopt):
     except ImportError:
         torch_ok, default_threads, torch_version = False, 0, 'not installed'
     out = []
-    out.append('PyTorch %s float64; its default here is %d threads. rusty: §13 row bands on native lanes, '
+    out.append('PyTorch %s float64; its default here is %d threads. rusty: row bands on native lanes, '
                'with the default lanes (RUSTY_MM_THREADS unset: %s) and with 1 lane. Per-step '
                'times are the minimum over %d interleaved runs of the whole training '
                '(median in brackets).%s\n' % (torch_version, default_threads, _lanes(), runs,

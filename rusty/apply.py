@@ -1,7 +1,7 @@
 """Application: the one home of applying a procedure to evaluated arguments.
 
 A session's `Depth` counts the non-tail applications in progress against its
-limit (LANGUAGE.md §5.5); every function here that can nest takes it as `D`.
+limit; every function here that can nest takes it as `D`.
 `run` is the tail-call loop: a closure compiled in tail position may return
 the tuple (lambda, frame, call site) instead of calling the lambda, and the
 loop continues with it, so tail recursion runs in constant host stack. No
@@ -28,7 +28,7 @@ class Depth:
 
 
 def recursion_message(D: Depth) -> str:
-    """The §5.5 message for going past D's limit."""
+    """The recursion-limit message for going past D's limit."""
     return ('recursion limit exceeded (depth %d): non-tail recursion too deep — '
             'rewrite with an accumulator / tail call' % D.limit)
 
@@ -106,7 +106,7 @@ def make_frame(p, args: list, span=None) -> list:
 
 
 def arity_error(message: str, p, span) -> EvalError:
-    """A lambda's arity error, with a hint showing its parameter list (§15.10)."""
+    """A lambda's arity error, with a hint showing its parameter list."""
     err = EvalError(message, span)
     err.hints.append('%s takes %s' % (p.name, lambda_params(p.params, p.rest)))
     return err
@@ -134,7 +134,7 @@ def call_builtin(b: Builtin, args: list, span, D: Depth):
 
 
 def call_native(p, args: list, span, D: Depth):
-    """Call a compiled function: argument checks first (§12.4)."""
+    """Call a compiled function: argument checks first."""
     if p.__class__ is NativeGrad:
         try:
             return p.call(args)
@@ -198,7 +198,7 @@ def procedure_caller(D: Depth):
 def located(e: BaseException, span, D: Depth) -> RustyError:
     """`e` as a rusty error that knows where it happened.
 
-    A host failure escaping a builtin becomes a catchable rusty error (§5.5).
+    A host failure escaping a builtin becomes a catchable rusty error.
     Backtrace entries of procedures a builtin called carry no call site yet;
     they get this (the builtin call's) position.
     """

@@ -1,4 +1,4 @@
-"""`case` (LANGUAGE.md §15.5): choose a clause by comparing one value with
+"""`case`: choose a clause by comparing one value with
 literal data.
 
 `(case key ((datum…) body…)… (else body…))`: the key is evaluated once, the

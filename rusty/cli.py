@@ -1,4 +1,4 @@
-"""The command line (LANGUAGE.md §14.2, §15.8): `rusty [FILE | - | -e EXPR] [ARG ...]`.
+"""The command line: `rusty [FILE | - | -e EXPR] [ARG ...]`.
 
 Batch runs never import prompt_toolkit or pygments; the REPL is imported only
 when stdin is a terminal and no script is given.
@@ -98,7 +98,7 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
 
 
 def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=None) -> int:
-    """Batch mode (§9.3): evaluate all forms; print the last value; report errors."""
+    """Batch mode: evaluate all forms; print the last value; report errors."""
     from .printer import print_form
     from .runtime import Session
     from .values import NIL

@@ -1,4 +1,4 @@
-"""The builtins graph-compile and graph-compile-grad (LANGUAGE.md §11.7).
+"""The builtins graph-compile and graph-compile-grad.
 
 Composition-root glue: trace, optimise, differentiate and infer shapes with the
 graph package, then hand the graph to rusty.jit.graph_codegen, with the matmul
@@ -37,7 +37,7 @@ def graph_compile(host, f):
               'specialised to the example arguments\' shapes.',
           examples=(('((graph-compile-grad (lambda (x) (* x x)) 1) 3)', '(9 6)'),))
 def graph_compile_grad(host, f, *args):
-    forward, loss = build(f, host.display)          # as graph-grad does (§11.6 steps 1-4)
+    forward, loss = build(f, host.display)          # as graph-grad does, up to evaluation
     check_args(PREFIX, f, args, host.display)
     g, outputs = grad_graph(forward, loss, len(f.params))
     param_shapes = tuple(shape_of(x) for x in args)

@@ -1,4 +1,4 @@
-"""Documentation of every name (LANGUAGE.md §15.11): signature, what it does,
+"""Documentation of every name: signature, what it does,
 and examples with their results.
 
 Builtins document themselves (`Builtin.sig`, `doc`, `examples`, in their

@@ -102,7 +102,7 @@ class CompileError(RustyError):
 
 
 def os_error_text(e: BaseException) -> str:
-    """OSERR of LANGUAGE.md §6.10: the OS message and its number, or the UTF-8 complaint."""
+    """The OSERR part of a file error: the OS message and its number, or the UTF-8 complaint."""
     if isinstance(e, UnicodeDecodeError):
         return 'stream did not contain valid UTF-8'
     if isinstance(e, ValueError) and 'null byte' in str(e):

@@ -216,7 +216,7 @@ _DATA_ATOMS = (float, str, bool, Symbol)
 
 
 def to_code(x):
-    """Data as code (§6.9): Nil and non-data values become the form ()."""
+    """Data as code: Nil and non-data values become the form ()."""
     cls = x.__class__
     if cls is List:
         if x.len == 0:
@@ -250,7 +250,7 @@ def expand_macro(m: Macro, arg_forms: List, f, scope, tail, span, unit, cache: l
             cache[:] = [m, epoch, code]
     if tail:
         return code(f)
-    # A non-tail expansion stays active while its code runs (§5.5 depth).
+    # A non-tail expansion stays active while its code runs (it counts toward the recursion depth).
     D.n += 1
     try:
         if D.n > D.limit:

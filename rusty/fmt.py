@@ -1,4 +1,4 @@
-"""The canonical layout of program text (LANGUAGE.md §16.1): `fmt-string` and `rusty fmt`.
+"""The canonical layout of program text: `fmt-string` and `rusty fmt`.
 
 The formatter re-indents and re-spaces; it never reorders, adds or drops a token
 and keeps every line break. It has its own tokenizer, which keeps what the reader
@@ -7,7 +7,7 @@ strings and comments byte for byte. The real reader validates the text first, so
 a text that does not parse fails with exactly the reader's error.
 
 The layout is a single left-to-right pass with an explicit stack of open lists:
-linear in the text, no host recursion. Where §16.1 leaves a choice:
+linear in the text, no host recursion. Where the layout rules leave a choice:
 - a line's indentation goes by what precedes it: a line that starts before the
   head of its list (`(` alone on a line) aligns with the head (column + 1);
 - `#;` is a prefix like the quote sugar (no space after it), and the datum it
@@ -59,7 +59,7 @@ def _block_end(text: str, pos: int) -> int:
 
 
 def is_symbol(tok: str) -> bool:
-    """True if an atom token reads as a symbol (LANGUAGE.md §1)."""
+    """True if an atom token reads as a symbol."""
     if tok in ('#t', '#f'):
         return False
     m = NUMBER.fullmatch(tok)
@@ -82,7 +82,7 @@ class _Open:
         self.need = 0             # data the chain still needs
 
     def indent(self, body) -> int:
-        """Indentation of a line that starts inside this list (§16.1 rule 3)."""
+        """Indentation of a line that starts inside this list (the indentation rule)."""
         if self.head is not None and self.head in body:
             return self.col + 2
         if self.head is not None and self.second_col >= 0:
@@ -171,7 +171,7 @@ PREFIXES = frozenset(('open', 'sugar', 'datum'))                # no space after
 
 
 def _space_between(prev: str, prev_tok: str, kind: str, tok: str) -> bool:
-    """Whether two tokens on one line are separated by a space (§16.1 rule 1).
+    """Whether two tokens on one line are separated by a space (the spacing rule).
 
     None after `(`, a quote sugar or `#;`, none before `)`; but `, @x` keeps its
     space, which `,@x` (unquote-splicing) would not read the same without.

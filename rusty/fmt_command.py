@@ -1,4 +1,4 @@
-"""`rusty fmt` (LANGUAGE.md §16.2): the canonical layout applied to files.
+"""`rusty fmt`: the canonical layout applied to files.
 
 `rusty fmt FILE…` writes the formatted text to stdout, `--write FILE…` rewrites
 each file that changes (atomically: a temporary file in the same directory,

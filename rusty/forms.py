@@ -1,4 +1,4 @@
-"""The special forms (LANGUAGE.md §6, §15.5), one row each: the single place
+"""The special forms, one row each: the single place
 that knows their grammar.
 
 Pure data: importing it imports nothing else of rusty, so the REPL, the
@@ -50,7 +50,7 @@ SYNTAXES = (
     'load',         # a file's forms, in the global frame
 )
 
-INDENTS = ('body', 'call')   # §16.1: body table (two columns) or aligned like a call
+INDENTS = ('body', 'call')   # the layout rules: body table (two columns) or aligned like a call
 
 
 class Form(NamedTuple):
@@ -59,7 +59,7 @@ class Form(NamedTuple):
     names: tuple
     module: str            # the rusty module whose compile function handles it
     syntax: str            # one of SYNTAXES
-    frame: bool            # creates a frame of its own (LANGUAGE.md §5.2)
+    frame: bool            # creates a frame of its own
     effectful: bool        # evaluating it can have effects beyond its value
     indent: str            # one of INDENTS
     sig: str               # call signature, e.g. '(if test then [else])'
@@ -224,7 +224,7 @@ TABLE = (
                      '(od1 (n) (if (= n 0) 0 (ev1 (- n 1))))) (ev1 10))', '1')]),
 )
 
-# Standard-library macros and other heads indented as bodies (§16.1).
+# Standard-library macros and other heads indented as bodies.
 MACRO_BODY_INDENT = ('let-values', 'while', 'dotimes', 'dolist', 'repeat')
 
 

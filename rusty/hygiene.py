@@ -1,4 +1,4 @@
-"""Definition-time hygiene for defmacro (LANGUAGE.md §6.9).
+"""Definition-time hygiene for defmacro.
 
 Every quasiquote form in a macro body is rewritten once: identifiers that the
 template itself binds (let-family, named let, lambda/fn/λ, do) are renamed,

@@ -1,4 +1,4 @@
-"""The binding forms (LANGUAGE.md §6.3): let (and named let), let*, letrec,
+"""The binding forms: let (and named let), let*, letrec,
 letrec* and do. Each makes one frame for its names; named let and do loop
 through the tail-call machinery of apply.py."""
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """When a macro's expansion may be cached at its call site.
 
 Macros are late-bound and expanded each time their call is evaluated
-(LANGUAGE.md §6.9). Re-expanding and recompiling in a hot loop is costly, so a
+. Re-expanding and recompiling in a hot loop is costly, so a
 call site keeps its last expansion when doing so is unobservable: the macro is
 the same object, no global has been (re)defined or assigned since (the epoch
 in resolve.py), and the macro body is pure — it only computes with its

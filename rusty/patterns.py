@@ -1,4 +1,4 @@
-"""`match` (LANGUAGE.md §6.6): patterns compiled to matchers that bind
+"""`match`: patterns compiled to matchers that bind
 straight into the clause's frame slots."""
 from __future__ import annotations
 

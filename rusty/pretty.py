@@ -1,4 +1,4 @@
-"""Pretty printing values (LANGUAGE.md §16.3): the write form laid out within a width.
+"""Pretty printing values: the write form laid out within a width.
 
 A value whose write form fits in the columns left on the line is written on one
 line; otherwise a list is written as `(`, its first element, then each further
@@ -16,7 +16,7 @@ from __future__ import annotations
 from .printer import MAX_DEPTH, write_form
 from .values import Hash, List, make_list
 
-# ── What the layout writes: the write form (§15.7) ────────────────────
+# ── What the layout writes: the write form ────────────────────
 
 def write_atom(x) -> str:
     """The write form of anything that is not a non-empty list or a hash."""

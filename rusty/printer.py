@@ -1,4 +1,4 @@
-"""Display, print and write forms (LANGUAGE.md §3.3–3.4, §15.7); number formatting.
+"""Display, print and write forms; number formatting.
 
 The forms differ only in strings: display form quotes them (unescaped),
 print form writes them raw, write form quotes and escapes them (readable). Lists are walked with an explicit stack, so deep
@@ -191,7 +191,7 @@ def print_form(x) -> str:
 
 
 def write_form(x) -> str:
-    """Display form with strings escaped so they read back (§15.7): `repr`, the REPL."""
+    """Display form with strings escaped so they read back: `repr`, the REPL."""
     if x.__class__ is not List:
         return _write_atom(x)
     return render_nested(x, _write_atom, _parens, MAX_DEPTH, '(...)')

@@ -1,4 +1,4 @@
-"""Templates and macros: quasiquote (LANGUAGE.md §6.7) and defmacro (§6.9).
+"""Templates and macros: quasiquote and defmacro.
 
 Expansion itself lives in eval.py (it happens at call sites); this module
 builds data from templates and defines macros: eval-when blocks, definition-

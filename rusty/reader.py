@@ -1,9 +1,9 @@
 """The reader: text -> forms with spans. The only code that looks at characters.
 
-Tokens follow LANGUAGE.md §1; forms §2. Lists are built with an explicit stack
-(no host recursion), so nesting is limited only by MAX_NESTING. Every list cell
-carries the span of its element; `read` returns the top-level forms as a list
-whose cells carry each form's span.
+Tokens are the language's lexical syntax; forms are built from them. Lists
+are built with an explicit stack (no host recursion), so nesting is limited
+only by MAX_NESTING. Every list cell carries the span of its element; `read`
+returns the top-level forms as a list whose cells carry each form's span.
 """
 from __future__ import annotations
 

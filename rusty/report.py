@@ -1,4 +1,4 @@
-"""Error reports (LANGUAGE.md §9.4): message, location, source line with a
+"""Error reports: message, location, source line with a
 caret marker, and the Lisp backtrace. One renderer, used by batch mode (plain,
 on stderr) and the REPL (coloured on a terminal)."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ from .errors import STDLIB_FILE, RustyError, Span
 MAX_FRAMES = 10
 OUTER_FRAMES = 3
 INNER_FRAMES = 7
-WINDOW = 100        # longer source lines are shown as a window this wide (§15.10)
+WINDOW = 100        # longer source lines are shown as a window this wide
 CONTEXT = 10        # columns kept before a form wider than the window
 ELLIPSIS = '…'
 

@@ -4,7 +4,7 @@ Frames are Python lists `[parent, scope, v0, v1, …]` (slot i lives at index
 i + 2); the global environment is a table of cells. The resolver decides once,
 before evaluation, whether a symbol occurrence is a `LocalRef(depth, index)`
 or a `GlobalRef(cell)`. It must stay observably identical to by-name lookup
-(LANGUAGE.md §7), so:
+, so:
 
 - names a body defines with `define` get a slot up front, holding UNBOUND
   until the define runs; a reference finding UNBOUND looks further out by name;
@@ -47,7 +47,7 @@ class Cell:
     `real`): the fast path reads `value` and only has to test for MISSING.
     `dyn` turns true once a non-global frame of this session gains a run-time
     binding of the name, which sends precomputed lookups of it down the
-    by-name path (LANGUAGE.md §7). `epoch` is the session's epoch counter."""
+    by-name path. `epoch` is the session's epoch counter."""
     __slots__ = ('value', 'real', 'dyn', 'epoch')
 
     def __init__(self, epoch: list):
@@ -102,7 +102,7 @@ class GlobalEnv:
 
 
 class LibraryEnv(GlobalEnv):
-    """The standard library's own globals (LANGUAGE.md §15.9).
+    """The standard library's own globals.
 
     It starts as a copy of the program's globals (the builtins); the library
     is compiled and run against it, so its references resolve to these
@@ -110,7 +110,7 @@ class LibraryEnv(GlobalEnv):
     its own cells. A program that later redefines `sum` or `map` changes
     only its cell: the library keeps its meaning. A name the library does
     not bind is looked up in the program's globals (late binding). The
-    expansion of a library macro is the caller's code (§6.9): it is
+    expansion of a library macro is the caller's code: it is
     compiled against the program's globals, not these.
     """
 

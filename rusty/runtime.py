@@ -107,7 +107,7 @@ class Session:
     def __init__(self, out=None, stdlib: bool = True, script: str | None = None,
                  args=(), inp=None, err=None, depth: Depth | None = None):
         self.out = out if out is not None else sys.stdout
-        self.args = tuple(args)         # command-line-args (§15.6)
+        self.args = tuple(args)         # command-line-args
         self.inp = inp                  # standard input and error (None: sys's, when used)
         self.err = err
         self.genv = GlobalEnv()
@@ -166,7 +166,7 @@ class Session:
 
     def _load_stdlib(self, forms) -> None:
         """Run the standard library against its own globals, then give the
-        program its definitions (§15.9: the library keeps its meaning)."""
+        program its definitions (the library keeps its meaning)."""
         lib = LibraryEnv(self.genv)
         unit = copy.copy(self.unit)     # the session's unit, with the library's globals
         unit.genv = lib

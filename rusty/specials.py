@@ -1,4 +1,4 @@
-"""Special forms (LANGUAGE.md §6): one compile function per form. Templates
+"""Special forms: one compile function per form. Templates
 and macros are in quasiquote.py, `match` in patterns.py, `case` in case_form.py,
 the let family and `do` in let_forms.py.
 

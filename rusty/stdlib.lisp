@@ -1,4 +1,4 @@
-; The rusty standard library (LANGUAGE.md §8.9), loaded after the builtins.
+; The rusty standard library, loaded after the builtins.
 ; Ordinary global bindings: a program may redefine any of them.
 ; List functions return lists (possibly empty), never Nil.
 

@@ -1,4 +1,4 @@
-"""The `Undefined` message and its did-you-mean suggestion (LANGUAGE.md §9.2)."""
+"""The `Undefined` message and its did-you-mean suggestion."""
 from __future__ import annotations
 
 
@@ -21,7 +21,7 @@ def levenshtein(a: str, b: str, cap: int) -> int:
 
 
 def closest(name: str, candidates) -> str | None:
-    """The nearest candidate within the §9.2 threshold (ties: smallest name)."""
+    """The nearest candidate within the "did you mean" threshold (ties: smallest name)."""
     cap = 1 if len(name.encode('utf-8')) <= 3 else 2
     best = None
     best_d = cap + 1

@@ -1,4 +1,4 @@
-"""Tensor operations over flat row-major `array('d')` buffers (LANGUAGE.md §10).
+"""Tensor operations over flat row-major `array('d')` buffers.
 
 Two layers. The *kernels* work on raw buffers and plain floats and assume their
 arguments are already checked; they are the dispatch point where the native
@@ -148,7 +148,7 @@ def py_transpose(a, n: int, m: int):
 
 
 def py_matmul(a, b, n: int, k: int, m: int):
-    """n×k by k×m in the §10 order.
+    """n×k by k×m in the defined summation order.
 
     Each out[i][j] is ((+0.0 + a[i][0]·b[0][j]) + a[i][1]·b[1][j]) + …, p
     ascending — the same per-element sequence as the i-p-j loop, computed here
@@ -263,7 +263,7 @@ def step(x):
 
 
 def matmul(a: Tensor, b: Tensor) -> Tensor:
-    """The §10 product of rank-2 tensors with matching inner dimensions."""
+    """The matmul product of rank-2 tensors with matching inner dimensions."""
     n, k = a.shape
     m = b.shape[1]
     return Tensor(kernels()['matmul'](a.data, b.data, n, k, m), (n, m))

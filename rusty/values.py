@@ -257,7 +257,7 @@ class Tensor:
 # ── Hash tables ──────────────────────────────────────────────────────────
 
 class Hash:
-    """A mutable table in insertion order (LANGUAGE.md §15.4): `table` maps a
+    """A mutable table in insertion order: `table` maps a
     key's hashable image (see hash_key) to its (key, value) entry, so `equal?`
     keys share one entry and an update keeps the entry's position."""
     __slots__ = ('table',)
@@ -345,7 +345,7 @@ def gensym(prefix: str = 'g') -> Symbol:
 # ── Structural equality ──────────────────────────────────────────────────
 
 def equal(a, b) -> bool:
-    """`equal?` (LANGUAGE.md §4), walking lists without host recursion."""
+    """`equal?`, walking lists without host recursion."""
     stack = [(a, b)]
     while stack:
         a, b = stack.pop()

@@ -67,6 +67,21 @@ def test_user_documents_point_only_inside_the_repository():
         assert '../shared' not in text and 'LANGUAGE.md' not in text and 'DESIGN.md' not in text, rel
 
 
+def test_shipped_code_cites_no_unshipped_document():
+    """Docstrings, comments and benchmark reports say things in their own
+    words: no section numbers of the team's specification, which users lack."""
+    shipped = []
+    for top in ('rusty', 'benchmarks'):
+        for dirpath, _dirs, names in os.walk(os.path.join(ROOT, top)):
+            shipped += [os.path.join(dirpath, n) for n in names
+                        if n.endswith(('.py', '.lisp', '.rs', '.md'))]
+    assert len(shipped) > 50
+    for path in shipped:
+        text = read(path)
+        for bad in ('LANGUAGE.md', 'DESIGN.md', '../shared', '§'):
+            assert bad not in text, (os.path.relpath(path, ROOT), bad)
+
+
 def test_readme_links_the_manual():
     text = read(os.path.join(ROOT, 'README.md'))
     assert '(docs/reference.md)' in text and '(docs/architecture.md)' in text

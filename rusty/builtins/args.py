@@ -1,5 +1,5 @@
 """Argument checks every builtin module shares: the conventions of
-LANGUAGE.md §8.1 (type errors `NAME: expected a KIND, got X`; indices
+the language (type errors `NAME: expected a KIND, got X`; indices
 truncated toward zero, negative and NaN counting as 0)."""
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from ..values import EMPTY, NIL, PROCEDURE_TYPES, List
 
 
 def expected(name: str, kind: str, x) -> EvalError:
-    """The §8.1 type error for builtin `name`."""
+    """The type error for builtin `name`."""
     return EvalError('%s: expected a %s, got %s' % (name, kind, display_form(x)))
 
 
-# ── Hints: the offending value, for reports (§15.10) ────────────────────
+# ── Hints: the offending value, for reports ────────────────────
 
 HINT_WIDTH = 60
 _ESCAPES = {'\\': '\\\\', '"': '\\"', '\n': '\\n', '\t': '\\t', '\r': '\\r'}

@@ -1,4 +1,4 @@
-"""Type predicates, type-of, equality, not and nil (LANGUAGE.md §3.1, §4, §8.4)."""
+"""Type predicates, type-of, equality, not and nil."""
 from __future__ import annotations
 
 from ..errors import EvalError

@@ -1,4 +1,4 @@
-"""help, apropos, describe and doc (LANGUAGE.md §8.10, §15.11): they read the global environment."""
+"""help, apropos, describe and doc: they read the global environment."""
 from __future__ import annotations
 
 from ..errors import EvalError

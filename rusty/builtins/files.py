@@ -1,8 +1,8 @@
-"""The file builtins of LANGUAGE.md §8.8: files, directories and model files.
+"""The file builtins: files, directories and model files.
 
-Failures read `NAME: 'PATH': OSERR` (OSERR as in §6.10). Models are one JSON
+Failures read `NAME: 'PATH': OSERR` (OSERR: the OS message and its number). Models are one JSON
 document, written and read with explicit stacks so deep data cannot overflow
-the host stack (§5.5).
+the host stack.
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ TABLE = BuiltinTable()
 # ── Errors and paths ─────────────────────────────────────────────────────
 
 def os_message(e: Exception) -> str:
-    """The §6.10 OSERR text of a host failure (a NUL in a path reads as Rust says it)."""
+    """The OSERR text of a host failure (a NUL in a path reads as Rust says it)."""
     if e.__class__ is ValueError and 'null byte' in str(e):
         return 'file name contained an unexpected NUL byte'
     return os_error_text(e)
@@ -91,7 +91,7 @@ def file_exists(path):
         return False
     try:
         return os.path.exists(path)
-    except Exception:   # never raises (§8.8)
+    except Exception:   # never raises
         return False
 
 

@@ -1,4 +1,4 @@
-"""`grad`: symbolic derivative of a one-expression lambda (LANGUAGE.md §8.3).
+"""`grad`: symbolic derivative of a one-expression lambda.
 
 The derivative is built exactly as the table prescribes — its shape fixes the
 floating-point result — by one rule per operator.

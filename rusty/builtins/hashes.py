@@ -1,4 +1,4 @@
-"""Hash tables (LANGUAGE.md §15.4): mutable, insertion-ordered tables whose
+"""Hash tables: mutable, insertion-ordered tables whose
 keys compare with `equal?` (values.hash_key gives each key its hashable image;
 NaN, procedures, tensors and hashes are unhashable)."""
 from __future__ import annotations

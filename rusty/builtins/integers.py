@@ -1,4 +1,4 @@
-"""Integer division and integral tests (LANGUAGE.md §15.2): quotient,
+"""Integer division and integral tests: quotient,
 remainder, modulo, truncate, integer?. Numbers stay f64; `quotient` is the
 exact truncated quotient rounded once to f64, never a truncated rounded a/b."""
 from __future__ import annotations
@@ -14,7 +14,7 @@ TABLE = BuiltinTable()
 
 
 def _two_numbers(name: str, a, b) -> None:
-    """Both numbers, and a non-zero divisor, else the §8.1 / §15.2 messages."""
+    """Both numbers, and a non-zero divisor, else the type or division-by-zero message."""
     if a.__class__ is not float:
         raise expected(name, 'number', a)
     if b.__class__ is not float:

@@ -1,4 +1,4 @@
-"""Output, errors and evaluation builtins (LANGUAGE.md §8.7)."""
+"""Output, errors and evaluation builtins."""
 from __future__ import annotations
 
 from ..errors import EvalError

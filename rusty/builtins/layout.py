@@ -1,4 +1,4 @@
-"""Layout builtins of LANGUAGE.md §16: `fmt-string` (canonical program text) and
+"""Layout builtins: `fmt-string` (canonical program text) and
 `pretty-print` / `pretty-string` (values laid out within a width)."""
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ DEFAULT_WIDTH = 80.0
 
 
 def width_arg(name: str, width) -> int:
-    """A width: a positive integer (§16.3)."""
+    """A width: a positive integer."""
     if width.__class__ is not float or not math.isfinite(width) or width < 1 or width != int(width):
         raise EvalError('%s: expected a positive integer width, got %s' % (name, display_form(width)))
     return int(width)

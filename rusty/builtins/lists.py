@@ -1,4 +1,4 @@
-"""List builtins (LANGUAGE.md §8.5). Lists are immutable cells; Nil counts as
+"""List builtins. Lists are immutable cells; Nil counts as
 the empty list wherever a list is expected, unless stated otherwise."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Numeric builtins (LANGUAGE.md §8.2) and comparisons (§4).
+"""Numeric builtins and comparisons.
 
 Every result is the IEEE result: where Python's `math` raises for a domain or
 range condition, the C library's value is returned instead.
@@ -321,7 +321,7 @@ def now_micros():
     return float(time.time_ns() // 1000)
 
 
-# ── Comparisons (§4): exactly two numbers ────────────────────────────────
+# ── Comparisons: exactly two numbers ────────────────────────────────
 
 def _compare(name, op, doc, aliases=()):
     def builtin(*args):

@@ -1,4 +1,4 @@
-"""Pseudo-random numbers (LANGUAGE.md §15.2): `random` and `random-seed!`.
+"""Pseudo-random numbers: `random` and `random-seed!`.
 
 One generator per process, made on first use; after `(random-seed! n)` its
 sequence is a function of n alone (the seed is n's text, hashed by SHA-512, so

@@ -1,4 +1,4 @@
-"""Scripts and the outside world (LANGUAGE.md §15.6): arguments, environment,
+"""Scripts and the outside world: arguments, environment,
 standard input, standard error and `exit`.
 
 Standard input is read as bytes when the stream has them (so a lone `\\r`

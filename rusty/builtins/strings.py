@@ -1,7 +1,7 @@
-"""The string builtins of LANGUAGE.md §8.6: strings, conversions, `format`, JSON.
+"""The string builtins: strings, conversions, `format`, JSON.
 
 JSON is written and parsed with explicit stacks, so deeply nested data never
-overflows the host stack (§5.5). `parse_json` is shared with the model files.
+overflows the host stack. `parse_json` is shared with the model files.
 """
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ def string_split(s, sep=None):
 
 # ── Conversions ──────────────────────────────────────────────────────────
 
-# §8.6: sign, then a decimal with at least one digit or one of the words.
+# A number's text: sign, then a decimal with at least one digit or one of the words.
 _NUMBER_TEXT = re.compile(
     r'[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))')
 
@@ -214,7 +214,7 @@ def _json_atom(x) -> str:
 
 
 def _json_hash(h: Hash) -> str:
-    """A hash as a JSON object, in insertion order (§15.4)."""
+    """A hash as a JSON object, in insertion order."""
     parts = []
     for k, v in h.table.values():
         if k.__class__ is Symbol:

@@ -1,4 +1,4 @@
-"""The tensor builtins of LANGUAGE.md §10: construction, access, arithmetic, matmul."""
+"""The tensor builtins: construction, access, arithmetic, matmul."""
 from __future__ import annotations
 
 import math

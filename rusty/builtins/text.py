@@ -1,4 +1,4 @@
-"""The practical string builtins of LANGUAGE.md §15.3: case, trimming,
+"""The practical string builtins: case, trimming,
 replacing, padding, code points and `repr`. Strings are code-point sequences;
 a "character" is a one-character string."""
 from __future__ import annotations

@@ -29,7 +29,7 @@ def optimised(f, show):
 
 
 def check_args(prefix: str, f, args, show) -> None:
-    """§11.5 argument checks: the count, then each a number or tensor."""
+    """Argument checks of graph-eval: the count, then each a number or tensor."""
     if len(args) != len(f.params):
         raise EvalError('%s: expected %d arg(s), got %d' % (prefix, len(f.params), len(args)))
     for x in args:
@@ -72,7 +72,7 @@ def graph_grad(host, f, *args):
 # ── graph-grad and its cache ─────────────────────────────────────────────
 
 def gradient(f, args, show) -> list:
-    """[loss, grad-1, …, grad-N] for lambda f at args (§11.6)."""
+    """[loss, grad-1, …, grad-N] for lambda f at args."""
     key = _shape_key(args) if f.__class__ is Lambda else None
     plans = _CACHE.plans(f) if key is not None else None
     plan = plans.get(key) if plans is not None else None

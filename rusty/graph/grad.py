@@ -1,4 +1,4 @@
-"""Reverse mode (LANGUAGE.md §11.6): a rule table and one walk.
+"""Reverse mode: a rule table and one walk.
 
 Each rule sits beside its op's forward meaning, as in micrograd. A rule is a
 generator yielding `(argument, contribution)` pairs; the walk accumulates each
@@ -71,7 +71,7 @@ def _tensor_div(G, a, b, g):
 
 
 def _matmul(G, a, b, g):
-    """matmul(a, b) = a · b (the §10 kernel)"""
+    """matmul(a, b) = a · b (the tensor matmul)"""
     yield a, G.node('matmul', g, G.node('transpose', b))
     yield b, G.node('matmul', G.node('transpose', a), g)
 
@@ -139,7 +139,7 @@ def backward(G: Graph, loss: int, nparams: int) -> list[int]:
 
 
 def grad_graph(forward: Graph, loss: int, nparams: int) -> tuple[Graph, list[int]]:
-    """§11.6 steps 1–4 up to evaluation: the folded, DCE'd combined graph."""
+    """graph-grad up to evaluation (trace, differentiate, fold, DCE): the folded, DCE'd combined graph."""
     G, (loss,) = optimize(forward, [loss])
     outputs = backward(G, loss, nparams)
     return optimize(G, outputs)

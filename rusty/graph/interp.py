@@ -1,4 +1,4 @@
-"""The reference evaluator of LANGUAGE.md §11.5 — the oracle for compiled kernels.
+"""The reference evaluator of graphs — the oracle for compiled kernels.
 
 Values are floats (scalars) or Tensors. Nodes are evaluated once each, in index
 order; `if` is eager (both branches are earlier nodes). Errors carry the

@@ -1,4 +1,4 @@
-"""The Graph IR (LANGUAGE.md §11): ops, interned nodes, printing as data.
+"""The Graph IR: ops, interned nodes, printing as data.
 
 A graph is a list of nodes in creation order; node i's arguments are indices
 smaller than i. Creating a node whose key already exists returns the existing
@@ -88,7 +88,7 @@ class Graph:
         return zip(range(len(self.ops)), self.ops, self.args, self.attrs)
 
     def to_data(self, output: int):
-        """`(NODES OUTPUT-INDEX)` as rusty data (§11.4)."""
+        """`(NODES OUTPUT-INDEX)` as rusty data."""
         rows = []
         for i, op, args, attr in self.rows():
             items = [float(i), sym(op)]

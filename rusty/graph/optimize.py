@@ -1,4 +1,4 @@
-"""The two optimisation passes of LANGUAGE.md §11.2: constant folding, then DCE.
+"""The two optimisation passes of a traced graph: constant folding, then DCE.
 
 Nothing else: no algebraic identities, no strength reduction, no tensor folding.
 """

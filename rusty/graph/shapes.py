@@ -1,4 +1,4 @@
-"""Shape inference (LANGUAGE.md §11.5), mirroring evaluation exactly.
+"""Shape inference, mirroring evaluation exactly.
 
 A shape is None for a scalar and a dims tuple for a tensor (`()` for rank 0).
 Each parameter takes its example argument's shape. Errors carry the

@@ -1,4 +1,4 @@
-"""Lambda body -> graph (LANGUAGE.md §11.1).
+"""Lambda body -> graph.
 
 The builder walks the body recursively, building operands left to right before
 the node that uses them, so the creation order (and with hash-consing, the
@@ -28,7 +28,7 @@ IF = sym('if')
 
 
 def check_lambda(f) -> None:
-    """Raise the §11.1 error if f cannot be traced."""
+    """Raise the "cannot trace" error if f cannot be traced."""
     if f.__class__ is not Lambda:
         raise EvalError(NOT_A_LAMBDA)
     if f.rest is not None:

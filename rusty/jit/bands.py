@@ -1,4 +1,4 @@
-"""The arithmetic of LANGUAGE.md §13's row-band split: when a matmul is
+"""The arithmetic of the row-band split of native matmuls: when a matmul is
 banded and into how many bands. The bands run natively, on the lanes of
 kernels.rs (`rusty_k_matmul_lanes`); this module only sizes them.
 
@@ -49,14 +49,14 @@ def crossover(n: int, k: int, m: int) -> bool:
 
 
 def _rows(n: int, lanes: int) -> tuple[int, int]:
-    """(rows per band, number of bands) of the §13 split rule."""
+    """(rows per band, number of bands) of the split rule."""
     rows = -(-n // min(lanes, n))
     return rows, -(-n // rows)
 
 
 def band_plan(n: int, k: int, m: int) -> tuple[int, int]:
     """(rows per band, number of bands) for an n×k by k×m product: one band
-    of n rows (serial) under the crossover, the §13 split over `lanes()`
+    of n rows (serial) under the crossover, the split over `lanes()`
     above it. The per-product path of every native matmul."""
     if not crossover(n, k, m):
         return n, 1

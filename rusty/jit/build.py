@@ -1,11 +1,11 @@
 """The toolchain: rustc invocation, the cache key, building into the cache and
-loading a built library (LANGUAGE.md §12.5). The cache on disk (its safety,
+loading a built library. The cache on disk (its safety,
 publishing, digests, size bound, temporary folders) is rusty.jit.cache.
 
     lib = build_and_load(source, 'rusty_fib')   # compile (or hit) and dlopen
     fn = lib.symbol('rusty_fib')                # a fresh ctypes function object
 
-Every failure is a `CompileError` with the exact §12.5 message. Configuration
+Every failure is a `CompileError` with its exact message. Configuration
 (`RUSTY_CACHE_DIR`, `HOME`) is read when used; nothing runs at import time, and
 `subprocess`/`tempfile` are imported only on a miss (a hit needs neither).
 

@@ -1,4 +1,4 @@
-"""The JIT cache on disk (LANGUAGE.md §12.5): the directory and its safety,
+"""The JIT cache on disk: the directory and its safety,
 files written with explicit modes, atomic publishing, the digest checked
 before a library is loaded, the size bound, and stale temporary folders.
 
@@ -40,12 +40,12 @@ STALE_SECONDS = 3600       # a temporary folder this old is abandoned whoever ma
 # ── Messages ─────────────────────────────────────────────────────────────
 
 def cannot_write(path: str, e: OSError) -> CompileError:
-    """The §12.5 'cannot write' error."""
+    """The 'cannot write' error."""
     return CompileError('defrust: cannot write %s: %s' % (path, os_error_text(e)))
 
 
 def insecure(path: str) -> CompileError:
-    """The §12.5 'insecure JIT cache' error."""
+    """The 'insecure JIT cache' error."""
     return CompileError("defrust: refusing to use insecure JIT cache '%s' "
                         "(it must be owned by you and not writable by others)" % path)
 

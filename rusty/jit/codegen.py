@@ -1,4 +1,4 @@
-"""defrust / defrust*: the compiled numeric subset (LANGUAGE.md §12.2) to Rust
+"""defrust / defrust*: the compiled numeric subset to Rust
 source, and the entry point that builds and loads it.
 
     compile_defrust([(name, params, body_form), ...], who) -> [Native, ...]
@@ -14,17 +14,17 @@ corrections:
 - every Rust identifier comes from one allocator per library, so distinct Lisp
   names never collide after sanitizing (`a-b` / `a_b` → `rusty_a_b` /
   `rusty_a_b_2`), nor with the `_impl` functions or each other's locals;
-- a repeated parameter name resolves to the later one (§5.3);
+- a repeated parameter name resolves to the later one;
 - `(cond (else e))` and a `let` whose value is the receiver of a method call
   produce valid Rust (every compound expression is parenthesised);
 - `expt` calls glibc's `pow` through an opaque pointer: LLVM would otherwise
   rewrite `pow(x, 2.0)` as `x * x`, which differs from `pow` in the last bit;
 - `+` folds from 0 and a two-operand `-` computes `a - (0 + b)`, as the
-  interpreter does (§8.2), so signed zeros agree too (`(+ -0 -0)` is 0);
+  interpreter does, so signed zeros agree too (`(+ -0 -0)` is 0);
 - `min`/`max` keep the accumulator unless the operand is strictly
   greater/smaller (or the accumulator is NaN), as the interpreter's fold does,
   instead of `f64::max`, whose choice between -0 and +0 is unspecified;
-- recursion is guarded (§12.4): each `_impl` takes `guard: &RustyGuard` and,
+- recursion is guarded: each `_impl` takes `guard: &RustyGuard` and,
   on entry, compares the stack pointer with a limit fixed at the exported
   entry point: the calling thread's real stack bottom (read once per thread
   with pthread_getattr_np) plus a 64 KiB margin (for libm, the trip path and
@@ -59,7 +59,7 @@ from rusty.errors import CompileError
 from rusty.jit import build, ffi
 from rusty.values import List, Native, Symbol
 
-# ── Messages (LANGUAGE.md §12.1, §12.3) ──────────────────────────────────
+# ── Messages ──────────────────────────────────
 
 BUILTINS_TEXT = 'sqrt expt abs mod floor ceiling round min max sin cos tan atan atan2 exp log'
 M_REFERENCE = ("defrust: unsupported reference to '%s' — only params, let/let* locals, numbers, "
@@ -269,7 +269,7 @@ class _Scope:
         raise CompileError(M_CALL % h)
 
     def arithmetic(self, h: str, args: list) -> str:
-        """`+ - * /`, bit for bit with the interpreter (§8.2) where §12.4
+        """`+ - * /`, bit for bit with the interpreter where the language
         promises it: `+` folds from 0 (`(+ -0 -0)` is 0), and a two-operand
         `-` subtracts `0 + b`; n-ary `-` and `/` fold left (documented)."""
         if h == '+':
@@ -396,7 +396,7 @@ def _function_source(symbol: str, impl: str, rust_params: list, body: str) -> st
 
 def generate_source(defs) -> tuple[str, list]:
     """Rust source for a group of `(name, params, body)` and the exported
-    symbol of each, in order. Raises CompileError with the §12.3 messages."""
+    symbol of each, in order. Raises CompileError with the defrust messages."""
     prelude, functions, symbols = generate_parts(defs)
     return '\n'.join([prelude] + functions), symbols
 

@@ -86,7 +86,7 @@ def bind_stop(lib) -> None:
 
 
 def recursion_message(name: str) -> str:
-    """The error raised when native recursion exceeds its limit (§12.4)."""
+    """The error raised when native recursion exceeds its limit."""
     return ("recursion limit exceeded in native code '%s': non-tail recursion too deep"
             " — rewrite with an accumulator / tail call" % name)
 

@@ -1,4 +1,4 @@
-"""The call path of compiled grad kernels (LANGUAGE.md §11.7): the §11.7
+"""The call path of compiled grad kernels: the graph-compile-grad
 argument checks, one foreign call with every pointer in place, and the
 `(loss grad…)` result list.
 
@@ -39,7 +39,7 @@ def _bad_argument(name: str, want, x, show) -> EvalError:
 
 def grad_caller(fn, param_shapes: tuple, out_shapes: tuple, bridge: MmBridge, show,
                 name: str = GRAD_NAME):
-    """`call(args) -> (loss grad…)` for a loaded grad kernel: the §11.7 checks,
+    """`call(args) -> (loss grad…)` for a loaded grad kernel: the argument checks,
     then one foreign call with every pointer in place.
 
     The pointer arrays, the scalar argument and result cells are built once;

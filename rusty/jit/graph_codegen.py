@@ -1,4 +1,4 @@
-"""Compiled graphs (LANGUAGE.md §11.7): an optimised graph becomes one
+"""Compiled graphs: an optimised graph becomes one
 straight-line Rust function, built through the JIT cache and called through ctypes.
 
     compile_scalar(g, output, nparams) -> Native 'graph-kernel'
@@ -15,7 +15,7 @@ is an argument of every call, never baked in. The shapes follow seed/rust_jit.rs
 these corrections, all for bit-exactness with graph-eval / graph-grad:
 
 - sums are explicit loops from +0.0: Rust's `Iterator::sum` for f64 starts at
-  -0.0 (since Rust 1.83), so `[-0.0].iter().sum()` is -0.0 where §10 gives +0.0;
+  -0.0 (since Rust 1.83), so `[-0.0].iter().sum()` is -0.0 where the interpreter gives +0.0;
 - relu is `if x > 0.0 { x } else { 0.0 }`: `f64::max` may return -0.0 for -0.0;
 - division is Rust's plain `/`, which the interpreter's `rusty.tensor.ieee_div`
   reproduces bit for bit (±inf, the NaN operand, the default NaN for 0/0);
@@ -28,8 +28,8 @@ these corrections, all for bit-exactness with graph-eval / graph-grad:
 
 Every loop bound is a literal. Matmuls with n ≥ 2 rows and n·k·m ≥ 65,536
 multiply-adds call the bridge, which runs the same banded native kernel the
-interpreter uses (§13: row bands on the lanes of kernels.rs); smaller ones
-are inlined in the §10 order (out row from +0.0, p ascending, `o += x * b`
+interpreter uses (row bands on the lanes of kernels.rs); smaller ones
+are inlined in the interpreter's order (out row from +0.0, p ascending, `o += x * b`
 with separate multiply and add — Rust never contracts or reassociates float
 arithmetic).
 """
@@ -103,7 +103,7 @@ def _scalar_expr(op: str, v: list, attr) -> str:
 
 
 def check_scalar(g: Graph) -> None:
-    """Raise the §11.7 error at the first tensor op, in node order."""
+    """Raise the unsupported-op error at the first tensor op, in node order."""
     for op in g.ops:
         if op not in SCALAR_OPS:
             raise EvalError(M_TENSOR_OP % op)

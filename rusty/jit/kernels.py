@@ -8,7 +8,7 @@ at import time; `load()` builds (or finds in the cache) on its first call.
 
 `matmul_into(a, b, out, n, k, m)` runs the banded product on raw addresses, for
 the compiled gradient kernels' matmul bridge. Bands run on the lane workers of
-kernels.rs (§13; `bands` sizes the split), not on Python threads: a worker
+kernels.rs (`bands` sizes the row-band split), not on Python threads: a worker
 spins between jobs, so a hand-off costs about a microsecond instead of the
 ~60 µs wake-up of a sleeping thread.
 """
@@ -178,7 +178,7 @@ def _make_table(lib) -> dict:
 
 
 def matmul_into(a: int, b: int, out: int, n: int, k: int, m: int) -> None:
-    """The banded §10 product on raw addresses (the kernels must be loaded)."""
+    """The banded matmul product on raw addresses (the kernels must be loaded)."""
     table = load()
     if table is None:
         raise CompileError('native kernels are not available')

@@ -1,4 +1,4 @@
-// Native tensor kernels for rusty (LANGUAGE.md §10, §13), built once through
+// Native tensor kernels for rusty, built once through
 // the JIT cache by rusty/jit/kernels.py. Every kernel gives the same bits as
 // the pure-Python reference in rusty/tensor.py: sums run sequentially from
 // +0.0, matmul accumulates each element over p ascending, multiply and add are
@@ -112,7 +112,7 @@ fn rusty_transpose(a: &[f64], o: &mut [f64], n: usize, m: usize) {
     }
 }
 
-/// Rows [row0, row1) of the n×k by k×m product, in the §10 order: every
+/// Rows [row0, row1) of the n×k by k×m product, in the interpreter's order: every
 /// out[i][j] starts at +0.0 and then gets `+= a[i][p] * b[p][j]` for p
 /// ascending. Computed in MR×NR register tiles (each tile's accumulators stay
 /// in registers while p runs), which changes the memory traffic, not the
@@ -252,7 +252,7 @@ fn edge(a: &[f64], b: &[f64], o: &mut [f64], k: usize, m: usize,
     }
 }
 
-// ── §13 lanes ────────────────────────────────────────────────────────────
+// ── Lanes ────────────────────────────────────────────────────────────────
 //
 // A banded product runs band 0 on the calling thread and offers the other
 // bands to persistent lane workers. Anyone may claim a band (a worker, or the
@@ -263,7 +263,7 @@ fn edge(a: &[f64], b: &[f64], o: &mut [f64], k: usize, m: usize,
 // Waking a sleeping thread costs ~60 µs on the VMs we measured, as much as a
 // whole 1M multiply-add product; a worker therefore spins for SPIN after each
 // job before it sleeps, so consecutive products hand off in about a
-// microsecond, and two lanes win from the §13 crossover up (64×32×32: 6.6 ->
+// microsecond, and two lanes win from the crossover up (64×32×32: 6.6 ->
 // 6.2 µs; 64×256×64: 52.5 -> 31.7 µs; a MEDIUM training step: 232 -> 197 µs).
 // It does not spin when there are more lanes than CPUs.
 
@@ -390,7 +390,7 @@ impl Lanes {
     }
 }
 
-/// The n×k by k×m product in bands of `rows` rows (the §13 split; the caller
+/// The n×k by k×m product in bands of `rows` rows (the row-band split; the caller
 /// computes band 0). `lanes` is the number of threads to use, the caller
 /// included. Same bits as one `rusty_k_matmul_band` over all rows.
 #[no_mangle]

@@ -1,4 +1,4 @@
-"""The matmul bridge of compiled grad kernels (LANGUAGE.md §11.7, §13): the
+"""The matmul bridge of compiled grad kernels: the
 CFUNCTYPE callback a graph-compile-grad kernel calls for each matmul over the
 crossover, running the host's banded native product (rusty.jit.kernels) on
 raw addresses. The callback's address is an argument of every kernel call,

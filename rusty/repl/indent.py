@@ -10,7 +10,7 @@ from ..reader import open_depth, tokens
 
 def is_body_form(name: str) -> bool:
     """Heads whose remaining items form a body, indented by two under the '('
-    (the formatter's body table, LANGUAGE.md §16.1)."""
+    (the formatter's body table)."""
     return name in BODY_INDENT
 
 

@@ -1,6 +1,6 @@
 """A Pygments lexer for rusty (registered as the `rusty` lexer).
 
-It tokenizes with the reader's own token rules (LANGUAGE.md §1), so what is
+It tokenizes with the reader's own token rules, so what is
 coloured as a string, comment or number is exactly what rusty reads as one.
 Symbols are classified: special forms, builtins (and the standard library),
 names being defined, quoted symbols.
@@ -74,7 +74,7 @@ class RustyLexer(Lexer):
         while pos < n:
             m = TOKEN.match(text, pos)
             kind, tok = m.lastgroup, m.group()
-            if kind == 'block':             # nestable #| |#, to the end if unclosed (§15.1)
+            if kind == 'block':             # nestable #| |#, to the end if unclosed
                 end = block_end(text, m.end())
                 end = n if end < 0 else end
                 yield pos, Comment.Multiline, text[pos:end]

@@ -1,4 +1,4 @@
-"""The REPL (LANGUAGE.md §14.1): the prompt loop, multi-line input decided by
+"""The REPL: the prompt loop, multi-line input decided by
 rusty's reader, history, completion, results, error reports, meta-commands.
 
 Evaluation is synchronous from the main thread's point of view: `Session.run`
@@ -59,7 +59,7 @@ class Out:
 
 
 class ReplName(str):
-    """The source name `<repl:N>` of the N-th input (§15.8), remembering N, so
+    """The source name `<repl:N>` of the N-th input, remembering N, so
     an error in a function defined by an earlier input shows that input's line."""
 
     def __new__(cls, number: int):
@@ -283,7 +283,7 @@ class Repl:
     # ── Showing things ──
 
     def show(self, value) -> None:
-        """`=> ` and the value pretty-printed (§16.3), unless it is Nil (§14.1).
+        """`=> ` and the value pretty-printed, unless it is Nil.
 
         The prefix counts against the width: the value is laid out as starting
         at column 3, so its later lines are indented by 3 more than
@@ -294,7 +294,7 @@ class Repl:
         self.write('=> ' + self.wrap(value, 3) + '\n')
 
     def report(self, err: RustyError) -> None:
-        """The §9.4 report on stdout; *e remembers the message."""
+        """The error report on stdout; *e remembers the message."""
         if self._session is not None:
             self._session.genv.define(sym('*e'), err.message)
         if isinstance(err, Interrupted) and self.out.isatty():
@@ -340,7 +340,7 @@ class Repl:
         return paint(text, style) if self.color else text
 
     def wrap(self, value, col: int = 0) -> str:
-        """A value pretty-printed (§16.3) to the width, its first line starting at column `col`."""
+        """A value pretty-printed to the width, its first line starting at column `col`."""
         return pretty_string(value, self.width(), col)
 
     def short(self, text: str, limit: int | None = None) -> str:

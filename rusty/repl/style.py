@@ -104,7 +104,7 @@ def prompt_style():
 # ── Error reports (the `style` argument of report.render) ────────────────
 
 class ReportStyle:
-    """Colours for a §9.4 report: bold message, highlighted source, red caret."""
+    """Colours for an error report: bold message, highlighted source, red caret."""
 
     def __init__(self, lexer):
         self.lexer = lexer
