@@ -30,6 +30,7 @@ TABLE_MODULES = tuple('rusty.builtins.' + m for m in (
     'numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'files', 'tensors',
     'integers', 'randomness', 'text', 'hashes', 'scripts', 'layout')) + (
     'rusty.graph.builtins', 'rusty.compile_graph')
+LIBRARY_PRIMITIVES = 'rusty.builtins.library'     # bound for the standard library only
 STDLIB_PATH = os.path.join(os.path.dirname(__file__), 'stdlib.lisp')
 DEFAULT_RECURSION_LIMIT = 200_000
 
@@ -129,10 +130,15 @@ class Session:
         tune_gc()
 
     def install(self, table) -> None:
+        for s, b in self._builtins(table):
+            self.genv.define(s, b)
+
+    def _builtins(self, table):
+        """(symbol, Builtin) for each spec of a builtin table."""
         for name, fn, lo, hi, doc, sig, host, shown, examples in table.specs:
             if host:
                 fn = _bind_host(fn, self)
-            self.genv.define(sym(name), Builtin(name, fn, lo, hi, shown, doc, sig, examples))
+            yield sym(name), Builtin(name, fn, lo, hi, shown, doc, sig, examples)
 
     # ── Running text ──
 
@@ -168,6 +174,8 @@ class Session:
         """Run the standard library against its own globals, then give the
         program its definitions (§15.9: the library keeps its meaning)."""
         lib = LibraryEnv(self.genv)
+        for s, b in self._builtins(import_module(LIBRARY_PRIMITIVES).TABLE):
+            lib.define_private(s, b)
         unit = copy.copy(self.unit)     # the session's unit, with the library's globals
         unit.genv = lib
         self._eval_forms(forms, unit)
