@@ -9,7 +9,8 @@ loop inline. Calls to the arithmetic and comparison builtins get an inline
 fast path guarded by the cell still holding that builtin, so redefining `+`
 is seen at once (late binding), and takes the generic path then. The same
 goes for `mod`, the list primitives car, cdr, cons, null?, pair?, not and nth
-with an index 0-3 (INLINE).
+with an index 0-3, the type tests number?, symbol?, string? and equality
+with a symbol (INLINE).
 
 Arguments are inlined into the template when they are simple: constants,
 local slots, globals (read from their cell), and arithmetic on constants and
@@ -57,6 +58,11 @@ INLINE = {
     'pair?': (1, 'True', '{x}.__class__ is List and {x}.len > 0'),
     'not': (1, 'True', '{x} is False'),
     'zero?': (1, _NUM, '{x} == 0.0'),
+    # equality with a symbol is identity; other operands take the builtin
+    'eq?': (2, '{x}.__class__ is Symbol', '{x} is {y}'),
+    'number?': (1, 'True', '{x}.__class__ is float'),
+    'symbol?': (1, 'True', '{x}.__class__ is Symbol'),
+    'string?': (1, 'True', '{x}.__class__ is str'),
     # C fmod; a zero divisor or a non-finite dividend (the errors and the NaN) take the builtin
     'mod': (2, _NUMS + ' and {y} and -INF < {x} < INF', '_fmod({x}, {y})'),
     # the first four elements; other indices (and the errors) take the builtin
@@ -66,10 +72,12 @@ INLINE = {
             'if {y} == 2.0 else {x}.cdr.cdr.cdr.car)'),
 }
 for _alias, _op in (('add', '+'), ('sub', '-'), ('mul', '*'), ('div', '/'), ('lt', '<'),
-                    ('gt', '>'), ('le', '<='), ('ge', '>='), ('nil?', 'null?')):
+                    ('gt', '>'), ('le', '<='), ('ge', '>='), ('nil?', 'null?'), ('equal?', 'eq?'),
+                    ('eq', 'eq?')):
     INLINE[_alias] = INLINE[_op]
 # Inline builtins whose value is always a boolean: usable directly as an `if` test.
-PREDICATES = frozenset('< > <= >= = lt gt le ge null? nil? pair? not zero?'.split())
+PREDICATES = frozenset('< > <= >= = lt gt le ge null? nil? pair? not zero? eq? equal? eq number? symbol? '
+                       'string?'.split())
 MAX_ARGS = 6
 MAX_HOPS = 3
 
@@ -84,7 +92,7 @@ def template_namespace() -> dict:
     if _namespace is None:
         _namespace = {
             'Lambda': values.Lambda, 'Builtin': values.Builtin, 'Native': values.Native,
-            'NativeGrad': values.NativeGrad, 'List': values.List, 'NIL': values.NIL,
+            'NativeGrad': values.NativeGrad, 'List': values.List, 'NIL': values.NIL, 'Symbol': values.Symbol,
             'MISSING': resolve_mod.MISSING,
             'RustyError': errors.RustyError, 'RecursionLimit': errors.RecursionLimit,
             'recursion_message': apply.recursion_message, 'located': apply.located,
@@ -309,3 +317,21 @@ def specialize_let(init_cells, init_codes, lscope, nextra, body, scope, span, un
     frame = ', '.join(['f', 'LSCOPE'] + [e for _, e in ops] + ['UNBOUND'] * nextra)
     return _instantiate('    def ev(f):\n' + _indent(setup + ['return BODY([%s])' % frame], 8), binds)
 
+
+
+# ── set! of a local slot ─────────────────────────────────────────────────
+
+def specialize_set(ref, value_cell, value_code, by_name, scope, span, unit):
+    """`(set! name value)` for a local slot up to two frames out, with the
+    value's arithmetic inlined; `by_name(f, v)` is the reference assignment,
+    taken when the name is dyn in this session. None for other shapes."""
+    if unit.specialize_call is None or ref.depth > 2:
+        return None
+    binds = {'BYNAME': by_name, 'NIL': NIL, 'D': unit.depth}
+    setup, value = operand(value_cell, 'V', value_code, scope, span, unit, binds)
+    lines = setup + ['v = %s' % value]
+    if ref.depth:
+        binds['YS'] = unit.genv.cell(ref.name)
+        lines += ['if YS.dyn:', '    return BYNAME(f, v)']
+    lines += ['f%s[%d] = v' % ('[0]' * ref.depth, ref.index), 'return NIL']
+    return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)

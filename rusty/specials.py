@@ -13,7 +13,7 @@ from .errors import EvalError, Interrupted, RustyError
 from .eval import Usage, comp, comp_body, const, special, sub_span, to_code
 from .resolve import (UNBOUND, LocalRef, Scope, assign_by_name, body_defines, define_in_frame,
                       resolve)
-from .specialize import specialize_if
+from .specialize import specialize_if, specialize_set
 from .values import NIL, Lambda, List, Symbol, make_list, sym
 
 
@@ -300,18 +300,52 @@ def comp_set_bang(x, scope, tail, span, unit):
     value = comp(x.cdr.cdr.car, scope, False, sub_span(x.cdr.cdr, span, unit), unit)
     genv = unit.genv
     ref = resolve(scope, name, genv)
-    if ref.__class__ is LocalRef and ref.depth == 0 and not ref.maybe_unbound:
-        i = ref.index
+    if ref.__class__ is LocalRef and not ref.maybe_unbound and ref.depth <= 2:
+        by_name = _set_by_name(name, genv, span)
+        fast = specialize_set(ref, x.cdr.cdr, value, by_name, scope, span, unit)
+        return fast or _set_slot(ref.depth, ref.index, genv.cell(name), value, by_name)
 
-        def ev(f):
-            f[i] = value(f)
-            return NIL
-        return ev
 
     def ev(f):
         v = value(f)
         if not assign_by_name(f, name, v, genv):
             raise EvalError("set!: undefined variable '%s'" % name.name, span)
+        return NIL
+    return ev
+
+
+def _set_by_name(name, genv, span):
+    """`set!`'s reference assignment: the nearest binding of name, by name."""
+    def by_name(f, v):
+        if not assign_by_name(f, name, v, genv):
+            raise EvalError("set!: undefined variable '%s'" % name.name, span)
+        return NIL
+    return by_name
+
+
+def _set_slot(depth: int, i: int, cell, value, by_name):
+    """`set!` of a local slot 0-2 frames out, written the way a reference
+    reads it: by name only when this session gave some frame a run-time
+    binding of the name (cell.dyn)."""
+    if depth == 0:
+        def ev(f):
+            f[i] = value(f)
+            return NIL
+        return ev
+    if depth == 1:
+        def ev(f):
+            v = value(f)
+            if cell.dyn:
+                return by_name(f, v)
+            f[0][i] = v
+            return NIL
+        return ev
+
+    def ev(f):
+        v = value(f)
+        if cell.dyn:
+            return by_name(f, v)
+        f[0][0][i] = v
         return NIL
     return ev
 

@@ -177,6 +177,17 @@ PROGRAMS = [
     # deep non-tail recursion and tail loops
     '(define (down n) (if (= n 0) 0 (+ 1 (down (- n 1))))) (down 3000)',
     '(define (loop i acc) (if (< i 1000) (loop (+ i 1) (+ acc i)) acc)) (loop 0 0)',
+    # set! of a slot 0, 1 and 2 frames out, with inline and called values
+    '(define (mk) (let ((n 0)) (let ((m 1)) (lambda (k) (set! k (+ k 1)) (set! n (+ n m)) '
+    '(set! m (* m 2)) (list k n m))))) (define d (mk)) (list (d 0) (d 5) (d -0.0))',
+    '(define (mk) (let ((n 0)) (let ((m 1)) (lambda () (let ((z 0)) (set! n (+ n m)) (set! m (list n)) '
+    '(list n m)))))) (define d (mk)) (list (d) (d))',
+    # ... and of a name a run-time define made dyn: by name, the frame's own binding
+    '(define (mk) (let ((n 0)) (lambda (shadow) (if shadow (define n 100)) (set! n (+ n 1)) n))) '
+    '(define c (mk)) (list (c #f) (c #f) (c #t) (c #f))',
+    # equality and type tests inlined, with every kind of operand
+    "(define (f x y) (list (eq? x y) (equal? x y) (eq x 'a) (number? x) (symbol? x) (string? x))) "
+    "(list (f 'a 'a) (f 'a 'b) (f 1 1) (f \"s\" \"s\") (f '(1) '(1)) (f car car) (f 'a \"a\"))",
 ]
 
 ERRORS = [
@@ -189,6 +200,9 @@ ERRORS = [
     '(define (f n) (+ 1 (f n))) (f 1)',
     '(define (f) (undefined-thing 1 2)) (f)',
     '(define (f) (3 1 2)) (f)',
+    '(define (mk) (let ((n 0)) (lambda () (set! n (+ n "x"))))) ((mk))',
+    '(define (mk) (let ((n 0)) (lambda () (let ((k 1)) (set! n (car n)))))) ((mk))',
+    '(define (f n) (set! n (cdr n)) n) (f 5)',
 ]
 
 
