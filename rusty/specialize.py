@@ -9,8 +9,8 @@ loop inline. Calls to the arithmetic and comparison builtins get an inline
 fast path guarded by the cell still holding that builtin, so redefining `+`
 is seen at once (late binding), and takes the generic path then. The same
 goes for `mod`, the list primitives car, cdr, cons, null?, pair?, not and nth
-with an index 0-3, the type tests number?, symbol?, string? and equality
-with a symbol (INLINE).
+with an index 0-3, the type tests number?, symbol?, string?, equality
+with a symbol, and number->string of an integer (INLINE).
 
 Arguments are inlined into the template when they are simple: constants,
 local slots, globals (read from their cell), and arithmetic on constants and
@@ -63,6 +63,8 @@ INLINE = {
     'number?': (1, 'True', '{x}.__class__ is float'),
     'symbol?': (1, 'True', '{x}.__class__ is Symbol'),
     'string?': (1, 'True', '{x}.__class__ is str'),
+    # integers below 1e15 print plainly (-0 as 0); other numbers take the builtin
+    'number->string': (1, _NUM + ' and -1e15 < {x} < 1e15 and {x} % 1.0 == 0.0', 'str(int({x}))'),
     # C fmod; a zero divisor or a non-finite dividend (the errors and the NaN) take the builtin
     'mod': (2, _NUMS + ' and {y} and -INF < {x} < INF', '_fmod({x}, {y})'),
     # the first four elements; other indices (and the errors) take the builtin
