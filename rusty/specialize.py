@@ -13,8 +13,8 @@ with an index 0-3, the type tests number?, symbol?, string?, equality
 with a symbol, and number->string of an integer (INLINE).
 
 Arguments are inlined into the template when they are simple: constants,
-local slots, globals (read from their cell), and arithmetic on constants and
-local slots (one level). Anything else is called
+local slots, globals (read from their cell), and arithmetic on those (one
+level). Anything else is called
 through its compiled closure. Templates are exec'd once per distinct source
 text (compiled code cached on disk, diskcache.compiled), against the
 namespace `template_namespace()` builds; the
@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 
 from . import apply, diskcache, errors, resolve as resolve_mod, values
-from .eval import comp_generic_call, sub_span
+from .eval import comp, comp_generic_call, sub_span
 from .resolve import GlobalRef, LocalRef, resolve
 from .values import NIL, Builtin, List, Symbol
 
@@ -191,6 +191,14 @@ def _inline_lines(target: str, key: str, cell_, builtin, args: list, fallback: s
     return lines
 
 
+def _name_code(cell, scope, span, unit):
+    """The compiled reference when cell holds a name (what the generic call
+    would run for that argument), else None."""
+    if cell.car.__class__ is not Symbol:
+        return None
+    return comp(cell.car, scope, False, sub_span(cell, span, unit), unit)
+
+
 def operand(cell, key: str, code, scope, span, unit, binds: dict):
     """(setup statements, expression) computing one argument inside a template.
 
@@ -204,7 +212,9 @@ def operand(cell, key: str, code, scope, span, unit, binds: dict):
     x = cell.car
     found = _inline_builtin(x, scope, unit)
     if found is not None:
-        args = [_simple(c, key + k, scope, unit, binds) for k, c in zip('ab', x.cdr.cells())]
+        xspan = sub_span(cell, span, unit)
+        args = [_simple(c, key + k, scope, unit, binds, _name_code(c, scope, xspan, unit))
+                for k, c in zip('ab', x.cdr.cells())]
         if None not in args:
             target = 'v' + key
             lines = _inline_lines(target, key, found[0], found[1], args, 'A%s(f)' % key,

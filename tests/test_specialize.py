@@ -34,6 +34,9 @@ SHAPES = [
     '(define (outer-frame a b) ((lambda () (OP ARGS))))',
     '(define (globals a b) (OP GARGS))',
     '(define (tail-operand a b) (id2 b (OP ARGS)))',
+    '(define (outer-operand a b) ((lambda () (id (OP ARGS)))))',
+    '(define (global-operand a b) (id (OP GARGS)))',
+    '(define (set-value a b) (let ((r 0)) ((lambda () (set! r (OP ARGS)))) r))',
 ]
 
 
@@ -185,6 +188,9 @@ PROGRAMS = [
     # ... and of a name a run-time define made dyn: by name, the frame's own binding
     '(define (mk) (let ((n 0)) (lambda (shadow) (if shadow (define n 100)) (set! n (+ n 1)) n))) '
     '(define c (mk)) (list (c #f) (c #f) (c #t) (c #f))',
+    # an outer slot inside an inlined operand, then made dyn
+    '(define (mk) (let ((n 1)) (lambda (s) (if s (define n 10)) (list (+ n 1) (* 2 n))))) '
+    '(define c (mk)) (list (c #f) (c #t) (c #f))',
     # equality and type tests inlined, with every kind of operand
     "(define (f x y) (list (eq? x y) (equal? x y) (eq x 'a) (number? x) (symbol? x) (string? x))) "
     "(list (f 'a 'a) (f 'a 'b) (f 1 1) (f \"s\" \"s\") (f '(1) '(1)) (f car car) (f 'a \"a\"))",
@@ -203,6 +209,8 @@ ERRORS = [
     '(define (mk) (let ((n 0)) (lambda () (set! n (+ n "x"))))) ((mk))',
     '(define (mk) (let ((n 0)) (lambda () (let ((k 1)) (set! n (car n)))))) ((mk))',
     '(define (f n) (set! n (cdr n)) n) (f 5)',
+    '(define (mk) (let ((n 0)) (lambda () (let ((k 1)) (set! k (+ n zzqnope)))))) ((mk))',
+    '(define (f a) (list (+ a 1) (+ zzqnope 1))) (f 1)',
 ]
 
 
