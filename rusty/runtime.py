@@ -120,6 +120,7 @@ class Session:
         self.sources: dict[str, str] = {}
         self.files: list[str] = [script] if script else []   # innermost file being run, last
         self.worker = worker(self.depth.limit)
+        self.library: LibraryEnv | None = None    # the standard library's globals, once loaded
         capacity = self.worker.callback_capacity(self.depth.limit)
         if capacity is not None:     # a small stack (ulimit -v): bound nested callbacks
             self.call = bounded_call(self.call, capacity)
@@ -180,6 +181,14 @@ class Session:
         unit.genv = lib
         self._eval_forms(forms, unit)
         lib.publish()
+        self.library = lib
+
+    def library_procedure(self, name: str):
+        """The standard library's own value for name (None before it is loaded)."""
+        if self.library is None:
+            return None
+        cell = self.library.cells.get(sym(name))
+        return None if cell is None else cell.get()
 
     # ── Host interface for builtins and special forms ──
 

@@ -10,7 +10,9 @@ fast path guarded by the cell still holding that builtin, so redefining `+`
 is seen at once (late binding), and takes the generic path then. The same
 goes for `mod`, the list primitives car, cdr, cons, null?, pair?, not and nth
 with an index 0-3, the type tests number?, symbol?, string?, equality
-with a symbol, and number->string of an integer (INLINE).
+with a symbol, and number->string of an integer (INLINE); and the standard
+library's cadr, cddr, caddr, caar and cdar while they are the library's
+(LIBRARY_INLINE).
 
 Arguments are inlined into the template when they are simple: constants,
 local slots, globals (read from their cell), and arithmetic on those (one
@@ -33,7 +35,7 @@ import math
 from . import apply, diskcache, errors, resolve as resolve_mod, values
 from .eval import comp, comp_generic_call, sub_span
 from .resolve import GlobalRef, LocalRef, resolve
-from .values import NIL, Builtin, List, Symbol
+from .values import NIL, Builtin, Lambda, List, Symbol
 
 # Builtins computed inline: name -> (arity, fast-path test, value), over the
 # argument expressions {x} and {y}. When the test fails (wrong types, a zero
@@ -80,6 +82,19 @@ for _alias, _op in (('add', '+'), ('sub', '-'), ('mul', '*'), ('div', '/'), ('lt
 # Inline builtins whose value is always a boolean: usable directly as an `if` test.
 PREDICATES = frozenset('< > <= >= = lt gt le ge null? nil? pair? not zero? eq? equal? eq number? symbol? '
                        'string?'.split())
+# Standard-library lambdas computed the same way, while the name still holds
+# the library's own procedure and the depth limit has room for the call they
+# stand for; otherwise the lambda is applied (its errors and backtraces).
+_LIST = '{x}.__class__ is List and {x} is not EMPTY'
+_CDR2 = _LIST + ' and {x}.cdr is not EMPTY'
+_CAR2 = _LIST + ' and {x}.car.__class__ is List and {x}.car is not EMPTY'
+LIBRARY_INLINE = {
+    'cadr': (1, _CDR2, '{x}.cdr.car'),
+    'cddr': (1, _CDR2, '{x}.cdr.cdr'),
+    'caddr': (1, _CDR2 + ' and {x}.cdr.cdr is not EMPTY', '{x}.cdr.cdr.car'),
+    'caar': (1, _CAR2, '{x}.car.car'),
+    'cdar': (1, _CAR2, '{x}.car.cdr'),
+}
 MAX_ARGS = 6
 MAX_HOPS = 3
 
@@ -95,6 +110,7 @@ def template_namespace() -> dict:
         _namespace = {
             'Lambda': values.Lambda, 'Builtin': values.Builtin, 'Native': values.Native,
             'NativeGrad': values.NativeGrad, 'List': values.List, 'NIL': values.NIL, 'Symbol': values.Symbol,
+            'EMPTY': values.EMPTY, 'apply_procedure': apply.apply_procedure,
             'MISSING': resolve_mod.MISSING,
             'RustyError': errors.RustyError, 'RecursionLimit': errors.RecursionLimit,
             'recursion_message': apply.recursion_message, 'located': apply.located,
@@ -125,17 +141,35 @@ def _indent(lines, n: int) -> str:
 # ── Operands ─────────────────────────────────────────────────────────────
 
 def _inline_builtin(x, scope, unit):
-    """(cell, builtin) if form x calls an INLINE builtin, through a global
-    name, with that builtin's arity."""
+    """(cell, procedure) if form x calls an INLINE builtin or a LIBRARY_INLINE
+    lambda, through a global name, with its arity."""
     if x.__class__ is not List or x.car.__class__ is not Symbol:
         return None
     ref = resolve(scope, x.car, unit.genv)
     if ref.__class__ is not GlobalRef:
         return None
     b = ref.cell.value
-    if b.__class__ is not Builtin or b.name not in INLINE or INLINE[b.name][0] != x.len - 1:
+    spec = _inline_spec(b)
+    if spec is None or spec[0] != x.len - 1:
         return None
+    if b.__class__ is Lambda and _library_procedure(unit, b.name) is not b:
+        return None     # a lambda of the program's that has the name
     return ref.cell, b
+
+
+def _library_procedure(unit, name: str):
+    """The standard library's own value for name, if the host has a library."""
+    find = getattr(unit.interp, 'library_procedure', None)
+    return None if find is None else find(name)
+
+
+def _inline_spec(b):
+    """The (arity, test, value) template of an inlinable procedure, else None."""
+    if b.__class__ is Builtin:
+        return INLINE.get(b.name)
+    if b.__class__ is Lambda:
+        return LIBRARY_INLINE.get(b.name)
+    return None
 
 
 def _local(ref, key: str, fallback: str, binds: dict, genv):
@@ -173,7 +207,11 @@ def _inline_lines(target: str, key: str, cell_, builtin, args: list, fallback: s
     """Statements computing an INLINE builtin's call into target, guarded by
     the head's cell still holding that builtin (else `fallback`); `binds`
     holds the depth state as D."""
-    _, test, expr = INLINE[builtin.name]
+    _, test, expr = _inline_spec(builtin)
+    call = 'call_builtin(B%s, [%s], S%s, D)'
+    if builtin.__class__ is Lambda:
+        test = 'D.n < D.limit and ' + test
+        call = 'apply_procedure(B%s, [%s], S%s, False, D)'
     names = dict(zip('xy', ('x' + key, 'y' + key)))
     binds['C' + key] = cell_
     binds['B' + key] = builtin
@@ -184,7 +222,7 @@ def _inline_lines(target: str, key: str, cell_, builtin, args: list, fallback: s
         '    if %s:' % test.format(**names),
         '        %s = %s' % (target, expr.format(**names)),
         '    else:',
-        '        %s = call_builtin(B%s, [%s], S%s, D)' % (target, key, ', '.join(names[v] for v in 'xy'[:len(args)]), key),
+        '        %s = %s' % (target, call % (key, ', '.join(names[v] for v in 'xy'[:len(args)]), key)),
         'else:',
         '    %s = %s' % (target, fallback),
     ]
@@ -246,6 +284,8 @@ def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
     setup = [line for lines, _ in ops for line in lines]
     args = [e for _, e in ops]
     found = _inline_builtin(x, scope, unit) if head_cell is not None else None
+    if found is not None and tail and found[1].__class__ is Lambda:
+        found = None        # its fallback would not be a tail call
     if found is not None:
         lines = _inline_lines('r', '', head_cell, found[1], args, 'generic(f, CELL.value)', span, binds)
         lines = lines[:1] + ['    ' + s for s in setup] + lines[1:] + ['return r']
