@@ -387,3 +387,43 @@ def specialize_set(ref, value_cell, value_code, by_name, scope, span, unit):
         lines += ['if YS.dyn:', '    return BYNAME(f, v)']
     lines += ['f%s[%d] = v' % ('[0]' * ref.depth, ref.index), 'return NIL']
     return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)
+
+
+# ── cond ─────────────────────────────────────────────────────────────────
+
+def specialize_cond(clauses, scope, span, unit):
+    """`cond` as one chain of tests, comparisons and type tests inlined, or
+    None. `clauses` holds (test cell or None for else, compiled test or
+    None, compiled body or None, the clause's span) as cond compiled them."""
+    if unit.specialize_call is None:
+        return None
+    binds = {'D': unit.depth, 'NIL': NIL}
+    lines = []
+    for k, (cell, test, body, cspan) in enumerate(clauses):
+        if body is not None:
+            binds['BODY%d' % k] = body
+        then = 'return BODY%d(f)' % k if body is not None else None
+        if cell is None:
+            lines.append(then or 'return NIL')
+            return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)
+        binds['TEST%d' % k] = test
+        lines += _test_lines(cell, 'c%d' % k, 'TEST%d(f)' % k, scope, cspan, unit, binds)
+        lines += ['if t is not False:', '    ' + (then or 'return t')]
+    lines.append('return NIL')
+    return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)
+
+
+def _test_lines(cell, key: str, fallback: str, scope, span, unit, binds) -> list:
+    """Statements setting t to the value of the test form in cell: inlined
+    when it calls a predicate of INLINE, else by `fallback`."""
+    x = cell.car
+    found = _inline_builtin(x, scope, unit)
+    if found is None or found[1].name not in PREDICATES:
+        return ['t = ' + fallback]
+    tspan = sub_span(cell, span, unit)
+    _, arg_codes, _ = comp_generic_call(x, scope, False, tspan, unit)
+    ops = [operand(c, '%st%d' % (key, k), code, scope, tspan, unit, binds)
+           for k, (c, code) in enumerate(zip(x.cdr.cells(), arg_codes))]
+    setup = [line for lines, _ in ops for line in lines]
+    lines = _inline_lines('t', key, found[0], found[1], [e for _, e in ops], fallback, tspan, binds)
+    return lines[:1] + ['    ' + s for s in setup] + lines[1:]

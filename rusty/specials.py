@@ -13,7 +13,7 @@ from .errors import EvalError, Interrupted, RustyError
 from .eval import Usage, comp, comp_body, const, special, sub_span, to_code
 from .resolve import (UNBOUND, LocalRef, Scope, assign_by_name, body_defines, define_in_frame,
                       resolve)
-from .specialize import specialize_if, specialize_set
+from .specialize import specialize_cond, specialize_if, specialize_set
 from .values import NIL, Lambda, List, Symbol, make_list, sym
 
 
@@ -131,7 +131,7 @@ def comp_unless(x, scope, tail, span, unit):
 
 @special('cond')
 def comp_cond(x, scope, tail, span, unit):
-    clauses = []
+    clauses, shapes = [], []
     for c in x.cdr.cells():
         clause = c.car
         if clause.__class__ is not List or clause.len == 0:
@@ -141,8 +141,12 @@ def comp_cond(x, scope, tail, span, unit):
         test = None if is_else else comp(clause.car, scope, False, sub_span(clause, cspan, unit), unit)
         body = comp_body(clause.cdr, scope, tail, cspan, unit) if clause.len > 1 else None
         clauses.append((test, body))
+        shapes.append((None if is_else else clause, test, body, cspan))
         if is_else:
             break
+    fast = specialize_cond(shapes, scope, span, unit)
+    if fast is not None:
+        return fast
 
     def ev(f):
         for test, body in clauses:

@@ -191,6 +191,16 @@ PROGRAMS = [
     # an outer slot inside an inlined operand, then made dyn
     '(define (mk) (let ((n 1)) (lambda (s) (if s (define n 10)) (list (+ n 1) (* 2 n))))) '
     '(define c (mk)) (list (c #f) (c #t) (c #f))',
+    # cond: inline and called tests, clauses without a body, else with and without one
+    "(define (c x) (cond ((number? x) (list 'num x)) ((eq? x 'a) 'sym-a) ((member x '(1 2))) "
+    "((string? x) (string-append x \"!\")) ((< 0 (length x)) 'nonempty) (else))) "
+    "(list (c 1) (c 'a) (c \"s\") (c '(1)) (c '()) (c '(9)))",
+    "(define (c x) (cond ((null? x) 'empty) ((pair? x)) ((not x) 'false))) (list (c '()) (c '(1)) (c #f) (c 0))",
+    "(define g 5) (define (c x) (let ((y 2)) ((lambda () (cond ((< x y) 'lt) ((= x g) 'is-g) (else 'other)))))) "
+    "(list (c 1) (c 5) (c 9))",
+    "(define (c x) (cond ((> x 0) 'pos))) (define r1 (c 1)) (define (> a b) #f) (list r1 (c 1))",
+    "(define (c n acc) (cond ((= n 0) acc) (else (c (- n 1) (+ acc 1))))) (c 5000 0)",
+    "(define (c x) (cond (else 'e) ((car x) 'never))) (c 1)",
     # equality and type tests inlined, with every kind of operand
     "(define (f x y) (list (eq? x y) (equal? x y) (eq x 'a) (number? x) (symbol? x) (string? x))) "
     "(list (f 'a 'a) (f 'a 'b) (f 1 1) (f \"s\" \"s\") (f '(1) '(1)) (f car car) (f 'a \"a\"))",
@@ -211,6 +221,9 @@ ERRORS = [
     '(define (f n) (set! n (cdr n)) n) (f 5)',
     '(define (mk) (let ((n 0)) (lambda () (let ((k 1)) (set! k (+ n zzqnope)))))) ((mk))',
     '(define (f a) (list (+ a 1) (+ zzqnope 1))) (f 1)',
+    "(define (c x) (cond ((< x 1) 'small) (else 'big))) (c 'a)",
+    "(define (c x) (cond ((number? x) 1) ((< (car x) 1) 'small))) (c '(a))",
+    "(define (c x) (cond ((eq? x zzqnope) 1))) (c 'a)",
 ]
 
 
