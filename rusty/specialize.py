@@ -427,3 +427,36 @@ def _test_lines(cell, key: str, fallback: str, scope, span, unit, binds) -> list
     setup = [line for lines, _ in ops for line in lines]
     lines = _inline_lines('t', key, found[0], found[1], [e for _, e in ops], fallback, tspan, binds)
     return lines[:1] + ['    ' + s for s in setup] + lines[1:]
+
+
+# ── when, unless, and, or ────────────────────────────────────────────────
+
+def specialize_when(x, scope, span, unit, test, body, want: bool):
+    """`(when test body…)` (or `unless`, want False) with its test inlined, or None."""
+    if unit.specialize_call is None:
+        return None
+    binds = {'D': unit.depth, 'NIL': NIL, 'TEST': test, 'BODY': body}
+    lines = _test_lines(x.cdr, 'w', 'TEST(f)', scope, span, unit, binds)
+    if len(lines) == 1:
+        return None         # nothing inlined: the closure is as fast
+    lines += ['if t is %s False:' % ('not' if want else ''), '    return BODY(f)', 'return NIL']
+    return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)
+
+
+def specialize_and_or(x, scope, span, unit, init, last, is_and: bool):
+    """`(and a…)` / `(or a…)` with its comparison and type tests inlined, or None.
+    `init` are the compiled operands but the last, `last` the last (in tail position)."""
+    if unit.specialize_call is None:
+        return None
+    binds = {'D': unit.depth, 'LAST': last}
+    lines, inlined = [], 0
+    for k, (cell, code) in enumerate(zip(x.cdr.cells(), init)):
+        binds['I%d' % k] = code
+        found = _test_lines(cell, 'a%d' % k, 'I%d(f)' % k, scope, span, unit, binds)
+        inlined += len(found) > 1
+        lines += found
+        lines += ['if t is False:', '    return False'] if is_and else ['if t is not False:', '    return t']
+    if not inlined:
+        return None
+    lines.append('return LAST(f)')
+    return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)

@@ -13,7 +13,7 @@ from .errors import EvalError, Interrupted, RustyError
 from .eval import Usage, comp, comp_body, const, special, sub_span, to_code
 from .resolve import (UNBOUND, LocalRef, Scope, assign_by_name, body_defines, define_in_frame,
                       resolve)
-from .specialize import specialize_cond, specialize_if, specialize_set
+from .specialize import specialize_and_or, specialize_cond, specialize_if, specialize_set, specialize_when
 from .values import NIL, Lambda, List, Symbol, make_list, sym
 
 
@@ -81,6 +81,9 @@ def comp_and(x, scope, tail, span, unit):
     if x.len == 1:
         return const(True)
     init, last = _operands(x, scope, tail, span, unit)
+    fast = specialize_and_or(x, scope, span, unit, init, last, True)
+    if fast is not None:
+        return fast
 
     def ev(f):
         for code in init:
@@ -95,6 +98,9 @@ def comp_or(x, scope, tail, span, unit):
     if x.len == 1:
         return const(False)
     init, last = _operands(x, scope, tail, span, unit)
+    fast = specialize_and_or(x, scope, span, unit, init, last, False)
+    if fast is not None:
+        return fast
 
     def ev(f):
         for code in init:
@@ -111,6 +117,9 @@ def _comp_when(x, scope, tail, span, unit, want):
         raise Usage('%s: (%s test body...)' % (name, name))
     test = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
     body = comp_body(x.cdr.cdr, scope, tail, span, unit)
+    fast = specialize_when(x, scope, span, unit, test, body, want)
+    if fast is not None:
+        return fast
 
     def ev(f):
         if (test(f) is not False) is want:

@@ -201,6 +201,17 @@ PROGRAMS = [
     "(define (c x) (cond ((> x 0) 'pos))) (define r1 (c 1)) (define (> a b) #f) (list r1 (c 1))",
     "(define (c n acc) (cond ((= n 0) acc) (else (c (- n 1) (+ acc 1))))) (c 5000 0)",
     "(define (c x) (cond (else 'e) ((car x) 'never))) (c 1)",
+    # when/unless/and/or with inline tests; the last operand of and/or stays a tail call
+    "(define (w x) (list (when (< x 1) 'lt 'small) (unless (< x 1) 'ge) (when (pair? x) 1) (unless (null? x) 2)))"
+    " (list (w 0) (w 5))",
+    "(define (a x y) (list (and (number? x) (< x y) (+ x y)) (or (null? x) (eq? x 'k) (list x)) (and) (or)"
+    " (and (< x y)) (or (> x y)) (and (member x '(1)) (= x 1)) (or (member x '(2)) (= x 1))))"
+    " (list (a 1 2) (a 3 2) (a 1 1))",
+    '(define (f n) (or (= n 0) (f (- n 1)))) (define (g n) (and (> n -1) (if (= n 0) (quote done) (g (- n 1))))) '
+    '(list (f 3000) (g 3000))',
+    "(define (w x) (when (> x 0) 'pos)) (define r1 (w 1)) (define (> a b) #f) (list r1 (w 1))",
+    "(define (a x) (and (> x 0) 'pos)) (define r1 (a 1)) (define (> a b) #f) (list r1 (a 1))",
+    '(let ((i 0) (n 0)) (while (< i 10) (set! n (+ n i)) (set! i (+ i 1))) (dotimes (k 5) (set! n (+ n k))) n)',
     # equality and type tests inlined, with every kind of operand
     "(define (f x y) (list (eq? x y) (equal? x y) (eq x 'a) (number? x) (symbol? x) (string? x))) "
     "(list (f 'a 'a) (f 'a 'b) (f 1 1) (f \"s\" \"s\") (f '(1) '(1)) (f car car) (f 'a \"a\"))",
@@ -224,6 +235,10 @@ ERRORS = [
     "(define (c x) (cond ((< x 1) 'small) (else 'big))) (c 'a)",
     "(define (c x) (cond ((number? x) 1) ((< (car x) 1) 'small))) (c '(a))",
     "(define (c x) (cond ((eq? x zzqnope) 1))) (c 'a)",
+    "(define (w x) (when (< x 1) 'small)) (w 'a)",
+    "(define (w x) (unless (< (car x) 1) 'big)) (w 5)",
+    "(define (a x) (and (number? x) (< x 'b))) (a 1)",
+    "(define (a x) (or (null? x) (< (cdr x) 1))) (a '(1 2))",
 ]
 
 
