@@ -16,14 +16,16 @@ INF = float('inf')
 
 def format_number(x: float) -> str:
     """The one number rule: integers plainly, others shortest round-trip, no exponent."""
-    if x != x:
+    if -1e15 < x < 1e15:        # false for NaN and the infinities
+        i = int(x)
+        if i == x:
+            return str(i)
+    elif x != x:
         return 'NaN'
-    if x == INF:
+    elif x == INF:
         return 'inf'
-    if x == -INF:
+    elif x == -INF:
         return '-inf'
-    if -1e15 < x < 1e15 and x == int(x):
-        return str(int(x))
     from decimal import Decimal     # rarely needed: imported on first use
     text = format(Decimal(repr(x)), 'f')
     return text[:-2] if text.endswith('.0') else text

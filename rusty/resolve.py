@@ -111,12 +111,14 @@ class LibraryEnv(GlobalEnv):
     only its cell: the library keeps its meaning. A name the library does
     not bind is looked up in the program's globals (late binding). The
     expansion of a library macro is the caller's code: it is
-    compiled against the program's globals, not these.
+    compiled against the program's globals, not these. Names bound with
+    `define_private` (the library's host primitives) are never published.
     """
 
     def __init__(self, program: GlobalEnv):
         super().__init__()
         self.program = program
+        self.private: set = set()
         self.epoch = program.epoch      # one epoch: a change on either side invalidates caches
         for s, c in program.cells.items():
             v = c.get()
@@ -134,11 +136,16 @@ class LibraryEnv(GlobalEnv):
     def names(self):
         return list(dict.fromkeys(GlobalEnv.names(self) + self.program.names()))
 
+    def define_private(self, s: Symbol, v) -> None:
+        """Bind s for the library only."""
+        self.define(s, v)
+        self.private.add(s)
+
     def publish(self) -> None:
         """Bind every name the library defined in the program's globals too."""
         for s, c in self.cells.items():
             v = c.get()
-            if v is not MISSING and self.program.lookup(s) is not v:
+            if v is not MISSING and s not in self.private and self.program.lookup(s) is not v:
                 self.program.define(s, v)
 
 

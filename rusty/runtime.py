@@ -30,6 +30,7 @@ TABLE_MODULES = tuple('rusty.builtins.' + m for m in (
     'numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'files', 'tensors',
     'integers', 'randomness', 'text', 'hashes', 'scripts', 'layout')) + (
     'rusty.graph.builtins', 'rusty.compile_graph')
+LIBRARY_PRIMITIVES = 'rusty.builtins.library'     # bound for the standard library only
 STDLIB_PATH = os.path.join(os.path.dirname(__file__), 'stdlib.lisp')
 DEFAULT_RECURSION_LIMIT = 200_000
 
@@ -119,6 +120,7 @@ class Session:
         self.sources: dict[str, str] = {}
         self.files: list[str] = [script] if script else []   # innermost file being run, last
         self.worker = worker(self.depth.limit)
+        self.library: LibraryEnv | None = None    # the standard library's globals, once loaded
         capacity = self.worker.callback_capacity(self.depth.limit)
         if capacity is not None:     # a small stack (ulimit -v): bound nested callbacks
             self.call = bounded_call(self.call, capacity)
@@ -129,10 +131,15 @@ class Session:
         tune_gc()
 
     def install(self, table) -> None:
+        for s, b in self._builtins(table):
+            self.genv.define(s, b)
+
+    def _builtins(self, table):
+        """(symbol, Builtin) for each spec of a builtin table."""
         for name, fn, lo, hi, doc, sig, host, shown, examples in table.specs:
             if host:
                 fn = _bind_host(fn, self)
-            self.genv.define(sym(name), Builtin(name, fn, lo, hi, shown, doc, sig, examples))
+            yield sym(name), Builtin(name, fn, lo, hi, shown, doc, sig, examples)
 
     # ── Running text ──
 
@@ -168,10 +175,20 @@ class Session:
         """Run the standard library against its own globals, then give the
         program its definitions (the library keeps its meaning)."""
         lib = LibraryEnv(self.genv)
+        for s, b in self._builtins(import_module(LIBRARY_PRIMITIVES).TABLE):
+            lib.define_private(s, b)
         unit = copy.copy(self.unit)     # the session's unit, with the library's globals
         unit.genv = lib
         self._eval_forms(forms, unit)
         lib.publish()
+        self.library = lib
+
+    def library_procedure(self, name: str):
+        """The standard library's own value for name (None before it is loaded)."""
+        if self.library is None:
+            return None
+        cell = self.library.cells.get(sym(name))
+        return None if cell is None else cell.get()
 
     # ── Host interface for builtins and special forms ──
 

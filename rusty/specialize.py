@@ -9,11 +9,14 @@ loop inline. Calls to the arithmetic and comparison builtins get an inline
 fast path guarded by the cell still holding that builtin, so redefining `+`
 is seen at once (late binding), and takes the generic path then. The same
 goes for `mod`, the list primitives car, cdr, cons, null?, pair?, not and nth
-with an index 0-3 (INLINE).
+with an index 0-3, the type tests number?, symbol?, string?, equality
+with a symbol, and number->string of an integer (INLINE); and the standard
+library's cadr, cddr, caddr, caar and cdar while they are the library's
+(LIBRARY_INLINE).
 
 Arguments are inlined into the template when they are simple: constants,
-local slots, globals (read from their cell), and arithmetic on constants and
-local slots (one level). Anything else is called
+local slots, globals (read from their cell), and arithmetic on those (one
+level). Anything else is called
 through its compiled closure. Templates are exec'd once per distinct source
 text (compiled code cached on disk, diskcache.compiled), against the
 namespace `template_namespace()` builds; the
@@ -30,9 +33,9 @@ from __future__ import annotations
 import math
 
 from . import apply, diskcache, errors, resolve as resolve_mod, values
-from .eval import comp_generic_call, sub_span
+from .eval import comp, comp_generic_call, sub_span
 from .resolve import GlobalRef, LocalRef, resolve
-from .values import NIL, Builtin, List, Symbol
+from .values import NIL, Builtin, Lambda, List, Symbol
 
 # Builtins computed inline: name -> (arity, fast-path test, value), over the
 # argument expressions {x} and {y}. When the test fails (wrong types, a zero
@@ -57,6 +60,13 @@ INLINE = {
     'pair?': (1, 'True', '{x}.__class__ is List and {x}.len > 0'),
     'not': (1, 'True', '{x} is False'),
     'zero?': (1, _NUM, '{x} == 0.0'),
+    # equality with a symbol is identity; other operands take the builtin
+    'eq?': (2, '{x}.__class__ is Symbol', '{x} is {y}'),
+    'number?': (1, 'True', '{x}.__class__ is float'),
+    'symbol?': (1, 'True', '{x}.__class__ is Symbol'),
+    'string?': (1, 'True', '{x}.__class__ is str'),
+    # integers below 1e15 print plainly (-0 as 0); other numbers take the builtin
+    'number->string': (1, _NUM + ' and -1e15 < {x} < 1e15 and {x} % 1.0 == 0.0', 'str(int({x}))'),
     # C fmod; a zero divisor or a non-finite dividend (the errors and the NaN) take the builtin
     'mod': (2, _NUMS + ' and {y} and -INF < {x} < INF', '_fmod({x}, {y})'),
     # the first four elements; other indices (and the errors) take the builtin
@@ -66,10 +76,25 @@ INLINE = {
             'if {y} == 2.0 else {x}.cdr.cdr.cdr.car)'),
 }
 for _alias, _op in (('add', '+'), ('sub', '-'), ('mul', '*'), ('div', '/'), ('lt', '<'),
-                    ('gt', '>'), ('le', '<='), ('ge', '>='), ('nil?', 'null?')):
+                    ('gt', '>'), ('le', '<='), ('ge', '>='), ('nil?', 'null?'), ('equal?', 'eq?'),
+                    ('eq', 'eq?')):
     INLINE[_alias] = INLINE[_op]
 # Inline builtins whose value is always a boolean: usable directly as an `if` test.
-PREDICATES = frozenset('< > <= >= = lt gt le ge null? nil? pair? not zero?'.split())
+PREDICATES = frozenset('< > <= >= = lt gt le ge null? nil? pair? not zero? eq? equal? eq number? symbol? '
+                       'string?'.split())
+# Standard-library lambdas computed the same way, while the name still holds
+# the library's own procedure and the depth limit has room for the call they
+# stand for; otherwise the lambda is applied (its errors and backtraces).
+_LIST = '{x}.__class__ is List and {x} is not EMPTY'
+_CDR2 = _LIST + ' and {x}.cdr is not EMPTY'
+_CAR2 = _LIST + ' and {x}.car.__class__ is List and {x}.car is not EMPTY'
+LIBRARY_INLINE = {
+    'cadr': (1, _CDR2, '{x}.cdr.car'),
+    'cddr': (1, _CDR2, '{x}.cdr.cdr'),
+    'caddr': (1, _CDR2 + ' and {x}.cdr.cdr is not EMPTY', '{x}.cdr.cdr.car'),
+    'caar': (1, _CAR2, '{x}.car.car'),
+    'cdar': (1, _CAR2, '{x}.car.cdr'),
+}
 MAX_ARGS = 6
 MAX_HOPS = 3
 
@@ -84,7 +109,8 @@ def template_namespace() -> dict:
     if _namespace is None:
         _namespace = {
             'Lambda': values.Lambda, 'Builtin': values.Builtin, 'Native': values.Native,
-            'NativeGrad': values.NativeGrad, 'List': values.List, 'NIL': values.NIL,
+            'NativeGrad': values.NativeGrad, 'List': values.List, 'NIL': values.NIL, 'Symbol': values.Symbol,
+            'EMPTY': values.EMPTY, 'apply_procedure': apply.apply_procedure,
             'MISSING': resolve_mod.MISSING,
             'RustyError': errors.RustyError, 'RecursionLimit': errors.RecursionLimit,
             'recursion_message': apply.recursion_message, 'located': apply.located,
@@ -115,17 +141,35 @@ def _indent(lines, n: int) -> str:
 # ── Operands ─────────────────────────────────────────────────────────────
 
 def _inline_builtin(x, scope, unit):
-    """(cell, builtin) if form x calls an INLINE builtin, through a global
-    name, with that builtin's arity."""
+    """(cell, procedure) if form x calls an INLINE builtin or a LIBRARY_INLINE
+    lambda, through a global name, with its arity."""
     if x.__class__ is not List or x.car.__class__ is not Symbol:
         return None
     ref = resolve(scope, x.car, unit.genv)
     if ref.__class__ is not GlobalRef:
         return None
     b = ref.cell.value
-    if b.__class__ is not Builtin or b.name not in INLINE or INLINE[b.name][0] != x.len - 1:
+    spec = _inline_spec(b)
+    if spec is None or spec[0] != x.len - 1:
         return None
+    if b.__class__ is Lambda and _library_procedure(unit, b.name) is not b:
+        return None     # a lambda of the program's that has the name
     return ref.cell, b
+
+
+def _library_procedure(unit, name: str):
+    """The standard library's own value for name, if the host has a library."""
+    find = getattr(unit.interp, 'library_procedure', None)
+    return None if find is None else find(name)
+
+
+def _inline_spec(b):
+    """The (arity, test, value) template of an inlinable procedure, else None."""
+    if b.__class__ is Builtin:
+        return INLINE.get(b.name)
+    if b.__class__ is Lambda:
+        return LIBRARY_INLINE.get(b.name)
+    return None
 
 
 def _local(ref, key: str, fallback: str, binds: dict, genv):
@@ -163,7 +207,11 @@ def _inline_lines(target: str, key: str, cell_, builtin, args: list, fallback: s
     """Statements computing an INLINE builtin's call into target, guarded by
     the head's cell still holding that builtin (else `fallback`); `binds`
     holds the depth state as D."""
-    _, test, expr = INLINE[builtin.name]
+    _, test, expr = _inline_spec(builtin)
+    call = 'call_builtin(B%s, [%s], S%s, D)'
+    if builtin.__class__ is Lambda:
+        test = 'D.n < D.limit and ' + test
+        call = 'apply_procedure(B%s, [%s], S%s, False, D)'
     names = dict(zip('xy', ('x' + key, 'y' + key)))
     binds['C' + key] = cell_
     binds['B' + key] = builtin
@@ -174,11 +222,19 @@ def _inline_lines(target: str, key: str, cell_, builtin, args: list, fallback: s
         '    if %s:' % test.format(**names),
         '        %s = %s' % (target, expr.format(**names)),
         '    else:',
-        '        %s = call_builtin(B%s, [%s], S%s, D)' % (target, key, ', '.join(names[v] for v in 'xy'[:len(args)]), key),
+        '        %s = %s' % (target, call % (key, ', '.join(names[v] for v in 'xy'[:len(args)]), key)),
         'else:',
         '    %s = %s' % (target, fallback),
     ]
     return lines
+
+
+def _name_code(cell, scope, span, unit):
+    """The compiled reference when cell holds a name (what the generic call
+    would run for that argument), else None."""
+    if cell.car.__class__ is not Symbol:
+        return None
+    return comp(cell.car, scope, False, sub_span(cell, span, unit), unit)
 
 
 def operand(cell, key: str, code, scope, span, unit, binds: dict):
@@ -194,7 +250,9 @@ def operand(cell, key: str, code, scope, span, unit, binds: dict):
     x = cell.car
     found = _inline_builtin(x, scope, unit)
     if found is not None:
-        args = [_simple(c, key + k, scope, unit, binds) for k, c in zip('ab', x.cdr.cells())]
+        xspan = sub_span(cell, span, unit)
+        args = [_simple(c, key + k, scope, unit, binds, _name_code(c, scope, xspan, unit))
+                for k, c in zip('ab', x.cdr.cells())]
         if None not in args:
             target = 'v' + key
             lines = _inline_lines(target, key, found[0], found[1], args, 'A%s(f)' % key,
@@ -226,6 +284,8 @@ def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
     setup = [line for lines, _ in ops for line in lines]
     args = [e for _, e in ops]
     found = _inline_builtin(x, scope, unit) if head_cell is not None else None
+    if found is not None and tail and found[1].__class__ is Lambda:
+        found = None        # its fallback would not be a tail call
     if found is not None:
         lines = _inline_lines('r', '', head_cell, found[1], args, 'generic(f, CELL.value)', span, binds)
         lines = lines[:1] + ['    ' + s for s in setup] + lines[1:] + ['return r']
@@ -309,3 +369,94 @@ def specialize_let(init_cells, init_codes, lscope, nextra, body, scope, span, un
     frame = ', '.join(['f', 'LSCOPE'] + [e for _, e in ops] + ['UNBOUND'] * nextra)
     return _instantiate('    def ev(f):\n' + _indent(setup + ['return BODY([%s])' % frame], 8), binds)
 
+
+
+# ── set! of a local slot ─────────────────────────────────────────────────
+
+def specialize_set(ref, value_cell, value_code, by_name, scope, span, unit):
+    """`(set! name value)` for a local slot up to two frames out, with the
+    value's arithmetic inlined; `by_name(f, v)` is the reference assignment,
+    taken when the name is dyn in this session. None for other shapes."""
+    if unit.specialize_call is None or ref.depth > 2:
+        return None
+    binds = {'BYNAME': by_name, 'NIL': NIL, 'D': unit.depth}
+    setup, value = operand(value_cell, 'V', value_code, scope, span, unit, binds)
+    lines = setup + ['v = %s' % value]
+    if ref.depth:
+        binds['YS'] = unit.genv.cell(ref.name)
+        lines += ['if YS.dyn:', '    return BYNAME(f, v)']
+    lines += ['f%s[%d] = v' % ('[0]' * ref.depth, ref.index), 'return NIL']
+    return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)
+
+
+# ── cond ─────────────────────────────────────────────────────────────────
+
+def specialize_cond(clauses, scope, span, unit):
+    """`cond` as one chain of tests, comparisons and type tests inlined, or
+    None. `clauses` holds (test cell or None for else, compiled test or
+    None, compiled body or None, the clause's span) as cond compiled them."""
+    if unit.specialize_call is None:
+        return None
+    binds = {'D': unit.depth, 'NIL': NIL}
+    lines = []
+    for k, (cell, test, body, cspan) in enumerate(clauses):
+        if body is not None:
+            binds['BODY%d' % k] = body
+        then = 'return BODY%d(f)' % k if body is not None else None
+        if cell is None:
+            lines.append(then or 'return NIL')
+            return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)
+        binds['TEST%d' % k] = test
+        lines += _test_lines(cell, 'c%d' % k, 'TEST%d(f)' % k, scope, cspan, unit, binds)
+        lines += ['if t is not False:', '    ' + (then or 'return t')]
+    lines.append('return NIL')
+    return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)
+
+
+def _test_lines(cell, key: str, fallback: str, scope, span, unit, binds) -> list:
+    """Statements setting t to the value of the test form in cell: inlined
+    when it calls a predicate of INLINE, else by `fallback`."""
+    x = cell.car
+    found = _inline_builtin(x, scope, unit)
+    if found is None or found[1].name not in PREDICATES:
+        return ['t = ' + fallback]
+    tspan = sub_span(cell, span, unit)
+    _, arg_codes, _ = comp_generic_call(x, scope, False, tspan, unit)
+    ops = [operand(c, '%st%d' % (key, k), code, scope, tspan, unit, binds)
+           for k, (c, code) in enumerate(zip(x.cdr.cells(), arg_codes))]
+    setup = [line for lines, _ in ops for line in lines]
+    lines = _inline_lines('t', key, found[0], found[1], [e for _, e in ops], fallback, tspan, binds)
+    return lines[:1] + ['    ' + s for s in setup] + lines[1:]
+
+
+# ── when, unless, and, or ────────────────────────────────────────────────
+
+def specialize_when(x, scope, span, unit, test, body, want: bool):
+    """`(when test body…)` (or `unless`, want False) with its test inlined, or None."""
+    if unit.specialize_call is None:
+        return None
+    binds = {'D': unit.depth, 'NIL': NIL, 'TEST': test, 'BODY': body}
+    lines = _test_lines(x.cdr, 'w', 'TEST(f)', scope, span, unit, binds)
+    if len(lines) == 1:
+        return None         # nothing inlined: the closure is as fast
+    lines += ['if t is %s False:' % ('not' if want else ''), '    return BODY(f)', 'return NIL']
+    return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)
+
+
+def specialize_and_or(x, scope, span, unit, init, last, is_and: bool):
+    """`(and a…)` / `(or a…)` with its comparison and type tests inlined, or None.
+    `init` are the compiled operands but the last, `last` the last (in tail position)."""
+    if unit.specialize_call is None:
+        return None
+    binds = {'D': unit.depth, 'LAST': last}
+    lines, inlined = [], 0
+    for k, (cell, code) in enumerate(zip(x.cdr.cells(), init)):
+        binds['I%d' % k] = code
+        found = _test_lines(cell, 'a%d' % k, 'I%d(f)' % k, scope, span, unit, binds)
+        inlined += len(found) > 1
+        lines += found
+        lines += ['if t is False:', '    return False'] if is_and else ['if t is not False:', '    return t']
+    if not inlined:
+        return None
+    lines.append('return LAST(f)')
+    return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)

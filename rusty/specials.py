@@ -13,7 +13,7 @@ from .errors import EvalError, Interrupted, RustyError
 from .eval import Usage, comp, comp_body, const, special, sub_span, to_code
 from .resolve import (UNBOUND, LocalRef, Scope, assign_by_name, body_defines, define_in_frame,
                       resolve)
-from .specialize import specialize_if
+from .specialize import specialize_and_or, specialize_cond, specialize_if, specialize_set, specialize_when
 from .values import NIL, Lambda, List, Symbol, make_list, sym
 
 
@@ -81,6 +81,9 @@ def comp_and(x, scope, tail, span, unit):
     if x.len == 1:
         return const(True)
     init, last = _operands(x, scope, tail, span, unit)
+    fast = specialize_and_or(x, scope, span, unit, init, last, True)
+    if fast is not None:
+        return fast
 
     def ev(f):
         for code in init:
@@ -95,6 +98,9 @@ def comp_or(x, scope, tail, span, unit):
     if x.len == 1:
         return const(False)
     init, last = _operands(x, scope, tail, span, unit)
+    fast = specialize_and_or(x, scope, span, unit, init, last, False)
+    if fast is not None:
+        return fast
 
     def ev(f):
         for code in init:
@@ -111,6 +117,9 @@ def _comp_when(x, scope, tail, span, unit, want):
         raise Usage('%s: (%s test body...)' % (name, name))
     test = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
     body = comp_body(x.cdr.cdr, scope, tail, span, unit)
+    fast = specialize_when(x, scope, span, unit, test, body, want)
+    if fast is not None:
+        return fast
 
     def ev(f):
         if (test(f) is not False) is want:
@@ -131,7 +140,7 @@ def comp_unless(x, scope, tail, span, unit):
 
 @special('cond')
 def comp_cond(x, scope, tail, span, unit):
-    clauses = []
+    clauses, shapes = [], []
     for c in x.cdr.cells():
         clause = c.car
         if clause.__class__ is not List or clause.len == 0:
@@ -141,8 +150,12 @@ def comp_cond(x, scope, tail, span, unit):
         test = None if is_else else comp(clause.car, scope, False, sub_span(clause, cspan, unit), unit)
         body = comp_body(clause.cdr, scope, tail, cspan, unit) if clause.len > 1 else None
         clauses.append((test, body))
+        shapes.append((None if is_else else clause, test, body, cspan))
         if is_else:
             break
+    fast = specialize_cond(shapes, scope, span, unit)
+    if fast is not None:
+        return fast
 
     def ev(f):
         for test, body in clauses:
@@ -300,18 +313,52 @@ def comp_set_bang(x, scope, tail, span, unit):
     value = comp(x.cdr.cdr.car, scope, False, sub_span(x.cdr.cdr, span, unit), unit)
     genv = unit.genv
     ref = resolve(scope, name, genv)
-    if ref.__class__ is LocalRef and ref.depth == 0 and not ref.maybe_unbound:
-        i = ref.index
+    if ref.__class__ is LocalRef and not ref.maybe_unbound and ref.depth <= 2:
+        by_name = _set_by_name(name, genv, span)
+        fast = specialize_set(ref, x.cdr.cdr, value, by_name, scope, span, unit)
+        return fast or _set_slot(ref.depth, ref.index, genv.cell(name), value, by_name)
 
-        def ev(f):
-            f[i] = value(f)
-            return NIL
-        return ev
 
     def ev(f):
         v = value(f)
         if not assign_by_name(f, name, v, genv):
             raise EvalError("set!: undefined variable '%s'" % name.name, span)
+        return NIL
+    return ev
+
+
+def _set_by_name(name, genv, span):
+    """`set!`'s reference assignment: the nearest binding of name, by name."""
+    def by_name(f, v):
+        if not assign_by_name(f, name, v, genv):
+            raise EvalError("set!: undefined variable '%s'" % name.name, span)
+        return NIL
+    return by_name
+
+
+def _set_slot(depth: int, i: int, cell, value, by_name):
+    """`set!` of a local slot 0-2 frames out, written the way a reference
+    reads it: by name only when this session gave some frame a run-time
+    binding of the name (cell.dyn)."""
+    if depth == 0:
+        def ev(f):
+            f[i] = value(f)
+            return NIL
+        return ev
+    if depth == 1:
+        def ev(f):
+            v = value(f)
+            if cell.dyn:
+                return by_name(f, v)
+            f[0][i] = v
+            return NIL
+        return ev
+
+    def ev(f):
+        v = value(f)
+        if cell.dyn:
+            return by_name(f, v)
+        f[0][0][i] = v
         return NIL
     return ev
 

@@ -212,9 +212,7 @@ Print each element on its own line; returns Nil.
 The first (key value ...) entry whose key is equal? to k, else #f.
   (assoc 'b '((a 1) (b 2))) ⇒ (b 2)
   (assoc 'z '((a 1))) ⇒ #f"
-  (cond ((null? alist) #f)
-        ((and (pair? (car alist)) (equal? (car (car alist)) k)) (car alist))
-        (else (assoc k (cdr alist)))))
+  (%assoc k alist))
 
 (define (assq k alist)
   "(assq k alist)
@@ -260,18 +258,14 @@ Macro: the field named by the symbol name, as (get-field \"name\" rec).
   (list 'get-field (symbol->string name) rec))
 
 ; ── Strings ─────────────────────────────────────────────────────────────
-; One string-append over all the pieces: linear, where appending piece by
-; piece would copy the growing result each time.
+; The loops of string-join, assoc and the string searches run in host
+; primitives (%name, bound for this library only): linear, and fast.
 (define (string-join lst sep)
   "(string-join lst sep)
 The strings of lst joined with sep between them.
   (string-join '(\"a\" \"b\" \"c\") \", \") ⇒ \"a, b, c\"
   (string-join '() \",\") ⇒ \"\""
-  (cond ((null? lst) "")
-        ((null? (cdr lst)) (car lst))
-        (else (apply string-append
-                     (cons (car lst)
-                           (foldr (lambda (x acc) (cons sep (cons x acc))) '() (cdr lst)))))))
+  (%string-join lst sep))
 
 ;; s repeated n times (n truncated; NaN or below 1: none), by doubling, so
 ;; the work is linear in the result; a count past 2^53 (or inf) is refused.
@@ -298,21 +292,13 @@ s repeated n times.
 The index of the first occurrence of sub in s, else #f.
   (string-first-index \"banana\" \"an\") ⇒ 1
   (string-first-index \"abc\" \"x\") ⇒ #f"
-  (let ((n (string-length s)) (m (string-length sub)))
-    (let loop ((i 0))
-      (cond ((> (+ i m) n) #f)
-            ((string=? (substring s i (+ i m)) sub) i)
-            (else (loop (+ i 1)))))))
+  (%string-first-index s sub))
 
 (define (string-last-index s sub)
   "(string-last-index s sub)
 The index of the last occurrence of sub in s, else #f.
   (string-last-index \"banana\" \"an\") ⇒ 3"
-  (let ((m (string-length sub)))
-    (let loop ((i (- (string-length s) m)))
-      (cond ((< i 0) #f)
-            ((string=? (substring s i (+ i m)) sub) i)
-            (else (loop (- i 1)))))))
+  (%string-last-index s sub))
 
 (define (string-contains? s sub)
   "(string-contains? s sub)

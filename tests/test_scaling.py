@@ -73,6 +73,8 @@ COUNTED = [
     ('sort (as n log n)', '(define data (reverse (nums N)))', '(sort data)'),
     ('json', '(define data (recs N))', '(json-decode (json-encode data))'),
     ('string-join (calls)', '(define data (strs N))', '(string-join data ", ")'),
+    ('string searches', '(define data (string-repeat "ab" N))',
+     '(list (string-first-index data "x") (string-last-index data "x") (string-contains? data "ba"))'),
 ]
 
 # a predicate not in the standard library

@@ -34,6 +34,9 @@ SHAPES = [
     '(define (outer-frame a b) ((lambda () (OP ARGS))))',
     '(define (globals a b) (OP GARGS))',
     '(define (tail-operand a b) (id2 b (OP ARGS)))',
+    '(define (outer-operand a b) ((lambda () (id (OP ARGS)))))',
+    '(define (global-operand a b) (id (OP GARGS)))',
+    '(define (set-value a b) (let ((r 0)) ((lambda () (set! r (OP ARGS)))) r))',
 ]
 
 
@@ -177,6 +180,41 @@ PROGRAMS = [
     # deep non-tail recursion and tail loops
     '(define (down n) (if (= n 0) 0 (+ 1 (down (- n 1))))) (down 3000)',
     '(define (loop i acc) (if (< i 1000) (loop (+ i 1) (+ acc i)) acc)) (loop 0 0)',
+    # set! of a slot 0, 1 and 2 frames out, with inline and called values
+    '(define (mk) (let ((n 0)) (let ((m 1)) (lambda (k) (set! k (+ k 1)) (set! n (+ n m)) '
+    '(set! m (* m 2)) (list k n m))))) (define d (mk)) (list (d 0) (d 5) (d -0.0))',
+    '(define (mk) (let ((n 0)) (let ((m 1)) (lambda () (let ((z 0)) (set! n (+ n m)) (set! m (list n)) '
+    '(list n m)))))) (define d (mk)) (list (d) (d))',
+    # ... and of a name a run-time define made dyn: by name, the frame's own binding
+    '(define (mk) (let ((n 0)) (lambda (shadow) (if shadow (define n 100)) (set! n (+ n 1)) n))) '
+    '(define c (mk)) (list (c #f) (c #f) (c #t) (c #f))',
+    # an outer slot inside an inlined operand, then made dyn
+    '(define (mk) (let ((n 1)) (lambda (s) (if s (define n 10)) (list (+ n 1) (* 2 n))))) '
+    '(define c (mk)) (list (c #f) (c #t) (c #f))',
+    # cond: inline and called tests, clauses without a body, else with and without one
+    "(define (c x) (cond ((number? x) (list 'num x)) ((eq? x 'a) 'sym-a) ((member x '(1 2))) "
+    "((string? x) (string-append x \"!\")) ((< 0 (length x)) 'nonempty) (else))) "
+    "(list (c 1) (c 'a) (c \"s\") (c '(1)) (c '()) (c '(9)))",
+    "(define (c x) (cond ((null? x) 'empty) ((pair? x)) ((not x) 'false))) (list (c '()) (c '(1)) (c #f) (c 0))",
+    "(define g 5) (define (c x) (let ((y 2)) ((lambda () (cond ((< x y) 'lt) ((= x g) 'is-g) (else 'other)))))) "
+    "(list (c 1) (c 5) (c 9))",
+    "(define (c x) (cond ((> x 0) 'pos))) (define r1 (c 1)) (define (> a b) #f) (list r1 (c 1))",
+    "(define (c n acc) (cond ((= n 0) acc) (else (c (- n 1) (+ acc 1))))) (c 5000 0)",
+    "(define (c x) (cond (else 'e) ((car x) 'never))) (c 1)",
+    # when/unless/and/or with inline tests; the last operand of and/or stays a tail call
+    "(define (w x) (list (when (< x 1) 'lt 'small) (unless (< x 1) 'ge) (when (pair? x) 1) (unless (null? x) 2)))"
+    " (list (w 0) (w 5))",
+    "(define (a x y) (list (and (number? x) (< x y) (+ x y)) (or (null? x) (eq? x 'k) (list x)) (and) (or)"
+    " (and (< x y)) (or (> x y)) (and (member x '(1)) (= x 1)) (or (member x '(2)) (= x 1))))"
+    " (list (a 1 2) (a 3 2) (a 1 1))",
+    '(define (f n) (or (= n 0) (f (- n 1)))) (define (g n) (and (> n -1) (if (= n 0) (quote done) (g (- n 1))))) '
+    '(list (f 3000) (g 3000))',
+    "(define (w x) (when (> x 0) 'pos)) (define r1 (w 1)) (define (> a b) #f) (list r1 (w 1))",
+    "(define (a x) (and (> x 0) 'pos)) (define r1 (a 1)) (define (> a b) #f) (list r1 (a 1))",
+    '(let ((i 0) (n 0)) (while (< i 10) (set! n (+ n i)) (set! i (+ i 1))) (dotimes (k 5) (set! n (+ n k))) n)',
+    # equality and type tests inlined, with every kind of operand
+    "(define (f x y) (list (eq? x y) (equal? x y) (eq x 'a) (number? x) (symbol? x) (string? x))) "
+    "(list (f 'a 'a) (f 'a 'b) (f 1 1) (f \"s\" \"s\") (f '(1) '(1)) (f car car) (f 'a \"a\"))",
 ]
 
 ERRORS = [
@@ -189,6 +227,18 @@ ERRORS = [
     '(define (f n) (+ 1 (f n))) (f 1)',
     '(define (f) (undefined-thing 1 2)) (f)',
     '(define (f) (3 1 2)) (f)',
+    '(define (mk) (let ((n 0)) (lambda () (set! n (+ n "x"))))) ((mk))',
+    '(define (mk) (let ((n 0)) (lambda () (let ((k 1)) (set! n (car n)))))) ((mk))',
+    '(define (f n) (set! n (cdr n)) n) (f 5)',
+    '(define (mk) (let ((n 0)) (lambda () (let ((k 1)) (set! k (+ n zzqnope)))))) ((mk))',
+    '(define (f a) (list (+ a 1) (+ zzqnope 1))) (f 1)',
+    "(define (c x) (cond ((< x 1) 'small) (else 'big))) (c 'a)",
+    "(define (c x) (cond ((number? x) 1) ((< (car x) 1) 'small))) (c '(a))",
+    "(define (c x) (cond ((eq? x zzqnope) 1))) (c 'a)",
+    "(define (w x) (when (< x 1) 'small)) (w 'a)",
+    "(define (w x) (unless (< (car x) 1) 'big)) (w 5)",
+    "(define (a x) (and (number? x) (< x 'b))) (a 1)",
+    "(define (a x) (or (null? x) (< (cdr x) 1))) (a '(1 2))",
 ]
 
 

@@ -251,6 +251,8 @@ class JsonError(Exception):
 _WS = re.compile(r'[ \t\n\r]*')
 _JSON_NUMBER = re.compile(r'-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?')
 _PLAIN = re.compile(r'[^"\\\x00-\x1f]*')
+_SIMPLE_STRING = re.compile(r'"([^"\\\x00-\x1f]*)"')                 # no escapes
+_SIMPLE_KEY = re.compile(r'"([^"\\\x00-\x1f]*)"[ \t\n\r]*:[ \t\n\r]*')  # and its ':'
 _HEX4 = re.compile(r'[0-9a-fA-F]{4}')
 _SIMPLE_ESCAPES = {'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f',
                    'n': '\n', 'r': '\r', 't': '\t'}
@@ -276,6 +278,9 @@ def _hex_escape(text: str, pos: int) -> int:
 
 def _parse_string(text: str, pos: int):
     """The string whose opening quote is at pos, and the position after it."""
+    m = _SIMPLE_STRING.match(text, pos)
+    if m is not None:
+        return m.group(1), m.end()
     parts = []
     pos += 1
     while True:
@@ -375,6 +380,9 @@ def parse_json(text: str, make_array, make_object):
 
 def _object_key(text: str, pos: int):
     """The key at pos, its ':' and the whitespace after; returns (key, value position)."""
+    m = _SIMPLE_KEY.match(text, pos)
+    if m is not None:
+        return m.group(1), m.end()
     if not text.startswith('"', pos):
         _fail(text, pos, 'expected a string key' if pos < len(text) else 'unexpected end of input')
     key, pos = _parse_string(text, pos)

@@ -1,0 +1,89 @@
+"""Host primitives the standard library's functions are built on.
+
+These are bound only in the library's own globals (as `%name`), never in the
+program's: a library function such as `string-join` stays a lambda with its
+documentation, and calls its primitive for the loop. Each primitive gives
+the results, messages and hints the library's former rusty definition gave,
+including for bad input: where that definition failed inside `car`, `cdr`,
+`string-append` or `string-length`, the primitive raises through the same
+builtin.
+"""
+from __future__ import annotations
+
+from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, equal
+from .lists import car, cdr
+from .strings import string_append, string_length
+
+TABLE = BuiltinTable()
+
+# Key classes whose `==` is exactly `equal?` (same class assumed).
+_PLAIN_KEYS = (float, str, bool, Symbol, NilType)
+
+
+# ── Association lists ────────────────────────────────────────────────────
+
+@TABLE.fn('%assoc', 2, 2)
+def assoc(k, alist):
+    """The first non-empty list in alist whose first element is equal? to k, else #f."""
+    if alist is NIL:
+        return False
+    if alist.__class__ is not List:
+        car(alist)          # the error the walk met first
+    kc = k.__class__
+    plain = kc in _PLAIN_KEYS
+    cell = alist
+    while cell is not EMPTY:
+        entry = cell.car
+        if entry.__class__ is List and entry is not EMPTY:
+            x = entry.car
+            if x.__class__ is kc and (x == k if plain else equal(x, k)):
+                return entry
+        cell = cell.cdr
+    return False
+
+
+# ── Strings ──────────────────────────────────────────────────────────────
+
+@TABLE.fn('%string-join', 2, 2)
+def string_join(lst, sep):
+    """The strings of lst with sep between them; one element is returned as it is."""
+    if lst is NIL or lst is EMPTY:
+        return ''
+    if lst.__class__ is not List:
+        cdr(lst)            # the error the walk met first
+    if lst.cdr is EMPTY:
+        return lst.car
+    items = []
+    add = items.append
+    cell = lst
+    while cell is not EMPTY:
+        add(cell.car)
+        cell = cell.cdr
+    if sep.__class__ is str:
+        try:
+            return sep.join(items)
+        except TypeError:       # a non-string element: reported below
+            pass
+    parts = [items[0]]
+    for x in items[1:]:
+        parts.append(sep)
+        parts.append(x)
+    return string_append(*parts)    # raises its error for the first non-string
+
+
+@TABLE.fn('%string-first-index', 2, 2)
+def string_first_index(s, sub):
+    """The index of the first occurrence of sub in s, else #f."""
+    string_length(s)
+    string_length(sub)
+    i = s.find(sub)
+    return False if i < 0 else float(i)
+
+
+@TABLE.fn('%string-last-index', 2, 2)
+def string_last_index(s, sub):
+    """The index of the last occurrence of sub in s, else #f."""
+    string_length(sub)
+    string_length(s)
+    i = s.rfind(sub)
+    return False if i < 0 else float(i)

@@ -1,0 +1,81 @@
+"""The standard library's car/cdr compositions computed inline by the fast
+nodes (specialize.LIBRARY_INLINE) against the reference: the same programs
+with RUSTY_SPECIALIZE=0, values and errors (message, position, backtrace)
+alike, at the depth limit too, and never for a procedure of the program's
+that has the name."""
+import pytest
+
+from rusty.runtime import Session
+from rusty.specialize import LIBRARY_INLINE
+from rusty.values import EMPTY, NIL, make_list, sym
+from test_specialize import outcome
+
+ARGS = [EMPTY, NIL, 1.0, 'ab', sym('a'), make_list([1.0]), make_list([1.0, 2.0]),
+        make_list([1.0, 2.0, 3.0]), make_list([make_list([1.0, 2.0]), 3.0]), make_list([EMPTY, 2.0]),
+        make_list([make_list([5.0]), make_list([6.0]), make_list([7.0])])]
+
+# Every place a fast node computes one: call node (non-tail and tail), as an
+# operand, a let init, an argument of an inline builtin, with the operand
+# read from a local, an outer frame and a global.
+SHAPES = [
+    '(define (call-node a) (id (OP a)))',
+    '(define (tail-call a) (OP a))',
+    '(define (operand a) (list (OP a)))',
+    '(define (let-init a) (let ((r (OP a))) r))',
+    '(define (outer a) ((lambda () (list (OP a)))))',
+    '(define (global a) (list (OP ga)))',
+    '(define (nested a) (list (OP (cdr a))))',
+]
+
+
+def session(monkeypatch, fast: bool, limit: str = '2000') -> Session:
+    monkeypatch.setenv('RUSTY_SPECIALIZE', '1' if fast else '0')
+    monkeypatch.setenv('RUSTY_RECURSION_LIMIT', limit)
+    s = Session()
+    monkeypatch.delenv('RUSTY_SPECIALIZE')
+    monkeypatch.delenv('RUSTY_RECURSION_LIMIT')
+    return s
+
+
+def run_shapes(s, op):
+    s.run('(define (id x) x)\n' + '\n'.join(shape.replace('OP', op) for shape in SHAPES), '<lib>')
+    found = []
+    for a in ARGS:
+        s.genv.define(sym('ga'), a)
+        for shape in SHAPES:
+            proc = s.genv.lookup(sym(shape.split()[1][1:]))
+            found.append((shape, repr(a), outcome(lambda: s.call(proc, [a]))))
+    return found
+
+
+@pytest.mark.parametrize('op', sorted(LIBRARY_INLINE))
+def test_inline_library_lambda_matches_the_reference(monkeypatch, op):
+    got = [run_shapes(session(monkeypatch, fast), op) for fast in (False, True)]
+    assert got[0] == got[1]
+    assert any(o[2][0] == 'error' for o in got[1]) and any(o[2][0] == 'value' for o in got[1])
+
+
+@pytest.mark.parametrize('src', [
+    # the program's own cadr is called, not the library's
+    "(define (f e) (list (cadr e))) (define r1 (f '(1 2))) (define (cadr x) 'mine) (list r1 (f '(1 2)))",
+    "(define cadr (lambda (x) 'mine)) (define (f e) (list (cadr e))) (f '(1 2))",
+    "(defmacro cadr (x) ''macro) (define (f e) (list (cadr e))) (f '(1 2))",
+    # the library itself keeps its cadr when the program redefines it
+    "(define (cadr x) 'mine) (define (car x) 'mine) (list (cadr '(1 2)) (caddr '(1 2 3)))",
+    # errors inside, with the library frame in the backtrace
+    '(define (f e) (+ 1 (caddr e))) (f (list 1 2))',
+    '(define (f e) (let ((x (caar e))) x)) (f (list 5))',
+])
+def test_programs_run_the_same_both_ways(monkeypatch, src):
+    got = [outcome(lambda: session(monkeypatch, fast).run(src, '<prog>')) for fast in (False, True)]
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize('n', range(1994, 2002))
+def test_at_the_depth_limit_the_call_counts_as_in_the_reference(monkeypatch, n):
+    # cadr is a call: at the limit it is the call that goes one level too deep
+    src = ("(define (down n l) (if (= n 0) (list (cadr l)) (cons 0 (down (- n 1) l)))) "
+           "(length (down %d '(1 2)))" % n)
+    got = [outcome(lambda: session(monkeypatch, fast).run(src, '<prog>')) for fast in (False, True)]
+    assert got[0] == got[1]
+    assert {o[0] for o in got} <= {'value', 'error'}
