@@ -5,7 +5,6 @@ here, so the evaluator never imports them.
 """
 from __future__ import annotations
 
-import copy
 import gc
 import os
 import sys
@@ -168,8 +167,8 @@ class Session:
         """Run the standard library against its own globals, then give the
         program its definitions (§15.9: the library keeps its meaning)."""
         lib = LibraryEnv(self.genv)
-        unit = copy.copy(self.unit)     # the session's unit, with the library's globals
-        unit.genv = lib
+        u = self.unit                   # the session's unit, with the library's globals
+        unit = ev.Unit(lib, u.interp, u.depth, u.specialize_call, u.use_spans)
         self._eval_forms(forms, unit)
         lib.publish()
 
