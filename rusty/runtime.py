@@ -8,7 +8,6 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from importlib import import_module
 
 from . import docs, forms, specialize, specials
 from . import eval as ev
@@ -21,6 +20,13 @@ from .reader import read
 from .resolve import MISSING, GlobalEnv, LibraryEnv
 from .values import NIL, Builtin, Lambda, List, Macro, Symbol, sym
 from .worker import worker
+
+def import_module(name: str):
+    """The module `name`, imported if need be (importlib.import_module without
+    importlib's own import, which start-up can do without)."""
+    __import__(name)
+    return sys.modules[name]
+
 
 # Importing the modules the forms table names registers their compile
 # functions in eval.SPECIALS (a new form's module needs no line here).
