@@ -9,7 +9,7 @@ import gc
 import os
 import sys
 
-from . import docs, forms, specialize, specials
+from . import forms, specialize, specials
 from . import eval as ev
 from .apply import Depth, make_frame, procedure_caller, recursion_message, run
 from .errors import (STDLIB_FILE, Abort, EvalError, Exit, Interrupted, ReadError, RecursionLimit, RustyError,
@@ -192,6 +192,7 @@ class Session:
 
     def documentation(self, name: str) -> str | None:
         """`(doc 'name)`: the documentation text of a name, or None."""
+        from . import docs      # loaded when documentation is first asked for
         return docs.documentation(self, name)
 
     def eval_string(self, text: str):

@@ -38,7 +38,7 @@ KEPT_OUT = (
 RUSTY_KEPT_OUT = ('rusty.jit', 'rusty.graph.grad', 'rusty.graph.interp', 'rusty.graph.ir',
                   'rusty.graph.optimize', 'rusty.graph.shapes', 'rusty.graph.trace',
                   'rusty.fmt', 'rusty.pretty', 'rusty.repl', 'rusty.manual', 'rusty.fmt_command',
-                  'rusty.report')
+                  'rusty.report', 'rusty.docs')
 
 SCRIPT = '''
 import io, json, sys
