@@ -5,6 +5,7 @@ where it is first needed); these tests make sure none comes back silently.
 They look at sys.modules after a real batch run in a fresh `python3 -S`
 process, so nothing a test run imported earlier can hide or add a module.
 """
+import io
 import json
 import os
 import subprocess
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from helpers import ev
+from rusty import cli
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -119,3 +121,26 @@ def test_a_malformed_macro_body_fails_when_expanded_with_its_message():
                    '  at <expr>:1:8\n'
                    '  1 | (begin (defmacro bad (x) (if)) (bad 1))\n'
                    '    |        ^^^^^^^^^^^^^^^^^^^^^^^\n')
+
+
+@pytest.mark.parametrize('program,out,err', [
+    # A macro that a macro body calls is looked up when the body first runs.
+    ("(defmacro a (x) (b x)) (defmacro b (y) (list 'quote y)) (a 5)", '',
+     "Error: Undefined: 'x' — did you mean '*'?\n"
+     '  at <expr>:1:57\n'
+     "  1 | (defmacro a (x) (b x)) (defmacro b (y) (list 'quote y)) (a 5)\n"
+     '    |                                                         ^^^^^\n'),
+    # An error in a macro a macro body expands surfaces only when that body runs.
+    ('(defmacro e1 () (error "boom")) (defmacro m2 () (e1)) 1', '1\n', ''),
+    ('(defmacro e1 () (error "boom")) (defmacro m2 () (e1)) (m2)', '',
+     'Error: boom\n'
+     '  at <expr>:1:1\n'
+     '  1 | (defmacro e1 () (error "boom")) (defmacro m2 () (e1)) (m2)\n'
+     '    | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n'),
+    ("(define (f) (m3 1)) (defmacro m3 (x) x) (f)", '1\n', ''),
+    ('(defmacro m5 (x) (define z 3) (+ x z)) (m5 1)', '4\n', ''),
+])
+def test_macros_compiled_on_first_expansion_keep_their_meaning(program, out, err):
+    o, e = io.StringIO(), io.StringIO()
+    status = cli.main(['-e', program], stdout=o, stderr=e, stdin=io.StringIO(''))
+    assert (status, o.getvalue(), e.getvalue()) == (1 if err else 0, out, err)
