@@ -40,7 +40,7 @@ KEPT_OUT = (
 RUSTY_KEPT_OUT = ('rusty.jit', 'rusty.graph.grad', 'rusty.graph.interp', 'rusty.graph.ir',
                   'rusty.graph.optimize', 'rusty.graph.shapes', 'rusty.graph.trace',
                   'rusty.fmt', 'rusty.pretty', 'rusty.repl', 'rusty.manual', 'rusty.fmt_command',
-                  'rusty.report', 'rusty.docs')
+                  'rusty.report', 'rusty.docs', 'rusty.tensor')
 
 SCRIPT = '''
 import io, json, sys
@@ -92,6 +92,8 @@ def test_the_library_macros_run_without_the_kept_out_modules():
     ('(fmt-string "(a   b)")', 'rusty.fmt', '(a b)'),
     ('(pretty-string (list 1 2))', 'rusty.pretty', '(1 2)'),
     ('(/ -1 1e-200 1e-200)', 'rusty.tensor', '-inf'),
+    ("(tensor->list (tensor-add (tensor '(1 2)) 10))", 'rusty.tensor', '(11 12)'),
+    ("(tensor-sum (tensor '((1 2) (3 4))))", 'rusty.tensor', '10'),
 ])
 def test_what_is_kept_out_is_imported_when_first_used(expr, module, shown):
     status, out, err, modules = batch_modules('-e', expr)
