@@ -21,6 +21,7 @@ from .resolve import MISSING, GlobalEnv, LibraryEnv
 from .values import NIL, Builtin, Lambda, List, Macro, Symbol, sym
 from .worker import worker
 
+
 def import_module(name: str):
     """The module `name`, imported if need be (importlib.import_module without
     importlib's own import, which start-up can do without)."""
@@ -173,9 +174,7 @@ class Session:
         """Run the standard library against its own globals, then give the
         program its definitions (§15.9: the library keeps its meaning)."""
         lib = LibraryEnv(self.genv)
-        u = self.unit                   # the session's unit, with the library's globals
-        unit = ev.Unit(lib, u.interp, u.depth, u.specialize_call, u.use_spans)
-        self._eval_forms(forms, unit)
+        self._eval_forms(forms, with_globals(self.unit, lib))
         lib.publish()
 
     # ── Host interface for builtins and special forms ──
@@ -255,6 +254,16 @@ class Session:
             if e.span is None:
                 e.span = span
             raise
+
+
+def with_globals(unit, genv):
+    """A copy of compilation unit `unit` (every field shared) whose globals
+    are `genv` (copy.copy without the copy module's import)."""
+    new = object.__new__(unit.__class__)
+    for name in unit.__class__.__slots__:
+        setattr(new, name, getattr(unit, name))
+    new.genv = genv
+    return new
 
 
 def bounded_call(inner, capacity: int):

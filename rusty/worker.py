@@ -40,6 +40,12 @@ from .errors import Abort, EvalError
 # the JIT stay out of start-up, and the interrupt path imports them when used.
 FFI_MODULE = 'rusty.jit.ffi'
 
+
+def loaded_ffi(name: str):
+    """Attribute `name` of rusty.jit.ffi if that module is loaded (and far
+    enough along to have it), else None; never imports it."""
+    return getattr(sys.modules.get(FFI_MODULE), name, None)
+
 BYTES_PER_LEVEL = 8 << 10     # C stack one Lisp depth level may use (sort's predicate: ~5.4 KiB)
 BASE_STACK = 64 << 20         # for everything that is not per level (startup, compiles, printing)
 MIN_STACK = 16 << 20          # below this, give up with a clear error
@@ -147,9 +153,9 @@ class Worker:
             try:
                 sys.setrecursionlimit(max(saved, self.recursion_limit))
                 self.interrupts = 0
-                ffi = sys.modules.get(FFI_MODULE)
-                if ffi is not None:
-                    ffi.clear_stop()
+                clear_stop = loaded_ffi('clear_stop')
+                if clear_stop is not None:
+                    clear_stop()
                 self.job += 1
                 self.running = True
                 outcome = (True, fn(*args))
@@ -157,9 +163,9 @@ class Worker:
                 outcome = (False, e)
             finally:
                 self.running = False
-                ffi = sys.modules.get(FFI_MODULE)    # loaded by any interrupt being sent
-                if ffi is not None:
-                    with ffi.kernel_gate:    # an interrupt being sent has arrived
+                gate = loaded_ffi('kernel_gate')     # an interrupt being sent has loaded it
+                if gate is not None:
+                    with gate:               # an interrupt being sent has arrived
                         pass
                 if self.interrupts:
                     _drop_pending_interrupt()
