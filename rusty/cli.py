@@ -5,6 +5,7 @@ when stdin is a terminal and no script is given.
 """
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -99,12 +100,21 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
 
 def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=None) -> int:
     """Batch mode: evaluate all forms; print the last value; report errors."""
-    from .printer import print_form
-    from .runtime import Session
-    from .values import NIL
     session = None
     try:
-        session = Session(out=stdout, script=script, args=args, inp=stdin, err=stderr)
+        # Start-up makes only objects that live as long as the process (the
+        # session then freezes them out of the collector's sight), so the
+        # collector has nothing to find until the program runs.
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            from .printer import print_form
+            from .runtime import Session
+            from .values import NIL
+            session = Session(out=stdout, script=script, args=args, inp=stdin, err=stderr)
+        finally:
+            if enabled:
+                gc.enable()
         value = session.run(text, file)
         if value is not NIL and value is not False:
             stdout.write(print_form(value) + '\n')

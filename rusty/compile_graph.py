@@ -12,15 +12,10 @@ import threading
 
 from .errors import EvalError
 from .graph.builtins import check_args, optimised
-from .graph.grad import grad_graph
-from .graph.interp import LOSS_NOT_SCALAR
-from .graph.shapes import infer, shape_of
-from .graph.trace import build
 from .values import BuiltinTable
 
 TABLE = BuiltinTable()
 PREFIX = 'graph-compile-grad'
-LOSS_NOT_SCALAR_COMPILED = PREFIX + LOSS_NOT_SCALAR[len('graph-grad'):]
 
 
 @TABLE.fn('graph-compile', 1, 1, host=True, sig='(graph-compile f)',
@@ -37,13 +32,17 @@ def graph_compile(host, f):
               'specialised to the example arguments\' shapes.',
           examples=(('((graph-compile-grad (lambda (x) (* x x)) 1) 3)', '(9 6)'),))
 def graph_compile_grad(host, f, *args):
+    from .graph.grad import grad_graph          # the graph package: loaded on first use
+    from .graph.interp import LOSS_NOT_SCALAR
+    from .graph.shapes import infer, shape_of
+    from .graph.trace import build
     forward, loss = build(f, host.display)          # as graph-grad does, up to evaluation
     check_args(PREFIX, f, args, host.display)
     g, outputs = grad_graph(forward, loss, len(f.params))
     param_shapes = tuple(shape_of(x) for x in args)
     shapes = infer(g, param_shapes, PREFIX)
     if shapes[outputs[0]] is not None:
-        raise EvalError(LOSS_NOT_SCALAR_COMPILED)
+        raise EvalError(PREFIX + LOSS_NOT_SCALAR[len('graph-grad'):])
     from .jit import graph_codegen
     return graph_codegen.compile_grad(g, outputs, shapes, param_shapes, bridge(), host.display)
 

@@ -11,7 +11,7 @@ REPL's `,doc` and the reference manual all go through `entry` or
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections import namedtuple
 
 from . import forms
 from .values import Builtin, Lambda, List, Macro
@@ -20,11 +20,9 @@ ARROW = ' ⇒ '           # between an example and its result
 EXAMPLE_INDENT = '  '   # examples are the indented lines of a doc
 
 
-class Doc(NamedTuple):
+class Doc(namedtuple('Doc', 'sig text examples')):
     """One name's documentation: a call signature, prose, (expression, result) pairs."""
-    sig: str
-    text: str
-    examples: tuple
+    __slots__ = ()
 
 
 SPECIAL_FORM_DOCS = {n: (forms.entry(n).sig, forms.entry(n).doc) for n in forms.NAMES}

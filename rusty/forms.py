@@ -18,7 +18,7 @@ Adding a special form is one row here and its compile function in `module`.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections import namedtuple
 
 # ── The vocabulary of a row ──────────────────────────────────────────────
 
@@ -53,18 +53,21 @@ SYNTAXES = (
 INDENTS = ('body', 'call')   # the layout rules: body table (two columns) or aligned like a call
 
 
-class Form(NamedTuple):
+# A row's fields (a collections.namedtuple: typing's NamedTuple would put
+# the typing module on every start-up):
+#   names      tuple of str: the name, then aliases
+#   module     the rusty module whose compile function handles it
+#   syntax     one of SYNTAXES
+#   frame      bool: creates a frame of its own
+#   effectful  bool: evaluating it can have effects beyond its value
+#   indent     one of INDENTS
+#   sig        call signature, e.g. '(if test then [else])'
+#   doc        what it does
+#   examples   tuple of (expression text, expected write form) pairs
+class Form(namedtuple('Form', 'names module syntax frame effectful indent sig doc examples')):
     """One special form; `names[0]` is its name, the rest are aliases with
     the same meaning and messages."""
-    names: tuple
-    module: str            # the rusty module whose compile function handles it
-    syntax: str            # one of SYNTAXES
-    frame: bool            # creates a frame of its own
-    effectful: bool        # evaluating it can have effects beyond its value
-    indent: str            # one of INDENTS
-    sig: str               # call signature, e.g. '(if test then [else])'
-    doc: str               # what it does
-    examples: tuple        # (expression text, expected write form) pairs
+    __slots__ = ()
 
     @property
     def name(self) -> str:
@@ -246,12 +249,10 @@ def names_with(syntax: str) -> tuple:
     return tuple(n for f in TABLE if f.syntax == syntax for n in f.names)
 
 
-class Entry(NamedTuple):
-    """The documentation of one name (an alias gets its own wording)."""
-    name: str
-    sig: str
-    doc: str
-    examples: tuple
+class Entry(namedtuple('Entry', 'name sig doc examples')):
+    """The documentation of one name (an alias gets its own wording): its
+    signature, prose and (expression, result) examples."""
+    __slots__ = ()
 
 
 def entry(name: str) -> Entry | None:

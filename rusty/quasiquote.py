@@ -110,8 +110,12 @@ def comp_defmacro(x, scope, tail, span, unit):
         nparams = len(mscope.names)
         for d in body_defines(renamed):
             mscope.add(d, maybe_unbound=True)
-        code = comp_body(renamed, mscope, True, span, unit)
-        m = Macro(params, rest, renamed, code, env, name.name, mscope, len(mscope.names) - nparams)
+        m = Macro(params, rest, renamed, None, env, name.name, mscope, len(mscope.names) - nparams)
+
+        def first_call(fr):     # as for lambdas: the body is compiled when first expanded
+            m.code = comp_body(renamed, mscope, True, span, unit)
+            return m.code(fr)
+        m.code = first_call
         store(f, m)
         return NIL
     return ev

@@ -16,7 +16,6 @@ or a `GlobalRef(cell)`. It must stay observably identical to by-name lookup
 """
 from __future__ import annotations
 
-import weakref
 from collections import namedtuple
 
 from .forms import BY_NAME

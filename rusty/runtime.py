@@ -5,13 +5,11 @@ here, so the evaluator never imports them.
 """
 from __future__ import annotations
 
-import copy
 import gc
 import os
 import sys
-from importlib import import_module
 
-from . import docs, forms, specialize, specials
+from . import forms, specialize, specials
 from . import eval as ev
 from .apply import Depth, make_frame, procedure_caller, recursion_message, run
 from .errors import (STDLIB_FILE, Abort, EvalError, Exit, Interrupted, ReadError, RecursionLimit, RustyError,
@@ -22,6 +20,14 @@ from .reader import read
 from .resolve import MISSING, GlobalEnv, LibraryEnv
 from .values import NIL, Builtin, Lambda, List, Macro, Symbol, sym
 from .worker import worker
+
+
+def import_module(name: str):
+    """The module `name`, imported if need be (importlib.import_module without
+    importlib's own import, which start-up can do without)."""
+    __import__(name)
+    return sys.modules[name]
+
 
 # Importing the modules the forms table names registers their compile
 # functions in eval.SPECIALS (a new form's module needs no line here).
@@ -177,9 +183,7 @@ class Session:
         lib = LibraryEnv(self.genv)
         for s, b in self._builtins(import_module(LIBRARY_PRIMITIVES).TABLE):
             lib.define_private(s, b)
-        unit = copy.copy(self.unit)     # the session's unit, with the library's globals
-        unit.genv = lib
-        self._eval_forms(forms, unit)
+        self._eval_forms(forms, with_globals(self.unit, lib))
         lib.publish()
         self.library = lib
 
@@ -204,6 +208,7 @@ class Session:
 
     def documentation(self, name: str) -> str | None:
         """`(doc 'name)`: the documentation text of a name, or None."""
+        from . import docs      # loaded when documentation is first asked for
         return docs.documentation(self, name)
 
     def eval_string(self, text: str):
@@ -266,6 +271,16 @@ class Session:
             if e.span is None:
                 e.span = span
             raise
+
+
+def with_globals(unit, genv):
+    """A copy of compilation unit `unit` (every field shared) whose globals
+    are `genv` (copy.copy without the copy module's import)."""
+    new = object.__new__(unit.__class__)
+    for name in unit.__class__.__slots__:
+        setattr(new, name, getattr(unit, name))
+    new.genv = genv
+    return new
 
 
 def bounded_call(inner, capacity: int):

@@ -27,16 +27,24 @@ is handed over.
 """
 from __future__ import annotations
 
-import ctypes
 import gc
 import sys
 import threading
 import time
-import types
 from _queue import SimpleQueue   # queue.SimpleQueue, without queue's imports
 
 from .errors import Abort, EvalError
-from .jit import ffi
+
+# Natives exist only once the JIT's ffi module is loaded, so a run that never
+# loads it has no interrupt flag to clear and no kernel to wait for: ctypes and
+# the JIT stay out of start-up, and the interrupt path imports them when used.
+FFI_MODULE = 'rusty.jit.ffi'
+
+
+def loaded_ffi(name: str):
+    """Attribute `name` of rusty.jit.ffi if that module is loaded (and far
+    enough along to have it), else None; never imports it."""
+    return getattr(sys.modules.get(FFI_MODULE), name, None)
 
 BYTES_PER_LEVEL = 8 << 10     # C stack one Lisp depth level may use (sort's predicate: ~5.4 KiB)
 BASE_STACK = 64 << 20         # for everything that is not per level (startup, compiles, printing)
@@ -94,7 +102,7 @@ def _call_in_frame(fn):
 def roomy(fn):
     """fn() called under a frame with a large declared stack (see above)."""
     code = _call_in_frame.__code__
-    big = types.FunctionType(code.replace(co_stacksize=ROOMY_SLOTS), globals())
+    big = type(_call_in_frame)(code.replace(co_stacksize=ROOMY_SLOTS), globals())
     return big(fn)
 
 
@@ -145,7 +153,9 @@ class Worker:
             try:
                 sys.setrecursionlimit(max(saved, self.recursion_limit))
                 self.interrupts = 0
-                ffi.clear_stop()
+                clear_stop = loaded_ffi('clear_stop')
+                if clear_stop is not None:
+                    clear_stop()
                 self.job += 1
                 self.running = True
                 outcome = (True, fn(*args))
@@ -153,8 +163,10 @@ class Worker:
                 outcome = (False, e)
             finally:
                 self.running = False
-                with ffi.kernel_gate:    # an interrupt being sent has arrived
-                    pass
+                gate = loaded_ffi('kernel_gate')     # an interrupt being sent has loaded it
+                if gate is not None:
+                    with gate:               # an interrupt being sent has arrived
+                        pass
                 if self.interrupts:
                     _drop_pending_interrupt()
                 sys.setrecursionlimit(saved)
@@ -194,11 +206,13 @@ class Worker:
         callback could lose it (that kernel raises the interrupt on return)."""
         if not self.running:
             return
+        import ctypes
+        from .jit import ffi
         job = self.job
         self.interrupts += 1
         exc = KeyboardInterrupt if self.interrupts == 1 else Abort
         ffi.request_stop()
-        if exc is KeyboardInterrupt and self._answered(job):
+        if exc is KeyboardInterrupt and self._answered(job, ffi):
             return
         with ffi.kernel_gate:
             if ffi.in_kernel() or not self.running or self.job != job:
@@ -207,7 +221,7 @@ class Worker:
                 ffi.clear_stop()     # withdrawn: Python code gets the exception
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.thread.ident), ctypes.py_object(exc))
 
-    def _answered(self, job: int) -> bool:
+    def _answered(self, job: int, ffi) -> bool:
         """Whether a native took up the stop request (or the job ended)
         within NATIVE_ACK."""
         deadline = time.monotonic() + NATIVE_ACK
@@ -237,6 +251,7 @@ def _drop_pending_interrupt() -> None:
     forever at its next call. So the pending exception is replaced by _Late
     and delivered here (at the next check CPython makes), where it is
     absorbed."""
+    import ctypes       # loaded already by the interrupt that was sent
     tid = ctypes.c_ulong(threading.get_ident())
     try:
         ctypes.pythonapi.PyThreadState_SetAsyncExc(tid, ctypes.py_object(_Late))

@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from rusty.errors import EvalError
 from rusty.graph import builtins as GB
+from rusty.graph.grad import grad_graph
 from rusty.graph.interp import compile_plan, evaluate
 from rusty.graph.optimize import optimize
 from rusty.graph.shapes import infer, shape_of
@@ -183,7 +184,7 @@ def test_shapes_of_every_op():
     shapes = infer(g, [(2, 3), (3, 2), None])
     assert [s for s in shapes] == [(2, 3), (3, 2), (2, 2), None, (2, 2), (2, 2), (2, 2),
                                    (2, 2), (2, 2), None]
-    g2, outs = GB.grad_graph(g, out, 3)
+    g2, outs = grad_graph(g, out, 3)
     s2 = infer(g2, [(2, 3), (3, 2), None])
     assert [s2[o] for o in outs] == [None, (2, 3), (3, 2), None]
 

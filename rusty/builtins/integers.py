@@ -4,7 +4,6 @@ exact truncated quotient rounded once to f64, never a truncated rounded a/b."""
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 from ..errors import EvalError
 from ..values import BuiltinTable
@@ -39,6 +38,7 @@ def quotient(a, b):
         if a.is_integer() and b.is_integer():       # the common case, in exact integers
             q = abs(int(a)) // abs(int(b))
         else:
+            from fractions import Fraction     # rare: kept out of start-up
             q = abs(math.trunc(Fraction(a) / Fraction(b)))
         return float(q) if (a < 0.0) == (b < 0.0) else -float(q)
     q = a / b

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import math
 
-from ..fmt import fmt_string as format_text
-from ..pretty import pretty_string as layout_value
 from ..printer import display_form
 from ..values import NIL, BuiltinTable
 from ..errors import EvalError
@@ -30,7 +28,8 @@ def width_arg(name: str, width) -> int:
                     ('(fmt-string "(list 1\\n2)  ; two")', '"(list 1\\n      2) ; two\\n"'),
                     ('(fmt-string "")', '""')))
 def fmt_string(s):
-    return format_text(string_arg('fmt-string', s))
+    from ..fmt import fmt_string     # the formatter is loaded when first used
+    return fmt_string(string_arg('fmt-string', s))
 
 
 @TABLE.fn('pretty-string', 1, 2, sig='(pretty-string v [width])',
@@ -40,12 +39,14 @@ def fmt_string(s):
           examples=(("(pretty-string '(a b c) 6)", '"(a\\n b\\n c)"'),
                     ("(pretty-string '(a \"b\" c))", '"(a \\"b\\" c)"')))
 def pretty_string(v, width=DEFAULT_WIDTH):
-    return layout_value(v, width_arg('pretty-string', width))
+    from ..pretty import pretty_string
+    return pretty_string(v, width_arg('pretty-string', width))
 
 
 @TABLE.fn('pretty-print', 1, 2, host=True, sig='(pretty-print v [width])',
           doc='Write v as pretty-string lays it out, and a newline; returns Nil.',
           examples=(("(pretty-print '(1 2) 4)", '()'),))
 def pretty_print(host, v, width=DEFAULT_WIDTH):
-    host.out.write(layout_value(v, width_arg('pretty-print', width)) + '\n')
+    from ..pretty import pretty_string
+    host.out.write(pretty_string(v, width_arg('pretty-print', width)) + '\n')
     return NIL

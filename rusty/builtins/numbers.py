@@ -10,7 +10,6 @@ import time
 
 from ..errors import EvalError
 from ..printer import display_form
-from ..tensor import ieee_div
 from ..values import BuiltinTable
 
 TABLE = BuiltinTable()
@@ -125,7 +124,10 @@ def div(*args):
         if b == 0.0:
             raise EvalError('Division by zero')
         p *= b
-    return ieee_div(args[0], p)
+    if p == 0.0:        # the product underflowed: divide as the hardware does
+        from ..tensor import ieee_div       # (the tensor module is loaded when needed)
+        return ieee_div(args[0], p)
+    return args[0] / p
 
 
 

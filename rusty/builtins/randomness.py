@@ -6,7 +6,6 @@ it does not depend on Python's per-process hash randomisation)."""
 from __future__ import annotations
 
 import math
-import random as _random
 
 from ..errors import EvalError
 from ..printer import display_form, format_number
@@ -17,10 +16,12 @@ TABLE = BuiltinTable()
 _state: list = []
 
 
-def _generator() -> _random.Random:
-    """The process's generator (created, unseeded, on first use)."""
+def _generator():
+    """The process's random.Random (created, unseeded, on first use; the
+    module too, so start-up does without it)."""
     if not _state:
-        _state.append(_random.Random())
+        import random
+        _state.append(random.Random())
     return _state[0]
 
 

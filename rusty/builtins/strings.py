@@ -102,8 +102,9 @@ def string_split(s, sep=None):
 # ── Conversions ──────────────────────────────────────────────────────────
 
 # A number's text: sign, then a decimal with at least one digit or one of the words.
-_NUMBER_TEXT = re.compile(
-    r'[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))')
+# Compiled on first use (as are the JSON patterns below): start-up does without.
+NUMBER_TEXT = r'[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))'
+_number_text: list = []
 
 
 @TABLE.fn('number->string', 1, 1, doc='The text of a number, as the printer writes it (integers without a decimal point).',
@@ -118,7 +119,9 @@ def number_tostring_arg(x):
           sig='(string->number s)', examples=(('(string->number "42")', '42'), ('(string->number "x")', '#f')))
 def string_to_number(s):
     s = string_arg('string->number', s)
-    if _NUMBER_TEXT.fullmatch(s) is None:
+    if not _number_text:
+        _number_text.append(re.compile(NUMBER_TEXT))
+    if _number_text[0].fullmatch(s) is None:
         return False
     return float(s)
 
@@ -248,12 +251,8 @@ class JsonError(Exception):
     """Invalid JSON; the message says what and where."""
 
 
-_WS = re.compile(r'[ \t\n\r]*')
-_JSON_NUMBER = re.compile(r'-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?')
-_PLAIN = re.compile(r'[^"\\\x00-\x1f]*')
-_SIMPLE_STRING = re.compile(r'"([^"\\\x00-\x1f]*)"')                 # no escapes
-_SIMPLE_KEY = re.compile(r'"([^"\\\x00-\x1f]*)"[ \t\n\r]*:[ \t\n\r]*')  # and its ':'
-_HEX4 = re.compile(r'[0-9a-fA-F]{4}')
+# The JSON token patterns, compiled by the first parse_json (_compile_json).
+_WS = _JSON_NUMBER = _PLAIN = _HEX4 = _SIMPLE_STRING = _SIMPLE_KEY = None
 _SIMPLE_ESCAPES = {'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f',
                    'n': '\n', 'r': '\r', 't': '\t'}
 _WORDS = (('true', True), ('false', False), ('null', NIL))
@@ -316,9 +315,22 @@ def _parse_string(text: str, pos: int):
         parts.append(chr(unit))
 
 
+def _compile_json() -> None:
+    """Compile the JSON token patterns (once)."""
+    global _WS, _JSON_NUMBER, _PLAIN, _HEX4, _SIMPLE_STRING, _SIMPLE_KEY
+    if _WS is None:
+        _SIMPLE_STRING = re.compile(r'"([^"\\\x00-\x1f]*)"')                 # no escapes
+        _SIMPLE_KEY = re.compile(r'"([^"\\\x00-\x1f]*)"[ \t\n\r]*:[ \t\n\r]*')  # and its ':'
+        _JSON_NUMBER = re.compile(r'-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?')
+        _PLAIN = re.compile(r'[^"\\\x00-\x1f]*')
+        _HEX4 = re.compile(r'[0-9a-fA-F]{4}')
+        _WS = re.compile(r'[ \t\n\r]*')
+
+
 def parse_json(text: str, make_array, make_object):
     """Parse one JSON document; arrays and objects are built bottom-up by
     `make_array(values)` and `make_object([(key, value), ...])`. Raises JsonError."""
+    _compile_json()
     ws = _WS.match
     n = len(text)
     # Each stack entry: [is object, items so far, pending key].

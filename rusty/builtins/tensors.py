@@ -5,13 +5,27 @@ import math
 import sys
 from array import array
 
-from .. import tensor as T
 from ..errors import EvalError
 from ..printer import display_form
 from .args import expected
 from ..values import PROCEDURE_TYPES, BuiltinTable, List, NilType, Tensor, make_list
 
 TABLE = BuiltinTable()
+
+
+class _TensorModule:
+    """Stands for rusty.tensor until a builtin first uses it: the first
+    attribute read imports the module and puts it in T's place, so start-up
+    does without it and later calls read the module directly."""
+
+    def __getattr__(self, name):
+        global T
+        from .. import tensor
+        T = tensor
+        return getattr(tensor, name)
+
+
+T = _TensorModule()
 
 
 def _tensor_arg(name: str, x) -> Tensor:
@@ -111,8 +125,6 @@ EXAMPLES = {
 # ── Arithmetic ───────────────────────────────────────────────────────────
 
 def _elementwise(name: str, op: str):
-    compute = T.ELEMENTWISE[op]
-
     def builtin(a, b):
         ta = a.__class__ is Tensor
         tb = b.__class__ is Tensor
@@ -122,7 +134,7 @@ def _elementwise(name: str, op: str):
                                 % (name, T.shape_text(a.shape), T.shape_text(b.shape)))
         elif not ((ta and b.__class__ is float) or (tb and a.__class__ is float)):
             raise EvalError('%s: arguments must be tensors or numbers' % name)
-        return compute(a, b)
+        return T.ELEMENTWISE[op](a, b)
     builtin.__name__ = name.replace('-', '_')
     return builtin
 

@@ -4,25 +4,21 @@ graph-grad keeps the optimised forward+backward graph of each lambda (by its
 source body) per argument shapes, compiled to a straight-line plan, so a
 training loop builds it once. Every builtin here is declared `host=True` only to render
 values in messages (`host.display`): the graph package never imports the printer.
+The table is light: the graph package proper (and the tensor module) is
+imported by the builtins when first called, so start-up does without it.
 """
 from __future__ import annotations
 
-from collections import OrderedDict
-
-from .. import tensor as T
 from ..errors import EvalError
 from ..values import BuiltinTable, Lambda, Tensor, make_list
-from .grad import grad_graph
-from .interp import LOSS_NOT_SCALAR, compile_plan, evaluate
-from .optimize import optimize
-from .shapes import infer
-from .trace import build
 
 TABLE = BuiltinTable()
 
 
 def optimised(f, show):
     """The optimised graph of lambda f and its output node."""
+    from .optimize import optimize
+    from .trace import build
     g, out = build(f, show)
     g, (out,) = optimize(g, [out])
     return g, out
@@ -59,6 +55,7 @@ def graph_node_count(host, f):
 def graph_eval(host, f, *args):
     g, out = optimised(f, host.display)
     check_args('graph-eval', f, args, host.display)
+    from .interp import evaluate
     return evaluate(g, args, [out])[0]
 
 
@@ -78,6 +75,10 @@ def gradient(f, args, show) -> list:
     plan = plans.get(key) if plans is not None else None
     if plan is not None:
         return plan(args)
+    from .grad import grad_graph
+    from .interp import LOSS_NOT_SCALAR, compile_plan, evaluate
+    from .shapes import infer
+    from .trace import build
     forward, loss = build(f, show)
     check_args('graph-grad', f, args, show)
     g, outputs = grad_graph(forward, loss, len(f.params))
@@ -96,7 +97,8 @@ def gradient(f, args, show) -> list:
 
 def _shape_key(args):
     """(kernel table, shape per argument) or None if an argument is neither kind."""
-    key = [id(T.kernels())]
+    from .. import tensor
+    key = [id(tensor.kernels())]
     for x in args:
         if x.__class__ is float:
             key.append(None)
@@ -115,24 +117,26 @@ class _PlanCache:
     ignored), and every closure made from one `(lambda …)` expression shares
     that body, so a loop that re-creates its lambda still hits. Only the body
     (source data) is held, never a closure or its environment; the table is a
-    bounded LRU.
+    bounded LRU (a dict kept in use order: a hit moves its key to the end,
+    the first key is the least recently used).
     """
     LIMIT = 256
 
     def __init__(self):
-        self.entries: OrderedDict = OrderedDict()
+        self.entries: dict = {}
 
     def plans(self, f) -> dict:
         """The shape -> plan dict of lambda f (created empty on first use)."""
         key = (id(f.body), f.params, f.rest)
-        entry = self.entries.get(key)
+        entries = self.entries
+        entry = entries.pop(key, None)
         if entry is not None and entry[0] is f.body:
-            self.entries.move_to_end(key)
+            entries[key] = entry
             return entry[1]
         d: dict = {}
-        self.entries[key] = (f.body, d)
-        if len(self.entries) > self.LIMIT:
-            self.entries.popitem(last=False)
+        entries[key] = (f.body, d)
+        if len(entries) > self.LIMIT:
+            del entries[next(iter(entries))]
         return d
 
     def clear(self) -> None:
