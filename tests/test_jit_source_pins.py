@@ -42,7 +42,7 @@ PINNED = {
     'scalar': '0b105a5326a593b52699ee4f6454c69771f2344006eea781ccd54e970bd4c3bb',
     'mlp_small': 'df597f8e1f600e968fc40726a5dc9972364645b9bb185e946409eb38d9d0afe8',
     'mlp_big': 'da5025e4d7f264b0ab966f3ea55cd8769fa4e5a33befc52de1c77afbf56cb5f2',
-    'kernels': '673788e62ec3a296da5b9b164f8b7295c44cb2b16095eeeed52f6fcff12a5d7b',
+    'kernels': '80c8fc3d601c624692ee5e7d9e62b458f06f38d0942f13f3dc8e9d7f76a20212',
 }
 
 

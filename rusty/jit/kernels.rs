@@ -10,9 +10,10 @@
 // input. Lengths are element counts.
 //
 // Interrupts: the matmuls poll the host's interrupt flag (bound at load by
-// rusty_k_bind_stop, the same flag defrust natives poll) once per register
-// tile and once per leftover row, a relaxed load against thousands of
-// multiply-adds. A product that sees a stop request (1, or 2 when other code
+// rusty_k_bind_stop, the same flag defrust natives poll) once per packed
+// panel (a band's rows × k × NR multiply-adds), per MR-row block of a narrow
+// band and per leftover row: a relaxed load against thousands of
+// multiply-adds, outside the register tiles' loops. A product that sees a stop request (1, or 2 when other code
 // saw it first) marks it seen (2) and returns 1 at once, its output
 // incomplete: the caller discards it and raises the interrupt.
 
@@ -182,11 +183,11 @@ pub unsafe extern "C" fn rusty_k_matmul_band(
     }
     let mut i0 = row0;
     while i0 + MR <= row1 {
+        if stopping(stop) {
+            return 1;
+        }
         let mut j0 = 0;
         while j0 + NR <= m {
-            if stopping(stop) {
-                return 1;
-            }
             tile(a, b, m, j0, o, k, m, i0, j0);
             j0 += NR;
         }
@@ -242,14 +243,14 @@ fn packed_band(a: &[f64], b: &[f64], o: &mut [f64], k: usize, m: usize,
                row0: usize, row1: usize, panel: &mut [f64], stop: &AtomicI32) -> i32 {
     let mut j0 = 0;
     while j0 + NR <= m {
+        if stopping(stop) {
+            return 1;
+        }
         for p in 0..k {
             panel[p * NR..(p + 1) * NR].copy_from_slice(&b[p * m + j0..p * m + j0 + NR]);
         }
         let mut i0 = row0;
         while i0 + MR <= row1 {
-            if stopping(stop) {
-                return 1;
-            }
             tile(a, panel, NR, 0, o, k, m, i0, j0);
             i0 += MR;
         }
