@@ -46,19 +46,24 @@ def run(p, fr, site, D):
         while True:
             r = p.code(fr)
             if r.__class__ is not tuple:
+                D.n -= 1
                 return r
             p, fr, site = r
     except RustyError as e:
+        D.n -= 1
         if p.__class__ is Lambda:
             e.trace.append((site, p.name, entry))
-        raise e.with_traceback(None)     # 200,000 levels of traceback would make failing slow
+        e.__traceback__ = None       # 200,000 levels of traceback would make failing slow
+        raise
     except KeyboardInterrupt as e:   # Ctrl-C: report where the loop was
+        D.n -= 1
         err = located(e, site, D)
         if p.__class__ is Lambda:
             err.trace.append((site, p.name))
         raise err
-    finally:
+    except BaseException:
         D.n -= 1
+        raise
 
 
 _run_body: list | None = None

@@ -144,6 +144,7 @@ class Worker:
                 except MemoryError:
                     outcome = (False, EvalError('out of memory'))
                     gc.collect()
+            outcome = box = done = None   # the caller owns it now (an error's backtrace can be large)
 
     def _run_job(self, fn, args):
         """(True, value) or (False, exception) of fn(*args); never raises."""

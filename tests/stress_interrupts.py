@@ -5,11 +5,14 @@ count what went wrong (run by hand; pytest does not collect it):
 
 - in-process: a session runs a loop that calls a 256×256 graph-compile-grad
   kernel and compares every result with the first (`bad` counts mismatches),
-  or spins in a defrust tail loop; Worker.interrupt (what the REPL's main
-  thread does on SIGINT) fires at a random moment. Wrong: a mismatch, an
+  or a loop of 300×300 native matmuls checked the same way, or one long
+  (2000×2000) matmul, or a long graph-compile-grad kernel, or spins in a
+  defrust tail loop; Worker.interrupt (what the REPL's main thread does on
+  SIGINT) fires at a random moment. Wrong: a mismatch, an
   error other than `interrupted`, an exception lost in a ctypes callback, a session that lost its definitions, a stop
   slower than 0.1 s (reported separately: the machine may be loaded).
-- batch: `rusty -e` on the same program gets SIGINT at a random moment. Wrong:
+- batch: `rusty -e` on the grad loop or the matmul loop gets SIGINT at a
+  random moment. Wrong:
   exit status other than 130, output after the interrupt, a traceback or
   "Exception ignored".
 - repl: the REPL (headless, tests/repl_driver.py) gets a real SIGINT during the
@@ -38,20 +41,35 @@ sys.path.insert(0, str(REPO / 'tests'))
 from test_native_interrupts import GRAD_PROGRAM  # noqa: E402
 
 SPIN = '(defrust spin (n) (spin n))'
+# Native matmuls compared with the first product (`bad` counts mismatches),
+# and a product and a grad kernel that each run for seconds.
+MATMUL_PROGRAM = '''
+(define M (matrix 300 300 2))
+(define m0 (matmul M M))
+(define (mm-loop i)
+  (if (= i 0) 'done
+      (begin (set! runs (+ runs 1))
+             (if (equal? (matmul M M) m0) #t (set! bad (+ bad 1)))
+             (mm-loop (- i 1)))))
+(define big (ones '(2000 2000)))
+(define long-kernel (graph-compile-grad (lambda (x w) (tensor-sum (relu (matmul x w)))) big big))
+'''
+CALLS = ('(check-loop 1000000)', '(spin 1)', '(mm-loop 1000000)', '(define r (matmul big big))',
+         '(define r (long-kernel big big))')
 
 
-def in_process(n: int) -> tuple[int, int, list]:
-    """(wrong, slow stops, stop latencies) over n interrupts in one session."""
+def in_process(n: int) -> tuple[int, int, dict]:
+    """(wrong, slow stops, {call: stop latencies}) over n interrupts in one session."""
     from rusty.errors import RustyError
     from rusty.runtime import Session
     s = Session()
-    s.run(GRAD_PROGRAM + SPIN + ' (define kept 41)', '<stress>')
+    s.run(GRAD_PROGRAM + SPIN + MATMUL_PROGRAM + ' (define kept 41)', '<stress>')
     lost: list = []
     sys.unraisablehook = lost.append      # "Exception ignored on calling ctypes callback"
     wrong = slow = 0
-    latencies = []
+    latencies: dict = {call: [] for call in CALLS}
     for i in range(n):
-        call = '(check-loop 1000000)' if i % 2 == 0 else '(spin 1)'
+        call = CALLS[i % len(CALLS)]
         fired = []
 
         def fire():
@@ -69,7 +87,7 @@ def in_process(n: int) -> tuple[int, int, list]:
             message = e.message
         latency = time.monotonic() - fired[0] if fired else 0.0
         th.join()
-        latencies.append(latency)
+        latencies[call].append(latency)
         slow += latency > 0.1
         if (message != 'interrupted' or s.run('bad', '<stress>') != 0.0 or lost
                 or s.run('(+ kept 1)', '<stress>') != 42.0):
@@ -83,9 +101,11 @@ def in_process(n: int) -> tuple[int, int, list]:
 def batch(n: int, cache: str) -> int:
     """Wrong outcomes over n SIGINTed `rusty -e` runs."""
     env = dict(os.environ, PYTHONPATH=str(REPO), RUSTY_CACHE_DIR=cache, PYTHONUNBUFFERED='1')
-    src = GRAD_PROGRAM + '(println "ready") (check-loop 1000000) (println "bad" bad)'
+    srcs = [GRAD_PROGRAM + '(println "ready") (check-loop 1000000) (println "bad" bad)',
+            GRAD_PROGRAM + MATMUL_PROGRAM + '(println "ready") (mm-loop 1000000) (println "bad" bad)']
     wrong = 0
     for i in range(n):
+        src = srcs[i % 2]
         p = subprocess.Popen([sys.executable, '-m', 'rusty', '-e', src], env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
         first = p.stdout.readline()
@@ -105,10 +125,10 @@ def repl(n: int) -> int:
     from repl_driver import CTRL_D, ENTER, drive
     from rusty.runtime import Session
     session = Session()
-    session.run(GRAD_PROGRAM + ' (define kept 41)', '<stress>')
+    session.run(GRAD_PROGRAM + MATMUL_PROGRAM + ' (define kept 41)', '<stress>')
     wrong = 0
     for i in range(n):
-        keys = '(check-loop 1000000)' + ENTER + '(list bad (+ kept 1))' + ENTER + CTRL_D
+        keys = ('(check-loop 1000000)', '(mm-loop 1000000)')[i % 2] + ENTER + '(list bad (+ kept 1))' + ENTER + CTRL_D
         out, _ = drive(keys, interrupt=True, session=session)
         ok = 'Error: interrupted' in out and '=> (0 42)' in out and 'Exception ignored' not in out
         if not ok:
@@ -127,10 +147,13 @@ def main() -> int:
     os.environ['RUSTY_CACHE_DIR'] = cache
     total = 0
     if opts.in_process:
-        wrong, slow, lat = in_process(opts.in_process)
-        lat.sort()
-        print('in-process: %d interrupts, %d wrong; stop latency median %.1f ms, max %.1f ms, %d over 0.1 s'
-              % (opts.in_process, wrong, 1000 * lat[len(lat) // 2], 1000 * lat[-1], slow))
+        wrong, slow, by_call = in_process(opts.in_process)
+        print('in-process: %d interrupts, %d wrong, %d stops over 0.1 s' % (opts.in_process, wrong, slow))
+        for call, lat in by_call.items():
+            lat.sort()
+            if lat:
+                print('  %-32s stop latency median %.1f ms, max %.1f ms (%d)'
+                      % (call, 1000 * lat[len(lat) // 2], 1000 * lat[-1], len(lat)))
         total += wrong
     if opts.batch:
         wrong = batch(opts.batch, cache)

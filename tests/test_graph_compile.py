@@ -130,7 +130,7 @@ def test_grad_source_is_deterministic_address_free_and_literal():
     b = grad_kernel_source(MLP, (8, 16), (16, 8), None, (8, 8), None)
     assert a == b
     assert 'pub unsafe extern "C" fn rusty_grad_kernel(inp: *const *const f64, out: *const *mut f64, ' \
-           'mm: MmBridgeFn)' in a
+           'mm: MmBridgeFn, stop: *const std::sync::atomic::AtomicI32)' in a
     # no addresses: the only hex numbers are constants' bit patterns
     assert len(re.findall(r'0x', a)) == len(re.findall(r'f64::from_bits\(0x[0-9a-f]{16}\)', a))
     # every bound is a literal, or a literal offset from an enclosing loop's variable

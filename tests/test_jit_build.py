@@ -271,12 +271,18 @@ def test_fingerprint_follows_rustup_overrides(tmp_path, monkeypatch):
 
 
 @pytest.mark.rustc
-def test_insecure_library_file_refused(cache):
+def test_writable_library_of_ours_rebuilt_and_someone_elses_refused(cache, capsys):
     src = SOURCE % '7.0'
     path = build.build_library(src, 'rusty_probe')
     os.chmod(path, 0o666)
+    build.build_and_load(src, 'rusty_probe')
+    assert capsys.readouterr().err == build.REBUILT_NOTE % path
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o700
+    build.build_and_load(src, 'rusty_probe')
+    assert capsys.readouterr().err == ''
     with pytest.raises(CompileError) as info:
-        build.build_and_load(src, 'rusty_probe')
+        os.chmod(path, 0o666)
+        build.load_library(path)                   # no source at hand: refused
     assert info.value.message == insecure(path)
     if IS_ROOT:
         os.chmod(path, 0o700)

@@ -41,6 +41,9 @@ def cache_dir(tmp_path, monkeypatch):
     build.reset_process_state()
 
 
+IS_ROOT = hasattr(os, 'geteuid') and os.geteuid() == 0
+
+
 def probe_value(lib, x=2.0):
     fn = lib.symbol('rusty_probe')
     fn.restype = ctypes.c_double
@@ -78,17 +81,48 @@ def test_umask_002_builds_loads_and_keeps_entries_private(tmp_path):
     assert (r.returncode, r.stdout, r.stderr) == (0, '64\n', '')
 
 
+REBUILT = ("rusty: rebuilt JIT cache entry '%s': it was writable by group or others (written under "
+           "a permissive umask by an older rusty), so it was not loaded\n")
+
+
 @pytest.mark.rustc
-def test_an_entry_someone_made_writable_is_still_refused(tmp_path):
+def test_a_group_writable_entry_of_ours_is_rebuilt_once_then_silent(tmp_path):
+    prog = ('(defrust sq (x) (* x x)) (println (sq 7))'
+            ' (println (tensor-sum (matmul (tensor (quote ((1 2)))) (tensor (quote ((3) (4)))))))')
+    r = rusty(['-e', prog], tmp_path, umask='002')
+    assert (r.returncode, r.stdout, r.stderr) == (0, '49\n11\n', '')
+    d = tmp_path / 'c'
+    # what an older rusty left under umask 002: every file group-writable
+    for name in os.listdir(d):
+        if name.startswith(('rusty_sq_', 'rusty_kernels_')):
+            os.chmod(d / name, 0o775 if name.endswith('.so') else 0o664)
+    sq = [str(d / n) for n in os.listdir(d) if n.startswith('rusty_sq_') and n.endswith('.so')][0]
+    kernels = [str(d / n) for n in os.listdir(d) if n.startswith('rusty_kernels_') and n.endswith('.so')][0]
+    r = rusty(['-e', prog], tmp_path, umask='002')
+    assert (r.returncode, r.stdout) == (0, '49\n11\n')
+    assert sorted(r.stderr.splitlines(True)) == sorted([REBUILT % sq, REBUILT % kernels])
+    found = modes(d)
+    assert all(not (m & 0o022) for m in found.values()), found
+    assert found[os.path.basename(sq)] == 0o700
+    r = rusty(['-e', prog], tmp_path, umask='002')
+    assert (r.returncode, r.stdout, r.stderr) == (0, '49\n11\n', '')
+
+
+@pytest.mark.rustc
+@pytest.mark.skipif(not IS_ROOT, reason='making a file owned by someone else needs root')
+def test_an_entry_someone_else_owns_is_still_refused(tmp_path):
     r = rusty(['-e', '(defrust sq (x) (* x x)) (println (sq 7))'], tmp_path)
     assert r.returncode == 0, r.stderr
     lib = [n for n in os.listdir(tmp_path / 'c') if n.startswith('rusty_sq_') and n.endswith('.so')]
     path = str(tmp_path / 'c' / lib[0])
-    os.chmod(path, 0o666)
-    r = rusty(['-e', '(defrust sq (x) (* x x)) (println (sq 7))'], tmp_path)
-    assert r.returncode == 1
-    assert ("defrust: refusing to use insecure JIT cache '%s' (it must be owned by you and not "
-            "writable by others)" % path) in r.stderr
+    os.chown(path, 12345, 12345)
+    for mode in (0o700, 0o775):
+        os.chmod(path, mode)
+        r = rusty(['-e', '(defrust sq (x) (* x x)) (println (sq 7))'], tmp_path)
+        assert r.returncode == 1
+        assert ("defrust: refusing to use insecure JIT cache '%s' (it must be owned by you and not "
+                "writable by others)" % path) in r.stderr
+        assert os.stat(path).st_uid == 12345          # refused, not removed
 
 
 def test_the_python_kernel_fallback_says_why_once(tmp_path):

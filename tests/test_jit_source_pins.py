@@ -6,7 +6,9 @@ prelude moved from a Python string into defrust_prelude.rs and the grad
 call path and matmul bridge left graph_codegen; a deliberate change of the
 generated code updates them here, in one reviewed place. The defrust pins
 (fib, group, expt) were retaken when natives began to poll the interrupt flag
-and count non-tail depth (the `depth` argument, rustyjit_bind_stop)."""
+and count non-tail depth (the `depth` argument, rustyjit_bind_stop); the grad
+kernel and tensor kernel pins (mlp_small, mlp_big, kernels) when those began
+to poll it too (the grad kernel's `stop` argument, rusty_k_bind_stop)."""
 import hashlib
 import os
 import subprocess
@@ -38,9 +40,9 @@ PINNED = {
     'group': '725c409f1e9ee79f39e40b9d0ba44180c472c075719a49b2c2ae1260377065f3',
     'expt': '03ed50373a27cda2b3c461f801f2314ec5ae4ddcf12bea41173f9e0541138fbb',
     'scalar': '0b105a5326a593b52699ee4f6454c69771f2344006eea781ccd54e970bd4c3bb',
-    'mlp_small': '756d2cfbbdcac05b553a54a4b9edfdd6b67e7cd3016a5710ebc5618f417332cc',
-    'mlp_big': '75e53395ca9088daa50695771203eb906e7eaa1e9c7f83d3b4555ae7d410ac3d',
-    'kernels': '498ac2c0790886405e4380978426a707a12e60b6d0e617cb2376eded7fba878f',
+    'mlp_small': 'df597f8e1f600e968fc40726a5dc9972364645b9bb185e946409eb38d9d0afe8',
+    'mlp_big': 'da5025e4d7f264b0ab966f3ea55cd8769fa4e5a33befc52de1c77afbf56cb5f2',
+    'kernels': '80c8fc3d601c624692ee5e7d9e62b458f06f38d0942f13f3dc8e9d7f76a20212',
 }
 
 

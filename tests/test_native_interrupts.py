@@ -171,6 +171,78 @@ def test_interrupted_grad_kernel_never_returns_a_wrong_result(cache, monkeypatch
     assert s.run('(equal? (kernel x W0 -0.125 t nn) r0)', '<test>') is True
 
 
+# ── Ctrl-C during a long matmul or a long grad kernel ────────────────────
+# Each product below takes seconds (27e9 multiply-adds); interrupted 0.2 s in,
+# it must stop within STOP_BOUND (about 10 ms measured; generous for a loaded
+# machine), where before it ran to the end of the product.
+
+STOP_BOUND = 1.0
+BIG = "(define big (ones '(3000 3000))) (matmul (ones '(8 8)) (ones '(8 8)))"   # kernels built
+
+
+def stop_time(s: Session, src: str, after: float = 0.2) -> tuple:
+    """(error message, seconds from the interrupt to the end of the call)."""
+    fired = []
+
+    def fire():
+        deadline = time.monotonic() + 30
+        while not s.worker.running and time.monotonic() < deadline:
+            time.sleep(0.005)
+        time.sleep(after)
+        fired.append(time.monotonic())
+        s.worker.interrupt()
+    th = threading.Thread(target=fire, daemon=True)
+    th.start()
+    message = error_of(s, src)
+    end = time.monotonic()
+    th.join()
+    return message, end - fired[0]
+
+
+def test_interrupt_stops_a_long_tensor_matmul(cache):
+    s = Session()
+    s.run(BIG + " (define kept 41) (define small (tensor '((1 2) (3 4))))", '<test>')
+    for _ in range(2):
+        message, took = stop_time(s, '(define r (matmul big big))')
+        assert message == 'interrupted'
+        assert took < STOP_BOUND
+        assert s.run("(equal? (list (+ kept 1) (tensor->list (matmul small small)))"
+                     " '(42 ((7 10) (15 22))))", '<test>') is True
+    assert error_of(s, 'r').startswith("Undefined: 'r'")      # nothing was defined
+
+
+def test_interrupted_matmul_inside_try_catch_then_matmuls_are_whole(cache):
+    s = Session()
+    s.run(BIG + " (define m (ones '(40 1000))) (define n (ones '(1000 40)))", '<test>')
+    fired = interrupt_after(s, 0.2)
+    got = s.run('(list (try-catch (matmul big big) (e) e) (tensor-sum (matmul m n)))', '<test>')
+    fired.join()
+    assert got.car == 'interrupted' and got.cdr.car == 1_600_000.0
+
+
+@pytest.mark.slow
+def test_interrupt_stops_a_long_grad_kernel(cache):
+    s = Session()
+    s.run(BIG + ' (define kept 41)'
+          ' (define k (graph-compile-grad (lambda (x w) (tensor-sum (relu (matmul x w)))) big big))',
+          '<test>')
+    for after in (0.2, 0.9):
+        message, took = stop_time(s, '(define r (k big big))', after)
+        assert message == 'interrupted'
+        assert took < STOP_BOUND
+        assert s.run('(+ kept 1)', '<test>') == 42.0
+    assert error_of(s, 'r').startswith("Undefined: 'r'")
+
+
+def test_interrupt_stops_a_loop_of_graph_compile_kernels(cache):
+    s = Session()
+    s.run('(define g (graph-compile (lambda (x y) (+ (* x x) y)))) (define kept 41)'
+          ' (define (spin i acc) (if (= i 0) acc (spin (- i 1) (g 1 acc))))', '<test>')
+    message, took = stop_time(s, '(spin 100000000 0)')
+    assert message == 'interrupted' and took < STOP_BOUND
+    assert s.run("(equal? (list (+ kept 1) (g 3 1)) '(42 10))", '<test>') is True
+
+
 # ── Ctrl-C as a real SIGINT: the REPL and batch mode ─────────────────────
 
 def test_repl_sigint_stops_a_native_and_keeps_definitions(cache, tmp_path, monkeypatch):
@@ -186,29 +258,39 @@ def test_repl_sigint_stops_a_native_and_keeps_definitions(cache, tmp_path, monke
 
 def rusty_run_interrupted(src: str, cache_dir, after: float):
     """Run `rusty -e src` (which prints `ready` when set up), SIGINT it `after`
-    seconds after that line; (returncode, rest of stdout, stderr)."""
+    seconds after that line; (returncode, rest of stdout, stderr, seconds from
+    the signal to the exit)."""
     env = dict(os.environ, PYTHONPATH=str(REPO), RUSTY_CACHE_DIR=str(cache_dir), PYTHONUNBUFFERED='1')
     p = subprocess.Popen([sys.executable, '-m', 'rusty', '-e', src], env=env, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, cwd=str(REPO))
     assert p.stdout.readline() == 'ready\n'
     time.sleep(after)
     p.send_signal(signal.SIGINT)
+    sent = time.monotonic()
     out, err = p.communicate(timeout=60)
-    return p.returncode, out, err
+    return p.returncode, out, err, time.monotonic() - sent
 
 
 def test_batch_sigint_stops_a_native(cache):
-    rc, out, err = rusty_run_interrupted('(defrust spin (n) (spin n)) (println "ready") (spin 1)', cache, 0.5)
+    rc, out, err, _ = rusty_run_interrupted('(defrust spin (n) (spin n)) (println "ready") (spin 1)', cache, 0.5)
     assert rc == 130
     assert err.startswith('Error: interrupted\n')
     assert 'Exception ignored' not in err and 'Traceback' not in err
+
+
+def test_batch_sigint_stops_a_long_matmul(cache):
+    rc, out, err, took = rusty_run_interrupted(
+        BIG + ' (println "ready") (matmul big big) (println "done")', cache, 0.3)
+    assert rc == 130 and out == ''
+    assert took < STOP_BOUND + 1.0       # the exit itself frees ~200 MB
+    assert err.startswith('Error: interrupted\n') and 'Traceback' not in err
 
 
 @pytest.mark.slow
 def test_batch_sigint_during_grad_kernels(cache):
     src = GRAD_PROGRAM + '(println "ready") (check-loop 1000000) (println "bad" bad)'
     for after in (0.3, 0.75, 1.2):
-        rc, out, err = rusty_run_interrupted(src, cache, after)
+        rc, out, err, _ = rusty_run_interrupted(src, cache, after)
         assert rc == 130, err[-500:]
         assert err.startswith('Error: interrupted\n')
         assert 'Exception ignored' not in err and 'Traceback' not in err

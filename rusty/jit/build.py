@@ -398,18 +398,43 @@ def load_library(path: str) -> Library:
         return Library(path, _dlopen(path, verify=False))
     except _LoadFailed as e:
         raise CompileError(str(e)) from None
+    except cache.Loosened as e:
+        raise cache.insecure(e.path) from None
+
+
+REBUILT_NOTE = ("rusty: rebuilt JIT cache entry '%s': it was writable by group or others "
+                "(written under a permissive umask by an older rusty), so it was not loaded\n")
 
 
 def build_and_load(source: str, base: str) -> Library:
     """Compile (or find in the cache) and load; a cached library that fails to
-    load, or whose digest does not match, is rebuilt once."""
+    load, or whose digest does not match, is rebuilt once. An entry of ours
+    that group or others may write is removed and rebuilt, and stderr says so."""
     path = build_library(source, base)
+    loosened = None
     try:
         return Library(path, _dlopen(path))
     except _LoadFailed:
         pass
+    except cache.Loosened:
+        loosened = path
+        cache.remove_entry(path)
     path = build_library(source, base, force=True)
     try:
-        return Library(path, _dlopen(path))
+        lib = Library(path, _dlopen(path))
     except _LoadFailed as e:
         raise CompileError(str(e)) from None
+    except cache.Loosened as e:
+        raise cache.insecure(e.path) from None
+    if loosened:
+        _say(REBUILT_NOTE % loosened)
+    return lib
+
+
+def _say(text: str) -> None:
+    """Write a note on stderr (if there is a usable one)."""
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass

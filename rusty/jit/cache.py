@@ -7,8 +7,10 @@ the current user or root and not writable by group or others (a sticky
 world-writable directory such as /tmp is fine: nobody else can rename or
 delete what is ours in it). Files rusty writes get their mode set explicitly
 (0600, libraries 0700), whatever the umask, so a umask of 002 no longer makes
-rusty refuse its own output; a file someone else made writable is still
-refused.
+rusty refuse its own output. A file that is ours but writable by group or
+others (an older rusty wrote it under umask 002) is never loaded: `Loosened`
+tells the builder to remove the entry and build it again, privately. A file
+owned by someone else is refused.
 
 Digests. Publishing a library records the SHA-256 of its bytes beside it
 (`BASE_KEY.sha256`); loading opens the library once, checks ownership and mode
@@ -42,6 +44,15 @@ STALE_SECONDS = 3600       # a temporary folder this old is abandoned whoever ma
 def cannot_write(path: str, e: OSError) -> CompileError:
     """The 'cannot write' error."""
     return CompileError('defrust: cannot write %s: %s' % (path, os_error_text(e)))
+
+
+class Loosened(Exception):
+    """A cache file of ours that group or others may write: not to be loaded,
+    but ours to remove and rebuild (the directory already passed its checks)."""
+
+    def __init__(self, path: str):
+        super().__init__(path)
+        self.path = path
 
 
 def insecure(path: str) -> CompileError:
@@ -84,6 +95,15 @@ def secure(st) -> bool:
     if not hasattr(os, 'geteuid'):
         return True   # no POSIX ownership model (Windows)
     return st.st_uid == os.geteuid() and not (st.st_mode & 0o022)
+
+
+def check_file(st, path: str) -> None:
+    """Raise the insecure error for a cache file that is not a regular file
+    owned by us, Loosened for ours that group or others may write."""
+    if not stat.S_ISREG(st.st_mode) or (hasattr(os, 'geteuid') and st.st_uid != os.geteuid()):
+        raise insecure(path)
+    if not secure(st):
+        raise Loosened(path)
 
 
 def secure_parent(st) -> bool:
@@ -192,15 +212,14 @@ _verified: dict = {}       # (dev, inode) -> (size, mtime, ctime) of files whose
 
 def open_checked(path: str) -> tuple:
     """(fd, True when its bytes match the recorded digest) for a cached
-    library; raises the insecure error for a file that is not ours or that
-    others can write, OSError when it cannot be opened. A file this process
+    library; raises the insecure error for a file that is not ours, Loosened
+    for ours that others can write, OSError when it cannot be opened. A file this process
     already verified, unchanged since (same inode, size, mtime and ctime,
     which a rewrite in place would change), is not hashed again."""
     fd = os.open(path, os.O_RDONLY | getattr(os, 'O_NOFOLLOW', 0) | getattr(os, 'O_CLOEXEC', 0))
     try:
         st = os.fstat(fd)
-        if not secure(st) or not stat.S_ISREG(st.st_mode):
-            raise insecure(path)
+        check_file(st, path)
         ident = (st.st_dev, st.st_ino)
         stamp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns)
         touch(digest_path(path))
@@ -226,18 +245,25 @@ def file_digest(fd: int) -> str:
 
 
 def recorded_digest(lib_path: str) -> str | None:
-    """The digest recorded for a library, if present and safe to trust."""
+    """The digest recorded for a library, if present (the insecure error or
+    Loosened, as for the library, when it is not safe to trust)."""
     p = digest_path(lib_path)
     try:
         fd = os.open(p, os.O_RDONLY | getattr(os, 'O_NOFOLLOW', 0) | getattr(os, 'O_CLOEXEC', 0))
     except OSError:
         return None
     try:
-        if not secure(os.fstat(fd)):
-            raise insecure(p)
+        check_file(os.fstat(fd), p)
         return os.read(fd, 200).decode('ascii', 'replace').strip()
     finally:
         os.close(fd)
+
+
+def remove_entry(lib_path: str) -> None:
+    """Remove a library's cache entry: the library, its digest, its source."""
+    stem = os.path.splitext(lib_path)[0]
+    for p in (lib_path, stem + DIGEST_SUFFIX, stem + '.rs'):
+        unlink_quietly(p)
 
 
 def touch(path: str) -> None:

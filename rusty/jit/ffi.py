@@ -77,9 +77,10 @@ def in_kernel() -> bool:
     return kernel_calls[0] > 0
 
 
-def bind_stop(lib) -> None:
-    """Point a defrust library's interrupt poll at the process-wide flag."""
-    fn = lib.symbol(BIND_STOP_SYMBOL)
+def bind_stop(lib, symbol: str = BIND_STOP_SYMBOL) -> None:
+    """Point a library's interrupt poll (its `symbol`, a defrust library's
+    by default) at the process-wide flag."""
+    fn = lib.symbol(symbol)
     fn.restype = None
     fn.argtypes = [ctypes.c_void_p]
     fn(ctypes.addressof(stop_flag()))

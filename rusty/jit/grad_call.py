@@ -49,8 +49,9 @@ def grad_caller(fn, param_shapes: tuple, out_shapes: tuple, bridge: MmBridge, sh
     asynchronous exception (`ffi.kernel_calls`, counted under
     `ffi.kernel_gate`, which the worker holds while it decides and sends, so
     an exception sent just before a kernel starts is raised at the gate,
-    never in a matmul callback): an interrupt asks the matmul
-    bridge to skip its work instead, and the call then raises
+    never in a matmul callback): an interrupt asks the kernel (which polls
+    the flag between nodes) and the matmul bridge to stop instead, and the
+    call then raises
     KeyboardInterrupt — the whole call is aborted, nothing is returned, and a
     bridge callback never sees an exception it could lose. The shared cells are guarded by a lock
     taken without waiting: a concurrent call from another thread gets its own.
@@ -65,6 +66,7 @@ def grad_caller(fn, param_shapes: tuple, out_shapes: tuple, bridge: MmBridge, sh
         'zero': array('d', [0.0]),
         'EvalError': EvalError, 'acquire': lock.acquire, 'release': lock.release,
         'kernels': ffi.kernel_calls, 'take_stop': ffi.take_stop,
+        'stop': ctypes.c_void_p(ctypes.addressof(ffi.stop_flag())),
         'gate_acquire': ffi.kernel_gate.acquire, 'gate_release': ffi.kernel_gate.release,
         'bad': lambda i, x: _bad_argument(name, param_shapes[i], x, show),
         'arity_message': '%s: expected %d arg(s), got %%d' % (name, nin),
@@ -109,7 +111,7 @@ def grad_caller(fn, param_shapes: tuple, out_shapes: tuple, bridge: MmBridge, sh
                   'kernels[0] += 1',
                   'gate_release()',
                   'try:',
-                  '    fn(inp, outp, bridge_fn)',
+                  '    fn(inp, outp, bridge_fn, stop)',
                   'finally:',
                   '    kernels[0] -= 1']
         for j, k in enumerate(scalar_out):

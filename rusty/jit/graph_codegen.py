@@ -32,6 +32,10 @@ interpreter uses (row bands on the lanes of kernels.rs); smaller ones
 are inlined in the interpreter's order (out row from +0.0, p ascending, `o += x * b`
 with separate multiply and add — Rust never contracts or reassociates float
 arithmetic).
+
+Grad kernels take the host's interrupt flag (rusty.jit.ffi) as an argument and
+poll it between nodes (POLL_WORK): on a stop request the kernel returns at
+once and its caller raises the interrupt, so nothing half-computed is returned.
 """
 from __future__ import annotations
 
@@ -55,6 +59,10 @@ GRAD_SYMBOL = 'rusty_grad_kernel'
 # a call never needs much of the caller's stack and never maps fresh pages
 # (a Vec each cost the MLP MEDIUM kernel ~300 µs of page faults per call).
 STACK_ELEMENTS = 2048
+# A grad kernel polls the interrupt flag before a node once the work since its
+# last poll (elements written, multiply-adds) reaches this: a relaxed load per
+# few thousand operations, none at all in small kernels.
+POLL_WORK = 1 << 14
 # An inlined matmul whose rows have at most this many columns accumulates each
 # row in a local array (registers) rather than in the output, which LLVM must
 # otherwise assume may alias the inputs.
@@ -182,6 +190,17 @@ class _GradWriter:
         self.source: dict[int, int] = {}   # identity node -> the node it passes through
         self.stack = 0                     # elements of the buffers on the stack
         self.scratch = 0                   # elements of the buffers in the scratch vector
+        self.unpolled = 0                  # work emitted since the last interrupt poll
+        self.polls = 0
+
+    def poll(self, work: int) -> None:
+        """Before a node doing `work` operations: poll the interrupt flag if
+        the work since the last poll, this node's included, reaches POLL_WORK."""
+        self.unpolled += work
+        if self.unpolled >= POLL_WORK:
+            self.emit("if rusty_stopped(stop) { break 'kernel; }")
+            self.unpolled = 0
+            self.polls += 1
 
     def emit(self, text: str) -> None:
         self.lines.append('    ' + text)
@@ -225,15 +244,18 @@ class _GradWriter:
                       % (i, v[0], v[1], v[2]))
         elif op in ELEMENTWISE:
             n = size(s)
+            self.poll(n)
             o = self.buffer(i, n)
             binds, value = self.bind(self.element(op, args), n)
             self.emit('{ %slet o = &mut %s[..%d];' % (binds, o, n))
             self.emit('  for j in 0..%d { o[j] = %s; } }' % (n, value))
         elif op == 'matmul':
             (n, k), m = sa[0], sa[1][1]
+            self.poll(n * k * m)
             self.matmul(i, v, n, k, m)
         elif op == 'transpose':
             n, m = sa[0]
+            self.poll(n * m)
             self.transpose(v[0], self.buffer(i, n * m), n, m)
         else:
             raise AssertionError('no tensor code for %r' % op)
@@ -294,6 +316,7 @@ class _GradWriter:
     def scalar(self, i, op, v, sa, attr, args) -> None:
         if op == 'tensor-sum' or op == 'sum-to':          # a tensor summed to a scalar
             n = size(sa[0])
+            self.poll(n)
             binds, value = self.bind(self.operand(args[0]), n)
             self.emit('let v%d: f64 = { %slet mut acc = 0.0_f64;'
                       ' for j in 0..%d { acc += %s; } acc };' % (i, binds, n, value))
@@ -402,6 +425,20 @@ BRIDGE_TYPE = (
     '/// The host matmul bridge: (a, a_len, b, b_len, out, n, k, m), out <- a . b.\n'
     'pub type MmBridgeFn = extern "C" fn(*const f64, usize, *const f64, usize, '
     '*mut f64, usize, usize, usize);\n\n'
+    '/// Whether the host asked running code to stop (1), or code saw it first\n'
+    '/// (2); marks it seen. The kernel then ends at once, its outputs unfinished.\n'
+    '#[inline(always)]\n'
+    'fn rusty_stopped(flag: &std::sync::atomic::AtomicI32) -> bool {\n'
+    '    let v = flag.load(std::sync::atomic::Ordering::Relaxed);\n'
+    '    (v == 1 || v == 2) && rusty_mark_seen(flag)\n'
+    '}\n\n'
+    '#[cold]\n'
+    '#[inline(never)]\n'
+    'fn rusty_mark_seen(flag: &std::sync::atomic::AtomicI32) -> bool {\n'
+    '    use std::sync::atomic::Ordering::Relaxed;\n'
+    '    let _ = flag.compare_exchange(1, 2, Relaxed, Relaxed);\n'
+    '    true\n'
+    '}\n\n'
     '// Big intermediate buffers: one scratch vector per thread, taken for a call\n'
     '// and put back after it (a nested call would simply allocate its own).\n'
     'thread_local! {\n'
@@ -423,6 +460,8 @@ def grad_function(g: Graph, outputs: list, shapes: list, symbol: str = GRAD_SYMB
         w.node(i, op, args, attr)
     for k, o in enumerate(resolved):
         w.store(k, o)
+    if w.polls:          # a poll that sees a stop request leaves the block
+        w.lines = ["    'kernel: {"] + ['    ' + line for line in w.lines] + ['    }']
     body = '\n'.join(w.lines)
     if w.scratch:
         body = ('    let mut rusty_buf = RUSTY_SCRATCH.with(|c| c.take());\n'
@@ -430,9 +469,11 @@ def grad_function(g: Graph, outputs: list, shapes: list, symbol: str = GRAD_SYMB
                 '    {\n    let scratch = &mut rusty_buf[..%d];\n%s\n    }\n'
                 '    RUSTY_SCRATCH.with(|c| c.set(rusty_buf));'
                 % (w.scratch, w.scratch, w.scratch, body))
-    return ('/// One pointer per argument (in), one per output (out): loss, then each gradient.\n'
+    return ('/// One pointer per argument (in), one per output (out): loss, then each gradient;\n'
+            '/// `stop` is the host\'s interrupt flag.\n'
             '#[no_mangle]\npub unsafe extern "C" fn %s(inp: *const *const f64, '
-            'out: *const *mut f64, mm: MmBridgeFn) {\n%s\n}\n'
+            'out: *const *mut f64, mm: MmBridgeFn, stop: *const std::sync::atomic::AtomicI32) {\n'
+            '    let stop = &*stop;\n%s\n}\n'
             % (symbol, body))
 
 

@@ -7,10 +7,15 @@ failed build): the caller then stays on the pure-Python path. Nothing is built
 at import time; `load()` builds (or finds in the cache) on its first call.
 
 `matmul_into(a, b, out, n, k, m)` runs the banded product on raw addresses, for
-the compiled gradient kernels' matmul bridge. Bands run on the lane workers of
+the compiled gradient kernels' matmul bridge; it returns True when an interrupt
+stopped it (its output is then incomplete). Bands run on the lane workers of
 kernels.rs (`bands` sizes the row-band split), not on Python threads: a worker
 spins between jobs, so a hand-off costs about a microsecond instead of the
 ~60 µs wake-up of a sleeping thread.
+
+The matmuls poll the interrupt flag of rusty.jit.ffi (bound at load), so
+Ctrl-C stops a long product within milliseconds: the table's `matmul` then
+raises KeyboardInterrupt (reported as `interrupted`) and returns nothing.
 """
 from __future__ import annotations
 
@@ -21,9 +26,10 @@ import threading
 from array import array
 
 from rusty.errors import CompileError
-from rusty.jit import bands, build
+from rusty.jit import bands, build, ffi
 
 BASE = 'rusty_kernels'
+BIND_STOP_SYMBOL = 'rusty_k_bind_stop'
 _P = ctypes.c_void_p
 _N = ctypes.c_size_t
 _D = ctypes.c_double
@@ -98,7 +104,14 @@ def _fn(lib, name, argtypes, restype=None):
     return f
 
 
+def _stopped():
+    """A matmul stopped for an interrupt: take the request and raise it."""
+    ffi.take_stop()
+    raise KeyboardInterrupt()
+
+
 def _make_table(lib) -> dict:
+    ffi.bind_stop(lib, BIND_STOP_SYMBOL)
     zero = array('d', [0.0])
     table = {}
 
@@ -156,20 +169,21 @@ def _make_table(lib) -> dict:
     table['transpose'] = transpose
 
     plan = bands.band_plan
-    band = _fn(lib, 'rusty_k_matmul_band', [_P, _P, _P, _N, _N, _N, _N, _N])
-    in_lanes = _fn(lib, 'rusty_k_matmul_lanes', [_P, _P, _P, _N, _N, _N, _N, _N])
+    band = _fn(lib, 'rusty_k_matmul_band', [_P, _P, _P, _N, _N, _N, _N, _N], ctypes.c_int)
+    in_lanes = _fn(lib, 'rusty_k_matmul_lanes', [_P, _P, _P, _N, _N, _N, _N, _N], ctypes.c_int)
 
     def matmul_into(a, b, out, n, k, m):
-        """out (n×m, at address `out`) ← a · b, in row bands on the lanes above the crossover."""
+        """out (n×m, at address `out`) ← a · b, in row bands on the lanes above
+        the crossover; True when an interrupt stopped it (out incomplete)."""
         rows, count = plan(n, k, m)
         if count == 1:
-            band(a, b, out, n, k, m, 0, n)
-        else:
-            in_lanes(a, b, out, n, k, m, rows, count)
+            return band(a, b, out, n, k, m, 0, n) != 0
+        return in_lanes(a, b, out, n, k, m, rows, count) != 0
 
     def matmul(a, b, n, k, m):
         out = zero * (n * m)
-        matmul_into(a.buffer_info()[0], b.buffer_info()[0], out.buffer_info()[0], n, k, m)
+        if matmul_into(a.buffer_info()[0], b.buffer_info()[0], out.buffer_info()[0], n, k, m):
+            _stopped()
         return out
     table['matmul'] = matmul
     table['matmul_into'] = matmul_into
@@ -177,12 +191,13 @@ def _make_table(lib) -> dict:
     return table
 
 
-def matmul_into(a: int, b: int, out: int, n: int, k: int, m: int) -> None:
-    """The banded matmul product on raw addresses (the kernels must be loaded)."""
+def matmul_into(a: int, b: int, out: int, n: int, k: int, m: int) -> bool:
+    """The banded matmul product on raw addresses (the kernels must be loaded);
+    True when an interrupt stopped it before the end (out incomplete)."""
     table = load()
     if table is None:
         raise CompileError('native kernels are not available')
-    table['matmul_into'](a, b, out, n, k, m)
+    return table['matmul_into'](a, b, out, n, k, m)
 
 
 def lane_worker_bands() -> int:

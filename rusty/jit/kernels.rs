@@ -8,8 +8,48 @@
 //
 // Pointers come from the caller's `array('d')` buffers; `out` never aliases an
 // input. Lengths are element counts.
+//
+// Interrupts: the matmuls poll the host's interrupt flag (bound at load by
+// rusty_k_bind_stop, the same flag defrust natives poll) once per packed
+// panel (a band's rows × k × NR multiply-adds), per MR-row block of a narrow
+// band and per leftover row: a relaxed load against thousands of
+// multiply-adds, outside the register tiles' loops. A product that sees a stop request (1, or 2 when other code
+// saw it first) marks it seen (2) and returns 1 at once, its output
+// incomplete: the caller discards it and raises the interrupt.
 
 use std::slice::{from_raw_parts, from_raw_parts_mut};
+use std::sync::atomic::{AtomicI32, AtomicPtr};
+
+static NO_STOP: AtomicI32 = AtomicI32::new(0);
+static STOP: AtomicPtr<AtomicI32> = AtomicPtr::new(&NO_STOP as *const AtomicI32 as *mut AtomicI32);
+
+/// Point the kernels' interrupt poll at the host's flag.
+#[no_mangle]
+pub extern "C" fn rusty_k_bind_stop(flag: *mut AtomicI32) {
+    if !flag.is_null() {
+        STOP.store(flag, Relaxed);
+    }
+}
+
+/// The flag bound by rusty_k_bind_stop (a private zero until then).
+#[inline(always)]
+fn stop_flag() -> &'static AtomicI32 {
+    unsafe { &*STOP.load(Relaxed) }
+}
+
+/// Whether a stop was asked for (or already seen); marks it seen.
+#[inline(always)]
+fn stopping(flag: &AtomicI32) -> bool {
+    let v = flag.load(Relaxed);
+    (v == 1 || v == 2) && mark_seen(flag)
+}
+
+#[cold]
+#[inline(never)]
+fn mark_seen(flag: &AtomicI32) -> bool {
+    let _ = flag.compare_exchange(1, 2, Relaxed, Relaxed);
+    true
+}
 
 macro_rules! elementwise {
     ($tt:ident, $ts:ident, $st:ident, $op:tt) => {
@@ -123,33 +163,40 @@ fn rusty_transpose(a: &[f64], o: &mut [f64], n: usize, m: usize) {
 /// contiguous k×NR buffer (as BLIS packs): every row tile then streams it
 /// sequentially from L1 instead of striding across `b` one cache line (often
 /// two) per p.
+///
+/// Returns 0, or 1 when it stopped early for an interrupt (`out` incomplete).
 #[no_mangle]
 pub unsafe extern "C" fn rusty_k_matmul_band(
     a: *const f64, b: *const f64, out: *mut f64,
     n: usize, k: usize, m: usize, row0: usize, row1: usize,
-) {
+) -> i32 {
     let a = from_raw_parts(a, n * k);
     let b = from_raw_parts(b, k * m);
     let o = from_raw_parts_mut(out, n * m);
+    let stop = stop_flag();
     if row1 - row0 >= PACK_MIN_ROWS {
-        PANEL.with(|cell| {
+        return PANEL.with(|cell| {
             let mut panel = cell.borrow_mut();
             panel.resize(k * NR, 0.0);
-            packed_band_widest(a, b, o, k, m, row0, row1, &mut panel);
+            packed_band_widest(a, b, o, k, m, row0, row1, &mut panel, stop)
         });
-        return;
     }
     let mut i0 = row0;
     while i0 + MR <= row1 {
+        if stopping(stop) {
+            return 1;
+        }
         let mut j0 = 0;
         while j0 + NR <= m {
             tile(a, b, m, j0, o, k, m, i0, j0);
             j0 += NR;
         }
-        edge(a, b, o, k, m, i0, i0 + MR, j0, m);
+        if edge(a, b, o, k, m, i0, i0 + MR, j0, m, stop) {
+            return 1;
+        }
         i0 += MR;
     }
-    edge(a, b, o, k, m, i0, row1, 0, m);
+    edge(a, b, o, k, m, i0, row1, 0, m, stop) as i32
 }
 
 const MR: usize = 4;
@@ -172,29 +219,33 @@ thread_local! {
 /// Nothing inside touches a thread-local. Same operations per element either
 /// way, so the same bits.
 fn packed_band_widest(a: &[f64], b: &[f64], o: &mut [f64], k: usize, m: usize,
-                      row0: usize, row1: usize, panel: &mut [f64]) {
+                      row0: usize, row1: usize, panel: &mut [f64], stop: &AtomicI32) -> i32 {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx512f") {
-            return unsafe { packed_band_avx512(a, b, o, k, m, row0, row1, panel) };
+            return unsafe { packed_band_avx512(a, b, o, k, m, row0, row1, panel, stop) };
         }
     }
-    packed_band(a, b, o, k, m, row0, row1, panel)
+    packed_band(a, b, o, k, m, row0, row1, panel, stop)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 unsafe fn packed_band_avx512(a: &[f64], b: &[f64], o: &mut [f64], k: usize, m: usize,
-                             row0: usize, row1: usize, panel: &mut [f64]) {
-    packed_band(a, b, o, k, m, row0, row1, panel)
+                             row0: usize, row1: usize, panel: &mut [f64], stop: &AtomicI32) -> i32 {
+    packed_band(a, b, o, k, m, row0, row1, panel, stop)
 }
 
-/// The band, panel by panel: pack b[:, j0..j0+NR], then run every row tile on it.
+/// The band, panel by panel: pack b[:, j0..j0+NR], then run every row tile
+/// on it; 1 when stopped early.
 #[inline(always)]
 fn packed_band(a: &[f64], b: &[f64], o: &mut [f64], k: usize, m: usize,
-               row0: usize, row1: usize, panel: &mut [f64]) {
+               row0: usize, row1: usize, panel: &mut [f64], stop: &AtomicI32) -> i32 {
     let mut j0 = 0;
     while j0 + NR <= m {
+        if stopping(stop) {
+            return 1;
+        }
         for p in 0..k {
             panel[p * NR..(p + 1) * NR].copy_from_slice(&b[p * m + j0..p * m + j0 + NR]);
         }
@@ -203,10 +254,12 @@ fn packed_band(a: &[f64], b: &[f64], o: &mut [f64], k: usize, m: usize,
             tile(a, panel, NR, 0, o, k, m, i0, j0);
             i0 += MR;
         }
-        edge(a, b, o, k, m, i0, row1, j0, j0 + NR);
+        if edge(a, b, o, k, m, i0, row1, j0, j0 + NR, stop) {
+            return 1;
+        }
         j0 += NR;
     }
-    edge(a, b, o, k, m, row0, row1, j0, m);
+    edge(a, b, o, k, m, row0, row1, j0, m, stop) as i32
 }
 
 /// One full MR×NR tile of `out` at (i0, j0); row p of the tile's b columns
@@ -230,13 +283,17 @@ fn tile(a: &[f64], bs: &[f64], stride: usize, c0: usize, o: &mut [f64], k: usize
     }
 }
 
-/// Rows [i0, i1) × columns [j0, j1) of `out`, row by row (the tiles' leftovers).
+/// Rows [i0, i1) × columns [j0, j1) of `out`, row by row (the tiles'
+/// leftovers); true when stopped early.
 fn edge(a: &[f64], b: &[f64], o: &mut [f64], k: usize, m: usize,
-        i0: usize, i1: usize, j0: usize, j1: usize) {
+        i0: usize, i1: usize, j0: usize, j1: usize, stop: &AtomicI32) -> bool {
     if j0 >= j1 {
-        return;
+        return false;
     }
     for i in i0..i1 {
+        if stopping(stop) {
+            return true;
+        }
         let a_row = &a[i * k..(i + 1) * k];
         let o_row = &mut o[i * m + j0..i * m + j1];
         for x in o_row.iter_mut() {
@@ -250,6 +307,7 @@ fn edge(a: &[f64], b: &[f64], o: &mut [f64], k: usize, m: usize,
             }
         }
     }
+    false
 }
 
 // ── Lanes ────────────────────────────────────────────────────────────────
@@ -267,7 +325,7 @@ fn edge(a: &[f64], b: &[f64], o: &mut [f64], k: usize, m: usize,
 // 6.2 µs; 64×256×64: 52.5 -> 31.7 µs; a MEDIUM training step: 232 -> 197 µs).
 // It does not spin when there are more lanes than CPUs.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::{AcqRel, Acquire, Relaxed, Release, SeqCst}};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::{AcqRel, Acquire, Relaxed, Release, SeqCst}};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -282,6 +340,7 @@ struct Lanes {
     job: [AtomicUsize; 7],          // a, b, out, n, k, m, rows
     bands: AtomicUsize,
     done: AtomicUsize,              // bands other than 0 finished in this job
+    stopped: AtomicBool,            // a band of this job stopped for an interrupt
     by_workers: AtomicUsize,        // bands run by workers, ever (for tests)
     workers: AtomicUsize,
     sleepers: AtomicUsize,
@@ -304,6 +363,7 @@ fn lanes() -> &'static Lanes {
                 job: Default::default(),
                 bands: AtomicUsize::new(0),
                 done: AtomicUsize::new(0),
+                stopped: AtomicBool::new(false),
                 by_workers: AtomicUsize::new(0),
                 workers: AtomicUsize::new(0),
                 sleepers: AtomicUsize::new(0),
@@ -337,8 +397,10 @@ impl Lanes {
             }
             let (n, rows) = (j[3], j[6]);
             let row0 = band * rows;
-            rusty_k_matmul_band(j[0] as *const f64, j[1] as *const f64, j[2] as *mut f64,
-                                n, j[4], j[5], row0, (row0 + rows).min(n));
+            if rusty_k_matmul_band(j[0] as *const f64, j[1] as *const f64, j[2] as *mut f64,
+                                   n, j[4], j[5], row0, (row0 + rows).min(n)) != 0 {
+                self.stopped.store(true, Relaxed);
+            }
             if worker {
                 self.by_workers.fetch_add(1, Relaxed);
             }
@@ -392,19 +454,19 @@ impl Lanes {
 
 /// The n×k by k×m product in bands of `rows` rows (the row-band split; the caller
 /// computes band 0). `lanes` is the number of threads to use, the caller
-/// included. Same bits as one `rusty_k_matmul_band` over all rows.
+/// included. Same bits as one `rusty_k_matmul_band` over all rows, and the
+/// same result: 1 when a band stopped early for an interrupt, else 0.
 #[no_mangle]
 pub unsafe extern "C" fn rusty_k_matmul_lanes(
     a: *const f64, b: *const f64, out: *mut f64,
     n: usize, k: usize, m: usize, rows: usize, lanes_: usize,
-) {
+) -> i32 {
     let rows = rows.max(1);
     let bands = (n + rows - 1) / rows;
     let l = lanes();
     let busy = l.caller.try_lock();
     if bands < 2 || lanes_ < 2 || busy.is_err() {
-        rusty_k_matmul_band(a, b, out, n, k, m, 0, n);
-        return;
+        return rusty_k_matmul_band(a, b, out, n, k, m, 0, n);
     }
     l.ensure_workers((lanes_ - 1).min(bands - 1).min(255));
     for (slot, v) in l.job.iter().zip([a as usize, b as usize, out as usize, n, k, m, rows]) {
@@ -412,13 +474,14 @@ pub unsafe extern "C" fn rusty_k_matmul_lanes(
     }
     l.bands.store(bands, Relaxed);
     l.done.store(0, Relaxed);
+    l.stopped.store(false, Relaxed);
     let seq = (l.claim.load(Relaxed) >> 32) + 1 & 0xffff_ffff;
     l.claim.store(seq << 32 | 1, SeqCst);
     if l.sleepers.load(SeqCst) > 0 {
         let _g = l.lock.lock().unwrap_or_else(|e| e.into_inner());
         l.wake.notify_all();
     }
-    rusty_k_matmul_band(a, b, out, n, k, m, 0, rows.min(n));
+    let mine = rusty_k_matmul_band(a, b, out, n, k, m, 0, rows.min(n));
     l.help(seq, false);
     let mut turns = 0u32;
     while l.done.load(Acquire) < bands - 1 {
@@ -429,6 +492,7 @@ pub unsafe extern "C" fn rusty_k_matmul_lanes(
             std::hint::spin_loop();
         }
     }
+    mine | l.stopped.load(Relaxed) as i32
 }
 
 /// How many bands lane workers (not callers) have run in this process.
