@@ -37,9 +37,11 @@ from .values import NIL, Builtin, List, Symbol
 # Builtins computed inline: name -> (arity, fast-path test, value), over the
 # argument expressions {x} and {y}. When the test fails (wrong types, a zero
 # divisor, an empty list) the builtin itself is called, for its exact error.
+# A value given as a tuple is statements that leave the result in {t} (cons
+# fills a fresh cell's slots in place, with no constructor frame).
 _NUMS = '{x}.__class__ is float and {y}.__class__ is float'
 _NUM = '{x}.__class__ is float'
-_PAIR = '{x}.__class__ is List and {x}.len'
+_PAIR = '{x}.__class__ is List and {x} is not EMPTY'
 INLINE = {
     '+': (2, _NUMS, '0.0 + {x} + {y}'),
     '-': (2, _NUMS, '{x} - (0.0 + {y})'),
@@ -52,16 +54,18 @@ INLINE = {
     '=': (2, _NUMS, '{x} == {y}'),
     'car': (1, _PAIR, '{x}.car'),
     'cdr': (1, _PAIR, '{x}.cdr'),
-    'cons': (2, '{y}.__class__ is List', 'List({x}, {y})'),
-    'null?': (1, 'True', '{x} is NIL or ({x}.__class__ is List and not {x}.len)'),
-    'pair?': (1, 'True', '{x}.__class__ is List and {x}.len > 0'),
+    'cons': (2, '{y}.__class__ is List',
+             ('{t} = NEW(List)', '{t}.car = {x}', '{t}.cdr = {y}', '{t}.span = None')),
+    'null?': (1, 'True', '{x} is NIL or {x} is EMPTY'),
+    'pair?': (1, 'True', '{x}.__class__ is List and {x} is not EMPTY'),
     'not': (1, 'True', '{x} is False'),
     'zero?': (1, _NUM, '{x} == 0.0'),
     # C fmod; a zero divisor or a non-finite dividend (the errors and the NaN) take the builtin
     'mod': (2, _NUMS + ' and {y} and -INF < {x} < INF', '_fmod({x}, {y})'),
     # the first four elements; other indices (and the errors) take the builtin
-    'nth': (2, '{x}.__class__ is List and {y}.__class__ is float and {y} in (0.0, 1.0, 2.0, 3.0) '
-               'and {y} < {x}.len',
+    'nth': (2, '{x}.__class__ is List and {y}.__class__ is float and ({x} is not EMPTY if {y} == 0.0 '
+               'else {x}.cdr is not EMPTY if {y} == 1.0 else {x}.cdr.cdr is not EMPTY if {y} == 2.0 '
+               'else {y} == 3.0 and {x}.cdr.cdr.cdr is not EMPTY)',
             '({x}.car if {y} == 0.0 else {x}.cdr.car if {y} == 1.0 else {x}.cdr.cdr.car '
             'if {y} == 2.0 else {x}.cdr.cdr.cdr.car)'),
 }
@@ -85,6 +89,7 @@ def template_namespace() -> dict:
         _namespace = {
             'Lambda': values.Lambda, 'Builtin': values.Builtin, 'Native': values.Native,
             'NativeGrad': values.NativeGrad, 'List': values.List, 'NIL': values.NIL,
+            'EMPTY': values.EMPTY, 'NEW': values.List.__new__,
             'MISSING': resolve_mod.MISSING,
             'RustyError': errors.RustyError, 'RecursionLimit': errors.RecursionLimit,
             'recursion_message': apply.recursion_message, 'located': apply.located,
@@ -123,7 +128,7 @@ def _inline_builtin(x, scope, unit):
     if ref.__class__ is not GlobalRef:
         return None
     b = ref.cell.value
-    if b.__class__ is not Builtin or b.name not in INLINE or INLINE[b.name][0] != x.len - 1:
+    if b.__class__ is not Builtin or b.name not in INLINE or INLINE[b.name][0] != len(x) - 1:
         return None
     return ref.cell, b
 
@@ -170,9 +175,11 @@ def _inline_lines(target: str, key: str, cell_, builtin, args: list, fallback: s
     binds['S' + key] = span
     lines = ['if C%s.value is B%s:' % (key, key)]
     lines += ['    %s = %s' % (names[v], a) for v, a in zip('xy', args)]
-    lines += [
-        '    if %s:' % test.format(**names),
-        '        %s = %s' % (target, expr.format(**names)),
+    if expr.__class__ is tuple:
+        value = ['        ' + line.format(t=target, **names) for line in expr]
+    else:
+        value = ['        %s = %s' % (target, expr.format(**names))]
+    lines += ['    if %s:' % test.format(**names)] + value + [
         '    else:',
         '        %s = call_builtin(B%s, [%s], S%s, D)' % (target, key, ', '.join(names[v] for v in 'xy'[:len(args)]), key),
         'else:',
@@ -207,7 +214,7 @@ def operand(cell, key: str, code, scope, span, unit, binds: dict):
 
 def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
     """A fast node for `(name arg…)` with a global or near local head, or None."""
-    nargs = x.len - 1
+    nargs = len(x) - 1
     if nargs > MAX_ARGS or x.car.__class__ is not Symbol:
         return None
     ref = resolve(scope, x.car, unit.genv)

@@ -46,34 +46,40 @@ NIL = NilType()
 class List:
     """An immutable list cell: `car` is the first element, `cdr` the rest.
 
-    The empty list is the single cell EMPTY (len 0). `cdr` shares structure, so
-    it is O(1), and `cons` allocates one cell. `span` is where the element `car`
-    was read (None for data built at run time); programs never see it.
+    The empty list is the single cell EMPTY: test emptiness with `x is EMPTY`.
+    A cell holds no length, so `len(lst)` walks the list (O(n)). `cdr` shares
+    structure, so it is O(1), and `cons` allocates one cell. `span` is where
+    the element `car` was read (None for data built at run time); programs
+    never see it.
     """
-    __slots__ = ('car', 'cdr', 'len', 'span')
+    __slots__ = ('car', 'cdr', 'span')
 
     def __init__(self, car, cdr: 'List', span=None):
         self.car = car
         self.cdr = cdr
-        self.len = cdr.len + 1
         self.span = span
 
     def __iter__(self):
         cell = self
-        while cell.len:
+        while cell is not EMPTY:
             yield cell.car
             cell = cell.cdr
 
     def __len__(self) -> int:
-        return self.len
+        n = 0
+        cell = self
+        while cell is not EMPTY:
+            n += 1
+            cell = cell.cdr
+        return n
 
     def __bool__(self) -> bool:
-        return True  # every list is a value; emptiness is `len == 0`
+        return True  # every list is a value; emptiness is `is EMPTY`
 
     def cells(self):
         """Yield the non-empty cells in order (element and its span)."""
         cell = self
-        while cell.len:
+        while cell is not EMPTY:
             yield cell
             cell = cell.cdr
 
@@ -84,7 +90,6 @@ class List:
 EMPTY = List.__new__(List)
 EMPTY.car = None
 EMPTY.cdr = EMPTY
-EMPTY.len = 0
 EMPTY.span = None
 
 
@@ -93,18 +98,27 @@ EMPTY.span = None
 # costs no Python-level __init__ call, and nothing is copied through a
 # Python list. tests/test_list_builders.py compares them with List(x, rest).
 
+_new = List.__new__
+
+
+def cons(x, rest: List) -> List:
+    """A fresh cell holding x in front of rest (no __init__ frame)."""
+    cell = _new(List)
+    cell.car = x
+    cell.cdr = rest
+    cell.span = None
+    return cell
+
+
 def make_list(items, spans=None) -> List:
     """A list of the items of a Python sequence (optionally with their spans)."""
     out = EMPTY
     if spans is None:
-        new = List.__new__
-        n = 0
+        new = _new
         for x in reversed(items):
             cell = new(List)
             cell.car = x
             cell.cdr = out
-            n += 1
-            cell.len = n
             cell.span = None
             out = cell
     else:
@@ -115,20 +129,17 @@ def make_list(items, spans=None) -> List:
 
 def copy_onto(lst: List, tail: List) -> List:
     """Fresh cells holding lst's elements, in order, followed by tail (shared)."""
-    if not lst.len:
+    if lst is EMPTY:
         return tail
-    n = lst.len + tail.len
-    new = List.__new__
+    new = _new
     head = cell = new(List)
     while True:
         cell.car = lst.car
-        cell.len = n
         cell.span = None
         lst = lst.cdr
-        if not lst.len:
+        if lst is EMPTY:
             cell.cdr = tail
             return head
-        n -= 1
         nxt = new(List)
         cell.cdr = nxt
         cell = nxt
@@ -136,14 +147,11 @@ def copy_onto(lst: List, tail: List) -> List:
 
 def reverse_onto(lst: List, tail: List) -> List:
     """Fresh cells holding lst's elements in reverse order, followed by tail."""
-    new = List.__new__
-    n = tail.len
-    while lst.len:
+    new = _new
+    while lst is not EMPTY:
         cell = new(List)
         cell.car = lst.car
         cell.cdr = tail
-        n += 1
-        cell.len = n
         cell.span = None
         tail = cell
         lst = lst.cdr
@@ -353,15 +361,17 @@ def equal(a, b) -> bool:
         if ca is not b.__class__:
             return False
         if ca is List:
-            if a.len != b.len:
-                return False
-            while a.len:
+            while a is not EMPTY:
+                if b is EMPTY:
+                    return False
                 x, y = a.car, b.car
                 if x.__class__ is List:
                     stack.append((x, y))
                 elif not _equal_atom(x, y):
                     return False
                 a, b = a.cdr, b.cdr
+            if b is not EMPTY:
+                return False
         elif not _equal_atom(a, b):
             return False
     return True
