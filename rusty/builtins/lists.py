@@ -9,6 +9,7 @@ from ..values import cons as new_cell
 from .args import expected, index_arg, list_arg, proc_arg, with_value
 
 TABLE = BuiltinTable()
+_new = List.__new__
 
 
 @TABLE.fn('cons', 2, 2, doc='Prepend x to a list (a non-list makes a two-element list).', sig='(cons x lst)',
@@ -135,7 +136,20 @@ def map_(host, f, lst, *more):
     call = host.call
     if more:
         return make_list([call(f, args) for args in _columns('map', lst, more)])
-    return make_list([call(f, [x]) for x in list_arg('map', lst)])
+    # One pass, front to back: each result goes into a fresh cell filled in
+    # place and hung on the last one (nobody sees the cells before the list
+    # is returned); `head` is a scratch cell in front of the result.
+    lst = list_arg('map', lst)
+    head = last = _new(List)
+    while lst is not EMPTY:
+        cell = _new(List)
+        cell.car = call(f, [lst.car])
+        cell.span = None
+        last.cdr = cell
+        last = cell
+        lst = lst.cdr
+    last.cdr = EMPTY
+    return head.cdr
 
 
 def _columns(who: str, lst, more):
@@ -151,7 +165,19 @@ def _columns(who: str, lst, more):
 def filter_(host, f, lst):
     proc_arg('filter', f)
     call = host.call
-    return make_list([x for x in list_arg('filter', lst) if call(f, [x]) is not False])
+    lst = list_arg('filter', lst)
+    head = last = _new(List)           # as in map: one pass, cells hung on the last
+    while lst is not EMPTY:
+        x = lst.car
+        if call(f, [x]) is not False:
+            cell = _new(List)
+            cell.car = x
+            cell.span = None
+            last.cdr = cell
+            last = cell
+        lst = lst.cdr
+    last.cdr = EMPTY
+    return head.cdr
 
 
 @TABLE.fn('for-each', 2, None, host=True, doc='Call f on the elements of the lists in turn (to the shortest); Nil.',
@@ -164,8 +190,10 @@ def for_each(host, f, lst, *more):
         for args in _columns('for-each', lst, more):
             call(f, args)
         return NIL
-    for x in list_arg('for-each', lst):
-        call(f, [x])
+    lst = list_arg('for-each', lst)
+    while lst is not EMPTY:
+        call(f, [lst.car])
+        lst = lst.cdr
     return NIL
 
 
@@ -183,8 +211,10 @@ def foldl(host, f, init, lst):
     proc_arg('foldl', f)
     call = host.call
     acc = init
-    for x in _fold_list(lst, 'foldl'):
-        acc = call(f, [x, acc])
+    lst = _fold_list(lst, 'foldl')
+    while lst is not EMPTY:
+        acc = call(f, [lst.car, acc])
+        lst = lst.cdr
     return acc
 
 
