@@ -55,7 +55,7 @@ INLINE = {
     'car': (1, _PAIR, '{x}.car'),
     'cdr': (1, _PAIR, '{x}.cdr'),
     'cons': (2, '{y}.__class__ is List',
-             ('{t} = NEW(List)', '{t}.car = {x}', '{t}.cdr = {y}', '{t}.span = None')),
+             ('{t} = NEW(List)', '{t}.car = {x}', '{t}.cdr = {y}')),
     'null?': (1, 'True', '{x} is NIL or {x} is EMPTY'),
     'pair?': (1, 'True', '{x}.__class__ is List and {x} is not EMPTY'),
     'not': (1, 'True', '{x} is False'),

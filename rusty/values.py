@@ -5,6 +5,7 @@ else is a class below. Values compare by identity; `equal?` lives in builtins.
 """
 from __future__ import annotations
 
+import sys
 from array import array
 
 
@@ -48,16 +49,26 @@ class List:
 
     The empty list is the single cell EMPTY: test emptiness with `x is EMPTY`.
     A cell holds no length, so `len(lst)` walks the list (O(n)). `cdr` shares
-    structure, so it is O(1), and `cons` allocates one cell. `span` is where
-    the element `car` was read (None for data built at run time); programs
-    never see it.
+    structure, so it is O(1), and `cons` allocates one cell: two slots, 48
+    bytes with the collector's header. `span` is where the element `car` was
+    read (None for data built at run time); programs never see it. Only the
+    reader's cells have one, so it is kept beside the cells (_SPANS), not in
+    them.
     """
-    __slots__ = ('car', 'cdr', 'span')
+    __slots__ = ('car', 'cdr')
 
     def __init__(self, car, cdr: 'List', span=None):
         self.car = car
         self.cdr = cdr
-        self.span = span
+        if span is not None:
+            _SPANS[self] = span
+            if len(_SPANS) >= _purge_at[0]:
+                _purge_spans()
+
+    @property
+    def span(self):
+        """Where the element `car` was read, or None."""
+        return _SPANS.get(self)
 
     def __iter__(self):
         cell = self
@@ -90,7 +101,31 @@ class List:
 EMPTY = List.__new__(List)
 EMPTY.car = None
 EMPTY.cdr = EMPTY
-EMPTY.span = None
+
+
+# The spans of cells made with one: a cell (the key, compared by identity)
+# maps to its span. A cell here is kept alive by this table, so when nothing
+# else holds it any more its span can never be asked for again: each time the
+# table has doubled, such cells are dropped. Newest first, because a cell only
+# refers to cells older than itself: dropping a form's head frees it, and the
+# cells it held are seen unheld in the same pass.
+_SPANS: dict = {}
+_purge_at = [8192]
+
+
+def _purge_spans() -> None:
+    """Forget the spans of cells that nothing but _SPANS holds."""
+    refcount = sys.getrefcount
+    cells = list(_SPANS)
+    while cells:
+        cell = cells.pop()
+        if refcount(cell) <= _UNHELD:
+            _SPANS.pop(cell, None)
+    cell = None
+    _purge_at[0] = max(8192, 2 * len(_SPANS))
+
+
+_UNHELD = 3      # refcount() of a cell held only as a _SPANS key: the key, `cell`, the argument
 
 
 # The builders below make fresh cells with List.__new__ and fill their
@@ -106,7 +141,6 @@ def cons(x, rest: List) -> List:
     cell = _new(List)
     cell.car = x
     cell.cdr = rest
-    cell.span = None
     return cell
 
 
@@ -119,7 +153,6 @@ def make_list(items, spans=None) -> List:
             cell = new(List)
             cell.car = x
             cell.cdr = out
-            cell.span = None
             out = cell
     else:
         for x, sp in zip(reversed(items), reversed(spans)):
@@ -135,7 +168,6 @@ def copy_onto(lst: List, tail: List) -> List:
     head = cell = new(List)
     while True:
         cell.car = lst.car
-        cell.span = None
         lst = lst.cdr
         if lst is EMPTY:
             cell.cdr = tail
@@ -152,7 +184,6 @@ def reverse_onto(lst: List, tail: List) -> List:
         cell = new(List)
         cell.car = lst.car
         cell.cdr = tail
-        cell.span = None
         tail = cell
         lst = lst.cdr
     return tail

@@ -144,7 +144,6 @@ def map_(host, f, lst, *more):
     while lst is not EMPTY:
         cell = _new(List)
         cell.car = call(f, [lst.car])
-        cell.span = None
         last.cdr = cell
         last = cell
         lst = lst.cdr
@@ -172,7 +171,6 @@ def filter_(host, f, lst):
         if call(f, [x]) is not False:
             cell = _new(List)
             cell.car = x
-            cell.span = None
             last.cdr = cell
             last = cell
         lst = lst.cdr
