@@ -119,3 +119,41 @@ def test_length_and_equal_on_long_lists(session):
     assert session.run('(equal? big (map (lambda (x) x) big))') is True
     assert session.run('(equal? big (cdr big))') is False
     assert session.run('(equal? (cdr big) big)') is False
+
+
+# ── The builtins' procedure caller against its reference ─────────────────
+
+CALLBACKS = [
+    "(map (lambda (x) (* x x)) '(1 2 3))",
+    "(map (lambda (x y) (list x y)) '(1 2 3) '(a b))",
+    "(filter (lambda (x) (> x 1)) '(1 2 3))",
+    "(sort '(3 1 2) (lambda (a b) (< a b)))",
+    "(foldl (lambda (e acc) (+ e acc)) 0 '(1 2 3))",
+    "(apply (lambda (a . rest) (list a rest)) '(1 2 3))",
+    "(map car '((1) (2)))",
+    "(define (deep x) (car x)) (define (mid x) (deep x)) (map mid '((1) 2))",
+    "(map (lambda (x) (error \"bad\" x)) '(1))",
+    "(map (lambda (x y) x) '(1 2))",
+    "(define (down n) (if (= n 0) 0 (+ 1 (down (- n 1))))) (map down '(10 100000))",
+    "(define (loop n) (if (= n 0) 'done (loop (- n 1)))) (map loop '(1000 20000))",
+]
+
+
+def caller_outcome(session, text):
+    try:
+        return ('value', write_form(session.run(text, 'cb.lisp')))
+    except RustyError as e:
+        where = (e.span.line, e.span.col) if e.span is not None else None
+        trace = [tuple((x.line, x.col) if hasattr(x, 'line') else x for x in entry) for entry in e.trace]
+        return ('error', e.message, where, trace)
+
+
+@pytest.mark.parametrize('text', CALLBACKS)
+def test_the_inlined_caller_matches_run(text):
+    from rusty.apply import procedure_caller_reference
+    fast = Session(out=io.StringIO())
+    ref = Session(out=io.StringIO())
+    ref.call = procedure_caller_reference(ref.depth)
+    got, want = caller_outcome(fast, text), caller_outcome(ref, text)
+    assert got == want
+    assert 'internal error' not in repr(got)

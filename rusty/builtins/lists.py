@@ -15,11 +15,12 @@ _new = List.__new__
 @TABLE.fn('cons', 2, 2, doc='Prepend x to a list (a non-list makes a two-element list).', sig='(cons x lst)',
           examples=(("(cons 1 '(2 3))", '(1 2 3)'),))
 def cons(x, lst):
-    if lst.__class__ is List:
-        return new_cell(x, lst)
-    if lst is NIL:
-        return new_cell(x, EMPTY)
-    return new_cell(x, new_cell(lst, EMPTY))
+    if lst.__class__ is not List:
+        lst = EMPTY if lst is NIL else new_cell(lst, EMPTY)
+    cell = _new(List)           # filled in place: no constructor frame
+    cell.car = x
+    cell.cdr = lst
+    return cell
 
 
 @TABLE.fn('car', 1, 1, doc='First element of a list.', sig='(car lst)',
