@@ -28,6 +28,7 @@ programs both ways and compare.
 from __future__ import annotations
 
 import math
+import re
 
 from . import apply, diskcache, errors, resolve as resolve_mod, values
 from .eval import comp_generic_call, sub_span
@@ -210,6 +211,23 @@ def operand(cell, key: str, code, scope, span, unit, binds: dict):
     return [], 'A%s(f)' % key
 
 
+def in_order(ops, keys):
+    """(setup statements, expressions) for operands evaluated left to right,
+    as the generic node does: an operand read that can fail (a global, a
+    dynamic local) is taken into `o<key>` before a later operand's setup runs."""
+    setup, exprs = [], []
+    for k, (lines, expr) in enumerate(ops):
+        setup += lines
+        if any(later for later, _ in ops[k + 1:]) and not _PURE_READ.fullmatch(expr):
+            setup.append('o%s = %s' % (keys[k], expr))
+            expr = 'o%s' % keys[k]
+        exprs.append(expr)
+    return setup, exprs
+
+
+_PURE_READ = re.compile(r'K\w+|f\[\d+\]|v\w+')     # a constant, a local slot, a computed value
+
+
 # ── Calls with a global head ─────────────────────────────────────────────
 
 def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
@@ -230,8 +248,7 @@ def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
         head_cell = None
     ops = [operand(c, str(k), code, scope, span, unit, binds)
            for k, (c, code) in enumerate(zip(x.cdr.cells(), arg_codes))]
-    setup = [line for lines, _ in ops for line in lines]
-    args = [e for _, e in ops]
+    setup, args = in_order(ops, [str(k) for k in range(len(ops))])
     found = _inline_builtin(x, scope, unit) if head_cell is not None else None
     if found is not None:
         lines = _inline_lines('r', '', head_cell, found[1], args, 'generic(f, CELL.value)', span, binds)
@@ -288,8 +305,8 @@ def specialize_if(x, scope, tail, span, unit, then_code, else_code):
     binds = {'TEST': generic, 'D': unit.depth}
     ops = [operand(c, 't%d' % k, code, scope, tspan, unit, binds)
            for k, (c, code) in enumerate(zip(test.cdr.cells(), arg_codes))]
-    setup = [line for lines, _ in ops for line in lines]
-    test_lines = _inline_lines('t', '', found[0], found[1], [e for _, e in ops], 'TEST(f)', tspan, binds)
+    setup, args = in_order(ops, ['t%d' % k for k in range(len(ops))])
+    test_lines = _inline_lines('t', '', found[0], found[1], args, 'TEST(f)', tspan, binds)
     test_lines = test_lines[:1] + ['    ' + s for s in setup] + test_lines[1:]
     branches = x.cdr.cdr
     st, then = operand(branches, 'T', then_code, scope, span, unit, binds)
@@ -312,7 +329,7 @@ def specialize_let(init_cells, init_codes, lscope, nextra, body, scope, span, un
     binds = {'LSCOPE': lscope, 'BODY': body, 'UNBOUND': resolve_mod.UNBOUND, 'D': unit.depth}
     ops = [operand(c, str(k), code, scope, span, unit, binds)
            for k, (c, code) in enumerate(zip(init_cells, init_codes))]
-    setup = [line for lines, _ in ops for line in lines]
-    frame = ', '.join(['f', 'LSCOPE'] + [e for _, e in ops] + ['UNBOUND'] * nextra)
+    setup, args = in_order(ops, [str(k) for k in range(len(ops))])
+    frame = ', '.join(['f', 'LSCOPE'] + args + ['UNBOUND'] * nextra)
     return _instantiate('    def ev(f):\n' + _indent(setup + ['return BODY([%s])' % frame], 8), binds)
 

@@ -189,7 +189,18 @@ ERRORS = [
     '(define (f n) (+ 1 (f n))) (f 1)',
     '(define (f) (undefined-thing 1 2)) (f)',
     '(define (f) (3 1 2)) (f)',
+    # operands are evaluated left to right: an earlier one fails before a later one's inline part
+    '(define (h a b) a) (define (t x) (h zzz (car x))) (t 5)',
+    '(define (t x) (let ((a zzz) (b (car x))) a)) (t 5)',
+    '(define (t x) (if (< zzz (car x)) 1 2)) (t 5)',
+    '(define (t x) (+ zzz (car x))) (t 5)',
 ]
+
+# ... and an earlier one's effects happen before a later one fails
+_LOGGED = ("(define log '()) (define (g) (set! log (cons 1 log)) 1) (define (h a b) a) "
+           "(define (t x) %s) (list (try-catch (t 5) (e) (quote caught)) log)")
+PROGRAMS += [_LOGGED % body for body in ('(h (g) (car x))', '(let ((a (g)) (b (car x))) a)',
+                                          '(if (< (g) (car x)) 1 2)', '(h 1 (h (g) (car x)))')]
 
 
 @pytest.mark.parametrize('src', PROGRAMS + ERRORS)
