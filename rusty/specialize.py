@@ -31,7 +31,7 @@ import math
 import re
 
 from . import apply, diskcache, errors, resolve as resolve_mod, values
-from .eval import comp_generic_call, sub_span
+from .eval import comp, comp_generic_call, sub_span
 from .resolve import GlobalRef, LocalRef, resolve
 from .values import NIL, Builtin, List, Symbol
 
@@ -169,46 +169,86 @@ def _inline_lines(target: str, key: str, cell_, builtin, args: list, fallback: s
     """Statements computing an INLINE builtin's call into target, guarded by
     the head's cell still holding that builtin (else `fallback`); `binds`
     holds the depth state as D."""
+    binds['C' + key] = cell_
+    return (['if C%s.value is B%s:' % (key, key)]
+            + ['    ' + line for line in _compute(target, key, builtin, args, span, binds)]
+            + ['else:', '    %s = %s' % (target, fallback)])
+
+
+def _compute(target: str, key: str, builtin, args: list, span, binds):
+    """Statements computing an INLINE builtin's call into target (its head
+    already checked): inline when the fast-path test holds, else the builtin."""
     _, test, expr = INLINE[builtin.name]
     names = dict(zip('xy', ('x' + key, 'y' + key)))
-    binds['C' + key] = cell_
     binds['B' + key] = builtin
     binds['S' + key] = span
-    lines = ['if C%s.value is B%s:' % (key, key)]
-    lines += ['    %s = %s' % (names[v], a) for v, a in zip('xy', args)]
+    lines = ['%s = %s' % (names[v], a) for v, a in zip('xy', args)]
     if expr.__class__ is tuple:
-        value = ['        ' + line.format(t=target, **names) for line in expr]
+        value = ['    ' + line.format(t=target, **names) for line in expr]
     else:
-        value = ['        %s = %s' % (target, expr.format(**names))]
-    lines += ['    if %s:' % test.format(**names)] + value + [
-        '    else:',
-        '        %s = call_builtin(B%s, [%s], S%s, D)' % (target, key, ', '.join(names[v] for v in 'xy'[:len(args)]), key),
+        value = ['    %s = %s' % (target, expr.format(**names))]
+    return lines + ['if %s:' % test.format(**names)] + value + [
         'else:',
-        '    %s = %s' % (target, fallback),
+        '    %s = call_builtin(B%s, [%s], S%s, D)' % (target, key, ', '.join(names[v] for v in 'xy'[:len(args)]), key),
     ]
-    return lines
 
 
 def operand(cell, key: str, code, scope, span, unit, binds: dict):
     """(setup statements, expression) computing one argument inside a template.
 
-    Constants and local slots are inlined; `(op a b)` arithmetic on those is
-    computed by inline statements; anything else calls its compiled `code`.
+    Constants and local slots are inlined; a call of an INLINE builtin is
+    computed by inline statements when its own arguments are constants,
+    variables or (one level) such calls again; anything else calls its
+    compiled `code`. The heads of all the calls inlined are checked first:
+    if one no longer holds its builtin, `code` computes the whole argument.
     """
     text = _simple(cell, key, scope, unit, binds, code)
     if text is not None:
         return [], text
     binds['A' + key] = code
+    found = _inline_call(cell, key, scope, span, unit, binds, 1)
+    if found is None:
+        return [], 'A%s(f)' % key
+    lines, target, guards = found
+    return (['if %s:' % ' and '.join(guards)] + ['    ' + line for line in lines]
+            + ['else:', '    %s = A%s(f)' % (target, key)]), target
+
+
+def _inline_call(cell, key: str, scope, span, unit, binds: dict, nest: int):
+    """(statements, expression, head checks) computing the INLINE builtin
+    call in `cell` in place once the checks hold, or None."""
     x = cell.car
     found = _inline_builtin(x, scope, unit)
-    if found is not None:
-        args = [_simple(c, key + k, scope, unit, binds) for k, c in zip('ab', x.cdr.cells())]
-        if None not in args:
-            target = 'v' + key
-            lines = _inline_lines(target, key, found[0], found[1], args, 'A%s(f)' % key,
-                                  sub_span(cell, span, unit), binds)
-            return lines, target
-    return [], 'A%s(f)' % key
+    if found is None:
+        return None
+    xspan = sub_span(cell, span, unit)
+    subs = []
+    for k, c in zip('ab', x.cdr.cells()):
+        sub = _argument(c, key + k, scope, xspan, unit, binds, nest)
+        if sub is None:
+            return None
+        subs.append(sub)
+    setup, args = in_order([sub[:2] for sub in subs], [key + k for k in 'ab'[:len(subs)]])
+    binds['C' + key] = found[0]
+    guards = ['C%s.value is B%s' % (key, key)] + [g for sub in subs for g in sub[2]]
+    return setup + _compute('v' + key, key, found[1], args, xspan, binds), 'v' + key, guards
+
+
+def _argument(cell, key: str, scope, span, unit, binds: dict, nest: int):
+    """(statements, expression, head checks) for an argument of an inlined
+    builtin call, or None: a constant, a variable (its compiled code the
+    fallback for a global or an outer local), or while `nest` allows, an
+    inlined call itself."""
+    x = cell.car
+    if x.__class__ is Symbol:
+        text = _simple(cell, key, scope, unit, binds, comp(x, scope, False, sub_span(cell, span, unit), unit))
+        return None if text is None else ([], text, [])
+    text = _simple(cell, key, scope, unit, binds)
+    if text is not None:
+        return [], text, []
+    if nest <= 0:
+        return None
+    return _inline_call(cell, key, scope, span, unit, binds, nest - 1)
 
 
 def in_order(ops, keys):
