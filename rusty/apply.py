@@ -188,7 +188,23 @@ def apply_procedure(p, args: list, span, tail, D: Depth):
 
 def procedure_caller(D: Depth):
     """`call(p, args)`: apply any procedure non-tail, for builtins (map, filter,
-    apply, sort…); a plain lambda takes the direct path."""
+    apply, sort…); a plain lambda takes the direct path, with `run`'s body
+    inlined (one host call per element, not two)."""
+    global _caller_code
+    if _caller_code is None:
+        lines = ['def make(D):', '    def call(p, args):',
+                 '        if p.__class__ is Lambda and p.fast == len(args):',
+                 '            fr = [p.env, p.scope]', '            fr += args', '            site = None']
+        lines += ['            ' + line for line in run_body()]
+        lines += ['        return apply_procedure(p, args, None, False, D)', '    return call']
+        _caller_code = compile('\n'.join(lines) + '\n', '<rusty-caller>', 'exec')
+    ns = {}
+    exec(_caller_code, globals(), ns)
+    return ns['make'](D)
+
+
+def procedure_caller_reference(D: Depth):
+    """What procedure_caller's `call` does, through `run` itself (for the tests)."""
     def call(p, args: list):
         if p.__class__ is Lambda and p.fast == len(args):
             fr = [p.env, p.scope]
@@ -196,6 +212,9 @@ def procedure_caller(D: Depth):
             return run(p, fr, None, D)
         return apply_procedure(p, args, None, False, D)
     return call
+
+
+_caller_code = None
 
 
 # ── Errors ───────────────────────────────────────────────────────────────

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .eval import Usage, comp, comp_body, special, sub_span
 from .printer import display_form
-from .values import NIL, List, equal, sym
+from .values import EMPTY, NIL, List, equal, sym
 
 ELSE = sym('else')
 
@@ -19,7 +19,7 @@ ELSE = sym('else')
 def clause_parts(clause, last: bool):
     """(data as a tuple, or None for else; the body) of a well-formed clause;
     raises Usage for a malformed one."""
-    if clause.__class__ is List and clause.len:
+    if clause.__class__ is List and clause is not EMPTY:
         head = clause.car
         if head is ELSE and last:
             return None, clause.cdr
@@ -30,7 +30,7 @@ def clause_parts(clause, last: bool):
 
 @special('case')
 def comp_case(x, scope, tail, span, unit):
-    if x.len < 2:
+    if len(x) < 2:
         raise Usage('case: (case key clause...)')
     key = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
     cells = list(x.cdr.cdr.cells())

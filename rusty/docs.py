@@ -44,7 +44,7 @@ def builtin_doc(b: Builtin) -> Doc:
 def docstring(proc) -> str | None:
     """A lambda's docstring: a string first body form followed by more forms."""
     body = proc.body
-    if body.__class__ is List and body.len > 1 and body.car.__class__ is str:
+    if body.__class__ is List and len(body) > 1 and body.car.__class__ is str:
         return body.car
     return None
 

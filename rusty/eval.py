@@ -102,7 +102,7 @@ def comp(x, scope, tail, span, unit):
     if cls is Symbol:
         return comp_ref(x, scope, span, unit)
     if cls is List:
-        if x.len == 0:
+        if x is EMPTY:
             return const(NIL)
         head = x.car
         if head.__class__ is Symbol:
@@ -122,12 +122,12 @@ def comp_body(forms: List, scope, tail, span, unit):
     """Forms in order, the last in tail position; empty body => Nil. A string
     before the last form (a docstring) does nothing, so it is not run."""
     codes = [comp(c.car, scope, False, sub_span(c, span, unit), unit) for c in forms.cells()
-             if c.car.__class__ is not str or not c.cdr.len]
+             if c.car.__class__ is not str or c.cdr is EMPTY]
     if not codes:
         return const(NIL)
-    if tail and forms.len:
+    if tail and forms is not EMPTY:
         last = forms
-        while last.cdr.len:
+        while last.cdr is not EMPTY:
             last = last.cdr
         codes[-1] = comp(last.car, scope, True, sub_span(last, span, unit), unit)
     if len(codes) == 1:
@@ -219,7 +219,7 @@ def to_code(x):
     """Data as code: Nil and non-data values become the form ()."""
     cls = x.__class__
     if cls is List:
-        if x.len == 0:
+        if x is EMPTY:
             return x
         items = [to_code(e) for e in x]
         if all(a is b for a, b in zip(items, x)):

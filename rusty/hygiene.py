@@ -29,14 +29,14 @@ def rebuild(original: List, new_items) -> List:
 
 
 def _is_unquote(x) -> bool:
-    return x.__class__ is List and x.len == 2 and x.car in UNQUOTES
+    return x.__class__ is List and len(x) == 2 and x.car in UNQUOTES
 
 
 def rename_templates(x):
     """Code outside templates: find quasiquote forms and rename their binders."""
-    if x.__class__ is not List or x.len == 0:
+    if x.__class__ is not List or x is EMPTY:
         return x
-    if x.car is QUASIQUOTE and x.len == 2:
+    if x.car is QUASIQUOTE and len(x) == 2:
         return rebuild(x, [x.car, _template(x.cdr.car, {})])
     return rebuild(x, [rename_templates(e) for e in x])
 
@@ -56,7 +56,7 @@ def _template(t, env: dict):
     cls = t.__class__
     if cls is Symbol:
         return env.get(t, t)
-    if cls is not List or t.len == 0:
+    if cls is not List or t is EMPTY:
         return t
     if _is_unquote(t):
         return rebuild(t, [t.car, rename_templates(t.cdr.car)])
@@ -72,20 +72,20 @@ def _template(t, env: dict):
 def _binders(bindings: List) -> list:
     """The names a binding list binds: `(n v)` entries whose n is a symbol."""
     return [b.car for b in bindings
-            if b.__class__ is List and b.len >= 1 and b.car.__class__ is Symbol]
+            if b.__class__ is List and b is not EMPTY and b.car.__class__ is Symbol]
 
 
 def _binding(b, name_env: dict, init_env: dict):
-    if b.__class__ is List and b.len >= 1 and b.car.__class__ is Symbol:
+    if b.__class__ is List and b is not EMPTY and b.car.__class__ is Symbol:
         return rebuild(b, [name_env.get(b.car, b.car)] + [_template(e, init_env) for e in b.cdr])
     return _template(b, init_env)
 
 
 def _let_family(syntax, t, env):
     """let (plain or named), let*, letrec(*) templates; None if not that shape."""
-    if t.len < 3:
+    if len(t) < 3:
         return None
-    if syntax == 'let' and t.cdr.car.__class__ is Symbol and t.len >= 4:
+    if syntax == 'let' and t.cdr.car.__class__ is Symbol and len(t) >= 4:
         return _named_let(t, env)
     if t.cdr.car.__class__ is List:
         return _let(syntax, t, env)
@@ -101,7 +101,7 @@ def _let(syntax, t, env):
         new_bs, seen = [], dict(env)
         for b in bindings:
             new_bs.append(_binding(b, inner, seen))
-            if b.__class__ is List and b.len >= 1 and b.car.__class__ is Symbol:
+            if b.__class__ is List and b is not EMPTY and b.car.__class__ is Symbol:
                 seen[b.car] = inner[b.car]
     else:
         new_bs = [_binding(b, inner, inner) for b in bindings]
@@ -118,7 +118,7 @@ def _named_let(t, env):
 
 
 def _lambda(syntax, t, env):
-    if t.len < 3:
+    if len(t) < 3:
         return None
     head, params, body = t.car, t.cdr.car, t.cdr.cdr
     if params.__class__ is Symbol:
@@ -134,13 +134,13 @@ def _lambda(syntax, t, env):
 
 
 def _do(syntax, t, env):
-    if t.len < 3 or t.cdr.car.__class__ is not List:
+    if len(t) < 3 or t.cdr.car.__class__ is not List:
         return None
     head, specs, rest = t.car, t.cdr.car, t.cdr.cdr
     inner = _fresh(_binders(specs), env)
     new_specs = []
     for s in specs:
-        if s.__class__ is List and s.len >= 1 and s.car.__class__ is Symbol:
+        if s.__class__ is List and s is not EMPTY and s.car.__class__ is Symbol:
             parts = list(s)
             new = [inner[s.car]]
             if len(parts) > 1:

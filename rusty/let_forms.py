@@ -8,7 +8,7 @@ from .eval import Usage, comp, comp_body, special, sub_span
 from .resolve import UNBOUND, Scope, body_defines
 from .specialize import specialize_let
 from .specials import lambda_maker
-from .values import NIL, List, Symbol
+from .values import EMPTY, NIL, List, Symbol
 
 def parse_bindings(bs, name: str, star: bool):
     """[(symbol, init form, init cell)] of a let-family binding list."""
@@ -18,7 +18,7 @@ def parse_bindings(bs, name: str, star: bool):
     out = []
     for c in bs.cells():
         b = c.car
-        if b.__class__ is not List or b.len != 2 or b.car.__class__ is not Symbol:
+        if b.__class__ is not List or len(b) != 2 or b.car.__class__ is not Symbol:
             raise Usage('%s: each binding must be (name expr)' % name)
         out.append((b.car, b.cdr.car, b.cdr, c))
     return out
@@ -30,7 +30,7 @@ def _binding_span(b, span, unit):
 
 @special('let')
 def comp_let(x, scope, tail, span, unit):
-    if x.len < 3:
+    if len(x) < 3:
         raise Usage('let: (let ((x v)...) body...)')
     if x.cdr.car.__class__ is Symbol:
         return comp_named_let(x, scope, tail, span, unit)
@@ -58,7 +58,7 @@ def comp_let(x, scope, tail, span, unit):
 
 
 def comp_named_let(x, scope, tail, span, unit):
-    if x.len < 4:
+    if len(x) < 4:
         raise Usage('let: (let ((x v)...) body...)')
     name = x.cdr.car
     binds = parse_bindings(x.cdr.cdr.car, 'let', False)
@@ -81,7 +81,7 @@ def comp_named_let(x, scope, tail, span, unit):
 
 def _comp_let_star(x, scope, tail, span, unit, rec: bool):
     name = x.car.name
-    if x.len < 3:
+    if len(x) < 3:
         raise Usage('%s: (%s ((x v)...) body...)' % (name, name))
     binds = parse_bindings(x.cdr.car, name, True)
     names = [b[0] for b in binds]
@@ -122,16 +122,16 @@ DO_USAGE = 'do: (do ((var init [step])...) (test result...) body...)'
 
 @special('do')
 def comp_do(x, scope, tail, span, unit):
-    if x.len < 3 or x.cdr.car.__class__ is not List or x.cdr.cdr.car.__class__ is not List:
+    if len(x) < 3 or x.cdr.car.__class__ is not List or x.cdr.cdr.car.__class__ is not List:
         raise Usage(DO_USAGE)
     specs = []
     for c in x.cdr.car.cells():
         s = c.car
-        if s.__class__ is not List or s.len not in (2, 3) or s.car.__class__ is not Symbol:
+        if s.__class__ is not List or len(s) not in (2, 3) or s.car.__class__ is not Symbol:
             raise Usage(DO_USAGE)
         specs.append((s, c))
     test_clause = x.cdr.cdr.car
-    if test_clause.len == 0:
+    if test_clause is EMPTY:
         raise Usage(DO_USAGE)
     body_forms = x.cdr.cdr.cdr
     inits = [comp(s.cdr.car, scope, False, sub_span(s.cdr, sub_span(c, span, unit), unit), unit)
@@ -142,7 +142,7 @@ def comp_do(x, scope, tail, span, unit):
     extra = [UNBOUND] * (len(dscope.names) - len(specs))
     steps = [(dscope.index[s.car], comp(s.cdr.cdr.car, dscope, False,
                                          sub_span(s.cdr.cdr, sub_span(c, span, unit), unit), unit))
-             for s, c in specs if s.len == 3]
+             for s, c in specs if len(s) == 3]
     test = comp(test_clause.car, dscope, False, sub_span(test_clause, span, unit), unit)
     result = comp_body(test_clause.cdr, dscope, False, span, unit)
     body = comp_body(body_forms, dscope, False, span, unit)

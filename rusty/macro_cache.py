@@ -16,7 +16,7 @@ look, and a form whose syntax this check has no rule for is impure too.
 from __future__ import annotations
 
 from .resolve import FORM_OF, MISSING
-from .values import Builtin, List, Symbol, sym
+from .values import EMPTY, Builtin, List, Symbol, sym
 
 PURE_BUILTINS = frozenset('''
     + - * / mod expt abs floor ceiling round sqrt exp log sin cos tan atan atan2 max min gcd
@@ -73,7 +73,7 @@ def _check(x, locals_: set, genv) -> None:
     if x.__class__ is Symbol:
         _ref(x, locals_, genv)
         return
-    if x.__class__ is not List or x.len == 0:
+    if x.__class__ is not List or x is EMPTY:
         return
     head = x.car
     form = FORM_OF.get(head) if head.__class__ is Symbol else None
@@ -114,7 +114,7 @@ def _match(syntax, args, locals_, genv) -> None:
     if args:
         _check(args[0], locals_, genv)
     for clause in args[1:]:
-        if clause.__class__ is List and clause.len:
+        if clause.__class__ is List and clause is not EMPTY:
             inner = locals_ | set(_symbols(clause.car))
             for e in clause.cdr:
                 _check(e, inner, genv)
@@ -139,7 +139,7 @@ def _case(syntax, args, locals_, genv) -> None:
     if args:
         _check(args[0], locals_, genv)
     for clause in args[1:]:
-        if clause.__class__ is List and clause.len:
+        if clause.__class__ is List and clause is not EMPTY:
             for e in clause.cdr:
                 _check(e, locals_, genv)
 
@@ -149,7 +149,7 @@ def _definition(syntax, args, locals_, genv) -> None:
     if not args:
         return
     target = args[0]
-    if target.__class__ is List and target.len:         # (define (f . params) body…)
+    if target.__class__ is List and target is not EMPTY:         # (define (f . params) body…)
         locals_.add(target.car)
         inner = locals_ | set(_symbols(target.cdr))
     elif syntax == 'def' and len(args) > 2:            # (def f params body…)
@@ -170,7 +170,7 @@ def _binding_form(syntax, args, locals_, genv) -> None:
     named = syntax == 'let' and args[0].__class__ is Symbol
     bindings = (args[1] if len(args) > 1 else None) if named else args[0]
     body = args[2:] if named else args[1:]
-    specs = [b for b in bindings if b.__class__ is List and b.len] if bindings.__class__ is List else []
+    specs = [b for b in bindings if b.__class__ is List and b is not EMPTY] if bindings.__class__ is List else []
     names = [b.car for b in specs]
     inner = locals_ | set(names) | ({args[0]} if named else set())
     seen = set(locals_)
@@ -187,9 +187,9 @@ def _template(t, locals_, genv) -> None:
     stack = [t]
     while stack:
         x = stack.pop()
-        if x.__class__ is not List or x.len == 0:
+        if x.__class__ is not List or x is EMPTY:
             continue
-        if x.len == 2 and x.car in UNQUOTES:
+        if len(x) == 2 and x.car in UNQUOTES:
             _check(x.cdr.car, locals_, genv)
         else:
             stack.extend(x)

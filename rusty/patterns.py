@@ -7,7 +7,7 @@ from .eval import Usage, comp, comp_body, special, sub_span
 from .printer import display_form
 from .resolve import UNBOUND, Scope, body_defines
 from .specials import DOT, items
-from .values import NIL, List, Symbol, equal, sym
+from .values import EMPTY, NIL, List, Symbol, equal, sym
 
 
 # ── match ────────────────────────────────────────────────────────────────
@@ -23,8 +23,8 @@ PREDICATES = {
     'boolean?': lambda v: v.__class__ is bool,
     'list?': lambda v: v.__class__ is List or v is NIL,
     'symbol?': lambda v: v.__class__ is Symbol,
-    'nil?': lambda v: v is NIL or (v.__class__ is List and v.len == 0),
-    'pair?': lambda v: v.__class__ is List and v.len > 0,
+    'nil?': lambda v: v is NIL or v is EMPTY,
+    'pair?': lambda v: v.__class__ is List and v is not EMPTY,
     'zero?': lambda v: v.__class__ is float and v == 0,
     'positive?': lambda v: v.__class__ is float and v > 0,
     'negative?': lambda v: v.__class__ is float and v < 0,
@@ -51,20 +51,20 @@ def comp_pattern(p, slots: dict):
         return lambda v, fr: v is p
     if cls is not List:
         return lambda v, fr: False
-    if p.len == 0:
+    if p is EMPTY:
         return lambda v, fr: False
-    if p.car is QUOTE and p.len == 2:
+    if p.car is QUOTE and len(p) == 2:
         datum = p.cdr.car
         return lambda v, fr: equal(v, datum)
-    if p.car is QMARK and p.len == 2 and p.cdr.car.__class__ is Symbol:
+    if p.car is QMARK and len(p) == 2 and p.cdr.car.__class__ is Symbol:
         pred = PREDICATES.get(p.cdr.car.name)
         if pred is None:
             return lambda v, fr: False
         return lambda v, fr: pred(v)
-    if p.car is CONS and p.len == 3:
+    if p.car is CONS and len(p) == 3:
         mh = comp_pattern(p.cdr.car, slots)
         mt = comp_pattern(p.cdr.cdr.car, slots)
-        return lambda v, fr: v.__class__ is List and v.len > 0 and mh(v.car, fr) and mt(v.cdr, fr)
+        return lambda v, fr: v.__class__ is List and v is not EMPTY and mh(v.car, fr) and mt(v.cdr, fr)
     elems = items(p)
     rest = None
     if DOT in elems:
@@ -80,7 +80,7 @@ def comp_pattern(p, slots: dict):
     def match_list(v, fr):
         if v.__class__ is not List:
             return False
-        if v.len != k if rest is None else v.len < k:
+        if len(v) != k if rest is None else len(v) < k:
             return False
         for m in subs:
             if not m(v.car, fr):
@@ -92,13 +92,13 @@ def comp_pattern(p, slots: dict):
 
 @special('match')
 def comp_match(x, scope, tail, span, unit):
-    if x.len < 3:
+    if len(x) < 3:
         raise Usage('match: (match expr (pattern body)...)')
     subject = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
     clauses = []
     for c in x.cdr.cdr.cells():
         clause = c.car
-        if clause.__class__ is not List or clause.len == 0:
+        if clause.__class__ is not List or clause is EMPTY:
             raise Usage('match: (match expr (pattern body)...)')
         slots: dict = {}
         matcher = comp_pattern(clause.car, slots)

@@ -14,7 +14,7 @@ depth or length of the value.
 from __future__ import annotations
 
 from .printer import MAX_DEPTH, write_form
-from .values import Hash, List, make_list
+from .values import EMPTY, Hash, List, make_list
 
 # ── What the layout writes: the write form ────────────────────
 
@@ -41,7 +41,7 @@ def flat_within(x, room: int, depth: int = 0):
         item = todo.pop()
         if item.__class__ is str:                # literal text queued by a list or hash
             text = item
-        elif item[0].__class__ is List and item[0].len:
+        elif item[0].__class__ is List and item[0] is not EMPTY:
             x, d = item
             if d >= MAX_DEPTH:
                 text = '(...)'
@@ -106,7 +106,7 @@ def pretty_string(x, width: int = 80, col: int = 0) -> str:
 
 def _broken(x, depth):
     """(opening text, elements) to write x over several lines; (its whole text, None) for an atom."""
-    if x.__class__ is List and x.len:
+    if x.__class__ is List and x is not EMPTY:
         if depth >= MAX_DEPTH:
             return '(...)', None
         return '(', list(x)

@@ -7,7 +7,7 @@ data never overflows the host stack; past MAX_DEPTH a list prints as `(...)`.
 from __future__ import annotations
 
 
-from .values import (Builtin, Hash, Lambda, List, Macro, Native, NativeGrad,
+from .values import (EMPTY, Builtin, Hash, Lambda, List, Macro, Native, NativeGrad,
                      NilType, Symbol, Tensor)
 
 MAX_DEPTH = 4000
@@ -101,7 +101,7 @@ def render_nested(x, atom, shape, max_depth=None, too_deep='') -> str:
     out: list[str] = []
     stack: list = []      # [remaining cells, separator, close, item] per open list
     while True:
-        if x.__class__ is List and x.len:
+        if x.__class__ is List and x is not EMPTY:
             if max_depth is not None and len(stack) >= max_depth:
                 out.append(too_deep)
             else:
@@ -117,7 +117,7 @@ def render_nested(x, atom, shape, max_depth=None, too_deep='') -> str:
         while stack:
             top = stack[-1]
             rest = top[0].cdr
-            if rest.len:
+            if rest is not EMPTY:
                 top[0] = rest
                 if top[3] is plain_item:
                     x = rest.car

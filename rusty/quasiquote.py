@@ -12,7 +12,7 @@ from .hygiene import rename_templates
 from .printer import display_form
 from .resolve import UNBOUND, Scope, body_defines
 from .specials import definer, items, parse_params
-from .values import NIL, List, Macro, Symbol, make_list, sym
+from .values import EMPTY, NIL, List, Macro, Symbol, make_list, sym
 
 
 # ── quasiquote ───────────────────────────────────────────────────────────
@@ -22,7 +22,7 @@ UNQUOTE_SPLICING = sym('unquote-splicing')
 
 
 def _is(form, head) -> bool:
-    return form.__class__ is List and form.len == 2 and form.car is head
+    return form.__class__ is List and len(form) == 2 and form.car is head
 
 
 def _has_unquote(t) -> bool:
@@ -30,7 +30,7 @@ def _has_unquote(t) -> bool:
     while stack:
         x = stack.pop()
         if x.__class__ is List:
-            if x.len and (x.car is UNQUOTE or x.car is UNQUOTE_SPLICING) and x.len == 2:
+            if x is not EMPTY and (x.car is UNQUOTE or x.car is UNQUOTE_SPLICING) and len(x) == 2:
                 return True
             stack.extend(x)
     return False
@@ -67,7 +67,7 @@ def comp_template(t, scope, span, unit):
 
 @special('quasiquote')
 def comp_quasiquote(x, scope, tail, span, unit):
-    if x.len != 2:
+    if len(x) != 2:
         raise Usage('quasiquote: expects 1 arg')
     return comp_template(x.cdr.car, scope, span, unit)
 
@@ -80,7 +80,7 @@ DEFMACRO_USAGE = 'defmacro: (defmacro name (params...) body...)'
 
 @special('defmacro', 'define-macro')
 def comp_defmacro(x, scope, tail, span, unit):
-    if x.len < 4 or x.cdr.car.__class__ is not Symbol or x.cdr.cdr.car.__class__ is not List:
+    if len(x) < 4 or x.cdr.car.__class__ is not Symbol or x.cdr.cdr.car.__class__ is not List:
         raise Usage(DEFMACRO_USAGE)
     name = x.cdr.car
     try:
@@ -88,8 +88,8 @@ def comp_defmacro(x, scope, tail, span, unit):
     except Usage:
         raise Usage(DEFMACRO_USAGE)
     body = items(x.cdr.cdr.cdr)
-    blocks = [b for b in body if b.__class__ is List and b.len and b.car is EVAL_WHEN]
-    remaining = [b for b in body if not (b.__class__ is List and b.len and b.car is EVAL_WHEN)]
+    blocks = [b for b in body if b.__class__ is List and b is not EMPTY and b.car is EVAL_WHEN]
+    remaining = [b for b in body if not (b.__class__ is List and b is not EMPTY and b.car is EVAL_WHEN)]
     if not remaining:
         raise Usage('defmacro: body must have an expression after any eval-when blocks')
     # The eval-when blocks run in a fresh frame that becomes the macro's environment.

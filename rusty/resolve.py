@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 from .forms import BY_NAME
-from .values import List, Symbol, sym
+from .values import EMPTY, List, Symbol, sym
 
 FIRST_SLOT = 2
 
@@ -265,7 +265,7 @@ FORM_OF = {sym(n): f for n, f in BY_NAME.items()}
 def _one_name(rest):
     """(define name …) / (define (name . params) …): the name."""
     target = rest.car
-    if target.__class__ is List and target.len and target.car.__class__ is Symbol:
+    if target.__class__ is List and target is not EMPTY and target.car.__class__ is Symbol:
         target = target.car
     return [target] if target.__class__ is Symbol else []
 
@@ -273,7 +273,7 @@ def _one_name(rest):
 def _group_names(rest):
     """(defrust* (name (params…) body)…): every member's name."""
     return [spec.car for spec in rest
-            if spec.__class__ is List and spec.len and spec.car.__class__ is Symbol]
+            if spec.__class__ is List and spec is not EMPTY and spec.car.__class__ is Symbol]
 
 
 def _clause_items(rest):
@@ -283,7 +283,7 @@ def _clause_items(rest):
 
 def _case_parts(rest):
     """case: the key and every clause's body (not its data)."""
-    return [rest.car] + [e for clause in rest.cdr if clause.__class__ is List and clause.len
+    return [rest.car] + [e for clause in rest.cdr if clause.__class__ is List and clause is not EMPTY
                          for e in clause.cdr]
 
 
@@ -303,10 +303,10 @@ def body_defines(forms) -> list[Symbol]:
     stack.reverse()
     while stack:
         x = stack.pop()
-        if x.__class__ is not List or x.len == 0:
+        if x.__class__ is not List or x is EMPTY:
             continue
         form = FORM_OF.get(x.car)
-        if form is None or not x.cdr.len:
+        if form is None or x.cdr is EMPTY:
             continue
         names = DEFINES.get(form.syntax)
         if names is not None:

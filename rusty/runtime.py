@@ -18,7 +18,7 @@ from .formcache import read_cached
 from .printer import display_form
 from .reader import read
 from .resolve import MISSING, GlobalEnv, LibraryEnv
-from .values import NIL, Builtin, Lambda, List, Macro, Symbol, sym
+from .values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, sym
 from .worker import worker
 
 
@@ -250,7 +250,7 @@ class Session:
         return self._call(self._macroexpand, form, once)
 
     def _macroexpand(self, form, once):
-        while form.__class__ is List and form.len and form.car.__class__ is Symbol:
+        while form.__class__ is List and form is not EMPTY and form.car.__class__ is Symbol:
             m = self.genv.lookup(form.car)
             if m.__class__ is not Macro:
                 break

@@ -31,6 +31,7 @@ programs both ways and compare.
 from __future__ import annotations
 
 import math
+import re
 
 from . import apply, diskcache, errors, resolve as resolve_mod, values
 from .eval import comp, comp_generic_call, sub_span
@@ -40,9 +41,11 @@ from .values import NIL, Builtin, Lambda, List, Symbol
 # Builtins computed inline: name -> (arity, fast-path test, value), over the
 # argument expressions {x} and {y}. When the test fails (wrong types, a zero
 # divisor, an empty list) the builtin itself is called, for its exact error.
+# A value given as a tuple is statements that leave the result in {t} (cons
+# fills a fresh cell's slots in place, with no constructor frame).
 _NUMS = '{x}.__class__ is float and {y}.__class__ is float'
 _NUM = '{x}.__class__ is float'
-_PAIR = '{x}.__class__ is List and {x}.len'
+_PAIR = '{x}.__class__ is List and {x} is not EMPTY'
 INLINE = {
     '+': (2, _NUMS, '0.0 + {x} + {y}'),
     '-': (2, _NUMS, '{x} - (0.0 + {y})'),
@@ -55,9 +58,10 @@ INLINE = {
     '=': (2, _NUMS, '{x} == {y}'),
     'car': (1, _PAIR, '{x}.car'),
     'cdr': (1, _PAIR, '{x}.cdr'),
-    'cons': (2, '{y}.__class__ is List', 'List({x}, {y})'),
-    'null?': (1, 'True', '{x} is NIL or ({x}.__class__ is List and not {x}.len)'),
-    'pair?': (1, 'True', '{x}.__class__ is List and {x}.len > 0'),
+    'cons': (2, '{y}.__class__ is List',
+             ('{t} = NEW(List)', '{t}.car = {x}', '{t}.cdr = {y}')),
+    'null?': (1, 'True', '{x} is NIL or {x} is EMPTY'),
+    'pair?': (1, 'True', '{x}.__class__ is List and {x} is not EMPTY'),
     'not': (1, 'True', '{x} is False'),
     'zero?': (1, _NUM, '{x} == 0.0'),
     # equality with a symbol is identity; other operands take the builtin
@@ -70,8 +74,9 @@ INLINE = {
     # C fmod; a zero divisor or a non-finite dividend (the errors and the NaN) take the builtin
     'mod': (2, _NUMS + ' and {y} and -INF < {x} < INF', '_fmod({x}, {y})'),
     # the first four elements; other indices (and the errors) take the builtin
-    'nth': (2, '{x}.__class__ is List and {y}.__class__ is float and {y} in (0.0, 1.0, 2.0, 3.0) '
-               'and {y} < {x}.len',
+    'nth': (2, '{x}.__class__ is List and {y}.__class__ is float and ({x} is not EMPTY if {y} == 0.0 '
+               'else {x}.cdr is not EMPTY if {y} == 1.0 else {x}.cdr.cdr is not EMPTY if {y} == 2.0 '
+               'else {y} == 3.0 and {x}.cdr.cdr.cdr is not EMPTY)',
             '({x}.car if {y} == 0.0 else {x}.cdr.car if {y} == 1.0 else {x}.cdr.cdr.car '
             'if {y} == 2.0 else {x}.cdr.cdr.cdr.car)'),
 }
@@ -110,7 +115,7 @@ def template_namespace() -> dict:
         _namespace = {
             'Lambda': values.Lambda, 'Builtin': values.Builtin, 'Native': values.Native,
             'NativeGrad': values.NativeGrad, 'List': values.List, 'NIL': values.NIL, 'Symbol': values.Symbol,
-            'EMPTY': values.EMPTY, 'apply_procedure': apply.apply_procedure,
+            'EMPTY': values.EMPTY, 'NEW': values.List.__new__, 'apply_procedure': apply.apply_procedure,
             'MISSING': resolve_mod.MISSING,
             'RustyError': errors.RustyError, 'RecursionLimit': errors.RecursionLimit,
             'recursion_message': apply.recursion_message, 'located': apply.located,
@@ -150,7 +155,7 @@ def _inline_builtin(x, scope, unit):
         return None
     b = ref.cell.value
     spec = _inline_spec(b)
-    if spec is None or spec[0] != x.len - 1:
+    if spec is None or spec[0] != len(x) - 1:
         return None
     if b.__class__ is Lambda and _library_procedure(unit, b.name) is not b:
         return None     # a lambda of the program's that has the name
@@ -207,26 +212,32 @@ def _inline_lines(target: str, key: str, cell_, builtin, args: list, fallback: s
     """Statements computing an INLINE builtin's call into target, guarded by
     the head's cell still holding that builtin (else `fallback`); `binds`
     holds the depth state as D."""
+    binds['C' + key] = cell_
+    return (['if C%s.value is B%s:' % (key, key)]
+            + ['    ' + line for line in _compute(target, key, builtin, args, span, binds)]
+            + ['else:', '    %s = %s' % (target, fallback)])
+
+
+def _compute(target: str, key: str, builtin, args: list, span, binds):
+    """Statements computing an inlinable call into target (its head already
+    checked): inline when the fast-path test holds, else the procedure."""
     _, test, expr = _inline_spec(builtin)
     call = 'call_builtin(B%s, [%s], S%s, D)'
     if builtin.__class__ is Lambda:
         test = 'D.n < D.limit and ' + test
         call = 'apply_procedure(B%s, [%s], S%s, False, D)'
     names = dict(zip('xy', ('x' + key, 'y' + key)))
-    binds['C' + key] = cell_
     binds['B' + key] = builtin
     binds['S' + key] = span
-    lines = ['if C%s.value is B%s:' % (key, key)]
-    lines += ['    %s = %s' % (names[v], a) for v, a in zip('xy', args)]
-    lines += [
-        '    if %s:' % test.format(**names),
-        '        %s = %s' % (target, expr.format(**names)),
-        '    else:',
-        '        %s = %s' % (target, call % (key, ', '.join(names[v] for v in 'xy'[:len(args)]), key)),
+    lines = ['%s = %s' % (names[v], a) for v, a in zip('xy', args)]
+    if expr.__class__ is tuple:
+        value = ['    ' + line.format(t=target, **names) for line in expr]
+    else:
+        value = ['    %s = %s' % (target, expr.format(**names))]
+    return lines + ['if %s:' % test.format(**names)] + value + [
         'else:',
-        '    %s = %s' % (target, fallback),
+        '    %s = %s' % (target, call % (key, ', '.join(names[v] for v in 'xy'[:len(args)]), key)),
     ]
-    return lines
 
 
 def _name_code(cell, scope, span, unit):
@@ -240,32 +251,83 @@ def _name_code(cell, scope, span, unit):
 def operand(cell, key: str, code, scope, span, unit, binds: dict):
     """(setup statements, expression) computing one argument inside a template.
 
-    Constants and local slots are inlined; `(op a b)` arithmetic on those is
-    computed by inline statements; anything else calls its compiled `code`.
+    Constants and local slots are inlined; a call of an INLINE builtin is
+    computed by inline statements when its own arguments are constants,
+    variables or (one level) such calls again; anything else calls its
+    compiled `code`. The heads of all the calls inlined are checked first:
+    if one no longer holds its builtin, `code` computes the whole argument.
     """
     text = _simple(cell, key, scope, unit, binds, code)
     if text is not None:
         return [], text
     binds['A' + key] = code
+    found = _inline_call(cell, key, scope, span, unit, binds, 1)
+    if found is None:
+        return [], 'A%s(f)' % key
+    lines, target, guards = found
+    return (['if %s:' % ' and '.join(guards)] + ['    ' + line for line in lines]
+            + ['else:', '    %s = A%s(f)' % (target, key)]), target
+
+
+def _inline_call(cell, key: str, scope, span, unit, binds: dict, nest: int):
+    """(statements, expression, head checks) computing the INLINE builtin
+    call in `cell` in place once the checks hold, or None."""
     x = cell.car
     found = _inline_builtin(x, scope, unit)
-    if found is not None:
-        xspan = sub_span(cell, span, unit)
-        args = [_simple(c, key + k, scope, unit, binds, _name_code(c, scope, xspan, unit))
-                for k, c in zip('ab', x.cdr.cells())]
-        if None not in args:
-            target = 'v' + key
-            lines = _inline_lines(target, key, found[0], found[1], args, 'A%s(f)' % key,
-                                  sub_span(cell, span, unit), binds)
-            return lines, target
-    return [], 'A%s(f)' % key
+    if found is None:
+        return None
+    xspan = sub_span(cell, span, unit)
+    subs = []
+    for k, c in zip('ab', x.cdr.cells()):
+        sub = _argument(c, key + k, scope, xspan, unit, binds, nest)
+        if sub is None:
+            return None
+        subs.append(sub)
+    setup, args = in_order([sub[:2] for sub in subs], [key + k for k in 'ab'[:len(subs)]])
+    binds['C' + key] = found[0]
+    guards = ['C%s.value is B%s' % (key, key)] + [g for sub in subs for g in sub[2]]
+    return setup + _compute('v' + key, key, found[1], args, xspan, binds), 'v' + key, guards
+
+
+def _argument(cell, key: str, scope, span, unit, binds: dict, nest: int):
+    """(statements, expression, head checks) for an argument of an inlined
+    builtin call, or None: a constant, a variable (its compiled code the
+    fallback for a global or an outer local), or while `nest` allows, an
+    inlined call itself."""
+    x = cell.car
+    if x.__class__ is Symbol:
+        text = _simple(cell, key, scope, unit, binds, _name_code(cell, scope, span, unit))
+        return None if text is None else ([], text, [])
+    text = _simple(cell, key, scope, unit, binds)
+    if text is not None:
+        return [], text, []
+    if nest <= 0:
+        return None
+    return _inline_call(cell, key, scope, span, unit, binds, nest - 1)
+
+
+def in_order(ops, keys):
+    """(setup statements, expressions) for operands evaluated left to right,
+    as the generic node does: an operand read that can fail (a global, a
+    dynamic local) is taken into `o<key>` before a later operand's setup runs."""
+    setup, exprs = [], []
+    for k, (lines, expr) in enumerate(ops):
+        setup += lines
+        if any(later for later, _ in ops[k + 1:]) and not _PURE_READ.fullmatch(expr):
+            setup.append('o%s = %s' % (keys[k], expr))
+            expr = 'o%s' % keys[k]
+        exprs.append(expr)
+    return setup, exprs
+
+
+_PURE_READ = re.compile(r'K\w+|f\[\d+\]|v\w+')     # a constant, a local slot, a computed value
 
 
 # ── Calls with a global head ─────────────────────────────────────────────
 
 def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
     """A fast node for `(name arg…)` with a global or near local head, or None."""
-    nargs = x.len - 1
+    nargs = len(x) - 1
     if nargs > MAX_ARGS or x.car.__class__ is not Symbol:
         return None
     ref = resolve(scope, x.car, unit.genv)
@@ -281,8 +343,7 @@ def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
         head_cell = None
     ops = [operand(c, str(k), code, scope, span, unit, binds)
            for k, (c, code) in enumerate(zip(x.cdr.cells(), arg_codes))]
-    setup = [line for lines, _ in ops for line in lines]
-    args = [e for _, e in ops]
+    setup, args = in_order(ops, [str(k) for k in range(len(ops))])
     found = _inline_builtin(x, scope, unit) if head_cell is not None else None
     if found is not None and tail and found[1].__class__ is Lambda:
         found = None        # its fallback would not be a tail call
@@ -341,8 +402,8 @@ def specialize_if(x, scope, tail, span, unit, then_code, else_code):
     binds = {'TEST': generic, 'D': unit.depth}
     ops = [operand(c, 't%d' % k, code, scope, tspan, unit, binds)
            for k, (c, code) in enumerate(zip(test.cdr.cells(), arg_codes))]
-    setup = [line for lines, _ in ops for line in lines]
-    test_lines = _inline_lines('t', '', found[0], found[1], [e for _, e in ops], 'TEST(f)', tspan, binds)
+    setup, args = in_order(ops, ['t%d' % k for k in range(len(ops))])
+    test_lines = _inline_lines('t', '', found[0], found[1], args, 'TEST(f)', tspan, binds)
     test_lines = test_lines[:1] + ['    ' + s for s in setup] + test_lines[1:]
     branches = x.cdr.cdr
     st, then = operand(branches, 'T', then_code, scope, span, unit, binds)
@@ -365,8 +426,8 @@ def specialize_let(init_cells, init_codes, lscope, nextra, body, scope, span, un
     binds = {'LSCOPE': lscope, 'BODY': body, 'UNBOUND': resolve_mod.UNBOUND, 'D': unit.depth}
     ops = [operand(c, str(k), code, scope, span, unit, binds)
            for k, (c, code) in enumerate(zip(init_cells, init_codes))]
-    setup = [line for lines, _ in ops for line in lines]
-    frame = ', '.join(['f', 'LSCOPE'] + [e for _, e in ops] + ['UNBOUND'] * nextra)
+    setup, args = in_order(ops, [str(k) for k in range(len(ops))])
+    frame = ', '.join(['f', 'LSCOPE'] + args + ['UNBOUND'] * nextra)
     return _instantiate('    def ev(f):\n' + _indent(setup + ['return BODY([%s])' % frame], 8), binds)
 
 
@@ -424,8 +485,8 @@ def _test_lines(cell, key: str, fallback: str, scope, span, unit, binds) -> list
     _, arg_codes, _ = comp_generic_call(x, scope, False, tspan, unit)
     ops = [operand(c, '%st%d' % (key, k), code, scope, tspan, unit, binds)
            for k, (c, code) in enumerate(zip(x.cdr.cells(), arg_codes))]
-    setup = [line for lines, _ in ops for line in lines]
-    lines = _inline_lines('t', key, found[0], found[1], [e for _, e in ops], fallback, tspan, binds)
+    setup, args = in_order(ops, ['%st%d' % (key, k) for k in range(len(ops))])
+    lines = _inline_lines('t', key, found[0], found[1], args, fallback, tspan, binds)
     return lines[:1] + ['    ' + s for s in setup] + lines[1:]
 
 

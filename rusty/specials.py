@@ -14,7 +14,7 @@ from .eval import Usage, comp, comp_body, const, special, sub_span, to_code
 from .resolve import (UNBOUND, LocalRef, Scope, assign_by_name, body_defines, define_in_frame,
                       resolve)
 from .specialize import specialize_and_or, specialize_cond, specialize_if, specialize_set, specialize_when
-from .values import NIL, Lambda, List, Symbol, make_list, sym
+from .values import EMPTY, NIL, Lambda, List, Symbol, make_list, sym
 
 
 def items(x: List) -> list:
@@ -33,18 +33,18 @@ ELSE = sym('else')
 
 @special('quote')
 def comp_quote(x, scope, tail, span, unit):
-    if x.len != 2:
+    if len(x) != 2:
         raise Usage('quote: expects 1 arg')
     return const(x.cdr.car)
 
 
 @special('if')
 def comp_if(x, scope, tail, span, unit):
-    if x.len < 3:
+    if len(x) < 3:
         raise Usage('if: (if test then [else])')
     c = cells(x)
     then = comp(c[2].car, scope, tail, sub_span(c[2], span, unit), unit)
-    other = comp(c[3].car, scope, tail, sub_span(c[3], span, unit), unit) if x.len > 3 else None
+    other = comp(c[3].car, scope, tail, sub_span(c[3], span, unit), unit) if len(x) > 3 else None
     fast = specialize_if(x, scope, tail, span, unit, then, other)
     if fast is not None:
         return fast
@@ -78,7 +78,7 @@ def _operands(x, scope, tail, span, unit):
 
 @special('and')
 def comp_and(x, scope, tail, span, unit):
-    if x.len == 1:
+    if len(x) == 1:
         return const(True)
     init, last = _operands(x, scope, tail, span, unit)
     fast = specialize_and_or(x, scope, span, unit, init, last, True)
@@ -95,7 +95,7 @@ def comp_and(x, scope, tail, span, unit):
 
 @special('or')
 def comp_or(x, scope, tail, span, unit):
-    if x.len == 1:
+    if len(x) == 1:
         return const(False)
     init, last = _operands(x, scope, tail, span, unit)
     fast = specialize_and_or(x, scope, span, unit, init, last, False)
@@ -113,7 +113,7 @@ def comp_or(x, scope, tail, span, unit):
 
 def _comp_when(x, scope, tail, span, unit, want):
     name = x.car.name
-    if x.len < 3:
+    if len(x) < 3:
         raise Usage('%s: (%s test body...)' % (name, name))
     test = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
     body = comp_body(x.cdr.cdr, scope, tail, span, unit)
@@ -143,12 +143,12 @@ def comp_cond(x, scope, tail, span, unit):
     clauses, shapes = [], []
     for c in x.cdr.cells():
         clause = c.car
-        if clause.__class__ is not List or clause.len == 0:
+        if clause.__class__ is not List or clause is EMPTY:
             continue
         cspan = sub_span(c, span, unit)
         is_else = clause.car is ELSE
         test = None if is_else else comp(clause.car, scope, False, sub_span(clause, cspan, unit), unit)
-        body = comp_body(clause.cdr, scope, tail, cspan, unit) if clause.len > 1 else None
+        body = comp_body(clause.cdr, scope, tail, cspan, unit) if len(clause) > 1 else None
         clauses.append((test, body))
         shapes.append((None if is_else else clause, test, body, cspan))
         if is_else:
@@ -170,7 +170,7 @@ def comp_cond(x, scope, tail, span, unit):
 
 @special('eval-when')
 def comp_eval_when(x, scope, tail, span, unit):
-    if x.len < 2 or x.cdr.car.__class__ is not List:
+    if len(x) < 2 or x.cdr.car.__class__ is not List:
         raise Usage('eval-when: phase spec must be a list')
     return comp_body(x.cdr.cdr, scope, tail, span, unit)
 
@@ -231,7 +231,7 @@ def lambda_maker(params, rest, body: List, scope, span, unit, name='lambda'):
 
 @special('lambda', 'fn', 'λ')
 def comp_lambda(x, scope, tail, span, unit):
-    if x.len < 3:
+    if len(x) < 3:
         raise Usage('lambda: (lambda (params) body...)')
     params, rest = parse_params(x.cdr.car)
     return lambda_maker(params, rest, x.cdr.cdr, scope, span, unit)
@@ -259,7 +259,7 @@ def _named(v, name: Symbol):
 
 @special('define')
 def comp_define(x, scope, tail, span, unit):
-    if x.len < 3:
+    if len(x) < 3:
         raise Usage('define: needs name and value')
     target = x.cdr.car
     if target.__class__ is Symbol:
@@ -272,7 +272,7 @@ def comp_define(x, scope, tail, span, unit):
         return ev
     if target.__class__ is not List:
         raise Usage('define: first arg must be symbol or list')
-    if target.len == 0:
+    if target is EMPTY:
         raise Usage('define: empty signature')
     name = target.car
     if name.__class__ is not Symbol:
@@ -289,9 +289,9 @@ def comp_define(x, scope, tail, span, unit):
 
 @special('def')
 def comp_def(x, scope, tail, span, unit):
-    if x.len < 3:
+    if len(x) < 3:
         raise Usage('define: needs name and value')
-    if x.len == 3:
+    if len(x) == 3:
         return comp_define(x, scope, tail, span, unit)
     name, params = x.cdr.car, x.cdr.cdr.car
     if name.__class__ is not Symbol:
@@ -307,7 +307,7 @@ def comp_def(x, scope, tail, span, unit):
 
 @special('set!')
 def comp_set_bang(x, scope, tail, span, unit):
-    if x.len != 3 or x.cdr.car.__class__ is not Symbol:
+    if len(x) != 3 or x.cdr.car.__class__ is not Symbol:
         raise Usage('set!: (set! name value)')
     name = x.cdr.car
     value = comp(x.cdr.cdr.car, scope, False, sub_span(x.cdr.cdr, span, unit), unit)
@@ -365,7 +365,7 @@ def _set_slot(depth: int, i: int, cell, value, by_name):
 
 @special('set')
 def comp_set(x, scope, tail, span, unit):
-    if x.len != 3 or x.cdr.car.__class__ is not Symbol:
+    if len(x) != 3 or x.cdr.car.__class__ is not Symbol:
         raise Usage('set: (set name value)')
     name = x.cdr.car
     value = comp(x.cdr.cdr.car, scope, False, sub_span(x.cdr.cdr, span, unit), unit)
@@ -384,7 +384,7 @@ def comp_set(x, scope, tail, span, unit):
 @special('try-catch')
 def comp_try(x, scope, tail, span, unit):
     c = cells(x)
-    if len(c) < 4 or c[2].car.__class__ is not List or c[2].car.len != 1 \
+    if len(c) < 4 or c[2].car.__class__ is not List or len(c[2].car) != 1 \
             or c[2].car.car.__class__ is not Symbol:
         raise Usage('try-catch: (try-catch body (err) handler)')
     body = comp(c[1].car, scope, False, sub_span(c[1], span, unit), unit)
@@ -415,7 +415,7 @@ def comp_try(x, scope, tail, span, unit):
 
 @special('eval')
 def comp_eval(x, scope, tail, span, unit):
-    if x.len != 2:
+    if len(x) != 2:
         raise Usage('eval: expects 1 arg')
     arg = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
     data_unit = unit.from_data()
@@ -429,7 +429,7 @@ def comp_eval(x, scope, tail, span, unit):
 # ── load, load-relative ──────────────────────────────────────────────────
 
 def _load(x, scope, span, unit, relative: bool):
-    if x.len != 2:
+    if len(x) != 2:
         raise Usage('load: expects 1 string argument')
     arg = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
     interp = unit.interp
@@ -456,7 +456,7 @@ def comp_load_relative(x, scope, tail, span, unit):
 
 def _rust_spec(spec, usage):
     """(name, [param names], body) of one defrust function, or Usage."""
-    if spec.__class__ is not List or spec.len != 3:
+    if spec.__class__ is not List or len(spec) != 3:
         raise Usage(usage)
     name, params, body = items(spec)
     if name.__class__ is not Symbol or params.__class__ is not List or \
@@ -467,7 +467,7 @@ def _rust_spec(spec, usage):
 
 @special('defrust')
 def comp_defrust(x, scope, tail, span, unit):
-    if x.len != 4:
+    if len(x) != 4:
         raise Usage('defrust: (defrust name (params...) body)')
     name, params, body = _rust_spec(x.cdr, 'defrust: (defrust name (params...) body)')
     return _rust_binder([(name, params, body)], 'defrust', scope, span, unit)

@@ -291,14 +291,14 @@ def from_nested(x) -> Tensor:
     if x.__class__ is float:
         return Tensor(array('d', [x]), ())
     data = array('d')
-    if x.__class__ is not List or x.len == 0:
+    if x.__class__ is not List or x is EMPTY:
         raise EvalError(ELEMENTS_MSG)
     # Frame: [remaining cells, shape of the first child or None, length].
-    stack = [[x, None, x.len]]
+    stack = [[x, None, len(x)]]
     while True:
         frame = stack[-1]
         cell = frame[0]
-        if cell.len == 0:
+        if cell is EMPTY:
             stack.pop()
             shape = (frame[2],) + frame[1]
             if not stack:
@@ -319,8 +319,8 @@ def from_nested(x) -> Tensor:
         if item.__class__ is float:
             data.append(item)
             _child_done(frame, ())
-        elif item.__class__ is List and item.len:
-            stack.append([item, None, item.len])
+        elif item.__class__ is List and item is not EMPTY:
+            stack.append([item, None, len(item)])
         else:
             raise EvalError(ELEMENTS_MSG)
 
@@ -328,7 +328,7 @@ def from_nested(x) -> Tensor:
 def _leading_floats(cell):
     """The floats at the front of a list and the cell after them, or None."""
     run = []
-    while cell.len and cell.car.__class__ is float:
+    while cell is not EMPTY and cell.car.__class__ is float:
         run.append(cell.car)
         cell = cell.cdr
     return (run, cell) if run else None

@@ -5,6 +5,7 @@ else is a class below. Values compare by identity; `equal?` lives in builtins.
 """
 from __future__ import annotations
 
+import sys
 from array import array
 
 
@@ -46,34 +47,50 @@ NIL = NilType()
 class List:
     """An immutable list cell: `car` is the first element, `cdr` the rest.
 
-    The empty list is the single cell EMPTY (len 0). `cdr` shares structure, so
-    it is O(1), and `cons` allocates one cell. `span` is where the element `car`
-    was read (None for data built at run time); programs never see it.
+    The empty list is the single cell EMPTY: test emptiness with `x is EMPTY`.
+    A cell holds no length, so `len(lst)` walks the list (O(n)). `cdr` shares
+    structure, so it is O(1), and `cons` allocates one cell: two slots, 48
+    bytes with the collector's header. `span` is where the element `car` was
+    read (None for data built at run time); programs never see it. Only the
+    reader's cells have one, so it is kept beside the cells (_SPANS), not in
+    them.
     """
-    __slots__ = ('car', 'cdr', 'len', 'span')
+    __slots__ = ('car', 'cdr')
 
     def __init__(self, car, cdr: 'List', span=None):
         self.car = car
         self.cdr = cdr
-        self.len = cdr.len + 1
-        self.span = span
+        if span is not None:
+            _SPANS[self] = span
+            if len(_SPANS) >= _purge_at[0]:
+                _purge_spans()
+
+    @property
+    def span(self):
+        """Where the element `car` was read, or None."""
+        return _SPANS.get(self)
 
     def __iter__(self):
         cell = self
-        while cell.len:
+        while cell is not EMPTY:
             yield cell.car
             cell = cell.cdr
 
     def __len__(self) -> int:
-        return self.len
+        n = 0
+        cell = self
+        while cell is not EMPTY:
+            n += 1
+            cell = cell.cdr
+        return n
 
     def __bool__(self) -> bool:
-        return True  # every list is a value; emptiness is `len == 0`
+        return True  # every list is a value; emptiness is `is EMPTY`
 
     def cells(self):
         """Yield the non-empty cells in order (element and its span)."""
         cell = self
-        while cell.len:
+        while cell is not EMPTY:
             yield cell
             cell = cell.cdr
 
@@ -84,8 +101,31 @@ class List:
 EMPTY = List.__new__(List)
 EMPTY.car = None
 EMPTY.cdr = EMPTY
-EMPTY.len = 0
-EMPTY.span = None
+
+
+# The spans of cells made with one: a cell (the key, compared by identity)
+# maps to its span. A cell here is kept alive by this table, so when nothing
+# else holds it any more its span can never be asked for again: each time the
+# table has doubled, such cells are dropped. Newest first, because a cell only
+# refers to cells older than itself: dropping a form's head frees it, and the
+# cells it held are seen unheld in the same pass.
+_SPANS: dict = {}
+_purge_at = [8192]
+
+
+def _purge_spans() -> None:
+    """Forget the spans of cells that nothing but _SPANS holds."""
+    refcount = sys.getrefcount
+    cells = list(_SPANS)
+    while cells:
+        cell = cells.pop()
+        if refcount(cell) <= _UNHELD:
+            _SPANS.pop(cell, None)
+    cell = None
+    _purge_at[0] = max(8192, 2 * len(_SPANS))
+
+
+_UNHELD = 3      # refcount() of a cell held only as a _SPANS key: the key, `cell`, the argument
 
 
 # The builders below make fresh cells with List.__new__ and fill their
@@ -93,19 +133,26 @@ EMPTY.span = None
 # costs no Python-level __init__ call, and nothing is copied through a
 # Python list. tests/test_list_builders.py compares them with List(x, rest).
 
+_new = List.__new__
+
+
+def cons(x, rest: List) -> List:
+    """A fresh cell holding x in front of rest (no __init__ frame)."""
+    cell = _new(List)
+    cell.car = x
+    cell.cdr = rest
+    return cell
+
+
 def make_list(items, spans=None) -> List:
     """A list of the items of a Python sequence (optionally with their spans)."""
     out = EMPTY
     if spans is None:
-        new = List.__new__
-        n = 0
+        new = _new
         for x in reversed(items):
             cell = new(List)
             cell.car = x
             cell.cdr = out
-            n += 1
-            cell.len = n
-            cell.span = None
             out = cell
     else:
         for x, sp in zip(reversed(items), reversed(spans)):
@@ -115,20 +162,16 @@ def make_list(items, spans=None) -> List:
 
 def copy_onto(lst: List, tail: List) -> List:
     """Fresh cells holding lst's elements, in order, followed by tail (shared)."""
-    if not lst.len:
+    if lst is EMPTY:
         return tail
-    n = lst.len + tail.len
-    new = List.__new__
+    new = _new
     head = cell = new(List)
     while True:
         cell.car = lst.car
-        cell.len = n
-        cell.span = None
         lst = lst.cdr
-        if not lst.len:
+        if lst is EMPTY:
             cell.cdr = tail
             return head
-        n -= 1
         nxt = new(List)
         cell.cdr = nxt
         cell = nxt
@@ -136,15 +179,11 @@ def copy_onto(lst: List, tail: List) -> List:
 
 def reverse_onto(lst: List, tail: List) -> List:
     """Fresh cells holding lst's elements in reverse order, followed by tail."""
-    new = List.__new__
-    n = tail.len
-    while lst.len:
+    new = _new
+    while lst is not EMPTY:
         cell = new(List)
         cell.car = lst.car
         cell.cdr = tail
-        n += 1
-        cell.len = n
-        cell.span = None
         tail = cell
         lst = lst.cdr
     return tail
@@ -353,15 +392,17 @@ def equal(a, b) -> bool:
         if ca is not b.__class__:
             return False
         if ca is List:
-            if a.len != b.len:
-                return False
-            while a.len:
+            while a is not EMPTY:
+                if b is EMPTY:
+                    return False
                 x, y = a.car, b.car
                 if x.__class__ is List:
                     stack.append((x, y))
                 elif not _equal_atom(x, y):
                     return False
                 a, b = a.cdr, b.cdr
+            if b is not EMPTY:
+                return False
         elif not _equal_atom(a, b):
             return False
     return True

@@ -165,7 +165,7 @@ def test_model_round_trip_mixed_values():
     v = L(NIL, True, False, F(1), 'a"b\\c\nd\te\x01\x7fé😀', sym('foo'), sym('with space'), EMPTY,
           L(F(1), L()), t, Tensor(array('d', [5.0]), ()), L(L('k', F(1))))
     back = decode_model(encode_model(v))
-    assert back.__class__ is List and back.len == v.len
+    assert back.__class__ is List and len(back) == len(v)
     items = list(back)
     assert items[0] is NIL and items[1] is True and items[2] is False
     assert items[5] is sym('foo') and items[6] is sym('with space')
@@ -219,7 +219,7 @@ def same_value(a, b):
     if a.__class__ is float and b.__class__ is float:
         return same_float(a, b)
     if a.__class__ is List and b.__class__ is List:
-        return a.len == b.len and all(same_value(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
     return a.__class__ is b.__class__ and (a is b or a == b)
 
 

@@ -361,7 +361,7 @@ def test_json_decode_needs_a_string():
 def test_json_decode_deep_nesting_does_not_crash():
     v = dec('[' * 200_000 + ']' * 200_000)
     depth = 0
-    while v.len:
+    while v is not EMPTY:
         v = v.car
         depth += 1
     assert depth == 199_999 and v is EMPTY

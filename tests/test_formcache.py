@@ -17,7 +17,7 @@ TEXT = '(define (f x) (+ x 1))\n; a comment\n(quote (a "s" 1.5 #t () (b . c)))\n
 def same(x, y):
     """Structurally identical read forms, spans (and their type) included."""
     if x.__class__ is List:
-        if y.__class__ is not List or x.len != y.len:
+        if y.__class__ is not List or len(x) != len(y):
             return False
         return all(c.span == d.span and type(c.span) is type(d.span) and same(c.car, d.car)
                    for c, d in zip(x.cells(), y.cells()))

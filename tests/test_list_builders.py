@@ -1,10 +1,11 @@
-"""The list builders that fill fresh cells in place (values.make_list,
-copy_onto, reverse_onto; used by list, map, filter, append, reverse) against
-the reference: cells made one by one with List(x, rest). Every cell's car,
-len and span, and the sharing of the tail, must agree."""
+"""The list builders that fill fresh cells in place (values.cons, make_list,
+copy_onto, reverse_onto; used by cons, list, map, filter, append, reverse)
+against the reference: cells made one by one with List(x, rest). Every cell's
+car and span, where the list ends (at the one EMPTY), and the sharing of the
+tail, must agree."""
 import random
 
-from rusty.values import EMPTY, List, copy_onto, make_list, reverse_onto
+from rusty.values import EMPTY, List, cons, copy_onto, make_list, reverse_onto
 
 
 def ref_list(items, tail=EMPTY):
@@ -17,8 +18,8 @@ def ref_list(items, tail=EMPTY):
 def cells(lst):
     out = []
     while True:
-        out.append((lst.car, lst.len, lst.span))
-        if not lst.len:
+        out.append((lst.car, lst is EMPTY, lst.span))
+        if lst is EMPTY:
             return out
         lst = lst.cdr
 
@@ -40,6 +41,16 @@ def samples():
 def test_make_list_is_cons_by_cons():
     for items, _ in samples():
         assert same(make_list(items), ref_list(items))
+
+
+def test_cons_is_the_constructor():
+    for items, rest in samples():
+        tail = ref_list(rest)
+        out = tail
+        for x in reversed(items):
+            out = cons(x, out)
+        assert same(out, ref_list(items, tail))
+        assert len(out) == len(items) + len(rest)
 
 
 def test_copy_onto_shares_the_tail_and_copies_the_rest():

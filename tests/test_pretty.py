@@ -9,7 +9,7 @@ from helpers import err, out, value
 from rusty.printer import MAX_DEPTH, write_form
 from rusty.pretty import flat_within, pretty_string
 from rusty.reader import read
-from rusty.values import NIL, Hash, List, hash_key, make_list, sym
+from rusty.values import EMPTY, NIL, Hash, List, hash_key, make_list, sym
 
 
 def form(text):
@@ -118,7 +118,7 @@ def reference(x, width, col=0, depth=0):
     flat = write_form(x)
     if col + len(flat) <= width or depth >= MAX_DEPTH:
         return flat
-    if x.__class__ is List and x.len:
+    if x.__class__ is List and x is not EMPTY:
         items, opening = list(x), '('
     elif x.__class__ is Hash and x.table:
         items, opening = [make_list([k, v]) for k, v in x.table.values()], '#hash('

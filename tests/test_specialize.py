@@ -37,6 +37,12 @@ SHAPES = [
     '(define (outer-operand a b) ((lambda () (id (OP ARGS)))))',
     '(define (global-operand a b) (id (OP GARGS)))',
     '(define (set-value a b) (let ((r 0)) ((lambda () (set! r (OP ARGS)))) r))',
+    # inline calls nested in inline calls, computed in one node
+    '(define (nested-operand a b) (id (not (OP ARGS))))',
+    '(define (nested-call a b) (not (not (OP ARGS))))',
+    '(define (nested-if a b) (if (not (not (OP ARGS))) (quote yes) (quote no)))',
+    '(define (nested-outer a b) ((lambda () (id (not (OP ARGS))))))',
+    '(define (nested-globals a b) (id (not (OP GARGS))))',
 ]
 
 
@@ -139,6 +145,8 @@ def test_inline_builtin_matches_the_builtin_called_generically(pair, op):
                 continue
             if want[0] == 'error':        # positions: the builtin alone has none
                 assert got[:2] == want[:2], (op, name, a, b, got, want)
+            elif name.startswith('nested'):   # wrapped in `not`: their values are checked above
+                assert got[0] == 'value', (op, name, a, b, got, want)
             else:
                 assert got == want, (op, name, a, b, got, want)
 
@@ -172,6 +180,11 @@ PROGRAMS = [
     "(define (f l) (nth l 1)) (define l '(a b c)) (define before (f l)) "
     '(define (nth l i) "mine") (list before (f l))',
     "(define (g a b) (+ a b)) (define x (g 1 2)) (define (+ a b) (list a b)) (list x (g 1 2))",
+    # ... also one nested in another inlined call: the inner builtin's replacement runs once
+    "(define n 0) (define (id x) x) (define (f l) (id (not (= 1 (car l))))) (define r1 (f '(1))) "
+    "(define (car l) (set! n (+ n 1)) 2) (list r1 (f '(1)) n (not (= 1 (car '(1)))) n)",
+    "(define n 0) (define (f l) (if (not (< 0 (car (cdr l)))) 'a 'b)) (define r1 (f '(1 2))) "
+    "(define (cdr l) (set! n (+ n 1)) '(-5)) (list r1 (f '(1 2)) n)",
     # global operands are read when called
     '(define (add3 a b c) (+ a (+ b c))) (define (f) (add3 x y 1)) (define x 1) (define y 2) '
     '(define r1 (f)) (define y 10) (set! x 5) (list r1 (f))',
@@ -239,7 +252,20 @@ ERRORS = [
     "(define (w x) (unless (< (car x) 1) 'big)) (w 5)",
     "(define (a x) (and (number? x) (< x 'b))) (a 1)",
     "(define (a x) (or (null? x) (< (cdr x) 1))) (a '(1 2))",
+    # operands are evaluated left to right: an earlier one fails before a later one's inline part
+    '(define (h a b) a) (define (t x) (h zzz (car x))) (t 5)',
+    '(define (t x) (let ((a zzz) (b (car x))) a)) (t 5)',
+    '(define (t x) (if (< zzz (car x)) 1 2)) (t 5)',
+    '(define (t x) (+ zzz (car x))) (t 5)',
 ]
+
+# ... and an earlier one's effects happen before a later one fails
+_LOGGED = ("(define log '()) (define (g) (set! log (cons 1 log)) 1) (define (h a b) a) "
+           "(define (t x) %s) (list (try-catch (t 5) (e) (quote caught)) log)")
+PROGRAMS += [_LOGGED % body for body in ('(h (g) (car x))', '(let ((a (g)) (b (car x))) a)',
+                                          '(if (< (g) (car x)) 1 2)', '(h 1 (h (g) (car x)))',
+                                          '(cond ((< (g) (car x)) 1) (else 2))',
+                                          '(and (< (g) (car x)) 1)')]
 
 
 @pytest.mark.parametrize('src', PROGRAMS + ERRORS)

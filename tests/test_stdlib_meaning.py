@@ -9,7 +9,7 @@ from helpers import err, ev
 from rusty.printer import display_form
 from rusty.reader import TOKEN
 from rusty.runtime import Session, stdlib_forms
-from rusty.values import List, Macro, Symbol, sym
+from rusty.values import EMPTY, List, Macro, Symbol, sym
 
 
 # ── §15.9's examples, exactly ────────────────────────────────────────────
@@ -118,7 +118,7 @@ def _code_symbols(x):
         y, in_template = stack.pop()
         if y.__class__ is Symbol and not in_template:
             yield y.name
-        elif y.__class__ is List and y.len:
+        elif y.__class__ is List and y is not EMPTY:
             head = y.car
             if head is sym('quote') and not in_template:
                 continue
@@ -194,7 +194,7 @@ def _expansion_symbols(s, form):
     stack = [form]
     while stack:
         x = stack.pop()
-        if x.__class__ is not List or x.len == 0:
+        if x.__class__ is not List or x is EMPTY:
             continue
         if x.car.__class__ is Symbol and s.global_value(x.car.name).__class__ is Macro:
             x = s.macroexpand(x)

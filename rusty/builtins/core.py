@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..errors import EvalError
-from ..values import (NIL, PROCEDURE_TYPES, BuiltinTable, List, Macro, Native, NativeGrad,
+from ..values import (EMPTY, NIL, PROCEDURE_TYPES, BuiltinTable, List, Macro, Native, NativeGrad,
                       Symbol, Tensor, equal, sym, type_name)
 
 TABLE = BuiltinTable()
@@ -35,7 +35,7 @@ _type_test('symbol?', lambda x: x.__class__ is Symbol, 'True for symbols.')
 _type_test('tensor?', lambda x: x.__class__ is Tensor, 'True for tensors.')
 _type_test('macro?', lambda x: x.__class__ is Macro, 'True for macros.')
 _type_test('list?', lambda x: x.__class__ is List or x is NIL, 'True for a list or Nil.')
-_type_test('pair?', lambda x: x.__class__ is List and x.len > 0, 'True for a non-empty list.')
+_type_test('pair?', lambda x: x.__class__ is List and x is not EMPTY, 'True for a non-empty list.')
 _type_test('procedure?', lambda x: isinstance(x, PROCEDURE_TYPES),
            'True for builtins, lambdas, macros and natives.')
 _type_test('native?', lambda x: x.__class__ is Native or x.__class__ is NativeGrad,
@@ -46,7 +46,7 @@ def _is_empty(*args):
     if not args:
         return True
     x = args[0]
-    return x is NIL or (x.__class__ is List and x.len == 0)
+    return x is NIL or x is EMPTY
 
 
 TABLE.fn('nil?', 0, 1, doc='True for Nil or an empty list (or no argument).', sig='(nil? x)',

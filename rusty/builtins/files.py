@@ -240,7 +240,7 @@ def _model_tensor_value(body) -> Tensor:
         if d.__class__ is not float or not 1.0 <= d < math.inf or d != math.trunc(d):
             raise _NotModel()
         dims.append(int(d))
-    if math.prod(dims) != data.len or any(x.__class__ is not float for x in data):
+    if math.prod(dims) != len(data) or any(x.__class__ is not float for x in data):
         raise _NotModel()
     return Tensor(array('d', data), tuple(dims))
 

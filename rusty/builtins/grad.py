@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..errors import EvalError
 from ..printer import display_form
-from ..values import BuiltinTable, Lambda, List, Symbol, make_list, sym
+from ..values import EMPTY, BuiltinTable, Lambda, List, Symbol, make_list, sym
 
 TABLE = BuiltinTable()
 S = {n: sym(n) for n in '+ - * / expt sqrt exp log sin cos tan atan if'.split()}
@@ -88,7 +88,7 @@ RULES = {
 
 def D(e, v: Symbol):
     """The derivative of expression e with respect to v."""
-    if e.__class__ is not List or e.len == 0:
+    if e.__class__ is not List or e is EMPTY:
         return ONE if e is v else ZERO
     head = e.car
     rule = RULES.get(head.name) if head.__class__ is Symbol else None
@@ -108,6 +108,6 @@ def grad(host, f):
         raise EvalError('grad: argument must be a lambda')
     if not f.params:
         raise EvalError('grad: lambda must have at least one parameter')
-    if f.body.len != 1:
+    if len(f.body) != 1:
         raise EvalError('grad: lambda body must be a single expression')
     return host.make_lambda(f, L(D(f.body.car, f.params[0])))

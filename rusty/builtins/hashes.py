@@ -68,7 +68,7 @@ def alist_to_hash(alist):
         raise expected('alist->hash', 'list', alist)
     h = Hash()
     for pair in alist:
-        if pair.__class__ is not List or pair.len != 2:
+        if pair.__class__ is not List or len(pair) != 2:
             raise EvalError('alist->hash: expected (key value), got %s' % display_form(pair))
         put(h, pair.car, pair.cdr.car)
     return h

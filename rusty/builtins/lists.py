@@ -5,25 +5,28 @@ from __future__ import annotations
 from ..errors import EvalError
 from ..printer import display_form, format_number
 from ..values import EMPTY, NIL, BuiltinTable, List, copy_onto, equal, make_list, reverse_onto
+from ..values import cons as new_cell
 from .args import expected, index_arg, list_arg, proc_arg, with_value
 
 TABLE = BuiltinTable()
+_new = List.__new__
 
 
 @TABLE.fn('cons', 2, 2, doc='Prepend x to a list (a non-list makes a two-element list).', sig='(cons x lst)',
           examples=(("(cons 1 '(2 3))", '(1 2 3)'),))
 def cons(x, lst):
-    if lst.__class__ is List:
-        return List(x, lst)
-    if lst is NIL:
-        return List(x, EMPTY)
-    return List(x, List(lst, EMPTY))
+    if lst.__class__ is not List:
+        lst = EMPTY if lst is NIL else new_cell(lst, EMPTY)
+    cell = _new(List)           # filled in place: no constructor frame
+    cell.car = x
+    cell.cdr = lst
+    return cell
 
 
 @TABLE.fn('car', 1, 1, doc='First element of a list.', sig='(car lst)',
           examples=(("(car '(1 2 3))", '1'), ("(car '())", 'error: car: not a pair')))
 def car(x):
-    if x.__class__ is List and x.len:
+    if x.__class__ is List and x is not EMPTY:
         return x.car
     if x is NIL:
         raise with_value(EvalError('car: empty list'), 'car', x)
@@ -33,7 +36,7 @@ def car(x):
 @TABLE.fn('cdr', 1, 1, doc='The list without its first element (shared, O(1)).', sig='(cdr lst)',
           examples=(("(cdr '(1 2 3))", '(2 3)'),))
 def cdr(x):
-    if x.__class__ is List and x.len:
+    if x.__class__ is List and x is not EMPTY:
         return x.cdr
     if x is NIL:
         raise with_value(EvalError('cdr: empty list'), 'cdr', x)
@@ -50,7 +53,11 @@ def list_(*args):
           examples=(("(length '(a b c))", '3'),))
 def length(x):
     if x.__class__ is List:
-        return float(x.len)
+        n = 0
+        while x is not EMPTY:
+            n += 1
+            x = x.cdr
+        return float(n)
     if x is NIL:
         return 0.0
     raise with_value(EvalError('length: not a list'), 'length', x)
@@ -62,7 +69,7 @@ def append(*args):
     for a in args:
         if a.__class__ is not List and a is not NIL:
             raise EvalError('append: not a list: ' + display_form(a))
-    lists = [a for a in args if a.__class__ is List and a.len]
+    lists = [a for a in args if a.__class__ is List and a is not EMPTY]
     if not lists:
         return EMPTY
     out = lists[-1]
@@ -86,19 +93,21 @@ def nth(a, b):
         a, b = b, a
     lst = list_arg('nth', a)
     i = index_arg('nth', b)
-    if i >= lst.len:
+    cell = lst
+    k = i
+    while k and cell is not EMPTY:
+        cell = cell.cdr
+        k -= 1
+    if cell is EMPTY:
         raise with_value(EvalError('nth: index %s out of range' % format_number(i)), 'nth', lst)
-    while i:
-        lst = lst.cdr
-        i -= 1
-    return lst.car
+    return cell.car
 
 
 @TABLE.fn('member', 2, 2, doc='The tail starting at the first element equal? to x, else #f.', sig='(member x lst)',
           examples=(("(member 2 '(1 2 3))", '(2 3)'), ("(member 5 '(1 2 3))", '#f')))
 def member(x, lst):
     lst = list_arg('member', lst)
-    while lst.len:
+    while lst is not EMPTY:
         if equal(x, lst.car):
             return lst
         lst = lst.cdr
@@ -110,12 +119,14 @@ def member(x, lst):
 def list_tail(lst, k):
     lst = list_arg('list-tail', lst)
     n = index_arg('list-tail', k)
-    if n > lst.len:
-        raise with_value(EvalError('list-tail: index %s out of range' % format_number(n)), 'list-tail', lst)
-    while n:
-        lst = lst.cdr
-        n -= 1
-    return lst
+    rest = lst
+    k = n
+    while k:
+        if rest is EMPTY:
+            raise with_value(EvalError('list-tail: index %s out of range' % format_number(n)), 'list-tail', lst)
+        rest = rest.cdr
+        k -= 1
+    return rest
 
 
 @TABLE.fn('map', 2, None, host=True, doc='A list of (f x …) over the elements of the lists, to the shortest.',
@@ -126,14 +137,25 @@ def map_(host, f, lst, *more):
     call = host.call
     if more:
         return make_list([call(f, args) for args in _columns('map', lst, more)])
-    return make_list([call(f, [x]) for x in list_arg('map', lst)])
+    # One pass, front to back: each result goes into a fresh cell filled in
+    # place and hung on the last one (nobody sees the cells before the list
+    # is returned); `head` is a scratch cell in front of the result.
+    lst = list_arg('map', lst)
+    head = last = _new(List)
+    while lst is not EMPTY:
+        cell = _new(List)
+        cell.car = call(f, [lst.car])
+        last.cdr = cell
+        last = cell
+        lst = lst.cdr
+    last.cdr = EMPTY
+    return head.cdr
 
 
 def _columns(who: str, lst, more):
     """The argument lists (i-th elements of every list), stopping at the shortest."""
     lists = [list_arg(who, lst)] + [list_arg(who, m) for m in more]
-    n = min(x.len for x in lists)
-    for _ in range(n):
+    while EMPTY not in lists:
         yield [x.car for x in lists]
         lists = [x.cdr for x in lists]
 
@@ -143,7 +165,18 @@ def _columns(who: str, lst, more):
 def filter_(host, f, lst):
     proc_arg('filter', f)
     call = host.call
-    return make_list([x for x in list_arg('filter', lst) if call(f, [x]) is not False])
+    lst = list_arg('filter', lst)
+    head = last = _new(List)           # as in map: one pass, cells hung on the last
+    while lst is not EMPTY:
+        x = lst.car
+        if call(f, [x]) is not False:
+            cell = _new(List)
+            cell.car = x
+            last.cdr = cell
+            last = cell
+        lst = lst.cdr
+    last.cdr = EMPTY
+    return head.cdr
 
 
 @TABLE.fn('for-each', 2, None, host=True, doc='Call f on the elements of the lists in turn (to the shortest); Nil.',
@@ -156,8 +189,10 @@ def for_each(host, f, lst, *more):
         for args in _columns('for-each', lst, more):
             call(f, args)
         return NIL
-    for x in list_arg('for-each', lst):
-        call(f, [x])
+    lst = list_arg('for-each', lst)
+    while lst is not EMPTY:
+        call(f, [lst.car])
+        lst = lst.cdr
     return NIL
 
 
@@ -175,8 +210,10 @@ def foldl(host, f, init, lst):
     proc_arg('foldl', f)
     call = host.call
     acc = init
-    for x in _fold_list(lst, 'foldl'):
-        acc = call(f, [x, acc])
+    lst = _fold_list(lst, 'foldl')
+    while lst is not EMPTY:
+        acc = call(f, [lst.car, acc])
+        lst = lst.cdr
     return acc
 
 

@@ -184,7 +184,7 @@ def _json_string(s: str) -> str:
 def _is_object(lst: List) -> bool:
     """A non-empty list whose every element is a (string-or-symbol value) list."""
     for x in lst:
-        if x.__class__ is not List or x.len != 2:
+        if x.__class__ is not List or len(x) != 2:
             return False
         k = x.car.__class__
         if k is not str and k is not Symbol:

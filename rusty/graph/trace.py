@@ -7,7 +7,7 @@ indices) is fixed by the source. Every error carries the `graph-ir:` prefix.
 from __future__ import annotations
 
 from ..errors import EvalError
-from ..values import Lambda, List, Symbol, sym
+from ..values import EMPTY, Lambda, List, Symbol, sym
 from .ir import Graph
 
 NOT_A_LAMBDA = 'graph-ir: (graph-ir (lambda (params...) expr)) — argument must be a lambda'
@@ -33,7 +33,7 @@ def check_lambda(f) -> None:
         raise EvalError(NOT_A_LAMBDA)
     if f.rest is not None:
         raise EvalError(REST)
-    if f.body.len != 1:
+    if len(f.body) != 1:
         raise EvalError(BODY)
 
 
@@ -67,7 +67,7 @@ class _Builder:
                 raise EvalError("graph-ir: unsupported reference to '%s' — only params, numbers, "
                                 "+ - * /, if, and the tensor ops are supported" % x.name)
             return self.g.param(i)
-        if cls is not List or x.len == 0:
+        if cls is not List or x is EMPTY:
             raise EvalError('graph-ir: unsupported expression %s' % self.show(x))
         head = x.car
         operands = list(x.cdr)
@@ -104,7 +104,7 @@ class _Builder:
         if len(operands) != 3:
             raise EvalError(IF_ARITY)
         cond, then, other = operands
-        cmp = COMPARISONS.get(cond.car) if cond.__class__ is List and cond.len == 3 else None
+        cmp = COMPARISONS.get(cond.car) if cond.__class__ is List and len(cond) == 3 else None
         if cmp is None:
             raise EvalError(IF_COND)
         c = self.g.node(cmp, self.expr(cond.cdr.car), self.expr(cond.cdr.cdr.car))

@@ -57,7 +57,7 @@ import struct
 
 from rusty.errors import CompileError
 from rusty.jit import build, ffi
-from rusty.values import List, Native, Symbol
+from rusty.values import EMPTY, List, Native, Symbol
 
 # ── Messages ──────────────────────────────────
 
@@ -217,7 +217,7 @@ class _Scope:
             if rn is None:
                 raise CompileError(M_REFERENCE % e.name)
             return rn
-        if type(e) is List and e.len:
+        if type(e) is List and e is not EMPTY:
             head = e.car
             if type(head) is not Symbol:
                 raise CompileError(M_HEAD)
@@ -296,7 +296,7 @@ class _Scope:
             raise CompileError(M_LET_LIST)
         pairs = []
         for b in bindings:
-            if type(b) is not List or b.len != 2:
+            if type(b) is not List or len(b) != 2:
                 raise CompileError(M_LET_PAIR)
             if type(b.car) is not Symbol:
                 raise CompileError(M_LET_NAME)
@@ -326,7 +326,7 @@ class _Scope:
         for i, clause in enumerate(clauses):
             if type(clause) is not List:
                 raise CompileError(M_COND_LIST)
-            if clause.len != 2:
+            if len(clause) != 2:
                 raise CompileError(M_COND_ONE)
             test, value = clause.car, clause.cdr.car
             if type(test) is Symbol and test.name == 'else':
@@ -355,7 +355,7 @@ class _Scope:
 
     # codegen_bool
     def cond(self, e) -> str:
-        if type(e) is List and e.len and type(e.car) is Symbol:
+        if type(e) is List and e is not EMPTY and type(e.car) is Symbol:
             h = e.car.name
             args = list(e.cdr)
             n = len(args)

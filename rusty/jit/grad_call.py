@@ -148,7 +148,7 @@ def grad_caller(fn, param_shapes: tuple, out_shapes: tuple, bridge: MmBridge, sh
 # Results are built cell by cell with object.__new__ and slot stores, which is
 # a third faster than calling the constructors (whose __init__ are Python
 # functions); only while the classes have exactly the slots written here.
-_FAST_RESULTS = (List.__slots__ == ('car', 'cdr', 'len', 'span')
+_FAST_RESULTS = (List.__slots__ == ('car', 'cdr')
                  and Tensor.__slots__ == ('data', 'shape'))
 
 
@@ -168,8 +168,7 @@ def _result_list(out_shapes) -> list:
     rest = 'EMPTY'
     for k in range(n - 1, -1, -1):
         item = 'o%d' % k if out_shapes[k] is None else 't%d' % k
-        lines.append('c%d = new(List); c%d.car = %s; c%d.cdr = %s; c%d.len = %d; c%d.span = None'
-                     % (k, k, item, k, rest, k, n - k, k))
+        lines.append('c%d = new(List); c%d.car = %s; c%d.cdr = %s' % (k, k, item, k, rest))
         rest = 'c%d' % k
     lines.append('return ' + rest)
     return lines

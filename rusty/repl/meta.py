@@ -18,7 +18,7 @@ from ..errors import RustyError
 from ..printer import display_form
 from ..reader import read
 from ..suggest import closest
-from ..values import Builtin, Lambda, List, Macro, Native, NativeGrad, type_name
+from ..values import EMPTY, Builtin, Lambda, List, Macro, Native, NativeGrad, type_name
 
 QUIT = object()
 COMMAND = re.compile(r'^(\s*,)([^\s()"\']*)')
@@ -264,7 +264,7 @@ def _expand(repl, cmd):
     except RustyError as e:
         repl.report(e)
         return
-    if not forms.len:
+    if forms is EMPTY:
         repl.write('usage: ,expand FORM\n')
         return
     try:
