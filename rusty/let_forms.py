@@ -6,7 +6,7 @@ from __future__ import annotations
 from .apply import make_frame, run
 from .eval import Usage, comp, comp_body, special, sub_span
 from .resolve import UNBOUND, Scope, body_defines
-from .specialize import specialize_let
+from .specialize_forms import specialize_let
 from .specials import lambda_maker
 from .values import EMPTY, NIL, List, Symbol
 

@@ -1,5 +1,6 @@
-"""Specialised nodes for the hottest shapes: calls with a global head, and
-`if` tests that compare two numbers.
+"""Specialised nodes for the hottest shapes: calls with a global head (here),
+and the special forms' tests and frames (specialize_forms.py, built from the
+operand and template machinery below).
 
 The generic call node evaluates the head, then the arguments into a list, then
 dispatches on the procedure's type. For a global head with up to three
@@ -34,9 +35,9 @@ import math
 import re
 
 from . import apply, diskcache, errors, resolve as resolve_mod, values
-from .eval import comp, comp_generic_call, sub_span
+from .eval import comp, sub_span
 from .resolve import GlobalRef, LocalRef, resolve
-from .values import NIL, Builtin, Lambda, List, Symbol
+from .values import Builtin, Lambda, List, Symbol
 
 # Builtins computed inline: name -> (arity, fast-path test, value), over the
 # argument expressions {x} and {y}. When the test fails (wrong types, a zero
@@ -126,7 +127,7 @@ def template_namespace() -> dict:
     return _namespace
 
 
-def _instantiate(body: str, binds: dict):
+def instantiate(body: str, binds: dict):
     """Build `ev` from a template body, exec'ing each distinct source once."""
     names = tuple(sorted(binds))
     src = 'def factory(%s):\n%s    return ev\n' % (', '.join(names), body)
@@ -138,14 +139,14 @@ def _instantiate(body: str, binds: dict):
     return factory(*[binds[n] for n in names])
 
 
-def _indent(lines, n: int) -> str:
+def indent(lines, n: int) -> str:
     pad = ' ' * n
     return ''.join(pad + line + '\n' for line in lines)
 
 
 # ── Operands ─────────────────────────────────────────────────────────────
 
-def _inline_builtin(x, scope, unit):
+def inline_builtin(x, scope, unit):
     """(cell, procedure) if form x calls an INLINE builtin or a LIBRARY_INLINE
     lambda, through a global name, with its arity."""
     if x.__class__ is not List or x.car.__class__ is not Symbol:
@@ -208,7 +209,7 @@ def _simple(cell, key: str, scope, unit, binds: dict, code=None):
     return None
 
 
-def _inline_lines(target: str, key: str, cell_, builtin, args: list, fallback: str, span, binds):
+def inline_lines(target: str, key: str, cell_, builtin, args: list, fallback: str, span, binds):
     """Statements computing an INLINE builtin's call into target, guarded by
     the head's cell still holding that builtin (else `fallback`); `binds`
     holds the depth state as D."""
@@ -273,7 +274,7 @@ def _inline_call(cell, key: str, scope, span, unit, binds: dict, nest: int):
     """(statements, expression, head checks) computing the INLINE builtin
     call in `cell` in place once the checks hold, or None."""
     x = cell.car
-    found = _inline_builtin(x, scope, unit)
+    found = inline_builtin(x, scope, unit)
     if found is None:
         return None
     xspan = sub_span(cell, span, unit)
@@ -344,20 +345,20 @@ def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
     ops = [operand(c, str(k), code, scope, span, unit, binds)
            for k, (c, code) in enumerate(zip(x.cdr.cells(), arg_codes))]
     setup, args = in_order(ops, [str(k) for k in range(len(ops))])
-    found = _inline_builtin(x, scope, unit) if head_cell is not None else None
+    found = inline_builtin(x, scope, unit) if head_cell is not None else None
     if found is not None and tail and found[1].__class__ is Lambda:
         found = None        # its fallback would not be a tail call
     if found is not None:
-        lines = _inline_lines('r', '', head_cell, found[1], args, 'generic(f, CELL.value)', span, binds)
+        lines = inline_lines('r', '', head_cell, found[1], args, 'generic(f, CELL.value)', span, binds)
         lines = lines[:1] + ['    ' + s for s in setup] + lines[1:] + ['return r']
-        return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)
+        return instantiate('    def ev(f):\n' + indent(lines, 8), binds)
     arglist = ', '.join('a%d' % k for k in range(nargs))
     frame = ', '.join(['p.env', 'p.scope'] + args)
     if tail:
-        apply_text = _indent(setup + ['return (p, [%s], SPAN)' % frame], 16)
+        apply_text = indent(setup + ['return (p, [%s], SPAN)' % frame], 16)
     else:
-        apply_text = _indent(setup + ['fr = [%s]' % frame, 'site = SPAN'] + apply.run_body(), 16)
-    assign = _indent(setup + ['a%d = %s' % (k, a) for k, a in enumerate(args)], 12)
+        apply_text = indent(setup + ['fr = [%s]' % frame, 'site = SPAN'] + apply.run_body(), 16)
+    assign = indent(setup + ['a%d = %s' % (k, a) for k, a in enumerate(args)], 12)
     body = ('    def ev(f):\n'
                 '        p = %(read_head)s\n'
             '        cls = p.__class__\n'
@@ -383,141 +384,4 @@ def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
             '            return call_native(p, [%(arglist)s], SPAN, D)\n'
             '        return generic(f, p)\n') % dict(n=nargs, apply=apply_text, assign=assign, arglist=arglist,
                                                 read_head=read_head)
-    return _instantiate(body, binds)
-
-
-# ── if with a numeric comparison ─────────────────────────────────────────
-
-def specialize_if(x, scope, tail, span, unit, then_code, else_code):
-    """A fast `(if (cmp a b) then [else])` with the comparison inlined, or None."""
-    if unit.specialize_call is None:
-        return None
-    test_cell = x.cdr
-    test = test_cell.car
-    found = _inline_builtin(test, scope, unit)
-    if found is None or found[1].name not in PREDICATES:
-        return None
-    tspan = sub_span(test_cell, span, unit)
-    generic, arg_codes, _ = comp_generic_call(test, scope, False, tspan, unit)
-    binds = {'TEST': generic, 'D': unit.depth}
-    ops = [operand(c, 't%d' % k, code, scope, tspan, unit, binds)
-           for k, (c, code) in enumerate(zip(test.cdr.cells(), arg_codes))]
-    setup, args = in_order(ops, ['t%d' % k for k in range(len(ops))])
-    test_lines = _inline_lines('t', '', found[0], found[1], args, 'TEST(f)', tspan, binds)
-    test_lines = test_lines[:1] + ['    ' + s for s in setup] + test_lines[1:]
-    branches = x.cdr.cdr
-    st, then = operand(branches, 'T', then_code, scope, span, unit, binds)
-    if else_code is None:
-        binds['NIL'] = NIL
-        se, other = [], 'NIL'
-    else:
-        se, other = operand(branches.cdr, 'E', else_code, scope, span, unit, binds)
-    lines = test_lines + ['if t is not False:'] + ['    ' + s for s in st + ['return ' + then]]
-    lines += se + ['return ' + other]
-    return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)
-
-
-# ── let ──────────────────────────────────────────────────────────────────
-
-def specialize_let(init_cells, init_codes, lscope, nextra, body, scope, span, unit):
-    """`(let ((n v)…) body…)`: the frame built in one list display."""
-    if unit.specialize_call is None or len(init_codes) > MAX_ARGS + 1:
-        return None
-    binds = {'LSCOPE': lscope, 'BODY': body, 'UNBOUND': resolve_mod.UNBOUND, 'D': unit.depth}
-    ops = [operand(c, str(k), code, scope, span, unit, binds)
-           for k, (c, code) in enumerate(zip(init_cells, init_codes))]
-    setup, args = in_order(ops, [str(k) for k in range(len(ops))])
-    frame = ', '.join(['f', 'LSCOPE'] + args + ['UNBOUND'] * nextra)
-    return _instantiate('    def ev(f):\n' + _indent(setup + ['return BODY([%s])' % frame], 8), binds)
-
-
-
-# ── set! of a local slot ─────────────────────────────────────────────────
-
-def specialize_set(ref, value_cell, value_code, by_name, scope, span, unit):
-    """`(set! name value)` for a local slot up to two frames out, with the
-    value's arithmetic inlined; `by_name(f, v)` is the reference assignment,
-    taken when the name is dyn in this session. None for other shapes."""
-    if unit.specialize_call is None or ref.depth > 2:
-        return None
-    binds = {'BYNAME': by_name, 'NIL': NIL, 'D': unit.depth}
-    setup, value = operand(value_cell, 'V', value_code, scope, span, unit, binds)
-    lines = setup + ['v = %s' % value]
-    if ref.depth:
-        binds['YS'] = unit.genv.cell(ref.name)
-        lines += ['if YS.dyn:', '    return BYNAME(f, v)']
-    lines += ['f%s[%d] = v' % ('[0]' * ref.depth, ref.index), 'return NIL']
-    return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)
-
-
-# ── cond ─────────────────────────────────────────────────────────────────
-
-def specialize_cond(clauses, scope, span, unit):
-    """`cond` as one chain of tests, comparisons and type tests inlined, or
-    None. `clauses` holds (test cell or None for else, compiled test or
-    None, compiled body or None, the clause's span) as cond compiled them."""
-    if unit.specialize_call is None:
-        return None
-    binds = {'D': unit.depth, 'NIL': NIL}
-    lines = []
-    for k, (cell, test, body, cspan) in enumerate(clauses):
-        if body is not None:
-            binds['BODY%d' % k] = body
-        then = 'return BODY%d(f)' % k if body is not None else None
-        if cell is None:
-            lines.append(then or 'return NIL')
-            return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)
-        binds['TEST%d' % k] = test
-        lines += _test_lines(cell, 'c%d' % k, 'TEST%d(f)' % k, scope, cspan, unit, binds)
-        lines += ['if t is not False:', '    ' + (then or 'return t')]
-    lines.append('return NIL')
-    return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)
-
-
-def _test_lines(cell, key: str, fallback: str, scope, span, unit, binds) -> list:
-    """Statements setting t to the value of the test form in cell: inlined
-    when it calls a predicate of INLINE, else by `fallback`."""
-    x = cell.car
-    found = _inline_builtin(x, scope, unit)
-    if found is None or found[1].name not in PREDICATES:
-        return ['t = ' + fallback]
-    tspan = sub_span(cell, span, unit)
-    _, arg_codes, _ = comp_generic_call(x, scope, False, tspan, unit)
-    ops = [operand(c, '%st%d' % (key, k), code, scope, tspan, unit, binds)
-           for k, (c, code) in enumerate(zip(x.cdr.cells(), arg_codes))]
-    setup, args = in_order(ops, ['%st%d' % (key, k) for k in range(len(ops))])
-    lines = _inline_lines('t', key, found[0], found[1], args, fallback, tspan, binds)
-    return lines[:1] + ['    ' + s for s in setup] + lines[1:]
-
-
-# ── when, unless, and, or ────────────────────────────────────────────────
-
-def specialize_when(x, scope, span, unit, test, body, want: bool):
-    """`(when test body…)` (or `unless`, want False) with its test inlined, or None."""
-    if unit.specialize_call is None:
-        return None
-    binds = {'D': unit.depth, 'NIL': NIL, 'TEST': test, 'BODY': body}
-    lines = _test_lines(x.cdr, 'w', 'TEST(f)', scope, span, unit, binds)
-    if len(lines) == 1:
-        return None         # nothing inlined: the closure is as fast
-    lines += ['if t is %s False:' % ('not' if want else ''), '    return BODY(f)', 'return NIL']
-    return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)
-
-
-def specialize_and_or(x, scope, span, unit, init, last, is_and: bool):
-    """`(and a…)` / `(or a…)` with its comparison and type tests inlined, or None.
-    `init` are the compiled operands but the last, `last` the last (in tail position)."""
-    if unit.specialize_call is None:
-        return None
-    binds = {'D': unit.depth, 'LAST': last}
-    lines, inlined = [], 0
-    for k, (cell, code) in enumerate(zip(x.cdr.cells(), init)):
-        binds['I%d' % k] = code
-        found = _test_lines(cell, 'a%d' % k, 'I%d(f)' % k, scope, span, unit, binds)
-        inlined += len(found) > 1
-        lines += found
-        lines += ['if t is False:', '    return False'] if is_and else ['if t is not False:', '    return t']
-    if not inlined:
-        return None
-    lines.append('return LAST(f)')
-    return _instantiate('    def ev(f):\n' + _indent(lines, 8), binds)
+    return instantiate(body, binds)

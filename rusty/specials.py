@@ -13,7 +13,7 @@ from .errors import EvalError, Interrupted, RustyError
 from .eval import Usage, comp, comp_body, const, special, sub_span, to_code
 from .resolve import (UNBOUND, LocalRef, Scope, assign_by_name, body_defines, define_in_frame,
                       resolve)
-from .specialize import specialize_and_or, specialize_cond, specialize_if, specialize_set, specialize_when
+from .specialize_forms import specialize_and_or, specialize_cond, specialize_if, specialize_set, specialize_when
 from .values import EMPTY, NIL, Lambda, List, Symbol, make_list, sym
 
 

@@ -116,16 +116,16 @@ _purge_at = [8192]
 def _purge_spans() -> None:
     """Forget the spans of cells that nothing but _SPANS holds."""
     refcount = sys.getrefcount
+    probe = {_new(List): None}          # a key held only by its table, seen
+    for cell in probe:                  # the way the loop below sees one
+        unheld = refcount(cell)
     cells = list(_SPANS)
     while cells:
         cell = cells.pop()
-        if refcount(cell) <= _UNHELD:
+        if refcount(cell) <= unheld:
             _SPANS.pop(cell, None)
-    cell = None
+    cell = probe = None
     _purge_at[0] = max(8192, 2 * len(_SPANS))
-
-
-_UNHELD = 3      # refcount() of a cell held only as a _SPANS key: the key, `cell`, the argument
 
 
 # The builders below make fresh cells with List.__new__ and fill their
