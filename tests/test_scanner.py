@@ -95,3 +95,11 @@ def test_block_ends_of_random_texts_like_the_reference():
 def test_unescape_like_the_reference(body):
     escapes = {'n': '\n', 't': '\t', 'r': '\r'}
     assert _unescape(body) == ESCAPE.sub(lambda m: escapes.get(m.group(1), m.group(1)), body)
+
+
+def test_unescape_of_random_bodies_like_the_reference():
+    rng = random.Random(5)
+    escapes = {'n': '\n', 't': '\t', 'r': '\r'}
+    for _ in range(2000):
+        body = ''.join(rng.choice('\\ntrx"é') for _ in range(rng.randrange(0, 12)))
+        assert _unescape(body) == ESCAPE.sub(lambda m: escapes.get(m.group(1), m.group(1)), body), body
