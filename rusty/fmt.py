@@ -22,16 +22,14 @@ linear in the text, no host recursion. Where the layout rules leave a choice:
 from __future__ import annotations
 
 import gc
-import re
 
 from .forms import BODY_INDENT
-from .reader import TOKEN, block_end, read
+from .reader import block_end, read, scan
 
 # ── Tokens, comments and line breaks kept ───────────────────────────────
 
-# The reader's own token table; its atom kinds are one kind here.
+# The reader's own tokens (its scan); its atom kinds are one kind here.
 ATOMS = {'bool': 'atom', 'hash': 'atom', 'num': 'atom', 'sym': 'atom'}
-NUMBER = re.compile(r'-?[0-9][0-9.]*(?:[eE][+-]?[0-9]+)?')
 
 
 def lex(text: str) -> list[tuple[str, str]]:
@@ -42,11 +40,11 @@ def lex(text: str) -> list[tuple[str, str]]:
     """
     out = []
     pos, n = 0, len(text)
-    match = TOKEN.match
     while pos < n:
-        m = match(text, pos)
-        kind = ATOMS.get(m.lastgroup, m.lastgroup)
-        end = _block_end(text, m.end()) if kind == 'block' else m.end()
+        kind, end = scan(text, pos)
+        kind = ATOMS.get(kind, kind)
+        if kind == 'block':
+            end = _block_end(text, end)
         out.append((kind, text[pos:end]))
         pos = end
     return out
@@ -62,8 +60,7 @@ def is_symbol(tok: str) -> bool:
     """True if an atom token reads as a symbol."""
     if tok in ('#t', '#f'):
         return False
-    m = NUMBER.fullmatch(tok)
-    return m is None or tok.count('.') > 1
+    return not tok or scan(tok, 0) != ('num', len(tok)) or tok.count('.') > 1
 
 
 # ── Layout ───────────────────────────────────────────────────────────────

@@ -8,21 +8,26 @@ decide what the reader produces — so editing stdlib.lisp or rusty makes a new
 entry. Only the read forms are cached, nothing resolved or evaluated. An
 unreadable or corrupt entry is rebuilt; any failure falls back to reading.
 
-The payload is marshal data (no pickle import) in which a list is a Python
-list alternating element and span (a 5-tuple or None); a symbol is its name
-as bytes; Nil is None; numbers, strings and booleans are themselves.
+The payload is marshal data (no pickle import), shaped so that decoding is
+one tight loop: a list is a tuple of its elements; a symbol is an int, its
+index in a table of names (read numbers are floats, so ints are free); Nil is
+None; numbers, strings and booleans are themselves. The spans are a separate
+tuple of 5-tuples, in the order the decoder makes the cells (each element's
+cells before its own, last element first), plus the positions in that order
+of the cells that have none.
 """
 from __future__ import annotations
 
 import marshal
 import os
+from itertools import repeat
 
-from . import diskcache
+from . import diskcache, values
 from .errors import Span
 from .reader import read
 from .values import EMPTY, NIL, List, Symbol, sym
 
-FORMAT = b'rusty-forms-1\n'
+FORMAT = b'rusty-forms-2\n'
 # What the reader's output depends on, besides the text.
 KEY_MODULES = ('reader.py', 'values.py', 'errors.py', 'formcache.py')
 
@@ -78,44 +83,82 @@ def _store(entry: str, forms) -> None:
 
 # ── Encoding ─────────────────────────────────────────────────────────────
 
-def _encode(x):
-    """A read form as marshal-able data (see the module docstring)."""
-    cls = x.__class__
-    if cls is List:
-        out = []
-        for cell in x.cells():
-            out.append(_encode(cell.car))
-            out.append(None if cell.span is None else tuple(cell.span))
-        return out
-    if cls is Symbol:
-        return x.name.encode('utf-8', 'surrogatepass')
-    if x is NIL:
-        return None
-    if cls is float or cls is str or cls is bool:
-        return x
-    raise TypeError('not a read form: %r' % (x,))
+def _encode(forms):
+    """Read forms as marshal-able data (see the module docstring)."""
+    names, index, spans = [], {}, []
+
+    def enc(lst):
+        """A list as a tuple of its encoded elements; spans in decoding order."""
+        cells = list(lst.cells())
+        items = [None] * len(cells)
+        for i in range(len(cells) - 1, -1, -1):
+            x = cells[i].car
+            cls = x.__class__
+            if cls is List:
+                x = enc(x)
+            elif cls is Symbol:
+                x = index.get(x.name)
+                if x is None:
+                    x = index[cells[i].car.name] = len(names)
+                    names.append(cells[i].car.name)
+            elif x is NIL:
+                x = None
+            elif not (cls is float or cls is str or cls is bool):
+                raise TypeError('not a read form: %r' % (x,))
+            items[i] = x
+            sp = cells[i].span
+            spans.append(None if sp is None else tuple(sp))
+        return tuple(items)
+
+    if forms.__class__ is not List:
+        raise TypeError('not a list of read forms: %r' % (forms,))
+    tree = enc(forms)
+    missing = tuple(i for i, sp in enumerate(spans) if sp is None)
+    return (FORMAT, tuple(names), tree, tuple(sp for sp in spans if sp is not None), missing)
 
 
-def _decode(x):
-    """The read form that _encode(form) came from."""
-    cls = x.__class__
-    if cls is list:
-        if len(x) % 2:
-            raise ValueError('corrupt form cache entry')
+def _decode(data):
+    """The read forms that _encode(forms) came from, spans recorded."""
+    if data.__class__ is not tuple or len(data) != 5 or data[0] != FORMAT:
+        raise ValueError('corrupt form cache entry')
+    _, names, tree, raw_spans, missing = data
+    if not all(n.__class__ is str for n in names) or set(map(len, raw_spans)) - {5}:
+        raise ValueError('corrupt form cache entry')
+    syms = [sym(n) for n in names]
+    cells = []
+    keep = cells.append
+    new = List.__new__
+
+    def build(t):
+        """The list of tuple `t`'s decoded elements, its cells noted in order."""
         out = EMPTY
-        new_span = tuple.__new__
-        for i in range(len(x) - 2, -1, -2):
-            sp = x[i + 1]
-            if sp is not None:
-                if sp.__class__ is not tuple or len(sp) != 5:
-                    raise ValueError('corrupt form cache entry')
-                sp = new_span(Span, sp)
-            out = List(_decode(x[i]), out, sp)
+        for x in reversed(t):
+            cls = x.__class__
+            if cls is tuple:
+                x = build(x)
+            elif cls is int:
+                x = syms[x]
+            elif x is None:
+                x = NIL
+            elif not (cls is float or cls is str or cls is bool):
+                raise ValueError('corrupt form cache entry')
+            cell = new(List)
+            cell.car = x
+            cell.cdr = out
+            keep(cell)
+            out = cell
         return out
-    if cls is bytes:
-        return sym(x.decode('utf-8', 'surrogatepass'))
-    if x is None:
-        return NIL
-    if cls is float or cls is str or cls is bool:
-        return x
-    raise ValueError('corrupt form cache entry')
+
+    if tree.__class__ is not tuple:
+        raise ValueError('corrupt form cache entry')
+    forms = build(tree)
+    if len(cells) != len(raw_spans) + len(missing):
+        raise ValueError('corrupt form cache entry')
+    if missing:
+        gone = set(missing)
+        cells = [c for i, c in enumerate(cells) if i not in gone]
+    spans = map(tuple.__new__, repeat(Span), raw_spans)
+    values._SPANS.update(zip(cells, spans))
+    if len(values._SPANS) >= values._purge_at[0]:
+        values._purge_spans()
+    return forms

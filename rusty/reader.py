@@ -7,38 +7,30 @@ returns the top-level forms as a list whose cells carry each form's span.
 """
 from __future__ import annotations
 
-import re
-
 from .errors import IncompleteInput, ReadError, Span
 from .values import EMPTY, List, sym
 
 MAX_NESTING = 8000
 
-TOKEN = re.compile(r'''
-    (?P<ws>[ \t\r\n]+)
-  | (?P<comment>;[^\n]*)
-  | (?P<block>\#\|)
-  | (?P<datum>\#;)
-  | (?P<open>\()
-  | (?P<close>\))
-  | (?P<sugar>,@|[,'`])
-  | (?P<str>"(?:[^"\\]|\\[\s\S])*(?:\\\Z)?"?)
-  | (?P<bool>\#[tf])
-  | (?P<hash>\#)
-  | (?P<num>-?[0-9][0-9.]*(?:[eE][+-]?[0-9]+)?)
-  | (?P<sym>[^ \t\r\n()'"`,]+)
-''', re.VERBOSE)
-
-BLOCK_MARK = re.compile(r'\#\||\|\#')
 SUGAR = {"'": sym('quote'), '`': sym('quasiquote'), ',': sym('unquote'), ',@': sym('unquote-splicing')}
 ESCAPES = {'n': '\n', 't': '\t', 'r': '\r'}
-ESCAPE = re.compile(r'\\([\s\S]?)')
 
 
 def _unescape(body: str) -> str:
+    """A string token's body with its backslash escapes replaced (`\\n` is a newline,
+    a backslash before any other character is that character, a final one vanishes)."""
     if '\\' not in body:
         return body
-    return ESCAPE.sub(lambda m: ESCAPES.get(m.group(1), m.group(1)), body)
+    out, i = [], 0
+    while True:
+        j = body.find('\\', i)
+        if j < 0:
+            out.append(body[i:])
+            return ''.join(out)
+        c = body[j + 1:j + 2]
+        out.append(body[i:j])
+        out.append(ESCAPES.get(c, c))
+        i = j + 2
 
 
 def _atom(kind: str, text: str):
@@ -67,17 +59,107 @@ def _escaped_end(text: str) -> bool:
 
 # ── Tokenizing with positions ────────────────────────────────────────────
 
+# The lexical syntax, token by token (the first kind that fits wins):
+#   ws       a run of space, tab, CR, LF
+#   comment  ';' to the end of the line
+#   block    '#|' (scan stops after it: block_end finds the nestable end)
+#   datum    '#;'
+#   open, close   '(' and ')'
+#   sugar    ",@", ',', "'", '`'
+#   str      '"' to the next unescaped '"' (a backslash takes the next
+#            character with it); unclosed, to the end of the text
+#   bool     '#t', '#f'
+#   hash     '#' otherwise
+#   num      -?[0-9][0-9.]* with an optional exponent [eE][+-]?[0-9]+
+#   sym      a run of anything but whitespace, ( ) ' " ` and ','
+_WS = frozenset(' \t\r\n')
+_DIGITS = frozenset('0123456789')
+_NUM_BODY = frozenset('0123456789.')
+_SYM_END = frozenset(' \t\r\n()\'"`,')
+_SINGLE = {'(': 'open', ')': 'close', "'": 'sugar', '`': 'sugar'}
+_AFTER_HASH = {'|': 'block', ';': 'datum', 't': 'bool', 'f': 'bool'}
+
+
+def scan(text: str, pos: int):
+    """(kind, end) of the token starting at `pos` (< len(text)); every
+    character starts some token, so the text splits into tokens exactly."""
+    c = text[pos]
+    n = len(text)
+    if c in _WS:
+        end = pos + 1
+        while end < n and text[end] in _WS:
+            end += 1
+        return 'ws', end
+    kind = _SINGLE.get(c)
+    if kind is not None:
+        return kind, pos + 1
+    if c == ';':
+        end = text.find('\n', pos)
+        return 'comment', n if end < 0 else end
+    if c == '#':
+        kind = _AFTER_HASH.get(text[pos + 1:pos + 2])
+        return ('hash', pos + 1) if kind is None else (kind, pos + 2)
+    if c == ',':
+        return 'sugar', pos + 2 if text.startswith('@', pos + 1) else pos + 1
+    if c == '"':
+        return 'str', _string_end(text, pos + 1)
+    if c in _DIGITS or (c == '-' and pos + 1 < n and text[pos + 1] in _DIGITS):
+        return 'num', _number_end(text, pos + 1)
+    end = pos + 1
+    while end < n and text[end] not in _SYM_END:
+        end += 1
+    return 'sym', end
+
+
+def _string_end(text: str, pos: int) -> int:
+    """The end of a string token whose body starts at `pos`."""
+    n = len(text)
+    while True:
+        q = text.find('"', pos)
+        b = text.find('\\', pos, n if q < 0 else q)
+        if b < 0:
+            return n if q < 0 else q + 1
+        pos = b + 2
+        if pos >= n:
+            return n
+
+
+def _number_end(text: str, pos: int) -> int:
+    """The end of a number token whose first digit ends at `pos`."""
+    n = len(text)
+    while pos < n and text[pos] in _NUM_BODY:
+        pos += 1
+    if pos < n and (text[pos] == 'e' or text[pos] == 'E'):
+        k = pos + 1
+        if k < n and (text[k] == '+' or text[k] == '-'):
+            k += 1
+        j = k
+        while j < n and text[j] in _DIGITS:
+            j += 1
+        if j > k:
+            return j
+    return pos
+
+
 def block_end(text: str, pos: int) -> int:
     """The end of the (nestable) block comment whose `#|` ends at pos; -1 if unclosed."""
     depth = 1
-    while True:
-        m = BLOCK_MARK.search(text, pos)
-        if m is None:
-            return -1
-        pos = m.end()
-        depth += 1 if m.group() == '#|' else -1
-        if depth == 0:
-            return pos
+    opens = text.find('#|', pos)
+    closes = text.find('|#', pos)
+    while closes >= 0:
+        if 0 <= opens < closes:         # the nearer mark wins; they may overlap (#|#)
+            depth += 1
+            pos = opens + 2
+        else:
+            depth -= 1
+            pos = closes + 2
+            if depth == 0:
+                return pos
+        if 0 <= opens < pos:
+            opens = text.find('#|', pos)
+        if closes < pos:
+            closes = text.find('|#', pos)
+    return -1
 
 
 def tokens(text: str, file: str = '<string>'):
@@ -86,12 +168,9 @@ def tokens(text: str, file: str = '<string>'):
     A block comment never closed is the token 'unclosed' (the `#|` only)."""
     pos, n = 0, len(text)
     line, line_start = 1, 0
-    match = TOKEN.match
     while pos < n:
-        m = match(text, pos)
-        kind = m.lastgroup
-        tok = m.group()
-        end = m.end()
+        kind, end = scan(text, pos)
+        tok = text[pos:end]
         start_line, start_col = line, pos - line_start + 1
         if kind == 'block':
             end = block_end(text, end)

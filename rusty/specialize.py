@@ -32,7 +32,6 @@ programs both ways and compare.
 from __future__ import annotations
 
 import math
-import re
 
 from . import apply, diskcache, errors, resolve as resolve_mod, values
 from .eval import comp, sub_span
@@ -314,14 +313,18 @@ def in_order(ops, keys):
     setup, exprs = [], []
     for k, (lines, expr) in enumerate(ops):
         setup += lines
-        if any(later for later, _ in ops[k + 1:]) and not _PURE_READ.fullmatch(expr):
+        if any(later for later, _ in ops[k + 1:]) and not _pure_read(expr):
             setup.append('o%s = %s' % (keys[k], expr))
             expr = 'o%s' % keys[k]
         exprs.append(expr)
     return setup, exprs
 
 
-_PURE_READ = re.compile(r'K\w+|f\[\d+\]|v\w+')     # a constant, a local slot, a computed value
+def _pure_read(expr: str) -> bool:
+    """True if `expr` is a constant (K…), a local slot (f[n]) or a computed value (v…)."""
+    if expr[:1] in ('K', 'v') and expr[1:]:
+        return expr[1:].replace('_', 'a').isalnum()
+    return expr[:2] == 'f[' and expr[-1:] == ']' and expr[2:-1].isdecimal()
 
 
 # ── Calls with a global head ─────────────────────────────────────────────

@@ -113,3 +113,27 @@ def test_read_errors_are_the_readers(cache):
         read('(oops', 'lib.lisp')
     assert type(e.value) is type(f.value) and str(e.value) == str(f.value)
     assert entries(cache) == []
+
+
+def test_cells_without_a_span_round_trip_beside_cells_with_one():
+    from rusty.values import EMPTY, NIL, sym
+    read_form = read('(a (b "s") 2.5)', 'x')
+    built = List(sym('q'), List(read_form, List(NIL, List(List(True, EMPTY), EMPTY))))
+    forms = List(built, read('(c . d) ()', 'y'))
+    data = formcache._encode(forms)
+    assert data[4] != ()            # the positions of the span-less cells are recorded
+    assert same(formcache._decode(marshal.loads(marshal.dumps(data))), forms)
+
+
+@pytest.mark.parametrize('damage', [
+    lambda d: d[:4],                                        # a field missing
+    lambda d: (b'rusty-forms-1\n',) + d[1:],                # another format
+    lambda d: d[:1] + ((1,),) + d[2:],                      # a name that is not a string
+    lambda d: d[:2] + ((0, 1j),) + d[3:],                   # an element no form has
+    lambda d: d[:3] + (d[3][1:],) + d[4:],                  # a span short
+    lambda d: d[:3] + ((d[3][0][:4],) + d[3][1:],) + d[4:],  # a span of four fields
+])
+def test_a_damaged_payload_is_refused(damage):
+    data = formcache._encode(read(TEXT, 'lib.lisp'))
+    with pytest.raises((ValueError, IndexError, TypeError)):
+        formcache._decode(damage(data))

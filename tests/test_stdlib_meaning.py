@@ -7,7 +7,7 @@ import pytest
 
 from helpers import err, ev
 from rusty.printer import display_form
-from rusty.reader import TOKEN
+from rusty.reader import scan
 from rusty.runtime import Session, stdlib_forms
 from rusty.values import EMPTY, List, Macro, Symbol, sym
 
@@ -154,8 +154,18 @@ def _names_used_by_the_library():
     return sorted(set().union(*_library_uses().values()))
 
 
+def _split(text):
+    """(kind, token text) of every token of `text`, in order."""
+    pos, out = 0, []
+    while pos < len(text):
+        kind, end = scan(text, pos)
+        out.append((kind, text[pos:end]))
+        pos = end
+    return out
+
+
 def _tokens(text):
-    return {m.group() for m in TOKEN.finditer(text) if m.lastgroup == 'sym'}
+    return {tok for kind, tok in _split(text) if kind == 'sym'}
 
 
 BOUND = set(_session().global_names())
@@ -167,8 +177,8 @@ ALIASES = ' '.join('(define probe:%s %s)' % (n, n) for n in PROBE_NAMES)
 
 def _aliased(probe):
     """The probe with every global name it mentions replaced by its alias."""
-    return ''.join('probe:' + m.group() if m.lastgroup == 'sym' and m.group() in BOUND else m.group()
-                   for m in TOKEN.finditer(probe))
+    return ''.join('probe:' + tok if kind == 'sym' and tok in BOUND else tok
+                   for kind, tok in _split(probe))
 
 
 def _reference():

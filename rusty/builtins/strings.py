@@ -5,7 +5,6 @@ overflows the host stack. `parse_json` is shared with the model files.
 """
 from __future__ import annotations
 
-import re
 
 from ..errors import EvalError
 from ..printer import display_form, format_number, plain_item, print_form, render_nested
@@ -120,6 +119,7 @@ def number_tostring_arg(x):
 def string_to_number(s):
     s = string_arg('string->number', s)
     if not _number_text:
+        import re       # not at start-up: re's import (enum, functools) is slow
         _number_text.append(re.compile(NUMBER_TEXT))
     if _number_text[0].fullmatch(s) is None:
         return False
@@ -319,6 +319,7 @@ def _compile_json() -> None:
     """Compile the JSON token patterns (once)."""
     global _WS, _JSON_NUMBER, _PLAIN, _HEX4, _SIMPLE_STRING, _SIMPLE_KEY
     if _WS is None:
+        import re
         _SIMPLE_STRING = re.compile(r'"([^"\\\x00-\x1f]*)"')                 # no escapes
         _SIMPLE_KEY = re.compile(r'"([^"\\\x00-\x1f]*)"[ \t\n\r]*:[ \t\n\r]*')  # and its ':'
         _JSON_NUMBER = re.compile(r'-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?')

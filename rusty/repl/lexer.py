@@ -14,7 +14,7 @@ from pygments.token import (Comment, Keyword, Name, Number, Operator, Punctuatio
                             String, Text)
 
 from ..forms import NAMES, names_with
-from ..reader import TOKEN, block_end
+from ..reader import block_end, scan
 
 SPECIAL_FORMS = frozenset(NAMES)
 
@@ -72,10 +72,10 @@ class RustyLexer(Lexer):
         quoted = 0           # open sugar waiting for its datum
         defining = False     # the next symbol is a name being defined
         while pos < n:
-            m = TOKEN.match(text, pos)
-            kind, tok = m.lastgroup, m.group()
+            kind, end = scan(text, pos)
+            tok = text[pos:end]
             if kind == 'block':             # nestable #| |#, to the end if unclosed
-                end = block_end(text, m.end())
+                end = block_end(text, end)
                 end = n if end < 0 else end
                 yield pos, Comment.Multiline, text[pos:end]
                 pos = end
@@ -107,7 +107,7 @@ class RustyLexer(Lexer):
                            (defining and kind == 'open')
                 after_open = kind == 'open'
                 quoted = 1 if kind == 'sugar' and tok == "'" else 0
-            pos = m.end()
+            pos = end
 
     @staticmethod
     def _symbol(tok, builtins, head, quoted, defining):
