@@ -6,8 +6,9 @@ count what went wrong (run by hand; pytest does not collect it):
 - in-process: a session runs a loop that calls a 256×256 graph-compile-grad
   kernel and compares every result with the first (`bad` counts mismatches),
   or a loop of 300×300 native matmuls checked the same way, or one long
-  (2000×2000) matmul, or a long graph-compile-grad kernel, or spins in a
-  defrust tail loop; Worker.interrupt (what the REPL's main thread does on
+  (2000×2000) matmul, or a long graph-compile-grad kernel, or a loop of
+  element-wise kernels, sums, relus and transposes over 2^24 elements checked
+  the same way, or spins in a defrust tail loop; Worker.interrupt (what the REPL's main thread does on
   SIGINT) fires at a random moment. Wrong: a mismatch, an
   error other than `interrupted`, an exception lost in a ctypes callback, a session that lost its definitions, a stop
   slower than 0.1 s (reported separately: the machine may be loaded).
@@ -38,7 +39,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / 'tests'))
 
-from test_native_interrupts import GRAD_PROGRAM  # noqa: E402
+from test_native_interrupts import ELEMENTWISE_LOOP, GRAD_PROGRAM  # noqa: E402
 
 SPIN = '(defrust spin (n) (spin n))'
 # Native matmuls compared with the first product (`bad` counts mismatches),
@@ -55,7 +56,7 @@ MATMUL_PROGRAM = '''
 (define long-kernel (graph-compile-grad (lambda (x w) (tensor-sum (relu (matmul x w)))) big big))
 '''
 CALLS = ('(check-loop 1000000)', '(spin 1)', '(mm-loop 1000000)', '(define r (matmul big big))',
-         '(define r (long-kernel big big))')
+         '(define r (long-kernel big big))', '(ew-loop 1000000)')
 
 
 def in_process(n: int) -> tuple[int, int, dict]:
@@ -63,7 +64,7 @@ def in_process(n: int) -> tuple[int, int, dict]:
     from rusty.errors import RustyError
     from rusty.runtime import Session
     s = Session()
-    s.run(GRAD_PROGRAM + SPIN + MATMUL_PROGRAM + ' (define kept 41)', '<stress>')
+    s.run(GRAD_PROGRAM + SPIN + MATMUL_PROGRAM + ELEMENTWISE_LOOP + ' (define kept 41)', '<stress>')
     lost: list = []
     sys.unraisablehook = lost.append      # "Exception ignored on calling ctypes callback"
     wrong = slow = 0
