@@ -45,7 +45,7 @@ PINNED = {
     'scalar': '0b105a5326a593b52699ee4f6454c69771f2344006eea781ccd54e970bd4c3bb',
     'mlp_small': 'df597f8e1f600e968fc40726a5dc9972364645b9bb185e946409eb38d9d0afe8',
     'mlp_big': 'da5025e4d7f264b0ab966f3ea55cd8769fa4e5a33befc52de1c77afbf56cb5f2',
-    'kernels': 'd5630d8129d452510eb5bda995a7c7cbb06f3e523f70f988fee80428e2863b06',
+    'kernels': '56919cb4439a5a31e645fbe31060bd2e2d66c18b97dff65e0c86c9abef48890d',
 }
 
 

@@ -272,6 +272,42 @@ def test_every_elementwise_kernel_answers_a_stop_and_returns_nothing(cache, call
         want.tobytes() if isinstance(want, array) else want)
 
 
+CHUNK = 1 << 16      # elements between two polls in kernels.rs
+
+
+@pytest.mark.parametrize('n', [CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 7])
+def test_polling_kernels_keep_the_reference_bits_across_chunks(cache, n):
+    from array import array
+    from rusty import tensor
+    from rusty.jit import kernels
+    table = kernels.load()
+    vals = [1.5, -0.0, 0.0, float('inf'), -2.25, float('nan'), 5e-324, 3.0, -7.0]
+    a = array('d', [vals[i % 9] * (1 + i % 5) for i in range(n)])
+    b = array('d', [vals[(i * 7) % 9] for i in range(n)])
+
+    def same(name, *args):
+        got, want = table[name](*args), tensor.PY_KERNELS[name](*args)
+        assert (got.tobytes() if isinstance(got, array) else repr(got)) == (
+            want.tobytes() if isinstance(want, array) else repr(want)), name
+    for op in ('add', 'sub', 'mul', 'div'):
+        same(op + '_tt', a, b)
+        same(op + '_ts', a, -1.5)
+        same(op + '_st', 0.5, b)
+    for name in ('relu', 'step', 'sum'):
+        same(name, a)
+    same('sum', b)
+
+
+@pytest.mark.parametrize('n,m', [(1, 3 * CHUNK + 5), (3 * CHUNK + 5, 1), (4, CHUNK // 4 + 3), (9, CHUNK // 4),
+                                 (70001, 2), (3, 70000), (301, 300)])
+def test_polling_transpose_keeps_the_reference_copy(cache, n, m):
+    from array import array
+    from rusty import tensor
+    from rusty.jit import kernels
+    a = array('d', range(n * m))
+    assert kernels.load()['transpose'](a, n, m) == tensor.PY_KERNELS['transpose'](a, n, m)
+
+
 def test_a_nan_sum_is_not_taken_for_a_stop(cache):
     from array import array
     from rusty.jit import kernels

@@ -126,14 +126,17 @@ elementwise!(rusty_k_div_tt, rusty_k_div_ts, rusty_k_div_st, /);
 /// sum by the flag, which the kernel then leaves marked seen.
 #[no_mangle]
 pub unsafe extern "C" fn rusty_k_sum(a: *const f64, n: usize) -> f64 {
-    let a = from_raw_parts(a, n);
+    let stop = stop_flag();
     let mut acc = 0.0_f64;
-    let stopped = by_chunks(n, |s, e| {
-        for &x in &a[s..e] {
+    for part in from_raw_parts(a, n).chunks(CHUNK) {
+        if stopping(stop) {
+            return f64::NAN;
+        }
+        for &x in part {
             acc += x;
         }
-    });
-    if stopped != 0 { f64::NAN } else { acc }
+    }
+    acc
 }
 
 /// x if x > 0 else +0.0 (NaN gives +0.0); 1 when stopped for an interrupt.
