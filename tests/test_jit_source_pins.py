@@ -9,7 +9,9 @@ generated code updates them here, in one reviewed place. The defrust pins
 and count non-tail depth (the `depth` argument, rustyjit_bind_stop); the grad
 kernel and tensor kernel pins (mlp_small, mlp_big, kernels) when those began
 to poll it too (the grad kernel's `stop` argument, rusty_k_bind_stop), and
-kernels again when its comments stopped citing the specification's sections."""
+kernels again when its comments stopped citing the specification's sections,
+and once more when its element-wise kernels, sums and transposes began to poll
+the flag once per 64k elements and return whether they stopped."""
 import hashlib
 import os
 import subprocess
@@ -43,7 +45,7 @@ PINNED = {
     'scalar': '0b105a5326a593b52699ee4f6454c69771f2344006eea781ccd54e970bd4c3bb',
     'mlp_small': 'df597f8e1f600e968fc40726a5dc9972364645b9bb185e946409eb38d9d0afe8',
     'mlp_big': 'da5025e4d7f264b0ab966f3ea55cd8769fa4e5a33befc52de1c77afbf56cb5f2',
-    'kernels': 'b7d25fece0eee8dd2e9613bef309a19cd69229e845f7dfd877480d421e85140a',
+    'kernels': '56919cb4439a5a31e645fbe31060bd2e2d66c18b97dff65e0c86c9abef48890d',
 }
 
 

@@ -220,6 +220,101 @@ def test_interrupted_matmul_inside_try_catch_then_matmuls_are_whole(cache):
     assert got.car == 'interrupted' and got.cdr.car == 1_600_000.0
 
 
+# A loop of element-wise kernels, sums, relus and transposes over 2^24
+# elements (each kernel call takes milliseconds, so the interrupt mostly lands
+# inside one), every result checked: `bad` counts wrong sums.
+ELEMENTWISE_LOOP = """
+(define h (ones '(4096 4096)))
+(define h-total (* 4096 4096 3))
+(define (ew-loop i)
+  (if (= i 0) 'done
+      (begin (set! runs (+ runs 1))
+             (if (= (tensor-sum (relu (transpose (tensor-add (tensor-mul h 2) h)))) h-total) #t
+                 (set! bad (+ bad 1)))
+             (ew-loop (- i 1)))))
+"""
+
+
+def test_interrupt_stops_a_loop_of_long_elementwise_kernels(cache):
+    s = Session()
+    s.run(BIG + ' (define kept 41) (define bad 0) (define runs 0)' + ELEMENTWISE_LOOP, '<test>')
+    for after in (0.2, 0.35):
+        message, took = stop_time(s, '(ew-loop 1000000)', after)
+        assert message == 'interrupted'
+        assert took < STOP_BOUND
+        assert s.run("(equal? (list (+ kept 1) bad (tensor->list (tensor-add (tensor '(1 2)) 1)))"
+                     " '(42 0 (2 3)))", '<test>') is True
+    assert s.run('(= (tensor-sum (tensor-add h h)) (* 2 4096 4096))', '<test>') is True
+
+
+@pytest.mark.parametrize('call', [
+    lambda k, a: k['add_tt'](a, a), lambda k, a: k['sub_ts'](a, 1.0), lambda k, a: k['div_st'](2.0, a),
+    lambda k, a: k['relu'](a), lambda k, a: k['step'](a), lambda k, a: k['sum'](a),
+    lambda k, a: k['transpose'](a, 3, len(a) // 3)])
+def test_every_elementwise_kernel_answers_a_stop_and_returns_nothing(cache, call):
+    """A pending stop request makes the kernel stop at its first poll: it
+    raises KeyboardInterrupt and marks the request raised; with no request the
+    same call gives the pure-Python kernels' bits."""
+    from array import array
+    from rusty import tensor
+    from rusty.jit import ffi, kernels
+    table = kernels.load()
+    a = array('d', [float(i % 7) - 3.0 for i in range(3 * 70_000)])
+    ffi.request_stop()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call(table, a)
+        assert ffi.stop_flag().value == ffi.STOP_RAISED
+    finally:
+        ffi.clear_stop()
+    got, want = call(table, a), call(tensor.PY_KERNELS, a)
+    assert (got.tobytes() if isinstance(got, array) else got) == (
+        want.tobytes() if isinstance(want, array) else want)
+
+
+CHUNK = 1 << 16      # elements between two polls in kernels.rs
+
+
+@pytest.mark.parametrize('n', [CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 7])
+def test_polling_kernels_keep_the_reference_bits_across_chunks(cache, n):
+    from array import array
+    from rusty import tensor
+    from rusty.jit import kernels
+    table = kernels.load()
+    vals = [1.5, -0.0, 0.0, float('inf'), -2.25, float('nan'), 5e-324, 3.0, -7.0]
+    a = array('d', [vals[i % 9] * (1 + i % 5) for i in range(n)])
+    b = array('d', [vals[(i * 7) % 9] for i in range(n)])
+
+    def same(name, *args):
+        got, want = table[name](*args), tensor.PY_KERNELS[name](*args)
+        assert (got.tobytes() if isinstance(got, array) else repr(got)) == (
+            want.tobytes() if isinstance(want, array) else repr(want)), name
+    for op in ('add', 'sub', 'mul', 'div'):
+        same(op + '_tt', a, b)
+        same(op + '_ts', a, -1.5)
+        same(op + '_st', 0.5, b)
+    for name in ('relu', 'step', 'sum'):
+        same(name, a)
+    same('sum', b)
+
+
+@pytest.mark.parametrize('n,m', [(1, 3 * CHUNK + 5), (3 * CHUNK + 5, 1), (4, CHUNK // 4 + 3), (9, CHUNK // 4),
+                                 (70001, 2), (3, 70000), (301, 300)])
+def test_polling_transpose_keeps_the_reference_copy(cache, n, m):
+    from array import array
+    from rusty import tensor
+    from rusty.jit import kernels
+    a = array('d', range(n * m))
+    assert kernels.load()['transpose'](a, n, m) == tensor.PY_KERNELS['transpose'](a, n, m)
+
+
+def test_a_nan_sum_is_not_taken_for_a_stop(cache):
+    from array import array
+    from rusty.jit import kernels
+    got = kernels.load()['sum'](array('d', [1.0, float('nan'), 2.0]))
+    assert got != got
+
+
 @pytest.mark.slow
 def test_interrupt_stops_a_long_grad_kernel(cache):
     s = Session()

@@ -13,9 +13,11 @@ kernels.rs (`bands` sizes the row-band split), not on Python threads: a worker
 spins between jobs, so a hand-off costs about a microsecond instead of the
 ~60 µs wake-up of a sleeping thread.
 
-The matmuls poll the interrupt flag of rusty.jit.ffi (bound at load), so
-Ctrl-C stops a long product within milliseconds: the table's `matmul` then
-raises KeyboardInterrupt (reported as `interrupted`) and returns nothing.
+Every kernel polls the interrupt flag of rusty.jit.ffi (bound at load): the
+matmuls once per packed panel, the element-wise kernels, sums and transposes
+once per 64k elements. So Ctrl-C stops a long call within milliseconds: the
+table's function then raises KeyboardInterrupt (reported as `interrupted`) and
+returns nothing.
 """
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ BIND_STOP_SYMBOL = 'rusty_k_bind_stop'
 _P = ctypes.c_void_p
 _N = ctypes.c_size_t
 _D = ctypes.c_double
+_I = ctypes.c_int
 
 _lock = threading.Lock()
 _state: dict = {}          # 'table': the loaded table or None (after a failed attempt)
@@ -105,9 +108,15 @@ def _fn(lib, name, argtypes, restype=None):
 
 
 def _stopped():
-    """A matmul stopped for an interrupt: take the request and raise it."""
+    """A kernel stopped for an interrupt: take the request and raise it."""
     ffi.take_stop()
     raise KeyboardInterrupt()
+
+
+def _sum_stopped() -> bool:
+    """Whether a NaN from the sum kernel means it stopped: a stop was asked
+    or seen (a stopped sum leaves it seen), not yet raised."""
+    return ffi.stop_flag().value in (ffi.STOP_ASKED, ffi.STOP_SEEN)
 
 
 def _make_table(lib) -> dict:
@@ -119,7 +128,8 @@ def _make_table(lib) -> dict:
         def kernel(a, b):
             n = len(a)
             out = zero * n
-            f(a.buffer_info()[0], b.buffer_info()[0], out.buffer_info()[0], n)
+            if f(a.buffer_info()[0], b.buffer_info()[0], out.buffer_info()[0], n):
+                _stopped()
             return out
         return kernel
 
@@ -127,7 +137,8 @@ def _make_table(lib) -> dict:
         def kernel(a, s):
             n = len(a)
             out = zero * n
-            f(a.buffer_info()[0], s, out.buffer_info()[0], n)
+            if f(a.buffer_info()[0], s, out.buffer_info()[0], n):
+                _stopped()
             return out
         return kernel
 
@@ -135,7 +146,8 @@ def _make_table(lib) -> dict:
         def kernel(s, b):
             n = len(b)
             out = zero * n
-            f(s, b.buffer_info()[0], out.buffer_info()[0], n)
+            if f(s, b.buffer_info()[0], out.buffer_info()[0], n):
+                _stopped()
             return out
         return kernel
 
@@ -143,28 +155,33 @@ def _make_table(lib) -> dict:
         def kernel(a):
             n = len(a)
             out = zero * n
-            f(a.buffer_info()[0], out.buffer_info()[0], n)
+            if f(a.buffer_info()[0], out.buffer_info()[0], n):
+                _stopped()
             return out
         return kernel
 
     for op in ('add', 'sub', 'mul', 'div'):
-        table[op + '_tt'] = tt(_fn(lib, 'rusty_k_%s_tt' % op, [_P, _P, _P, _N]))
-        table[op + '_ts'] = ts(_fn(lib, 'rusty_k_%s_ts' % op, [_P, _D, _P, _N]))
-        table[op + '_st'] = st(_fn(lib, 'rusty_k_%s_st' % op, [_D, _P, _P, _N]))
-    table['relu'] = unary(_fn(lib, 'rusty_k_relu', [_P, _P, _N]))
-    table['step'] = unary(_fn(lib, 'rusty_k_step', [_P, _P, _N]))
+        table[op + '_tt'] = tt(_fn(lib, 'rusty_k_%s_tt' % op, [_P, _P, _P, _N], _I))
+        table[op + '_ts'] = ts(_fn(lib, 'rusty_k_%s_ts' % op, [_P, _D, _P, _N], _I))
+        table[op + '_st'] = st(_fn(lib, 'rusty_k_%s_st' % op, [_D, _P, _P, _N], _I))
+    table['relu'] = unary(_fn(lib, 'rusty_k_relu', [_P, _P, _N], _I))
+    table['step'] = unary(_fn(lib, 'rusty_k_step', [_P, _P, _N], _I))
 
     k_sum = _fn(lib, 'rusty_k_sum', [_P, _N], _D)
 
     def total(a):
-        return k_sum(a.buffer_info()[0], len(a))
+        r = k_sum(a.buffer_info()[0], len(a))
+        if r != r and _sum_stopped():
+            _stopped()
+        return r
     table['sum'] = total
 
-    k_transpose = _fn(lib, 'rusty_k_transpose', [_P, _P, _N, _N])
+    k_transpose = _fn(lib, 'rusty_k_transpose', [_P, _P, _N, _N], _I)
 
     def transpose(a, n, m):
         out = zero * (n * m)
-        k_transpose(a.buffer_info()[0], out.buffer_info()[0], n, m)
+        if k_transpose(a.buffer_info()[0], out.buffer_info()[0], n, m):
+            _stopped()
         return out
     table['transpose'] = transpose
 

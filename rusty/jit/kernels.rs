@@ -13,9 +13,11 @@
 // rusty_k_bind_stop, the same flag defrust natives poll) once per packed
 // panel (a band's rows × k × NR multiply-adds), per MR-row block of a narrow
 // band and per leftover row: a relaxed load against thousands of
-// multiply-adds, outside the register tiles' loops. A product that sees a stop request (1, or 2 when other code
-// saw it first) marks it seen (2) and returns 1 at once, its output
-// incomplete: the caller discards it and raises the interrupt.
+// multiply-adds, outside the register tiles' loops. The element-wise kernels,
+// relu, step, sums and transposes poll once per CHUNK (64k) elements. A kernel
+// that sees a stop request (1, or 2 when other code saw it first) marks it
+// seen (2) and returns 1 at once (a sum returns NaN), its output incomplete:
+// the caller discards it and raises the interrupt.
 
 use std::slice::{from_raw_parts, from_raw_parts_mut};
 use std::sync::atomic::{AtomicI32, AtomicPtr};
@@ -51,30 +53,65 @@ fn mark_seen(flag: &AtomicI32) -> bool {
     true
 }
 
+/// Elements between two polls of the interrupt flag in the element-wise
+/// kernels, sums and transposes: a relaxed load per 64k elements (about 0.1 ms
+/// of work) costs nothing measurable and bounds the wait for a stop.
+const CHUNK: usize = 1 << 16;
+
+/// Run `f(start, end)` over [0, n) in CHUNK-element pieces, in order, polling
+/// the interrupt flag before each piece: 0 when done, 1 when it stopped early
+/// (the flag is then marked seen and the rest never runs).
+#[inline(always)]
+fn by_chunks(n: usize, mut f: impl FnMut(usize, usize)) -> i32 {
+    let stop = stop_flag();
+    let mut s = 0;
+    while s < n {
+        if stopping(stop) {
+            return 1;
+        }
+        let e = if n - s > CHUNK { s + CHUNK } else { n };
+        f(s, e);
+        s = e;
+    }
+    0
+}
+
 macro_rules! elementwise {
     ($tt:ident, $ts:ident, $st:ident, $op:tt) => {
+        /// out ← a op b element by element; 1 when stopped for an interrupt.
         #[no_mangle]
-        pub unsafe extern "C" fn $tt(a: *const f64, b: *const f64, out: *mut f64, n: usize) {
+        pub unsafe extern "C" fn $tt(a: *const f64, b: *const f64, out: *mut f64, n: usize) -> i32 {
             let (a, b, o) = (from_raw_parts(a, n), from_raw_parts(b, n), from_raw_parts_mut(out, n));
-            for i in 0..n {
-                o[i] = a[i] $op b[i];
-            }
+            by_chunks(n, |s, e| {
+                let (a, b, o) = (&a[s..e], &b[s..e], &mut o[s..e]);
+                for i in 0..o.len() {
+                    o[i] = a[i] $op b[i];
+                }
+            })
         }
 
+        /// out ← a op s; 1 when stopped for an interrupt.
         #[no_mangle]
-        pub unsafe extern "C" fn $ts(a: *const f64, s: f64, out: *mut f64, n: usize) {
+        pub unsafe extern "C" fn $ts(a: *const f64, s: f64, out: *mut f64, n: usize) -> i32 {
             let (a, o) = (from_raw_parts(a, n), from_raw_parts_mut(out, n));
-            for i in 0..n {
-                o[i] = a[i] $op s;
-            }
+            by_chunks(n, |i0, i1| {
+                let (a, o) = (&a[i0..i1], &mut o[i0..i1]);
+                for i in 0..o.len() {
+                    o[i] = a[i] $op s;
+                }
+            })
         }
 
+        /// out ← s op b; 1 when stopped for an interrupt.
         #[no_mangle]
-        pub unsafe extern "C" fn $st(s: f64, b: *const f64, out: *mut f64, n: usize) {
+        pub unsafe extern "C" fn $st(s: f64, b: *const f64, out: *mut f64, n: usize) -> i32 {
             let (b, o) = (from_raw_parts(b, n), from_raw_parts_mut(out, n));
-            for i in 0..n {
-                o[i] = s $op b[i];
-            }
+            by_chunks(n, |i0, i1| {
+                let (b, o) = (&b[i0..i1], &mut o[i0..i1]);
+                for i in 0..o.len() {
+                    o[i] = s $op b[i];
+                }
+            })
         }
     };
 }
@@ -84,60 +121,107 @@ elementwise!(rusty_k_sub_tt, rusty_k_sub_ts, rusty_k_sub_st, -);
 elementwise!(rusty_k_mul_tt, rusty_k_mul_ts, rusty_k_mul_st, *);
 elementwise!(rusty_k_div_tt, rusty_k_div_ts, rusty_k_div_st, /);
 
-/// acc ← +0.0; acc ← acc + x over the elements in order.
+/// acc ← +0.0; acc ← acc + x over the elements in order (chunking keeps the
+/// order). NaN when stopped for an interrupt: the caller tells that from a NaN
+/// sum by the flag, which the kernel then leaves marked seen.
 #[no_mangle]
 pub unsafe extern "C" fn rusty_k_sum(a: *const f64, n: usize) -> f64 {
-    let a = from_raw_parts(a, n);
+    let stop = stop_flag();
     let mut acc = 0.0_f64;
-    for &x in a {
-        acc += x;
+    for part in from_raw_parts(a, n).chunks(CHUNK) {
+        if stopping(stop) {
+            return f64::NAN;
+        }
+        for &x in part {
+            acc += x;
+        }
     }
     acc
 }
 
-/// x if x > 0 else +0.0 (NaN gives +0.0).
+/// x if x > 0 else +0.0 (NaN gives +0.0); 1 when stopped for an interrupt.
 #[no_mangle]
-pub unsafe extern "C" fn rusty_k_relu(a: *const f64, out: *mut f64, n: usize) {
+pub unsafe extern "C" fn rusty_k_relu(a: *const f64, out: *mut f64, n: usize) -> i32 {
     let (a, o) = (from_raw_parts(a, n), from_raw_parts_mut(out, n));
-    for i in 0..n {
-        o[i] = if a[i] > 0.0 { a[i] } else { 0.0 };
+    by_chunks(n, |s, e| {
+        let (a, o) = (&a[s..e], &mut o[s..e]);
+        for i in 0..o.len() {
+            o[i] = if a[i] > 0.0 { a[i] } else { 0.0 };
+        }
+    })
+}
+
+/// 1.0 if x > 0 else 0.0; 1 when stopped for an interrupt.
+#[no_mangle]
+pub unsafe extern "C" fn rusty_k_step(a: *const f64, out: *mut f64, n: usize) -> i32 {
+    let (a, o) = (from_raw_parts(a, n), from_raw_parts_mut(out, n));
+    by_chunks(n, |s, e| {
+        let (a, o) = (&a[s..e], &mut o[s..e]);
+        for i in 0..o.len() {
+            o[i] = if a[i] > 0.0 { 1.0 } else { 0.0 };
+        }
+    })
+}
+
+/// The m×n transpose of an n×m matrix; 1 when stopped for an interrupt.
+#[no_mangle]
+pub unsafe extern "C" fn rusty_k_transpose(a: *const f64, out: *mut f64, n: usize, m: usize) -> i32 {
+    rusty_transpose(from_raw_parts(a, n * m), from_raw_parts_mut(out, n * m), n, m, stop_flag()) as i32
+}
+
+/// Counts copied elements down from CHUNK and polls the interrupt flag each
+/// time they run out, whatever the matrix's shape.
+struct Budget<'a> {
+    left: usize,
+    stop: &'a AtomicI32,
+}
+
+impl Budget<'_> {
+    /// Spend `work` elements; whether a stop was asked (polled once per CHUNK).
+    #[inline(always)]
+    fn spend(&mut self, work: usize) -> bool {
+        if self.left > work {
+            self.left -= work;
+            return false;
+        }
+        self.left = CHUNK;
+        stopping(self.stop)
     }
 }
 
-/// 1.0 if x > 0 else 0.0.
-#[no_mangle]
-pub unsafe extern "C" fn rusty_k_step(a: *const f64, out: *mut f64, n: usize) {
-    let (a, o) = (from_raw_parts(a, n), from_raw_parts_mut(out, n));
-    for i in 0..n {
-        o[i] = if a[i] > 0.0 { 1.0 } else { 0.0 };
-    }
-}
-
-/// The m×n transpose of an n×m matrix.
-#[no_mangle]
-pub unsafe extern "C" fn rusty_k_transpose(a: *const f64, out: *mut f64, n: usize, m: usize) {
-    rusty_transpose(from_raw_parts(a, n * m), from_raw_parts_mut(out, n * m), n, m);
-}
-
-/// o (m×n) ← the transpose of a (n×m). In 4×4 blocks: four rows of four are
+/// o (m×n) ← the transpose of a (n×m); true when stopped for an interrupt (o
+/// incomplete). In 4×4 blocks: four rows of four are
 /// read and four rows of four written, so both sides move whole vectors
 /// (twice as fast as 8×8 blocks element by element); leftover rows and
 /// columns go element by element. It only copies, so any order is exact.
-/// graph_codegen writes the same loops, with literal bounds, into grad kernels.
+/// Blocks run in runs of up to CHUNK/4 columns, each run spending its
+/// elements from a Budget, so the poll stays out of the blocks' loop.
+/// graph_codegen writes the same loops (without the polls), with literal
+/// bounds, into grad kernels.
 #[inline(always)]
-fn rusty_transpose(a: &[f64], o: &mut [f64], n: usize, m: usize) {
+fn rusty_transpose(a: &[f64], o: &mut [f64], n: usize, m: usize, stop: &AtomicI32) -> bool {
     let (a, o) = (&a[..n * m], &mut o[..n * m]);
     let (n4, m4) = (n - n % 4, m - m % 4);
+    let mut budget = Budget { left: 0, stop };
     for i0 in (0..n4).step_by(4) {
-        for j0 in (0..m4).step_by(4) {
-            let r: [[f64; 4]; 4] = core::array::from_fn(|r| {
-                let s = (i0 + r) * m + j0;
-                [a[s], a[s + 1], a[s + 2], a[s + 3]]
-            });
-            for c in 0..4 {
-                let s = (j0 + c) * n + i0;
-                o[s..s + 4].copy_from_slice(&[r[0][c], r[1][c], r[2][c], r[3][c]]);
+        for run in (0..m4).step_by(CHUNK / 4) {
+            let end = if m4 - run > CHUNK / 4 { run + CHUNK / 4 } else { m4 };
+            if budget.spend(4 * (end - run) + 1) {
+                return true;
             }
+            for j0 in (run..end).step_by(4) {
+                let r: [[f64; 4]; 4] = core::array::from_fn(|r| {
+                    let s = (i0 + r) * m + j0;
+                    [a[s], a[s + 1], a[s + 2], a[s + 3]]
+                });
+                for c in 0..4 {
+                    let s = (j0 + c) * n + i0;
+                    o[s..s + 4].copy_from_slice(&[r[0][c], r[1][c], r[2][c], r[3][c]]);
+                }
+            }
+        }
+        if budget.spend(4 * (m - m4) + 1) {
+            return true;
         }
         for i in i0..i0 + 4 {
             for j in m4..m {
@@ -146,10 +230,17 @@ fn rusty_transpose(a: &[f64], o: &mut [f64], n: usize, m: usize) {
         }
     }
     for i in n4..n {
-        for j in 0..m {
-            o[j * n + i] = a[i * m + j];
+        for run in (0..m).step_by(CHUNK) {
+            let end = if m - run > CHUNK { run + CHUNK } else { m };
+            if budget.spend(end - run + 1) {
+                return true;
+            }
+            for j in run..end {
+                o[j * n + i] = a[i * m + j];
+            }
         }
     }
+    false
 }
 
 /// Rows [row0, row1) of the n×k by k×m product, in the interpreter's order: every
