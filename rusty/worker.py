@@ -178,6 +178,8 @@ class Worker:
             outcome = None
         if outcome is None or not outcome[0] and _out_of_memory(outcome[1]):
             outcome = (False, _release(outcome[1] if outcome else MemoryError()))
+        elif not outcome[0]:
+            _drop_tracebacks(outcome[1])
         return outcome
 
     def call(self, fn, *args):
@@ -269,6 +271,19 @@ def _out_of_memory(e: BaseException) -> bool:
             return True
         e = e.__cause__ or e.__context__
     return False
+
+
+def _drop_tracebacks(e: BaseException) -> None:
+    """Cut `e` and the errors chained to it loose from the frames of the job
+    that failed. An interrupted run loop holds its error in a local of a frame
+    the error's own traceback reaches: a cycle that would keep every frame of
+    the evaluation (and the tensors in them) alive until a full collection.
+    Reports never show host tracebacks, so nothing is lost."""
+    seen = 0
+    while e is not None and seen < 100:
+        e.__traceback__ = None
+        e = e.__cause__ or e.__context__
+        seen += 1
 
 
 def _release(e: BaseException) -> BaseException:
