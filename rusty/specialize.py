@@ -431,6 +431,6 @@ def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
             '        elif cls is Native:\n'
             '%(assign)s'
             '            return call_native(p, [%(arglist)s], SPAN, D)\n'
-            '        return generic(f, p)\n') % dict(n=nargs, apply=apply_text, assign=assign, assign_c=assign_c, arglist=arglist,
-                                                read_head=read_head)
+            '        return generic(f, p)\n') % dict(n=nargs, apply=apply_text, assign=assign, assign_c=assign_c,
+                                                arglist=arglist, read_head=read_head)
     return instantiate(body, binds)

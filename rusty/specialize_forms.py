@@ -105,11 +105,8 @@ def _test_lines(cell, key: str, fallback, scope, span, unit, binds):
     found = inline_builtin(x, scope, unit)
     tspan = sub_span(cell, span, unit)
     if found is None or found[1].name not in PREDICATES:
-        code = None
-        if fallback is None:
-            code = comp(x, scope, False, tspan, unit)
-        else:
-            code = binds[fallback[:-3]]
+        # the compiled test: the code the fallback text `NAME(f)` calls, or compiled here
+        code = comp(x, scope, False, tspan, unit) if fallback is None else binds[fallback[:-3]]
         setup, expr = operand(cell, key + 'q', code, scope, span, unit, binds, True)
         if not setup:
             return None if fallback is None else ['t = ' + fallback]
