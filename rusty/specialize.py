@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 
 from . import apply, diskcache, errors, resolve as resolve_mod, values
-from .eval import comp, sub_span
+from .eval import SPECIALS, comp, comp_generic_call, sub_span
 from .resolve import GlobalRef, LocalRef, resolve
 from .values import Builtin, Lambda, List, Symbol
 
@@ -248,7 +248,7 @@ def _name_code(cell, scope, span, unit):
     return comp(cell.car, scope, False, sub_span(cell, span, unit), unit)
 
 
-def operand(cell, key: str, code, scope, span, unit, binds: dict):
+def operand(cell, key: str, code, scope, span, unit, binds: dict, calls: bool = False):
     """(setup statements, expression) computing one argument inside a template.
 
     Constants and local slots are inlined; a call of an INLINE builtin is
@@ -256,12 +256,18 @@ def operand(cell, key: str, code, scope, span, unit, binds: dict):
     variables or (one level) such calls again; anything else calls its
     compiled `code`. The heads of all the calls inlined are checked first:
     if one no longer holds its builtin, `code` computes the whole argument.
+    With `calls` (a non-tail operand), a call of a global lambda is applied
+    in place too (see _lambda_call).
     """
     text = _simple(cell, key, scope, unit, binds, code)
     if text is not None:
         return [], text
     binds['A' + key] = code
     found = _inline_call(cell, key, scope, span, unit, binds, 1)
+    if found is None and calls:
+        lines = _lambda_call(cell, key, scope, span, unit, binds)
+        if lines is not None:
+            return lines, 'v' + key
     if found is None:
         return [], 'A%s(f)' % key
     lines, target, guards = found
@@ -287,6 +293,45 @@ def _inline_call(cell, key: str, scope, span, unit, binds: dict, nest: int):
     binds['C' + key] = found[0]
     guards = ['C%s.value is B%s' % (key, key)] + [g for sub in subs for g in sub[2]]
     return setup + _compute('v' + key, key, found[1], args, xspan, binds), 'v' + key, guards
+
+
+def _lambda_call(cell, key: str, scope, span, unit, binds: dict):
+    """Statements applying the global lambda that the call in `cell` names
+    into v<key>, `run`'s body inlined (one host frame less per nested call),
+    or None for other shapes. They do what the call's own node does: the
+    head read first, then the operands, the frame, the depth check and the
+    tail-call loop; a head holding anything but a lambda of that arity sends
+    the whole call to its compiled code A<key>."""
+    x = cell.car
+    if x.__class__ is not List or x.car.__class__ is not Symbol or x.car in SPECIALS:
+        return None
+    nargs = len(x) - 1
+    ref = resolve(scope, x.car, unit.genv)
+    if nargs > MAX_ARGS or ref.__class__ is not GlobalRef:
+        return None
+    if ref.cell.value is not resolve_mod.MISSING and ref.cell.value.__class__ is not Lambda:
+        return None         # a builtin, macro or native now: its own node is the fast one
+    xspan = sub_span(cell, span, unit)
+    _, arg_codes, _ = comp_generic_call(x, scope, False, xspan, unit)
+    keys = [key + 'L%d' % k for k in range(nargs)]
+    ops = [operand(c, k, code, scope, xspan, unit, binds)
+           for k, c, code in zip(keys, x.cdr.cells(), arg_codes)]
+    setup, args = in_order(ops, keys)
+    binds['C' + key] = ref.cell
+    binds['S' + key] = xspan
+    names = {n: n + key for n in ('p', 'fr', 'site', 'entry', 'r')}
+    word = re.compile(r'\b(p|fr|site|entry|r)\b')
+    body = [word.sub(lambda m: names[m.group(1)], line) for line in apply.run_body()]
+    body = [line.replace('return ', 'break  # ') if line.strip() == 'return ' + names['r'] else line
+            for line in body]
+    q = names['p']
+    return (['%s = C%s.value' % (q, key),
+             'if %s.__class__ is Lambda and %s.fast == %d:' % (q, q, nargs)]
+            + ['    ' + line for line in setup
+               + ['%s = [%s]' % (names['fr'], ', '.join(['%s.env' % q, '%s.scope' % q] + args)),
+                  '%s = S%s' % (names['site'], key)]
+               + body + ['v%s = %s' % (key, names['r'])]]
+            + ['else:', '    v%s = A%s(f)' % (key, key)])
 
 
 def _argument(cell, key: str, scope, span, unit, binds: dict, nest: int):
@@ -345,22 +390,26 @@ def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
         if read_head is None:
             return None
         head_cell = None
-    ops = [operand(c, str(k), code, scope, span, unit, binds)
-           for k, (c, code) in enumerate(zip(x.cdr.cells(), arg_codes))]
-    setup, args = in_order(ops, [str(k) for k in range(len(ops))])
+    keys = [str(k) for k in range(nargs)]
+    setup_c, args_c = in_order([operand(c, k, code, scope, span, unit, binds, True)
+                                for k, c, code in zip(keys, x.cdr.cells(), arg_codes)], keys)
+    # natives take the plain operands (less code, same values)
+    setup, args = in_order([operand(c, k, code, scope, span, unit, binds)
+                            for k, c, code in zip(keys, x.cdr.cells(), arg_codes)], keys)
     found = inline_builtin(x, scope, unit) if head_cell is not None else None
     if found is not None and tail and found[1].__class__ is Lambda:
         found = None        # its fallback would not be a tail call
     if found is not None:
-        lines = inline_lines('r', '', head_cell, found[1], args, 'generic(f, CELL.value)', span, binds)
-        lines = lines[:1] + ['    ' + s for s in setup] + lines[1:] + ['return r']
+        lines = inline_lines('r', '', head_cell, found[1], args_c, 'generic(f, CELL.value)', span, binds)
+        lines = lines[:1] + ['    ' + s for s in setup_c] + lines[1:] + ['return r']
         return instantiate('    def ev(f):\n' + indent(lines, 8), binds)
     arglist = ', '.join('a%d' % k for k in range(nargs))
-    frame = ', '.join(['p.env', 'p.scope'] + args)
+    frame = ', '.join(['p.env', 'p.scope'] + args_c)
     if tail:
-        apply_text = indent(setup + ['return (p, [%s], SPAN)' % frame], 16)
+        apply_text = indent(setup_c + ['return (p, [%s], SPAN)' % frame], 16)
     else:
-        apply_text = indent(setup + ['fr = [%s]' % frame, 'site = SPAN'] + apply.run_body(), 16)
+        apply_text = indent(setup_c + ['fr = [%s]' % frame, 'site = SPAN'] + apply.run_body(), 16)
+    assign_c = indent(setup_c + ['a%d = %s' % (k, a) for k, a in enumerate(args_c)], 12)
     assign = indent(setup + ['a%d = %s' % (k, a) for k, a in enumerate(args)], 12)
     body = ('    def ev(f):\n'
                 '        p = %(read_head)s\n'
@@ -369,7 +418,7 @@ def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
             '            if p.fast == %(n)d:\n'
             '%(apply)s'
             '        elif cls is Builtin:\n'
-            '%(assign)s'
+            '%(assign_c)s'
             '            if p.lo <= %(n)d <= p.hi:\n'
             '                try:\n'
             '                    return p.fn(%(arglist)s)\n'
@@ -385,6 +434,6 @@ def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
             '        elif cls is Native:\n'
             '%(assign)s'
             '            return call_native(p, [%(arglist)s], SPAN, D)\n'
-            '        return generic(f, p)\n') % dict(n=nargs, apply=apply_text, assign=assign, arglist=arglist,
-                                                read_head=read_head)
+            '        return generic(f, p)\n') % dict(n=nargs, apply=apply_text, assign=assign, assign_c=assign_c,
+                                                arglist=arglist, read_head=read_head)
     return instantiate(body, binds)

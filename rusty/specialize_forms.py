@@ -10,37 +10,30 @@ unit without `specialize_call` (RUSTY_SPECIALIZE=0) gets none of them.
 from __future__ import annotations
 
 from . import resolve as resolve_mod
-from .eval import comp_generic_call, sub_span
+from .eval import comp, comp_generic_call, sub_span
 from .specialize import MAX_ARGS, PREDICATES, in_order, indent, inline_builtin, inline_lines, instantiate, operand
 from .values import NIL
 
 
-# ── if with a numeric comparison ─────────────────────────────────────────
+# ── if with an inlined test ──────────────────────────────────────────────
 
 def specialize_if(x, scope, tail, span, unit, then_code, else_code):
-    """A fast `(if (cmp a b) then [else])` with the comparison inlined, or None."""
+    """A fast `(if test then [else])` with a comparison or type test inlined,
+    or a global lambda's test applied in place, or None."""
     if unit.specialize_call is None:
         return None
     test_cell = x.cdr
-    test = test_cell.car
-    found = inline_builtin(test, scope, unit)
-    if found is None or found[1].name not in PREDICATES:
+    binds = {'D': unit.depth}
+    test_lines = _test_lines(test_cell, 't', None, scope, span, unit, binds)
+    if test_lines is None:
         return None
-    tspan = sub_span(test_cell, span, unit)
-    generic, arg_codes, _ = comp_generic_call(test, scope, False, tspan, unit)
-    binds = {'TEST': generic, 'D': unit.depth}
-    ops = [operand(c, 't%d' % k, code, scope, tspan, unit, binds)
-           for k, (c, code) in enumerate(zip(test.cdr.cells(), arg_codes))]
-    setup, args = in_order(ops, ['t%d' % k for k in range(len(ops))])
-    test_lines = inline_lines('t', '', found[0], found[1], args, 'TEST(f)', tspan, binds)
-    test_lines = test_lines[:1] + ['    ' + s for s in setup] + test_lines[1:]
     branches = x.cdr.cdr
-    st, then = operand(branches, 'T', then_code, scope, span, unit, binds)
+    st, then = operand(branches, 'T', then_code, scope, span, unit, binds, not tail)
     if else_code is None:
         binds['NIL'] = NIL
         se, other = [], 'NIL'
     else:
-        se, other = operand(branches.cdr, 'E', else_code, scope, span, unit, binds)
+        se, other = operand(branches.cdr, 'E', else_code, scope, span, unit, binds, not tail)
     lines = test_lines + ['if t is not False:'] + ['    ' + s for s in st + ['return ' + then]]
     lines += se + ['return ' + other]
     return instantiate('    def ev(f):\n' + indent(lines, 8), binds)
@@ -53,7 +46,7 @@ def specialize_let(init_cells, init_codes, lscope, nextra, body, scope, span, un
     if unit.specialize_call is None or len(init_codes) > MAX_ARGS + 1:
         return None
     binds = {'LSCOPE': lscope, 'BODY': body, 'UNBOUND': resolve_mod.UNBOUND, 'D': unit.depth}
-    ops = [operand(c, str(k), code, scope, span, unit, binds)
+    ops = [operand(c, str(k), code, scope, span, unit, binds, True)
            for k, (c, code) in enumerate(zip(init_cells, init_codes))]
     setup, args = in_order(ops, [str(k) for k in range(len(ops))])
     frame = ', '.join(['f', 'LSCOPE'] + args + ['UNBOUND'] * nextra)
@@ -70,7 +63,7 @@ def specialize_set(ref, value_cell, value_code, by_name, scope, span, unit):
     if unit.specialize_call is None or ref.depth > 2:
         return None
     binds = {'BYNAME': by_name, 'NIL': NIL, 'D': unit.depth}
-    setup, value = operand(value_cell, 'V', value_code, scope, span, unit, binds)
+    setup, value = operand(value_cell, 'V', value_code, scope, span, unit, binds, True)
     lines = setup + ['v = %s' % value]
     if ref.depth:
         binds['YS'] = unit.genv.cell(ref.name)
@@ -103,16 +96,26 @@ def specialize_cond(clauses, scope, span, unit):
     return instantiate('    def ev(f):\n' + indent(lines, 8), binds)
 
 
-def _test_lines(cell, key: str, fallback: str, scope, span, unit, binds) -> list:
+def _test_lines(cell, key: str, fallback, scope, span, unit, binds):
     """Statements setting t to the value of the test form in cell: inlined
-    when it calls a predicate of INLINE, else by `fallback`."""
+    when it calls a predicate of INLINE, applied in place when it calls a
+    global lambda, else by `fallback` (text calling the compiled test; when
+    None, the test is compiled here and None returned if nothing inlines)."""
     x = cell.car
     found = inline_builtin(x, scope, unit)
-    if found is None or found[1].name not in PREDICATES:
-        return ['t = ' + fallback]
     tspan = sub_span(cell, span, unit)
-    _, arg_codes, _ = comp_generic_call(x, scope, False, tspan, unit)
-    ops = [operand(c, '%st%d' % (key, k), code, scope, tspan, unit, binds)
+    if found is None or found[1].name not in PREDICATES:
+        # the compiled test: the code the fallback text `NAME(f)` calls, or compiled here
+        code = comp(x, scope, False, tspan, unit) if fallback is None else binds[fallback[:-3]]
+        setup, expr = operand(cell, key + 'q', code, scope, span, unit, binds, True)
+        if not setup:
+            return None if fallback is None else ['t = ' + fallback]
+        return setup + ['t = ' + expr]
+    generic, arg_codes, _ = comp_generic_call(x, scope, False, tspan, unit)
+    if fallback is None:
+        binds['TEST' + key] = generic
+        fallback = 'TEST%s(f)' % key
+    ops = [operand(c, '%st%d' % (key, k), code, scope, tspan, unit, binds, True)
            for k, (c, code) in enumerate(zip(x.cdr.cells(), arg_codes))]
     setup, args = in_order(ops, ['%st%d' % (key, k) for k in range(len(ops))])
     lines = inline_lines('t', key, found[0], found[1], args, fallback, tspan, binds)

@@ -228,6 +228,31 @@ PROGRAMS = [
     # equality and type tests inlined, with every kind of operand
     "(define (f x y) (list (eq? x y) (equal? x y) (eq x 'a) (number? x) (symbol? x) (string? x))) "
     "(list (f 'a 'a) (f 'a 'b) (f 1 1) (f \"s\" \"s\") (f '(1) '(1)) (f car car) (f 'a \"a\"))",
+    # a global lambda called as an operand is applied in place: in call operands, let inits, set!
+    # values, tests and non-tail branches; tail loops inside it; deep non-tail recursion through it
+    '(define (tak x y z) (if (not (< y x)) z (tak (tak (- x 1) y z) (tak (- y 1) z x) (tak (- z 1) x y)))) '
+    '(tak 12 8 4)',
+    "(define (sq x) (* x x)) (define (f a) (let ((b (sq a)) (c (list (sq (+ a 1))))) (set! a (sq b)) "
+    "(list a b c (if (< (sq a) 10) (sq 2) (sq 3)) (cond ((< (sq a) 0) 'neg) (else (sq 4))) "
+    "(and (< (sq 1) 2) (+ 1 (sq 5)))))) (list (f 1) (f 2))",
+    '(define (cnt n acc) (if (= n 0) acc (cnt (- n 1) (+ acc 1)))) (define (f) (list (+ 1 (cnt 500 0)))) (f)',
+    "(define (merge a b) (cond ((null? a) b) ((null? b) a) ((< (car b) (car a)) (cons (car b) (merge a (cdr b)))) "
+    "(else (cons (car a) (merge (cdr a) b))))) (merge '(1 3 5 7) '(2 4 6 8 9))",
+    '(define (down n) (if (= n 0) (quote ()) (cons n (down (- n 1))))) (length (down 1500))',
+    # ... and late binding: the operand's head redefined as a builtin, a macro, another arity, variadic
+    "(define (g x) (list x)) (define (f x) (list 0 (g x))) (define r1 (f 1)) (define g car) "
+    "(define r2 (f '(5))) (defmacro g (x) (list 'quote x)) (define r3 (f 1)) (define (g . xs) xs) "
+    "(define r4 (f 1)) (define (g) 'none) (list r1 r2 r3 r4 (try-catch (f 1) (e) e))",
+    "(define (g x) (set! g (lambda (y) (list 'new y))) x) (define (f x) (+ 1 (g x))) "
+    "(list (f 1) (try-catch (f 1) (e) e))",
+    # tests calling a global lambda (or a non-predicate builtin) are applied in place too
+    "(define (pos? x) (< 0 x)) (define (t x) (list (if (pos? x) 'p 'n) (if (pos? (- x 5)) 'big) (if (car (list x)) 1 2)"
+    " (cond ((pos? x) 'c-p) (else 'c-n)) (when (pos? x) 'w) (unless (pos? x) 'u) (and (pos? x) (pos? (+ x 1)))"
+    " (or (pos? x) (pos? (+ x 1)) 'none))) (define r1 (list (t 1) (t -5) (t 0) (t 9))) (define pos? zero?)"
+    " (define r2 (t 0)) (defmacro pos? (x) #f) (list r1 r2 (t 1))",
+    "(define (even2? n) (if (= n 0) #t (odd2? (- n 1)))) (define (odd2? n) (if (= n 0) #f (even2? (- n 1)))) "
+    "(define (count-even l) (cond ((null? l) 0) ((even2? (car l)) (+ 1 (count-even (cdr l)))) "
+    "(else (count-even (cdr l))))) (count-even (iota 300))",
 ]
 
 ERRORS = [
@@ -257,6 +282,17 @@ ERRORS = [
     '(define (t x) (let ((a zzz) (b (car x))) a)) (t 5)',
     '(define (t x) (if (< zzz (car x)) 1 2)) (t 5)',
     '(define (t x) (+ zzz (car x))) (t 5)',
+    # a lambda applied in place as an operand: its errors, backtraces, the depth limit, an
+    # undefined head (read before the operands), an arity mismatch
+    '(define (g x) (car x)) (define (f x) (cons 1 (g x))) (define (h x) (list (f x))) (h 5)',
+    '(define (down n) (if (= n 0) (quote ()) (cons n (down (- n 1))))) (down 5000)',
+    '(define (f x) (cons 1 (undefined-fn (car x)))) (f 5)',
+    '(define (g a b) a) (define (f x) (+ 1 (g x))) (f 1)',
+    '(define (g x) (+ x "s")) (define (f x) (let ((a (g x))) a)) (f 1)',
+    "(define (p? x) (car x)) (define (t x) (if (p? x) 1 2)) (list (t '(#f)) (t 5))",
+    "(define (p? x) (car x)) (define (t x) (cond ((p? (cdr x)) 1) (else 2))) (t '(1))",
+    "(define (p? x) (car x)) (define (t x) (when (p? x) 1)) (t nopez)",
+    "(define (p? a b) a) (define (t x) (or (p? x) 1)) (t 1)",
 ]
 
 # ... and an earlier one's effects happen before a later one fails
@@ -265,7 +301,8 @@ _LOGGED = ("(define log '()) (define (g) (set! log (cons 1 log)) 1) (define (h a
 PROGRAMS += [_LOGGED % body for body in ('(h (g) (car x))', '(let ((a (g)) (b (car x))) a)',
                                           '(if (< (g) (car x)) 1 2)', '(h 1 (h (g) (car x)))',
                                           '(cond ((< (g) (car x)) 1) (else 2))',
-                                          '(and (< (g) (car x)) 1)')]
+                                          '(and (< (g) (car x)) 1)', '(h (g) (h (car x) 1))',
+                                          '(cons (g) (h (car x) 1))', '(list (h (g) 1) (h (car x) 1))')]
 
 
 @pytest.mark.parametrize('src', PROGRAMS + ERRORS)
