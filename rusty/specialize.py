@@ -320,8 +320,7 @@ def _lambda_call(cell, key: str, scope, span, unit, binds: dict):
     binds['C' + key] = ref.cell
     binds['S' + key] = xspan
     names = {n: n + key for n in ('p', 'fr', 'site', 'entry', 'r')}
-    word = re.compile(r'\b(p|fr|site|entry|r)\b')
-    body = [word.sub(lambda m: names[m.group(1)], line) for line in apply.run_body()]
+    body = [_rename(line, names) for line in apply.run_body()]
     body = [line.replace('return ', 'break  # ') if line.strip() == 'return ' + names['r'] else line
             for line in body]
     q = names['p']
@@ -332,6 +331,24 @@ def _lambda_call(cell, key: str, scope, span, unit, binds: dict):
                   '%s = S%s' % (names['site'], key)]
                + body + ['v%s = %s' % (key, names['r'])]]
             + ['else:', '    v%s = A%s(f)' % (key, key)])
+
+
+def _rename(line: str, names: dict) -> str:
+    """`line` with every whole word that is a key of `names` replaced by its
+    value (Python's identifier characters make up words)."""
+    out, i, n = [], 0, len(line)
+    while i < n:
+        j = i
+        while j < n and (line[j].isalnum() or line[j] == '_'):
+            j += 1
+        if j > i:
+            word = line[i:j]
+            out.append(names.get(word, word))
+            i = j
+        else:
+            out.append(line[i])
+            i += 1
+    return ''.join(out)
 
 
 def _argument(cell, key: str, scope, span, unit, binds: dict, nest: int):

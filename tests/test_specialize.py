@@ -371,3 +371,19 @@ def test_native_grad_calls_run_the_same_both_ways(monkeypatch, call):
         s.run(src, '<grad>')
         got.append(outcome(lambda: s.run(call, '<call>')))
     assert got[0] == got[1]
+
+
+def test_renaming_run_body_words_matches_a_word_boundary_regex():
+    """specialize._rename (no `re` at start-up) against the regex it replaces,
+    on run's own body and on lines made of word and non-word characters."""
+    import random
+    import re
+    from rusty import apply
+    from rusty.specialize import _rename
+    names = {n: n + 'Kx1' for n in ('p', 'fr', 'site', 'entry', 'r')}
+    word = re.compile(r'\b(p|fr|site|entry|r)\b')
+    rng = random.Random(7)
+    pieces = ['p', 'fr', 'site', 'entry', 'r', 'rp', 'p_', '_r', 'r2', ' ', '.', '(', ')', '[0]', ', ', 'é', 'x']
+    lines = list(apply.run_body()) + [''.join(rng.choice(pieces) for _ in range(12)) for _ in range(500)]
+    for line in lines:
+        assert _rename(line, names) == word.sub(lambda m: names[m.group(1)], line), line
