@@ -12,7 +12,7 @@ that text, read from this very function's source, so the two cannot drift.
 """
 from __future__ import annotations
 
-from .errors import Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError
+from .errors import Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError, is_out_of_memory
 from .printer import display_form, lambda_params
 from .resolve import UNBOUND
 from .values import Builtin, Lambda, Native, NativeGrad, make_list
@@ -233,7 +233,7 @@ def located(e: BaseException, span, D: Depth) -> RustyError:
             raise Exit(141, broken_pipe=True) from None
         if isinstance(e, RecursionError):
             err = RecursionLimit(recursion_message(D))
-        elif isinstance(e, MemoryError):
+        elif is_out_of_memory(e):
             err = EvalError('out of memory')
         elif isinstance(e, KeyboardInterrupt):
             err = Interrupted()

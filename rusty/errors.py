@@ -110,3 +110,11 @@ def os_error_text(e: BaseException) -> str:
     if isinstance(e, OSError) and e.errno is not None:
         return '%s (os error %d)' % (e.strerror, e.errno)
     return str(e)
+
+
+def is_out_of_memory(e: BaseException) -> bool:
+    """Whether host exception `e` means memory ran out: a MemoryError, or the
+    SystemError CPython 3.11 raises when it cannot allocate a chunk for more
+    Python frames (it returns failure without setting MemoryError)."""
+    return isinstance(e, MemoryError) or (
+        e.__class__ is SystemError and str(e) == 'error return without exception set')

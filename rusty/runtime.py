@@ -13,7 +13,7 @@ from . import forms, specialize, specials
 from . import eval as ev
 from .apply import Depth, make_frame, procedure_caller, recursion_message, run
 from .errors import (STDLIB_FILE, Abort, EvalError, Exit, Interrupted, ReadError, RecursionLimit, RustyError,
-                     os_error_text)
+                     is_out_of_memory, os_error_text)
 from .formcache import read_cached
 from .printer import display_form
 from .reader import read
@@ -322,7 +322,7 @@ def top_level_error(e: BaseException, depth: Depth) -> RustyError:
         return Interrupted()
     if isinstance(e, RecursionError):
         return RecursionLimit(recursion_message(depth))
-    if isinstance(e, MemoryError):
+    if is_out_of_memory(e):
         return EvalError('out of memory')
     err = EvalError('internal error: %s: %s' % (type(e).__name__, e))
     err.__cause__ = e

@@ -33,7 +33,7 @@ import threading
 import time
 from _queue import SimpleQueue   # queue.SimpleQueue, without queue's imports
 
-from .errors import Abort, EvalError
+from .errors import Abort, EvalError, is_out_of_memory
 
 # Natives exist only once the JIT's ffi module is loaded, so a run that never
 # loads it has no interrupt flag to clear and no kernel to wait for: ctypes and
@@ -267,7 +267,7 @@ def _drop_pending_interrupt() -> None:
 def _out_of_memory(e: BaseException) -> bool:
     """Whether `e` is (or wraps) running out of memory."""
     while e is not None:
-        if isinstance(e, MemoryError) or getattr(e, 'message', None) == 'out of memory':
+        if is_out_of_memory(e) or getattr(e, 'message', None) == 'out of memory':
             return True
         e = e.__cause__ or e.__context__
     return False
@@ -296,7 +296,7 @@ def _release(e: BaseException) -> BaseException:
         inner.__cause__ = inner.__context__ = None
         inner = nxt
     gc.collect()
-    return EvalError('out of memory') if isinstance(e, MemoryError) else e
+    return EvalError('out of memory') if is_out_of_memory(e) else e
 
 
 _worker: Worker | None = None

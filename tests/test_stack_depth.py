@@ -173,3 +173,18 @@ def test_worker_hands_back_a_rusty_error_when_memory_runs_out():
     with pytest.raises(RustyError) as info:
         w.call(hog)
     assert info.value.message == 'out of memory'
+
+
+def test_a_failed_frame_allocation_reads_as_out_of_memory():
+    # CPython 3.11 reports a frame chunk it cannot allocate as this
+    # SystemError (no MemoryError set): seen with the fast paths off when a
+    # gradual allocation runs the address space out
+    from rusty.apply import Depth, located
+    from rusty.errors import is_out_of_memory
+    from rusty.runtime import top_level_error
+    frame_failure = SystemError('error return without exception set')
+    assert is_out_of_memory(frame_failure) and is_out_of_memory(MemoryError())
+    assert not is_out_of_memory(SystemError('something else'))
+    assert top_level_error(frame_failure, Depth(10)).message == 'out of memory'
+    assert located(frame_failure, None, Depth(10)).message == 'out of memory'
+    assert top_level_error(SystemError('other'), Depth(10)).message.startswith('internal error: SystemError')
