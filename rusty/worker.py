@@ -129,7 +129,7 @@ class Worker:
         while True:
             try:
                 job = self.jobs.get()
-            except KeyboardInterrupt:    # a late interrupt meant for a finished job
+            except (KeyboardInterrupt, Abort, _Late):    # a late interrupt meant for a finished job
                 continue
             fn, args, box, done = job
             job = None
@@ -139,7 +139,7 @@ class Worker:
                 try:
                     box.append(outcome)
                     done.set()
-                except (KeyboardInterrupt, Abort):
+                except (KeyboardInterrupt, Abort, _Late):
                     pass
                 except MemoryError:
                     outcome = (False, EvalError('out of memory'))
