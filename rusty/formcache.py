@@ -158,7 +158,5 @@ def _decode(data):
         gone = set(missing)
         cells = [c for i, c in enumerate(cells) if i not in gone]
     spans = map(tuple.__new__, repeat(Span), raw_spans)
-    values._SPANS.update(zip(cells, spans))
-    if len(values._SPANS) >= values._purge_at[0]:
-        values._purge_spans()
+    values.record_spans(zip(cells, spans))
     return forms

@@ -61,9 +61,7 @@ class List:
         self.car = car
         self.cdr = cdr
         if span is not None:
-            _SPANS[self] = span
-            if len(_SPANS) >= _purge_at[0]:
-                _purge_spans()
+            record_spans(((self, span),))
 
     @property
     def span(self):
@@ -111,6 +109,13 @@ EMPTY.cdr = EMPTY
 # cells it held are seen unheld in the same pass.
 _SPANS: dict = {}
 _purge_at = [8192]
+
+
+def record_spans(pairs) -> None:
+    """Remember the span of each (cell, span) pair; purge when the table has doubled."""
+    _SPANS.update(pairs)
+    if len(_SPANS) >= _purge_at[0]:
+        _purge_spans()
 
 
 def _purge_spans() -> None:
