@@ -11,7 +11,7 @@ from .eval import Usage, comp, comp_body, const, special, sub_span
 from .hygiene import rename_templates
 from .printer import display_form
 from .resolve import UNBOUND, Scope, body_defines
-from .specials import definer, items, parse_params
+from .specials import compile_on_first_call, definer, items, parse_params
 from .values import EMPTY, NIL, List, Macro, Symbol, make_list, sym
 
 
@@ -22,7 +22,7 @@ UNQUOTE_SPLICING = sym('unquote-splicing')
 
 
 def _is(form, head) -> bool:
-    return form.__class__ is List and len(form) == 2 and form.car is head
+    return form.__class__ is List and form is not EMPTY and form.car is head and len(form) == 2
 
 
 def _has_unquote(t) -> bool:
@@ -111,11 +111,7 @@ def comp_defmacro(x, scope, tail, span, unit):
         for d in body_defines(renamed):
             mscope.add(d, maybe_unbound=True)
         m = Macro(params, rest, renamed, None, env, name.name, mscope, len(mscope.names) - nparams)
-
-        def first_call(fr):     # as for lambdas: the body is compiled when first expanded
-            m.code = comp_body(renamed, mscope, True, span, unit)
-            return m.code(fr)
-        m.code = first_call
+        compile_on_first_call(m, lambda: comp_body(renamed, mscope, True, span, unit))
         store(f, m)
         return NIL
     return ev

@@ -220,13 +220,18 @@ def lambda_maker(params, rest, body: List, scope, span, unit, name='lambda'):
         if compiled:
             return Lambda(params, rest, body, compiled[0], f, name, lscope, extra)
         lam = Lambda(params, rest, body, None, f, name, lscope, extra)
-
-        def first_call(fr):
-            lam.code = code()
-            return lam.code(fr)
-        lam.code = first_call
+        compile_on_first_call(lam, code)
         return lam
     return make
+
+
+def compile_on_first_call(proc, compile_body) -> None:
+    """Give lambda or macro `proc` code that compiles its body (compile_body())
+    when first run, then runs as that body from then on."""
+    def first_call(fr):
+        proc.code = compile_body()
+        return proc.code(fr)
+    proc.code = first_call
 
 
 @special('lambda', 'fn', 'λ')
