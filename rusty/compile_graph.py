@@ -8,7 +8,7 @@ are `host=True` only to render values in messages (`host.display`). The JIT
 """
 from __future__ import annotations
 
-import threading
+from _thread import allocate_lock
 
 from .errors import EvalError
 from .graph.builtins import check_args, optimised
@@ -50,7 +50,7 @@ def graph_compile_grad(host, f, *args):
 # ── The matmul bridge (one per process, kept alive for every kernel) ─────
 
 _bridge = None
-_lock = threading.Lock()
+_lock = allocate_lock()
 
 
 def bridge():

@@ -25,13 +25,11 @@ Running out of memory ends the job with its error, never the thread: the failed
 job's tracebacks (which hold what filled memory) are dropped before the outcome
 is handed over.
 """
-from __future__ import annotations
-
 import gc
 import sys
-import threading
 import time
 from _queue import SimpleQueue   # queue.SimpleQueue, without queue's imports
+from _thread import allocate_lock, get_ident, stack_size, start_new_thread   # threading's own imports cost start-up time
 
 from .errors import Abort, EvalError, is_out_of_memory
 
@@ -64,15 +62,45 @@ def levels_in(stack: int) -> int:
     return max(1, (stack - BASE_STACK) // BYTES_PER_LEVEL)
 
 
-def start_thread(target, want: int) -> tuple[threading.Thread, int]:
-    """A started daemon thread with a stack of `want` bytes, or the largest
-    smaller one (halving) the address space allows; (thread, its stack)."""
+class EvalThread:
+    """A thread running `target` (a bare _thread thread: nothing waits for it
+    at exit, as for a daemon thread); `ident` is its id once started."""
+    __slots__ = ('target', 'ident', 'alive')
+
+    def __init__(self, target):
+        self.target = target
+        self.ident = None
+        self.alive = False
+
+    def start(self) -> None:
+        """Start the thread (stack_size as set); raises if it cannot."""
+        self.alive = True
+        try:
+            self.ident = start_new_thread(self._main, ())
+        except BaseException:
+            self.alive = False
+            raise
+
+    def _main(self) -> None:
+        try:
+            self.target()
+        finally:
+            self.alive = False
+
+    def is_alive(self) -> bool:
+        """Whether the target is still running."""
+        return self.alive
+
+
+def start_thread(target, want: int) -> tuple:
+    """A started thread with a stack of `want` bytes, or the largest smaller
+    one (halving) the address space allows; (thread, its stack)."""
     size = want
     while True:
-        old = threading.stack_size()
+        old = stack_size()
         try:
-            threading.stack_size(size)
-            thread = threading.Thread(target=target, name='rusty-eval', daemon=True)
+            stack_size(size)
+            thread = EvalThread(target)
             thread.start()
             return thread, size
         except (RuntimeError, MemoryError, ValueError) as e:
@@ -81,7 +109,7 @@ def start_thread(target, want: int) -> tuple[threading.Thread, int]:
                                 % (size >> 20, e)) from None
             size //= 2
         finally:
-            threading.stack_size(old)
+            stack_size(old)
 # ── Room on the frame stack ──────────────────────────────────────────────
 # CPython (3.11+) keeps Python frames in 16 KiB chunks and frees a chunk as
 # soon as the first frame in it returns, so recursion that oscillates across a
@@ -135,10 +163,16 @@ class Worker:
             job = None
             outcome = self._run_job(fn, args)
             fn = args = None
-            while not done.is_set():     # an interrupt landing here must not lose the job
+            handed = False
+            while not handed:        # an interrupt landing here must not lose the job
                 try:
-                    box.append(outcome)
-                    done.set()
+                    if not box:
+                        box.append(outcome)
+                    try:
+                        done.release()
+                    except RuntimeError:     # released already: an interrupt landed just after
+                        pass
+                    handed = True
                 except (KeyboardInterrupt, Abort, _Late):
                     pass
                 except MemoryError:
@@ -184,14 +218,15 @@ class Worker:
 
     def call(self, fn, *args):
         """fn(*args) on the worker thread; Ctrl-C meanwhile interrupts it."""
-        if threading.current_thread() is self.thread:
+        if get_ident() == self.thread.ident:
             return fn(*args)
         box: list = []
-        done = threading.Event()
+        done = allocate_lock()       # held until the worker has put the outcome in box
+        done.acquire()
         self.jobs.put((fn, args, box, done))
         while True:
             try:
-                if done.wait(ALIVE_POLL):
+                if done.acquire(True, ALIVE_POLL):
                     break
                 if not self.thread.is_alive():
                     raise EvalError('internal error: the evaluation thread stopped')
@@ -255,7 +290,7 @@ def _drop_pending_interrupt() -> None:
     and delivered here (at the next check CPython makes), where it is
     absorbed."""
     import ctypes       # loaded already by the interrupt that was sent
-    tid = ctypes.c_ulong(threading.get_ident())
+    tid = ctypes.c_ulong(get_ident())
     try:
         ctypes.pythonapi.PyThreadState_SetAsyncExc(tid, ctypes.py_object(_Late))
         for _ in range(3):
@@ -310,6 +345,6 @@ def worker(depth_limit: int) -> Worker:
     if _worker is None:
         _worker = Worker(depth_limit)
     elif (depth_limit > _worker.max_depth and not _worker.running
-          and threading.current_thread() is not _worker.thread):
+          and get_ident() != _worker.thread.ident):
         _worker = Worker(depth_limit)
     return _worker
