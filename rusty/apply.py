@@ -10,8 +10,6 @@ rusty value is a Python tuple.
 specialize.py inlines `run`'s body into its call templates: `run_body()` is
 that text, read from this very function's source, so the two cannot drift.
 """
-from __future__ import annotations
-
 from .errors import Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError, is_out_of_memory
 from .printer import display_form, lambda_params
 from .resolve import UNBOUND

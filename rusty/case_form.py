@@ -7,8 +7,6 @@ listing an equal datum runs its body (the last form in tail position), an
 `else` clause (last only) always runs, and with no match the result is Nil.
 No frame is created: the bodies run in the current one.
 """
-from __future__ import annotations
-
 from .eval import Usage, comp, comp_body, special, sub_span
 from .printer import display_form
 from .values import EMPTY, NIL, List, equal, sym

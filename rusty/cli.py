@@ -3,8 +3,6 @@
 Batch runs never import prompt_toolkit or pygments; the REPL is imported only
 when stdin is a terminal and no script is given.
 """
-from __future__ import annotations
-
 import gc
 import os
 import sys

@@ -6,8 +6,6 @@ bridge (rusty.jit.matmul_bridge) wired to the native banded matmul. Both builtin
 are `host=True` only to render values in messages (`host.display`). The JIT
 (ctypes and all) is imported on first use, so sessions start without it.
 """
-from __future__ import annotations
-
 from _thread import allocate_lock
 
 from .errors import EvalError

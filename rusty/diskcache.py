@@ -9,8 +9,6 @@ format line, a BLAKE2b checksum of the payload, then the payload; one that is
 unreadable, foreign or fails its checksum counts as missing (and is rebuilt by
 the caller). Nothing here raises: a cache can only make start-up faster.
 """
-from __future__ import annotations
-
 import marshal
 import os
 import sys

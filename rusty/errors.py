@@ -1,7 +1,5 @@
 """Source spans and the one error hierarchy every layer raises."""
-from __future__ import annotations
-
-from operator import itemgetter
+from _operator import itemgetter   # operator.py costs start-up time
 
 STDLIB_FILE = '<stdlib>'   # the file name of the standard library's spans
 

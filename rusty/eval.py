@@ -11,8 +11,6 @@ This is the reference evaluator. A unit may carry `specialize_call`
 (specialize.py, installed by the runtime unless RUSTY_SPECIALIZE=0): faster
 nodes for hot call shapes that must behave exactly like the ones here.
 """
-from __future__ import annotations
-
 from .apply import Depth, apply_procedure, make_frame, recursion_message, run
 from .errors import EvalError, RecursionLimit
 from .forms import NAMES
@@ -24,8 +22,9 @@ from .values import EMPTY, NIL, List, Macro, Symbol, make_list, sym
 
 SPECIAL_FORM_NAMES = list(NAMES)      # forms.py's table, in its order
 
-# Filled by the modules forms.py names (specials, quasiquote, patterns, …; imported by the
-# runtime): head symbol -> compile function(x, scope, tail, span, unit).
+# Filled by the modules forms.py names (specials, quasiquote, patterns, …):
+# head symbol -> compile function(x, scope, tail, span, unit). Until a form's
+# module is loaded, its names hold a stand-in that loads it (defer_specials).
 SPECIALS: dict = {}
 
 
@@ -36,6 +35,35 @@ def special(*names):
             SPECIALS[sym(n)] = fn
         return fn
     return register
+
+
+def defer_specials(rows, load) -> tuple:
+    """Give every name of the form rows `rows` that has no compile function
+    yet a stand-in: the form's first compile calls load(module) with the row's
+    module (whose import registers its real functions), then hands the form to
+    the real one. Rows of the 'unquote' syntax are ordinary calls, not forms.
+    The modules so deferred, in order."""
+    stand_ins = {}
+    for f in rows:
+        if f.syntax == 'unquote':
+            continue
+        for n in f.names:
+            if sym(n) not in SPECIALS:
+                if f.module not in stand_ins:
+                    stand_ins[f.module] = _stand_in(f.module, load)
+                SPECIALS[sym(n)] = stand_ins[f.module]
+    return tuple(stand_ins)
+
+
+def _stand_in(module: str, load):
+    """The compile function standing for `module`'s forms until it is loaded."""
+    def compile_deferred(x, scope, tail, span, unit):
+        load(module)
+        real = SPECIALS[x.car]
+        if real is compile_deferred:
+            raise EvalError('internal error: %s did not register %s' % (module, x.car.name), span)
+        return real(x, scope, tail, span, unit)
+    return compile_deferred
 
 
 def undefined_error(s: Symbol, frame, genv: GlobalEnv, span) -> EvalError:

@@ -16,8 +16,6 @@ tuple of 5-tuples, in the order the decoder makes the cells (each element's
 cells before its own, last element first), plus the positions in that order
 of the cells that have none.
 """
-from __future__ import annotations
-
 import marshal
 import os
 from itertools import repeat

@@ -16,9 +16,7 @@ other view of the forms derives from this table:
 
 Adding a special form is one row here and its compile function in `module`.
 """
-from __future__ import annotations
-
-from collections import namedtuple
+from _operator import itemgetter   # operator.py and collections cost start-up time
 
 # ── The vocabulary of a row ──────────────────────────────────────────────
 
@@ -53,8 +51,38 @@ SYNTAXES = (
 INDENTS = ('body', 'call')   # the layout rules: body table (two columns) or aligned like a call
 
 
-# A row's fields (a collections.namedtuple: typing's NamedTuple would put
-# the typing module on every start-up):
+class Row(tuple):
+    """A tuple with named fields (the subclass's `_fields`), as
+    collections.namedtuple makes them, without that module's import."""
+    __slots__ = ()
+    _fields: tuple = ()
+
+    def __new__(cls, *values):
+        if len(values) != len(cls._fields):
+            raise TypeError('%s takes %d fields, got %d' % (cls.__name__, len(cls._fields), len(values)))
+        return tuple.__new__(cls, values)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for i, field in enumerate(cls._fields):
+            setattr(cls, field, property(itemgetter(i), doc='field %d' % i))
+
+    def __getnewargs__(self):
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        return '%s(%s)' % (self.__class__.__name__,
+                           ', '.join('%s=%r' % fv for fv in zip(self._fields, self)))
+
+    def _replace(self, **changes):
+        """A copy with some fields changed."""
+        values = [changes.pop(f, v) for f, v in zip(self._fields, self)]
+        if changes:
+            raise ValueError('unknown fields: %s' % ', '.join(changes))
+        return self.__class__(*values)
+
+
+# A row's fields:
 #   names      tuple of str: the name, then aliases
 #   module     the rusty module whose compile function handles it
 #   syntax     one of SYNTAXES
@@ -64,10 +92,11 @@ INDENTS = ('body', 'call')   # the layout rules: body table (two columns) or ali
 #   sig        call signature, e.g. '(if test then [else])'
 #   doc        what it does
 #   examples   tuple of (expression text, expected write form) pairs
-class Form(namedtuple('Form', 'names module syntax frame effectful indent sig doc examples')):
+class Form(Row):
     """One special form; `names[0]` is its name, the rest are aliases with
     the same meaning and messages."""
     __slots__ = ()
+    _fields = ('names', 'module', 'syntax', 'frame', 'effectful', 'indent', 'sig', 'doc', 'examples')
 
     @property
     def name(self) -> str:
@@ -249,10 +278,11 @@ def names_with(syntax: str) -> tuple:
     return tuple(n for f in TABLE if f.syntax == syntax for n in f.names)
 
 
-class Entry(namedtuple('Entry', 'name sig doc examples')):
+class Entry(Row):
     """The documentation of one name (an alias gets its own wording): its
     signature, prose and (expression, result) examples."""
     __slots__ = ()
+    _fields = ('name', 'sig', 'doc', 'examples')
 
 
 def entry(name: str) -> Entry | None:

@@ -9,8 +9,6 @@ templates of their own); free identifiers are left alone.
 Which forms bind what comes from the forms table (forms.py, by syntax):
 a form read as `let`, `let*`, `letrec`, `lambda` or `do` is renamed here.
 """
-from __future__ import annotations
-
 from .resolve import FORM_OF
 from .values import EMPTY, List, Symbol, gensym, sym
 

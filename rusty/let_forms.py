@@ -1,8 +1,6 @@
 """The binding forms: let (and named let), let*, letrec,
 letrec* and do. Each makes one frame for its names; named let and do loop
 through the tail-call machinery of apply.py."""
-from __future__ import annotations
-
 from .apply import make_frame, run
 from .eval import Usage, comp, comp_body, special, sub_span
 from .resolve import UNBOUND, Scope, body_defines

@@ -13,8 +13,6 @@ Which special forms have effects, and how each one's items are read, comes
 from the forms table (forms.py): an effectful form is impure without further
 look, and a form whose syntax this check has no rule for is impure too.
 """
-from __future__ import annotations
-
 from .resolve import FORM_OF, MISSING
 from .values import EMPTY, Builtin, List, Symbol, sym
 

@@ -1,7 +1,5 @@
 """`match`: patterns compiled to matchers that bind
 straight into the clause's frame slots."""
-from __future__ import annotations
-
 from .errors import EvalError
 from .eval import Usage, comp, comp_body, special, sub_span
 from .printer import display_form

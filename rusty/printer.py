@@ -4,8 +4,6 @@ The forms differ only in strings: display form quotes them (unescaped),
 print form writes them raw, write form quotes and escapes them (readable). Lists are walked with an explicit stack, so deep
 data never overflows the host stack; past MAX_DEPTH a list prints as `(...)`.
 """
-from __future__ import annotations
-
 
 from .values import (EMPTY, Builtin, Hash, Lambda, List, Macro, Native, NativeGrad,
                      NilType, Symbol, Tensor)

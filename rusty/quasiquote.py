@@ -4,8 +4,6 @@ Expansion itself lives in eval.py (it happens at call sites); this module
 builds data from templates and defines macros: eval-when blocks, definition-
 time hygiene (hygiene.py), and the macro value.
 """
-from __future__ import annotations
-
 from .errors import EvalError
 from .eval import Usage, comp, comp_body, const, special, sub_span
 from .hygiene import rename_templates

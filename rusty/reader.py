@@ -5,8 +5,6 @@ are built with an explicit stack (no host recursion), so nesting is limited
 only by MAX_NESTING. Every list cell carries the span of its element; `read`
 returns the top-level forms as a list whose cells carry each form's span.
 """
-from __future__ import annotations
-
 from .errors import IncompleteInput, ReadError, Span
 from .values import EMPTY, List, sym
 

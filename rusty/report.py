@@ -1,8 +1,6 @@
 """Error reports: message, location, source line with a
 caret marker, and the Lisp backtrace. One renderer, used by batch mode (plain,
 on stderr) and the REPL (coloured on a terminal)."""
-from __future__ import annotations
-
 from .errors import STDLIB_FILE, RustyError, Span
 
 MAX_FRAMES = 10

@@ -14,10 +14,6 @@ or a `GlobalRef(cell)`. It must stay observably identical to by-name lookup
   flag): references of a dyn name that hop through frames (and the global
   cell of it) then take the by-name path.
 """
-from __future__ import annotations
-
-from collections import namedtuple
-
 from .forms import BY_NAME
 from .values import EMPTY, List, Symbol, sym
 
@@ -188,9 +184,27 @@ class Scope:
         return copy
 
 
-# collections.namedtuple, not typing.NamedTuple: typing costs start-up time.
-LocalRef = namedtuple('LocalRef', 'depth index name maybe_unbound')
-GlobalRef = namedtuple('GlobalRef', 'cell name')
+class LocalRef:
+    """A reference to slot `index` of the frame `depth` hops out, to `name`;
+    `maybe_unbound` when the slot can be read before its binding runs."""
+    __slots__ = ('depth', 'index', 'name', 'maybe_unbound')
+
+    def __init__(self, depth: int, index: int, name: Symbol, maybe_unbound: bool):
+        self.depth, self.index, self.name, self.maybe_unbound = depth, index, name, maybe_unbound
+
+    def __repr__(self) -> str:
+        return 'LocalRef(%r, %r, %r, %r)' % (self.depth, self.index, self.name, self.maybe_unbound)
+
+
+class GlobalRef:
+    """A reference to the global `name`, through its cell."""
+    __slots__ = ('cell', 'name')
+
+    def __init__(self, cell, name: Symbol):
+        self.cell, self.name = cell, name
+
+    def __repr__(self) -> str:
+        return 'GlobalRef(%r, %r)' % (self.cell, self.name)
 
 
 def resolve(scope: Scope | None, s: Symbol, genv: GlobalEnv):

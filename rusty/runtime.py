@@ -3,8 +3,6 @@ the standard library) and runs text in it; it is also the `host` the builtins
 and special forms call back into. The JIT and the graph package are wired in
 here, so the evaluator never imports them.
 """
-from __future__ import annotations
-
 import gc
 import os
 import sys
@@ -29,9 +27,10 @@ def import_module(name: str):
     return sys.modules[name]
 
 
-# Importing the modules the forms table names registers their compile
-# functions in eval.SPECIALS (a new form's module needs no line here).
-FORM_MODULES = tuple(import_module('rusty.' + m) for m in forms.modules())
+# The modules the forms table names register their compile functions in
+# eval.SPECIALS when imported, each on its forms' first use (a new form's
+# module needs no line here).
+FORM_MODULES = ev.defer_specials(forms.TABLE, lambda m: import_module('rusty.' + m))
 TABLE_MODULES = tuple('rusty.builtins.' + m for m in (
     'numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'files', 'tensors',
     'integers', 'randomness', 'text', 'hashes', 'scripts', 'layout')) + (

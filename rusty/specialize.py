@@ -29,8 +29,6 @@ compile (values, errors, error positions, backtraces): a unit without
 `specialize_call` (RUSTY_SPECIALIZE=0) gets none of them, and the tests run
 programs both ways and compare.
 """
-from __future__ import annotations
-
 import math
 
 from . import apply, diskcache, errors, resolve as resolve_mod, values

@@ -7,8 +7,6 @@ follow its rule: each node behaves exactly like the closure eval.py and
 specials.py would compile (values, errors, positions, backtraces), and a
 unit without `specialize_call` (RUSTY_SPECIALIZE=0) gets none of them.
 """
-from __future__ import annotations
-
 from . import resolve as resolve_mod
 from .eval import comp, comp_generic_call, sub_span
 from .specialize import MAX_ARGS, PREDICATES, in_order, indent, inline_builtin, inline_lines, instantiate, operand

@@ -6,8 +6,6 @@ Each `comp_X(x, scope, tail, span, unit)` receives the whole form and returns
 a closure. A form of the wrong shape raises Usage, which `comp` turns into a
 closure raising the usage error when (and only if) the form is evaluated.
 """
-from __future__ import annotations
-
 from .apply import recursion_message
 from .errors import EvalError, Interrupted, RustyError
 from .eval import Usage, comp, comp_body, const, special, sub_span, to_code

@@ -1,6 +1,4 @@
 """The `Undefined` message and its did-you-mean suggestion."""
-from __future__ import annotations
-
 
 def levenshtein(a: str, b: str, cap: int) -> int:
     """Edit distance over code points, or cap + 1 once it must exceed cap."""

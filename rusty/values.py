@@ -3,10 +3,7 @@
 Numbers are Python floats, booleans Python bools, strings Python strs. Everything
 else is a class below. Values compare by identity; `equal?` lives in builtins.
 """
-from __future__ import annotations
-
 import sys
-from array import array
 
 
 # ── Symbols ──────────────────────────────────────────────────────────────
@@ -293,7 +290,7 @@ class Tensor:
     """An immutable row-major f64 buffer (`array('d')`) with a shape tuple."""
     __slots__ = ('data', 'shape')
 
-    def __init__(self, data: array, shape: tuple):
+    def __init__(self, data: 'array', shape: tuple):
         self.data = data
         self.shape = shape
 

@@ -142,6 +142,7 @@ class Worker:
         self.running = False
         self.interrupts = 0
         self.job = 0                 # counts jobs, so a late interrupt cannot reach the next one
+        self.threading_seen = False  # whether threading was loaded when a job last ended
         self.thread, self.stack = start_thread(lambda: roomy(self._loop), stack_for(depth_limit))
         self.max_depth = depth_limit
         self.recursion_limit = depth_limit * PY_FRAMES_PER_LEVEL + 10_000
@@ -232,6 +233,9 @@ class Worker:
                     raise EvalError('internal error: the evaluation thread stopped')
             except KeyboardInterrupt:
                 self.interrupt()
+        if not self.threading_seen and 'threading' in sys.modules:
+            self.threading_seen = True
+            _not_waited_for_at_exit(self.thread.ident)
         ok, value = box[0]
         if ok:
             return value
@@ -269,6 +273,21 @@ class Worker:
             if time.monotonic() >= deadline:
                 return False
             time.sleep(0.001)
+
+
+def _not_waited_for_at_exit(ident: int) -> None:
+    """If the threading module was first imported on thread `ident` (a job
+    needed it), it took that thread for the main one, and before Python 3.13
+    exit would wait for it forever: let exit go on without it, as for a daemon
+    thread."""
+    threading = sys.modules['threading']
+    main = getattr(threading, '_main_thread', None)
+    locks = getattr(threading, '_shutdown_locks', None)
+    if main is None or main.ident != ident or locks is None:
+        return
+    lock = getattr(main, '_tstate_lock', None)
+    with threading._shutdown_locks_lock:
+        locks.discard(lock)
 
 
 class _Late(BaseException):

@@ -1,8 +1,6 @@
 """Argument checks every builtin module shares: the conventions of
 the language (type errors `NAME: expected a KIND, got X`; indices
 truncated toward zero, negative and NaN counting as 0)."""
-from __future__ import annotations
-
 import math
 from itertools import islice
 

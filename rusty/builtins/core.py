@@ -1,6 +1,4 @@
 """Type predicates, type-of, equality, not and nil."""
-from __future__ import annotations
-
 from ..errors import EvalError
 from ..values import (EMPTY, NIL, PROCEDURE_TYPES, BuiltinTable, List, Macro, Native, NativeGrad,
                       Symbol, Tensor, equal, sym, type_name)

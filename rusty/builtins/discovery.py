@@ -1,6 +1,4 @@
 """help, apropos, describe and doc: they read the global environment."""
-from __future__ import annotations
-
 from ..errors import EvalError
 from ..printer import display_form
 from .args import expected

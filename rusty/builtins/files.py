@@ -4,11 +4,8 @@ Failures read `NAME: 'PATH': OSERR` (OSERR: the OS message and its number). Mode
 document, written and read with explicit stacks so deep data cannot overflow
 the host stack.
 """
-from __future__ import annotations
-
 import math
 import os
-from array import array
 
 from ..errors import EvalError, os_error_text
 from ..printer import display_form, format_number, plain_item, render_nested
@@ -242,6 +239,7 @@ def _model_tensor_value(body) -> Tensor:
         dims.append(int(d))
     if math.prod(dims) != len(data) or any(x.__class__ is not float for x in data):
         raise _NotModel()
+    from array import array     # (collections.abc with it): loaded when a tensor is first made
     return Tensor(array('d', data), tuple(dims))
 
 

@@ -3,8 +3,6 @@
 The derivative is built exactly as the table prescribes — its shape fixes the
 floating-point result — by one rule per operator.
 """
-from __future__ import annotations
-
 from ..errors import EvalError
 from ..printer import display_form
 from ..values import EMPTY, BuiltinTable, Lambda, List, Symbol, make_list, sym

@@ -1,8 +1,6 @@
 """Hash tables: mutable, insertion-ordered tables whose
 keys compare with `equal?` (values.hash_key gives each key its hashable image;
 NaN, procedures, tensors and hashes are unhashable)."""
-from __future__ import annotations
-
 from ..errors import EvalError
 from ..printer import display_form
 from ..values import NIL, BuiltinTable, Hash, List, NilType, Symbol, Unhashable, hash_key, make_list

@@ -1,8 +1,6 @@
 """Integer division and integral tests: quotient,
 remainder, modulo, truncate, integer?. Numbers stay f64; `quotient` is the
 exact truncated quotient rounded once to f64, never a truncated rounded a/b."""
-from __future__ import annotations
-
 import math
 
 from ..errors import EvalError

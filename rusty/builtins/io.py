@@ -1,6 +1,4 @@
 """Output, errors and evaluation builtins."""
-from __future__ import annotations
-
 from ..errors import EvalError
 from ..printer import display_form, print_form
 from .args import string_arg

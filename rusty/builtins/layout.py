@@ -1,7 +1,5 @@
 """Layout builtins: `fmt-string` (canonical program text) and
 `pretty-print` / `pretty-string` (values laid out within a width)."""
-from __future__ import annotations
-
 import math
 
 from ..printer import display_form

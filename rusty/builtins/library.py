@@ -8,8 +8,6 @@ including for bad input: where that definition failed inside `car`, `cdr`,
 `string-append` or `string-length`, the primitive raises through the same
 builtin.
 """
-from __future__ import annotations
-
 from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, equal
 from .lists import car, cdr
 from .strings import string_append, string_length

@@ -1,7 +1,5 @@
 """List builtins. Lists are immutable cells; Nil counts as
 the empty list wherever a list is expected, unless stated otherwise."""
-from __future__ import annotations
-
 from ..errors import EvalError
 from ..printer import display_form, format_number
 from ..values import EMPTY, NIL, BuiltinTable, List, copy_onto, equal, make_list, reverse_onto

@@ -3,8 +3,6 @@
 Every result is the IEEE result: where Python's `math` raises for a domain or
 range condition, the C library's value is returned instead.
 """
-from __future__ import annotations
-
 import math
 import time
 

@@ -3,8 +3,6 @@
 One generator per process, made on first use; after `(random-seed! n)` its
 sequence is a function of n alone (the seed is n's text, hashed by SHA-512, so
 it does not depend on Python's per-process hash randomisation)."""
-from __future__ import annotations
-
 import math
 
 from ..errors import EvalError

@@ -4,8 +4,6 @@ standard input, standard error and `exit`.
 Standard input is read as bytes when the stream has them (so a lone `\\r`
 inside a line survives), decoded as UTF-8; lines end at `\\n` or `\\r\\n`.
 """
-from __future__ import annotations
-
 import os
 import sys
 

@@ -3,8 +3,6 @@
 JSON is written and parsed with explicit stacks, so deeply nested data never
 overflows the host stack. `parse_json` is shared with the model files.
 """
-from __future__ import annotations
-
 
 from ..errors import EvalError
 from ..printer import display_form, format_number, plain_item, print_form, render_nested

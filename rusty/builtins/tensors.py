@@ -1,9 +1,6 @@
 """The tensor builtins: construction, access, arithmetic, matmul."""
-from __future__ import annotations
-
 import math
 import sys
-from array import array
 
 from ..errors import EvalError
 from ..printer import display_form
@@ -173,6 +170,7 @@ def tensor_map(host, f, t):
         if y.__class__ is not float:
             raise EvalError('tensor-map: function must return a number, got %s' % display_form(y))
         out.append(y)
+    from array import array     # (collections.abc with it): loaded when a tensor is first made
     return Tensor(array('d', out), t.shape)
 
 

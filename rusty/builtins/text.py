@@ -1,8 +1,6 @@
 """The practical string builtins: case, trimming,
 replacing, padding, code points and `repr`. Strings are code-point sequences;
 a "character" is a one-character string."""
-from __future__ import annotations
-
 from ..errors import EvalError
 from ..printer import display_form, write_form
 from ..values import BuiltinTable

@@ -7,8 +7,6 @@ values in messages (`host.display`): the graph package never imports the printer
 The table is light: the graph package proper (and the tensor module) is
 imported by the builtins when first called, so start-up does without it.
 """
-from __future__ import annotations
-
 from ..errors import EvalError
 from ..values import BuiltinTable, Lambda, Tensor, make_list
 
