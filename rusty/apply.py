@@ -10,6 +10,7 @@ rusty value is a Python tuple.
 specialize.py inlines `run`'s body into its call templates: `run_body()` is
 that text, read from this very function's source, so the two cannot drift.
 """
+from . import diskcache
 from .errors import Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError, is_out_of_memory
 from .printer import display_form, lambda_params
 from .resolve import UNBOUND
@@ -195,7 +196,7 @@ def procedure_caller(D: Depth):
                  '            fr = [p.env, p.scope]', '            fr += args', '            site = None']
         lines += ['            ' + line for line in run_body()]
         lines += ['        return apply_procedure(p, args, None, False, D)', '    return call']
-        _caller_code = compile('\n'.join(lines) + '\n', '<rusty-caller>', 'exec')
+        _caller_code = diskcache.compiled('\n'.join(lines) + '\n', '<rusty-caller>')
     ns = {}
     exec(_caller_code, globals(), ns)
     return ns['make'](D)
