@@ -29,8 +29,6 @@ compile (values, errors, error positions, backtraces): a unit without
 `specialize_call` (RUSTY_SPECIALIZE=0) gets none of them, and the tests run
 programs both ways and compare.
 """
-import math
-
 from . import apply, diskcache, errors, resolve as resolve_mod, values
 from .eval import SPECIALS, comp, comp_generic_call, sub_span
 from .resolve import GlobalRef, LocalRef, resolve
@@ -110,6 +108,7 @@ def template_namespace() -> dict:
     application helpers it names, and nothing else."""
     global _namespace
     if _namespace is None:
+        import math     # for the mod template: start-up can do without it
         _namespace = {
             'Lambda': values.Lambda, 'Builtin': values.Builtin, 'Native': values.Native,
             'NativeGrad': values.NativeGrad, 'List': values.List, 'NIL': values.NIL, 'Symbol': values.Symbol,

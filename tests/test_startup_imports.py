@@ -114,6 +114,7 @@ def test_the_library_macros_run_without_the_kept_out_modules():
     ("(tensor-sum (tensor '((1 2) (3 4))))", 'rusty.tensor', '10'),
     ("(tensor-sum (tensor '((1 2) (3 4))))", 'array', '10'),
     ('(let ((x 2)) (* x 3))', 'rusty.let_forms', '6'),
+    ('(begin (define (f x) (mod x 4)) (f 7))', 'math', '3'),
     ('(do ((i 0 (+ i 1))) ((= i 3) i))', 'rusty.let_forms', '3'),
     ("(case 2 ((1) 'one) ((2) 'two))", 'rusty.case_form', 'two'),
     ("(match '(1 2) ((a b) (+ a b)))", 'rusty.patterns', '3'),
@@ -197,3 +198,14 @@ def test_a_run_that_loads_threading_on_the_evaluation_thread_still_exits():
     proc = subprocess.run([sys.executable, '-S', '-c', script], capture_output=True, text=True,
                           env=env, timeout=60, cwd=str(REPO))
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, '(11 12)\nTrue\n', '')
+
+
+def test_the_evaluator_and_its_fast_nodes_import_no_math():
+    # math is for the builtins that need it (and the inline `mod` template).
+    env = dict(os.environ)
+    env['PYTHONPATH'] = str(REPO)
+    script = ('import sys; import rusty.specialize, rusty.specials, rusty.worker, rusty.apply;'
+              " print('math' in sys.modules)")
+    proc = subprocess.run([sys.executable, '-S', '-c', script], capture_output=True, text=True,
+                          env=env, timeout=60, cwd=str(REPO))
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, 'False\n', '')
