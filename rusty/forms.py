@@ -6,7 +6,8 @@ formatter and the documentation read it without loading the evaluator. Every
 other view of the forms derives from this table:
 
 - `eval.SPECIAL_FORM_NAMES` and the REPL lexer's keyword set: `NAMES`;
-- the runtime imports each row's `module` to register its compile function;
+- each row's `module` registers its compile function when imported, which
+  the runtime does on the form's first compile (eval.defer_specials);
 - `resolve.body_defines`, the macro purity check (macro_cache.py) and
   hygiene (hygiene.py) dispatch on a row's `syntax`, one of `SYNTAXES`;
   the purity check refuses every `effectful` form without looking further,

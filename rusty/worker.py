@@ -28,7 +28,6 @@ is handed over.
 import gc
 import sys
 import time
-from _queue import SimpleQueue   # queue.SimpleQueue, without queue's imports
 from _thread import allocate_lock, get_ident, stack_size, start_new_thread   # threading's own imports cost start-up time
 
 from .errors import Abort, EvalError, is_out_of_memory
@@ -134,11 +133,37 @@ def roomy(fn):
     return big(fn)
 
 
+class Mailbox:
+    """A first-in first-out queue of jobs for one consumer thread, on a bare
+    lock (the _queue module's load costs start-up time)."""
+    __slots__ = ('items', 'wake')
+
+    def __init__(self):
+        self.items = []
+        self.wake = allocate_lock()      # released by put when the consumer may have to wake up
+        self.wake.acquire()
+
+    def put(self, item) -> None:
+        """Add `item` and wake the consumer."""
+        self.items.append(item)
+        try:
+            self.wake.release()
+        except RuntimeError:             # released already: the consumer will look again
+            pass
+
+    def get(self):
+        """The oldest item, waiting for one if there is none."""
+        items = self.items
+        while not items:
+            self.wake.acquire()
+        return items.pop(0)
+
+
 class Worker:
     """Runs callables on one long-lived big-stack thread, one at a time."""
 
     def __init__(self, depth_limit: int):
-        self.jobs = SimpleQueue()
+        self.jobs = Mailbox()
         self.running = False
         self.interrupts = 0
         self.job = 0                 # counts jobs, so a late interrupt cannot reach the next one

@@ -46,6 +46,7 @@ KEPT_OUT = (
     'array',           # a tensor's buffer: imported when the first tensor is made
     'operator',        # field getters come from the builtin _operator
     '__future__',      # no start-up module needs postponed annotations
+    '_queue',          # the evaluation thread's jobs wait in a Mailbox on a bare lock
 )
 # The modules of special forms the standard library's loading does not
 # compile: each loads when a program first uses one of its forms.
