@@ -15,9 +15,7 @@ from .apply import Depth, apply_procedure, make_frame, recursion_message, run
 from .errors import EvalError, RecursionLimit
 from .forms import NAMES
 from .printer import display_form
-from .macro_cache import is_pure
 from .resolve import MISSING, UNBOUND, GlobalEnv, GlobalRef, lookup_by_name, resolve, visible_names
-from .suggest import undefined_message
 from .values import EMPTY, NIL, List, Macro, Symbol, make_list, sym
 
 SPECIAL_FORM_NAMES = list(NAMES)      # forms.py's table, in its order
@@ -67,6 +65,7 @@ def _stand_in(module: str, load):
 
 
 def undefined_error(s: Symbol, frame, genv: GlobalEnv, span) -> EvalError:
+    from .suggest import undefined_message     # only a failing run needs the suggestions
     names = SPECIAL_FORM_NAMES + visible_names(frame, genv)
     return EvalError(undefined_message(s.name, names), span)
 
@@ -274,6 +273,7 @@ def expand_macro(m: Macro, arg_forms: List, f, scope, tail, span, unit, cache: l
         fr = make_frame(m, list(arg_forms), span)
         expansion = run(m, fr, span, D)
         code = comp(to_code(expansion), scope, tail, span, unit.from_data())
+        from .macro_cache import is_pure       # loaded with the first macro expansion
         if is_pure(m, unit.genv):
             cache[:] = [m, epoch, code]
     if tail:

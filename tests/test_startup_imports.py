@@ -50,13 +50,15 @@ KEPT_OUT = (
 )
 # The modules of special forms the standard library's loading does not
 # compile: each loads when a program first uses one of its forms.
-FORMS_ON_USE = ('rusty.let_forms', 'rusty.case_form', 'rusty.patterns')
+FORMS_ON_USE = ('rusty.let_forms', 'rusty.case_form', 'rusty.patterns',
+                'rusty.macro_cache')     # (the macro purity check: on the first expansion)
 # rusty's own modules a batch run must not import: the JIT, the graph
 # package proper (its builtins' table is light), the formatter, the REPL.
 RUSTY_KEPT_OUT = ('rusty.jit', 'rusty.graph.grad', 'rusty.graph.interp', 'rusty.graph.ir',
                   'rusty.graph.optimize', 'rusty.graph.shapes', 'rusty.graph.trace',
                   'rusty.fmt', 'rusty.pretty', 'rusty.repl', 'rusty.manual', 'rusty.fmt_command',
-                  'rusty.report', 'rusty.docs', 'rusty.tensor') + FORMS_ON_USE
+                  'rusty.report', 'rusty.docs', 'rusty.tensor',
+                  'rusty.suggest') + FORMS_ON_USE       # (suggest: the 'did you mean' of a failing run)
 
 SCRIPT = '''
 import io, sys
@@ -119,6 +121,7 @@ def test_the_library_macros_run_without_the_kept_out_modules():
     ('(do ((i 0 (+ i 1))) ((= i 3) i))', 'rusty.let_forms', '3'),
     ("(case 2 ((1) 'one) ((2) 'two))", 'rusty.case_form', 'two'),
     ("(match '(1 2) ((a b) (+ a b)))", 'rusty.patterns', '3'),
+    ("(begin (defmacro twice (x) (list '* 2 x)) (twice 4))", 'rusty.macro_cache', '8'),
 ])
 def test_what_is_kept_out_is_imported_when_first_used(expr, module, shown):
     status, out, err, modules = batch_modules('-e', expr)
@@ -139,6 +142,13 @@ def test_a_form_loaded_on_first_use_reports_its_own_errors(expr, module, message
     assert (status, out) == (1, '')
     assert err.startswith('Error: %s\n  at <expr>:1:1\n' % message), err
     assert module in modules
+
+
+def test_an_undefined_name_loads_the_suggestions_only_then():
+    status, out, err, modules = batch_modules('-e', "(lenght '(1))")
+    assert (status, out) == (1, '')
+    assert err.startswith("Error: Undefined: 'lenght' — did you mean 'length'?\n"), err
+    assert 'rusty.suggest' in modules
 
 
 def test_an_error_report_loads_the_renderer_only_then():
