@@ -144,12 +144,14 @@ class Mailbox:
         self.wake.acquire()
 
     def put(self, item) -> None:
-        """Add `item` and wake the consumer."""
-        self.items.append(item)
+        """Add `item` and wake the consumer (even if Ctrl-C lands in between)."""
         try:
-            self.wake.release()
-        except RuntimeError:             # released already: the consumer will look again
-            pass
+            self.items.append(item)
+        finally:
+            try:
+                self.wake.release()
+            except RuntimeError:         # released already: the consumer will look again
+                pass
 
     def get(self):
         """The oldest item, waiting for one if there is none."""

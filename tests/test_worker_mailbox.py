@@ -49,3 +49,18 @@ def test_a_consumer_waits_until_an_item_arrives():
     box.put('job')
     consumer.join(30)
     assert got == ['job']
+
+
+def test_a_wake_up_without_an_item_is_absorbed():
+    # put's release can come without an item (Ctrl-C landing before the append):
+    # the consumer looks again instead of taking a job that is not there.
+    box = Mailbox()
+    box.wake.release()
+    got = []
+    consumer = threading.Thread(target=lambda: got.append(box.get()))
+    consumer.start()
+    consumer.join(0.2)
+    assert consumer.is_alive() and got == []
+    box.put('job')
+    consumer.join(30)
+    assert got == ['job']
