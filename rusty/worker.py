@@ -6,14 +6,14 @@ Deep Lisp recursion costs no C stack by itself (Python 3.11 runs nested Python
 calls in one C frame), but every builtin that calls back into Lisp (sort's
 predicate, map, apply, …) costs C stack per level: BYTES_PER_LEVEL covers the
 worst of them with a margin (tests/test_stack_depth.py measures each). When the
-address space cannot hold that stack (`ulimit -v`), the thread starts with the
-largest stack it can get; plain recursion still reaches the limit (it needs no
-C stack) and the session bounds how deeply builtins' callbacks may nest to what
-the stack holds (`callback_capacity`), so that too ends in the recursion error.
-Under such a limit the stack is also kept small enough to leave the heap room
-for the Python frames and Lisp frames of plain recursion to the limit
-(HEAP_PER_LEVEL each): a stack that takes all it can get leaves the heap too
-little, and plain recursion then runs out of memory short of the limit.
+address space is limited (`ulimit -v`) and cannot hold that stack besides the
+heap that plain recursion to the limit needs (its Python frames and Lisp
+frames: HEAP_PER_LEVEL a level), the thread gets only the stack that leaves
+the heap that room (or, failing that, the largest it can get): a stack that
+took all it could left too little heap, and plain recursion ran out of memory
+short of the limit. Plain recursion needs no C stack, so it still reaches the
+limit; the session bounds how deeply builtins' callbacks may nest to what the
+stack holds (`callback_capacity`), so that too ends in the recursion error.
 
 Ctrl-C arrives as KeyboardInterrupt in the waiting (main) thread; it is passed
 on to the worker as an asynchronous exception, so the evaluation stops at its
