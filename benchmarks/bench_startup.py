@@ -101,8 +101,9 @@ def import_profile(runs=3):
 
 
 # In a fresh process (`python3 -S`): what `rusty -e 1` does, phase by phase
-# (cli.run_batch's imports, the builtin tables, reading stdlib.lisp, Session()
-# evaluating it), with the collector off as run_batch has it during start-up.
+# (cli.run_batch's imports, the builtin tables' index, the standard library's
+# forms, Session() binding the globals lazily), with the collector off as
+# run_batch has it during start-up.
 PHASES = """\
 import gc, time
 gc.disable()
@@ -112,9 +113,9 @@ from rusty.printer import print_form
 from rusty.report import render
 from rusty import runtime
 t1 = time.perf_counter()
-runtime.builtin_tables()
+runtime.table_index()
 t2 = time.perf_counter()
-runtime.stdlib_forms()
+runtime.stdlib_file()
 t3 = time.perf_counter()
 s = runtime.Session()
 t4 = time.perf_counter()
@@ -122,8 +123,9 @@ s.run('1')
 t5 = time.perf_counter()
 print(t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4)
 """
-PHASE_NAMES = ('imports (cli, printer, report, runtime)', 'builtin tables (their imports)',
-               'the standard library\'s read forms (form cache)', 'Session(): builtins installed, stdlib evaluated',
+PHASE_NAMES = ('imports (cli, printer, report, runtime)', 'the builtin tables\' names (cached index)',
+               'the standard library\'s forms (form cache, not decoded)',
+               'Session(): the evaluation thread, every global bound (pending)',
                'evaluating `1`')
 
 

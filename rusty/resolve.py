@@ -36,30 +36,89 @@ UNBOUND = _Marker('UNBOUND')   # a define slot whose define has not run yet
 
 # ── Global environment ───────────────────────────────────────────────────
 
+class Pending:
+    """A global's value, made when first needed: start-up binds the builtins
+    and the standard library's definitions this way (lazy.py), so a run pays
+    only for what it uses. `make()` gives the value; it runs once (again after
+    a failure, such as an interrupt), and the cells that share a Pending share
+    the value it made."""
+    __slots__ = ('make', 'value')
+
+    def __init__(self, make):
+        self.make = make
+        self.value = MISSING
+
+    def get(self):
+        """The value, made on the first call; MISSING while it is being made."""
+        if self.value is MISSING:
+            make, self.make = self.make, None
+            if make is None:
+                return MISSING
+            try:
+                self.value = make()
+            except BaseException:
+                self.make = make
+                raise
+        return self.value
+
+
 class Cell:
     """A global binding of one session. `value` is MISSING when unbound, and
     also when the name is dyn in this session (then the real value is in
-    `real`): the fast path reads `value` and only has to test for MISSING.
-    `dyn` turns true once a non-global frame of this session gains a run-time
-    binding of the name, which sends precomputed lookups of it down the
-    by-name path. `epoch` is the session's epoch counter."""
-    __slots__ = ('value', 'real', 'dyn', 'epoch')
+    `real`), and while the value is still `pending` (a Pending: made on first
+    read): the fast path reads `value` and only has to test for MISSING; the
+    slow path reads through get(). `dyn` turns true once a non-global frame of
+    this session gains a run-time binding of the name, which sends precomputed
+    lookups of it down the by-name path. `epoch` is the session's epoch counter."""
+    __slots__ = ('value', 'real', 'dyn', 'epoch', 'pending')
 
     def __init__(self, epoch: list):
         self.value = MISSING
         self.real = MISSING
         self.dyn = False
         self.epoch = epoch
+        self.pending = None
 
     def get(self):
+        if self.pending is not None:
+            self.force()
         return self.real if self.dyn else self.value
+
+    def current(self):
+        """What the fast path reads (`value`), made first if pending: for the
+        compiler's look at a global's present value."""
+        if self.pending is not None:
+            self.force()
+        return self.value
 
     def set(self, v):
         self.epoch[0] += 1
+        self.pending = None
         if self.dyn:
             self.real = v
         else:
             self.value = v
+
+    def defer(self, pending: Pending) -> None:
+        """Bind the cell to a value made on first read (start-up only: no
+        epoch change, as nothing can have looked at it yet)."""
+        self.pending = pending
+        self.value = MISSING
+
+    def force(self) -> None:
+        """Make a pending value and bind it (unless the cell was set meanwhile)."""
+        p = self.pending
+        v = p.get()
+        if self.pending is p and v is not MISSING:
+            self.pending = None
+            if self.dyn:
+                self.real = v
+            else:
+                self.value = v
+
+    def bound(self) -> bool:
+        """True if the name has a value, made or pending (makes nothing)."""
+        return self.pending is not None or (self.real if self.dyn else self.value) is not MISSING
 
 
 class GlobalEnv:
@@ -93,7 +152,7 @@ class GlobalEnv:
 
     def names(self):
         """Every bound global name."""
-        return [s.name for s, c in self.cells.items() if c.get() is not MISSING]
+        return [s.name for s, c in self.cells.items() if c.bound()]
 
 
 class LibraryEnv(GlobalEnv):
@@ -116,9 +175,10 @@ class LibraryEnv(GlobalEnv):
         self.private: set = set()
         self.epoch = program.epoch      # one epoch: a change on either side invalidates caches
         for s, c in program.cells.items():
-            v = c.get()
-            if v is not MISSING:
-                self.cell(s).set(v)
+            if c.pending is not None:
+                self.cell(s).defer(c.pending)
+            elif c.bound():
+                self.cell(s).set(c.get())
 
     def lookup(self, s: Symbol):
         c = self.cells.get(s)
@@ -137,11 +197,20 @@ class LibraryEnv(GlobalEnv):
         self.private.add(s)
 
     def publish(self) -> None:
-        """Bind every name the library defined in the program's globals too."""
+        """Bind every name the library defined in the program's globals too
+        (a pending definition stays pending, shared: made once, on either side)."""
         for s, c in self.cells.items():
-            v = c.get()
-            if v is not MISSING and s not in self.private and self.program.lookup(s) is not v:
-                self.program.define(s, v)
+            if s in self.private:
+                continue
+            mine = self.program.cells.get(s)
+            if c.pending is not None:
+                if mine is None or mine.pending is not c.pending:
+                    self.program.cell(s).defer(c.pending)
+            elif c.bound():
+                v = c.get()
+                now = MISSING if mine is None else mine.pending.value if mine.pending is not None else mine.get()
+                if now is not v:
+                    self.program.define(s, v)
 
 
 def mark_dyn(s: Symbol, genv: GlobalEnv) -> None:
@@ -150,7 +219,7 @@ def mark_dyn(s: Symbol, genv: GlobalEnv) -> None:
     c = genv.cell(s)
     if c.dyn:
         return
-    c.real = c.value
+    c.real = c.get()
     c.value = MISSING
     c.dyn = True
 

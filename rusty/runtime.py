@@ -7,24 +7,18 @@ import gc
 import os
 import sys
 
-from . import forms, specialize, specials
+from . import forms, lazy, specialize, specials
 from . import eval as ev
 from .apply import Depth, make_frame, procedure_caller, recursion_message, run
 from .errors import (STDLIB_FILE, Abort, EvalError, Exit, Interrupted, ReadError, RecursionLimit, RustyError,
                      is_out_of_memory, os_error_text)
-from .formcache import read_cached
+from .formcache import load_forms
+from .lazy import import_module
 from .printer import display_form
 from .reader import read
 from .resolve import MISSING, GlobalEnv, LibraryEnv
 from .values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, sym
 from .worker import worker
-
-
-def import_module(name: str):
-    """The module `name`, imported if need be (importlib.import_module without
-    importlib's own import, which start-up can do without)."""
-    __import__(name)
-    return sys.modules[name]
 
 
 # The modules the forms table names register their compile functions in
@@ -59,24 +53,40 @@ def recursion_limit_from_env() -> int:
 # ── Builtin tables and the standard library (loaded once per process) ────
 
 _tables: list | None = None
-_stdlib_forms = None
+_index: tuple | None = None
+_stdlib: object = None
 
 
 def builtin_tables() -> list:
-    """Every builtin table, in installation order (imported on first use)."""
+    """Every builtin table, in installation order (imports them all)."""
     global _tables
     if _tables is None:
         _tables = [import_module(name).TABLE for name in TABLE_MODULES]
     return _tables
 
 
-def stdlib_forms():
-    """The standard library's read forms (from the form cache when it has them)."""
-    global _stdlib_forms
-    if _stdlib_forms is None:
+def table_index() -> tuple:
+    """((module, names), …) of every table module and then the library's
+    primitives, without importing them when the cached index is current."""
+    global _index
+    if _index is None:
+        _index = lazy.table_index(TABLE_MODULES + (LIBRARY_PRIMITIVES,))
+    return _index
+
+
+def stdlib_file():
+    """The standard library's top-level forms, a formcache.FormFile (each
+    decoded when first used; from the form cache when it has them)."""
+    global _stdlib
+    if _stdlib is None:
         with open(STDLIB_PATH, encoding='utf-8') as fh:
-            _stdlib_forms = read_cached(STDLIB_FILE, fh.read())
-    return _stdlib_forms
+            _stdlib = load_forms(STDLIB_FILE, fh.read())
+    return _stdlib
+
+
+def stdlib_forms():
+    """The standard library's read forms, all of them."""
+    return stdlib_file().forms()
 
 
 # ── The garbage collector ────────────────────────────────────────────────
@@ -129,22 +139,28 @@ class Session:
         capacity = self.worker.callback_capacity(self.depth.limit)
         if capacity is not None:     # a small stack (ulimit -v): bound nested callbacks
             self.call = bounded_call(self.call, capacity)
-        for table in builtin_tables():
-            self.install(table)
+        for module, names in table_index():
+            if module != LIBRARY_PRIMITIVES:
+                lazy.bind_builtins(self.genv, module, names, self.builtin)
         if stdlib:
-            self.worker.call(self._load_stdlib, stdlib_forms())
+            self._load_stdlib(stdlib_file())
+        if fast is None:        # the reference: everything made now, in order
+            if self.library is not None:
+                lazy.make_all(self.library)
+            lazy.make_all(self.genv)
         tune_gc()
 
     def install(self, table) -> None:
-        for s, b in self._builtins(table):
-            self.genv.define(s, b)
+        """Bind every builtin of `table` now (a table of the caller's own)."""
+        for spec in table.specs:
+            self.genv.define(sym(spec[0]), self.builtin(spec))
 
-    def _builtins(self, table):
-        """(symbol, Builtin) for each spec of a builtin table."""
-        for name, fn, lo, hi, doc, sig, host, shown, examples in table.specs:
-            if host:
-                fn = _bind_host(fn, self)
-            yield sym(name), Builtin(name, fn, lo, hi, shown, doc, sig, examples)
+    def builtin(self, spec) -> Builtin:
+        """The Builtin of a table's spec, for this session."""
+        name, fn, lo, hi, doc, sig, host, shown, examples = spec
+        if host:
+            fn = _bind_host(fn, self)
+        return Builtin(name, fn, lo, hi, shown, doc, sig, examples)
 
     # ── Running text ──
 
@@ -177,12 +193,15 @@ class Session:
         return value
 
     def _load_stdlib(self, forms) -> None:
-        """Run the standard library against its own globals, then give the
-        program its definitions (the library keeps its meaning)."""
+        """Bind the standard library in its own globals, then give the program
+        its definitions (the library keeps its meaning). Its definitions are
+        evaluated when first used (lazy.py), on whichever thread reads them."""
         lib = LibraryEnv(self.genv)
-        for s, b in self._builtins(import_module(LIBRARY_PRIMITIVES).TABLE):
-            lib.define_private(s, b)
-        self._eval_forms(forms, with_globals(self.unit, lib))
+        for module, names in table_index():
+            if module == LIBRARY_PRIMITIVES:
+                lazy.bind_builtins(lib, module, names, self.builtin, private=True)
+        unit = with_globals(self.unit, lib)
+        lazy.bind_library(lib, forms, lambda cell: ev.comp(cell.car, None, False, cell.span, unit)(None))
         lib.publish()
         self.library = lib
 

@@ -150,7 +150,7 @@ def inline_builtin(x, scope, unit):
     ref = resolve(scope, x.car, unit.genv)
     if ref.__class__ is not GlobalRef:
         return None
-    b = ref.cell.value
+    b = ref.cell.current()
     spec = _inline_spec(b)
     if spec is None or spec[0] != len(x) - 1:
         return None
@@ -306,7 +306,8 @@ def _lambda_call(cell, key: str, scope, span, unit, binds: dict):
     ref = resolve(scope, x.car, unit.genv)
     if nargs > MAX_ARGS or ref.__class__ is not GlobalRef:
         return None
-    if ref.cell.value is not resolve_mod.MISSING and ref.cell.value.__class__ is not Lambda:
+    now = ref.cell.current()
+    if now is not resolve_mod.MISSING and now.__class__ is not Lambda:
         return None         # a builtin, macro or native now: its own node is the fast one
     xspan = sub_span(cell, span, unit)
     _, arg_codes, _ = comp_generic_call(x, scope, False, xspan, unit)

@@ -6,10 +6,14 @@ Deep Lisp recursion costs no C stack by itself (Python 3.11 runs nested Python
 calls in one C frame), but every builtin that calls back into Lisp (sort's
 predicate, map, apply, …) costs C stack per level: BYTES_PER_LEVEL covers the
 worst of them with a margin (tests/test_stack_depth.py measures each). When the
-address space cannot hold that stack (`ulimit -v`), the thread starts with the
-largest stack it can get; plain recursion still reaches the limit (it needs no
-C stack) and the session bounds how deeply builtins' callbacks may nest to what
-the stack holds (`callback_capacity`), so that too ends in the recursion error.
+address space is limited (`ulimit -v`) and cannot hold that stack besides the
+heap that plain recursion to the limit needs (its Python frames and Lisp
+frames: HEAP_PER_LEVEL a level), the thread gets only the stack that leaves
+the heap that room (or, failing that, the largest it can get): a stack that
+took all it could left too little heap, and plain recursion ran out of memory
+short of the limit. Plain recursion needs no C stack, so it still reaches the
+limit; the session bounds how deeply builtins' callbacks may nest to what the
+stack holds (`callback_capacity`), so that too ends in the recursion error.
 
 Ctrl-C arrives as KeyboardInterrupt in the waiting (main) thread; it is passed
 on to the worker as an asynchronous exception, so the evaluation stops at its
@@ -46,6 +50,9 @@ def loaded_ffi(name: str):
 BYTES_PER_LEVEL = 8 << 10     # C stack one Lisp depth level may use (sort's predicate: ~5.4 KiB)
 BASE_STACK = 64 << 20         # for everything that is not per level (startup, compiles, printing)
 MIN_STACK = 16 << 20          # below this, give up with a clear error
+HEAP_PER_LEVEL = 2 << 10      # heap one level of plain recursion may use (reference evaluator: ~1.8 KiB)
+HEAP_BASE = 128 << 20         # heap besides the levels: the thread's allocator arena, the library, code
+FLOOR_LEVELS = 1000           # nested callbacks the stack holds however tight the address space
 PY_FRAMES_PER_LEVEL = 24      # Python frames one Lisp level may use, with margin
 ALIVE_POLL = 0.5              # seconds between checks that the thread is still there
 NATIVE_ACK = 0.05             # seconds a running native has to answer an interrupt itself
@@ -89,6 +96,33 @@ class EvalThread:
     def is_alive(self) -> bool:
         """Whether the target is still running."""
         return self.alive
+
+
+def address_space_left() -> int | None:
+    """Bytes this process may still map under its address-space limit
+    (`ulimit -v`), or None when there is no limit or it cannot be read."""
+    try:
+        with open('/proc/self/limits', encoding='ascii') as fh:
+            soft = next(line for line in fh if line.startswith('Max address space')).split()[3]
+        if soft == 'unlimited':
+            return None
+        with open('/proc/self/status', encoding='ascii') as fh:
+            used_kib = next(line for line in fh if line.startswith('VmSize:')).split()[1]
+        return int(soft) - (int(used_kib) << 10)
+    except (OSError, StopIteration, IndexError, ValueError):
+        return None
+
+
+def stack_within(want: int, levels: int, left: int | None = None) -> int:
+    """The stack to ask for: `want`, or with `left` bytes of address space
+    (default: what the limit leaves) no more than leaves the heap room for
+    `levels` of plain recursion, and never less than FLOOR_LEVELS' worth."""
+    if left is None:
+        left = address_space_left()
+        if left is None:
+            return want
+    room = left - HEAP_BASE - levels * HEAP_PER_LEVEL
+    return min(want, max(room, stack_for(FLOOR_LEVELS)))
 
 
 def start_thread(target, want: int) -> tuple:
@@ -170,7 +204,8 @@ class Worker:
         self.interrupts = 0
         self.job = 0                 # counts jobs, so a late interrupt cannot reach the next one
         self.threading_seen = False  # whether threading was loaded when a job last ended
-        self.thread, self.stack = start_thread(lambda: roomy(self._loop), stack_for(depth_limit))
+        self.thread, self.stack = start_thread(lambda: roomy(self._loop),
+                                               stack_within(stack_for(depth_limit), depth_limit))
         self.max_depth = depth_limit
         self.recursion_limit = depth_limit * PY_FRAMES_PER_LEVEL + 10_000
 

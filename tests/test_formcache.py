@@ -79,7 +79,7 @@ def test_a_corrupt_entry_is_rebuilt(cache, garbage):
         os.unlink(cache / name)
         diskcache.store(str(cache / name), garbage)
     assert same(formcache.read_cached('lib.lisp', TEXT), read(TEXT, 'lib.lisp'))
-    assert same(formcache._load(str(cache / name)), read(TEXT, 'lib.lisp'))
+    assert same(formcache._load(str(cache / name)).forms(), read(TEXT, 'lib.lisp'))
 
 
 def test_an_entry_others_can_write_is_not_loaded(cache):
@@ -87,7 +87,7 @@ def test_an_entry_others_can_write_is_not_loaded(cache):
     (name,) = entries(cache)
     os.unlink(cache / name)
     diskcache.store(str(cache / name), marshal.dumps(formcache._encode(read('(evil)', 'x'))))
-    assert same(formcache._load(str(cache / name)), read('(evil)', 'x'))
+    assert same(formcache._load(str(cache / name)).forms(), read('(evil)', 'x'))
     os.chmod(cache / name, 0o666)
     assert same(formcache.read_cached('lib.lisp', TEXT), read(TEXT, 'lib.lisp'))
 
@@ -121,19 +121,53 @@ def test_cells_without_a_span_round_trip_beside_cells_with_one():
     built = List(sym('q'), List(read_form, List(NIL, List(List(True, EMPTY), EMPTY))))
     forms = List(built, read('(c . d) ()', 'y'))
     data = formcache._encode(forms)
-    assert data[4] != ()            # the positions of the span-less cells are recorded
+    assert any(marshal.loads(u)[2] for u in data[3])    # the positions of the span-less cells are recorded
     assert same(formcache._decode(marshal.loads(marshal.dumps(data))), forms)
 
 
+def unit0(d, tree=None, spans=None):
+    """Encoded forms `d` with the first form's tree or spans replaced."""
+    t, sp, missing = marshal.loads(d[3][0])
+    first = marshal.dumps((t if tree is None else tree, sp if spans is None else spans, missing))
+    return d[:3] + ((first,) + d[3][1:],)
+
+
+def spans0(d):
+    return marshal.loads(d[3][0])[1]
+
+
 @pytest.mark.parametrize('damage', [
-    lambda d: d[:4],                                        # a field missing
-    lambda d: (b'rusty-forms-1\n',) + d[1:],                # another format
+    lambda d: d[:3],                                        # a field missing
+    lambda d: (b'rusty-forms-3\n',) + d[1:],                # another format
     lambda d: d[:1] + ((1,),) + d[2:],                      # a name that is not a string
-    lambda d: d[:2] + ((0, 1j),) + d[3:],                   # an element no form has
-    lambda d: d[:3] + (d[3][1:],) + d[4:],                  # a span short
-    lambda d: d[:3] + ((d[3][0][:4],) + d[3][1:],) + d[4:],  # a span of four fields
+    lambda d: d[:2] + ((1,) + d[2][1:],) + d[3:],           # a head that is not a pair of names
+    lambda d: d[:3] + ((b'junk',) + d[3][1:],),             # a unit that is not marshal data
+    lambda d: unit0(d, tree=((0, 1j),)),                    # an element no form has
+    lambda d: unit0(d, spans=spans0(d)[1:]),                # a span short
+    lambda d: unit0(d, spans=(spans0(d)[0][:4],) + spans0(d)[1:]),  # a span of four fields
 ])
 def test_a_damaged_payload_is_refused(damage):
     data = formcache._encode(read(TEXT, 'lib.lisp'))
     with pytest.raises((ValueError, IndexError, TypeError)):
         formcache._decode(damage(data))
+
+
+def test_a_form_file_decodes_each_form_when_asked_and_tells_what_it_defines():
+    forms = read(TEXT, 'lib.lisp')
+    ff = formcache.FormFile(marshal.loads(marshal.dumps(formcache._encode(forms))), None)
+    assert len(ff) == len(forms)
+    assert [ff.head(i) for i in range(len(ff))] == [('define', 'f'), ('quote', 'a'), ('quasiquote', 'x')]
+    assert ff.cells == [None] * 3                       # nothing decoded yet
+    second = ff.cell(1)
+    assert ff.cells[0] is None and ff.cells[2] is None and ff.cell(1) is second
+    original = list(forms.cells())[1]
+    assert second.span == original.span and same(second.car, original.car)
+
+
+def test_a_corrupt_form_found_late_comes_from_the_reader_instead():
+    forms = read(TEXT, 'lib.lisp')
+    data = formcache._encode(forms)
+    ff = formcache.FormFile(unit0(data, tree=((0, 1j),)), lambda: read(TEXT, 'lib.lisp'))
+    assert same(ff.forms(), forms)
+    with pytest.raises(ValueError):
+        formcache.FormFile(unit0(data, tree=((0, 1j),)), None).cell(0)

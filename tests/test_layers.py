@@ -32,7 +32,7 @@ LAYERS = {
     'codegen': (['jit.codegen', 'jit.graph_codegen', 'jit.grad_call', 'jit.matmul_bridge'],
                 ['values', 'graph.ir', 'jit.build', 'jit.ffi', 'jit.bands', 'jit.kernels', 'errors']),
     'report': (['report'], ['errors', 'printer']),
-    'runtime': (['runtime', 'worker', 'compile_graph', 'docs', 'formcache'],
+    'runtime': (['runtime', 'worker', 'compile_graph', 'docs', 'formcache', 'lazy'],
                 ['errors', 'values', 'reader', 'printer', 'tensor', 'resolve', 'apply', 'eval', 'specials', 'let_forms',
                  'quasiquote', 'patterns', 'case_form', 'specialize', 'specialize_forms', 'hygiene', 'suggest', 'macro_cache', 'builtins.*',
                  'graph.*', 'jit.*', 'report', 'forms', 'diskcache']),

@@ -188,3 +188,92 @@ def test_a_failed_frame_allocation_reads_as_out_of_memory():
     assert top_level_error(frame_failure, Depth(10)).message == 'out of memory'
     assert located(frame_failure, None, Depth(10)).message == 'out of memory'
     assert top_level_error(SystemError('other'), Depth(10)).message.startswith('internal error: SystemError')
+
+
+# ── Room for the heap under an address-space limit ───────────────────────
+
+MIB = 1 << 20
+
+
+def test_an_unlimited_address_space_gets_the_whole_stack():
+    want = worker.stack_for(200_000)
+    plenty = want + worker.HEAP_BASE + 200_000 * worker.HEAP_PER_LEVEL
+    assert worker.stack_within(want, 200_000, left=plenty) == want
+    assert worker.stack_within(want, 200_000, left=10 * plenty) == want
+    if resource.getrlimit(resource.RLIMIT_AS)[0] == resource.RLIM_INFINITY:
+        assert worker.address_space_left() is None
+        assert worker.stack_within(want, 200_000) == want
+
+
+def test_a_limited_stack_leaves_the_heap_room_for_the_limit():
+    # 800,000 KiB less the ~19 MiB a fresh process has mapped: the stack
+    # takes only what the heap of 200,000 plain levels does not need, and
+    # still holds well over 10,000 nested callbacks
+    want = worker.stack_for(200_000)
+    left = 800_000 * 1024 - 19 * MIB
+    stack = worker.stack_within(want, 200_000, left=left)
+    assert stack + worker.HEAP_BASE + 200_000 * worker.HEAP_PER_LEVEL == left
+    assert 10_000 < worker.levels_in(stack) < 200_000
+    # a smaller limit asks for less heap, so gets more of the stack
+    assert worker.stack_within(worker.stack_for(20_000), 20_000, left=left) == worker.stack_for(20_000)
+
+
+def test_a_tiny_address_space_still_gets_a_floor_of_nested_callbacks():
+    want = worker.stack_for(200_000)
+    floor = worker.stack_for(worker.FLOOR_LEVELS)
+    assert worker.stack_within(want, 200_000, left=100 * MIB) == floor
+    assert worker.stack_within(want, 200_000, left=-5) == floor
+    assert worker.stack_within(16 * MIB, 200_000, left=100 * MIB) == 16 * MIB   # never more than asked
+
+
+def test_address_space_left_reads_the_limit():
+    code = ('import resource\n'
+            'resource.setrlimit(resource.RLIMIT_AS, (900 * 2**20, resource.RLIM_INFINITY))\n'
+            'from rusty import worker\n'
+            'print(worker.address_space_left())\n')
+    p = rusty_proc(['-c', code])
+    assert p.returncode == 0, p.stderr
+    left = int(p.stdout)
+    assert 500 * MIB < left < 900 * MIB        # the limit less what the process has mapped
+
+
+# The heap one level of plain recursion takes (its Python frames, the Lisp
+# frame, the argument list and numbers), measured as address space: the
+# sizing above reserves HEAP_PER_LEVEL for each level up to the limit.
+HEAP_PROBE = '''
+import sys
+from rusty.runtime import Session
+from rusty.values import Builtin, sym
+samples = []
+def probe():
+    with open('/proc/self/status') as fh:
+        samples.append(int(next(l for l in fh if l.startswith('VmSize:')).split()[1]) << 10)
+    return 0.0
+s = Session()
+s.genv.define(sym('probe'), Builtin('probe', probe, 0, 0, False, '', '', ()))
+s.run(sys.argv[1], '<test>')
+s.run('(g 1)', '<test>')
+s.run('(g 50001)', '<test>')
+print((samples[1] - samples[0]) // 50000)
+'''
+
+
+@pytest.mark.skipif(not os.path.exists('/proc/self/status'), reason='needs /proc/self/status')
+@pytest.mark.parametrize('specialize', ['0', '1'])
+def test_plain_recursion_fits_the_heap_reserved_per_level(specialize):
+    p = rusty_proc(['-c', HEAP_PROBE, THROUGH['plain']], env={'RUSTY_SPECIALIZE': specialize})
+    assert p.returncode == 0, p.stderr[-800:]
+    per_level = int(p.stdout)
+    assert 0 < per_level < worker.HEAP_PER_LEVEL, per_level
+
+
+@pytest.mark.parametrize('limit_kib', [800_000, 1_200_000, 2_000_000])
+def test_plain_recursion_reaches_the_default_depth_under_a_limit_with_the_fast_paths_off(limit_kib):
+    # the evaluator without fast paths takes ~1.8 KiB of heap per level: a
+    # stack that took all (2 GB) or half (1.2 GB, 800 MB) of what the limit
+    # allowed ran it out of memory short of 200,000 levels
+    src = '(define (g n) (if (= n 0) 0 (+ 1 (g (- n 1))))) (println (g 199999)) (g 200001)'
+    p = rusty_proc(['-m', 'rusty', '-e', src], env={'RUSTY_SPECIALIZE': '0'}, limit_as=limit_kib * 1024)
+    assert p.returncode == 1, p.stderr[-800:]
+    assert p.stdout == '199999\n'
+    assert p.stderr.startswith('Error: ' + LIMIT_MSG % 200_000 + '\n'), p.stderr[-800:]

@@ -26,29 +26,23 @@ _builtins: frozenset | None = None
 
 
 def builtin_names() -> frozenset:
-    """Names bound by the builtin tables and the standard library (computed once)."""
+    """Names bound by the builtin tables and the standard library (computed
+    once, from the table index and the library's definitions: no table
+    module imported, no library form decoded)."""
     global _builtins
     if _builtins is None:
-        from ..runtime import builtin_tables, stdlib_forms
+        from ..runtime import LIBRARY_PRIMITIVES, stdlib_file, table_index
         names = set()
-        for table in builtin_tables():
-            names.update(spec[0] for spec in table.specs)
-        for form in stdlib_forms():
-            names.update(_defined_name(form))
+        for module, table_names in table_index():
+            if module != LIBRARY_PRIMITIVES:        # the library's own, not the program's
+                names.update(table_names)
+        forms = stdlib_file()
+        for i in range(len(forms)):
+            head = forms.head(i)
+            if head is not None and head[0] in DEFINERS:
+                names.add(head[1])
         _builtins = frozenset(names)
     return _builtins
-
-
-def _defined_name(form):
-    """The name a top-level (define …)/(defmacro …) form binds, if any."""
-    items = list(form) if hasattr(form, 'cells') else []
-    if len(items) >= 2 and getattr(items[0], 'name', None) in DEFINERS:
-        target = items[1]
-        if hasattr(target, 'cells') and len(target):
-            target = target.car
-        name = getattr(target, 'name', None)
-        if name:
-            yield name
 
 
 class RustyLexer(Lexer):
