@@ -100,13 +100,14 @@ class EvalThread:
 
 def address_space_left() -> int | None:
     """Bytes this process may still map under its address-space limit
-    (`ulimit -v`), or None when there is no limit or it cannot be read."""
+    (`ulimit -v`), or None when there is no limit or it cannot be read (read
+    as UTF-8, the codec start-up has loaded already)."""
     try:
-        with open('/proc/self/limits', encoding='ascii') as fh:
+        with open('/proc/self/limits', encoding='utf-8') as fh:
             soft = next(line for line in fh if line.startswith('Max address space')).split()[3]
         if soft == 'unlimited':
             return None
-        with open('/proc/self/status', encoding='ascii') as fh:
+        with open('/proc/self/status', encoding='utf-8') as fh:
             used_kib = next(line for line in fh if line.startswith('VmSize:')).split()[1]
         return int(soft) - (int(used_kib) << 10)
     except (OSError, StopIteration, IndexError, ValueError):
