@@ -36,7 +36,8 @@ DEFAULT_RECURSION_LIMIT = 200_000
 
 def specialize_from_env() -> bool:
     """False when RUSTY_SPECIALIZE=0: the closure compiler alone, no generated
-    fast nodes (the reference the fast nodes are tested against)."""
+    fast nodes, and every global made at start-up (the references the fast
+    nodes and lazy start-up are tested against)."""
     return os.environ.get('RUSTY_SPECIALIZE', '1').strip() != '0'
 
 
