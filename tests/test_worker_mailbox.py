@@ -39,16 +39,20 @@ def test_a_waiting_consumer_gets_every_item_of_several_producers():
         assert [i for kk, i in got if kk == k] == list(range(500))
 
 
-def test_a_consumer_waits_until_an_item_arrives():
-    box = Mailbox()
+def waits_for_put(box):
+    """True if a consumer of `box` blocks until an item is put, then takes it."""
     got = []
     consumer = threading.Thread(target=lambda: got.append(box.get()))
     consumer.start()
     consumer.join(0.2)
-    assert consumer.is_alive() and got == []
+    waited = consumer.is_alive() and got == []
     box.put('job')
     consumer.join(30)
-    assert got == ['job']
+    return waited and got == ['job']
+
+
+def test_a_consumer_waits_until_an_item_arrives():
+    assert waits_for_put(Mailbox())
 
 
 def test_a_wake_up_without_an_item_is_absorbed():
@@ -56,11 +60,4 @@ def test_a_wake_up_without_an_item_is_absorbed():
     # the consumer looks again instead of taking a job that is not there.
     box = Mailbox()
     box.wake.release()
-    got = []
-    consumer = threading.Thread(target=lambda: got.append(box.get()))
-    consumer.start()
-    consumer.join(0.2)
-    assert consumer.is_alive() and got == []
-    box.put('job')
-    consumer.join(30)
-    assert got == ['job']
+    assert waits_for_put(box)
