@@ -134,7 +134,7 @@ def _definer(lib, s, forms, i: int, evaluate):
     """What makes pending definition i: evaluate it; the value it bound."""
     def made():
         evaluate(forms.cell(i))
-        return lib.cells[s].value
+        return lib.cells[s].get()
     return made
 
 

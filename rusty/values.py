@@ -290,7 +290,7 @@ class Tensor:
     """An immutable row-major f64 buffer (`array('d')`) with a shape tuple."""
     __slots__ = ('data', 'shape')
 
-    def __init__(self, data: 'array', shape: tuple):
+    def __init__(self, data, shape: tuple):      # data: an array('d')
         self.data = data
         self.shape = shape
 
