@@ -33,7 +33,7 @@ from .errors import Span
 from .reader import read
 from .values import EMPTY, NIL, List, Symbol, sym
 
-FORMAT = b'rusty-forms-4\n'
+FORMAT = b'rusty-forms-5\n'
 # What the reader's output depends on, besides the text.
 KEY_MODULES = ('reader.py', 'values.py', 'errors.py', 'formcache.py')
 
@@ -149,17 +149,19 @@ def _encode(forms):
 
 
 def _head(tree, names):
-    """(head, name) for an encoded form shaped `(HEAD NAME …)` or `(HEAD (NAME …) …)`
-    with symbols HEAD and NAME, else None."""
+    """(head, name, signature) for an encoded form shaped `(HEAD NAME …)`
+    (signature False) or `(HEAD (NAME …) …)` (True) with symbols HEAD and
+    NAME, else None."""
     form = tree[0]
     if form.__class__ is not tuple or len(form) < 2 or form[0].__class__ is not int:
         return None
     target = form[1]
-    if target.__class__ is tuple and target:
+    signature = target.__class__ is tuple and len(target) > 0
+    if signature:
         target = target[0]
     if target.__class__ is not int:
         return None
-    return names[form[0]], names[target]
+    return names[form[0]], names[target], signature
 
 
 def _decode(data):
@@ -182,8 +184,9 @@ class FormFile:
         if (names.__class__ is not tuple or heads.__class__ is not tuple or units.__class__ is not tuple
                 or len(heads) != len(units) or not all(n.__class__ is str for n in names)
                 or not all(u.__class__ is bytes for u in units)
-                or not all(h is None or (h.__class__ is tuple and len(h) == 2 and h[0].__class__ is str
-                                         and h[1].__class__ is str) for h in heads)):
+                or not all(h is None or (h.__class__ is tuple and len(h) == 3 and h[0].__class__ is str
+                                         and h[1].__class__ is str and h[2].__class__ is bool)
+                           for h in heads)):
             raise ValueError('corrupt form cache entry')
         self.names = names
         self.heads = heads
@@ -196,9 +199,9 @@ class FormFile:
         return len(self.units)
 
     def head(self, i: int):
-        """(head, name) for form i shaped `(HEAD NAME …)` or `(HEAD (NAME …) …)`
-        with symbols HEAD and NAME (what a definition binds), else None;
-        nothing decoded."""
+        """(head, name, signature) for form i shaped `(HEAD NAME …)` (signature
+        False) or `(HEAD (NAME …) …)` (True), with symbols HEAD and NAME: what
+        a definition binds, and how; else None. Nothing is decoded."""
         return self.heads[i]
 
     def cell(self, i: int) -> List:

@@ -29,7 +29,9 @@ from .resolve import Pending
 from .values import sym
 
 INDEX_FORMAT = b'rusty-table-index-1\n'
-LAZY_HEADS = ('define', 'defmacro')
+# (head, signature) of the definitions made when first read: a function
+# defined with its signature, a macro; nothing whose making runs code.
+LAZY_SHAPES = (('define', True), ('defmacro', False))
 
 
 def import_module(name: str):
@@ -123,7 +125,7 @@ def bind_library(lib, forms, evaluate) -> None:
         if h is not None:
             counts[h[1]] = counts.get(h[1], 0) + 1
     for i, h in enumerate(heads):
-        if h is not None and h[0] in LAZY_HEADS and counts[h[1]] == 1:
+        if h is not None and (h[0], h[2]) in LAZY_SHAPES and counts[h[1]] == 1:
             s = sym(h[1])
             lib.cell(s).defer(Pending(_definer(lib, s, forms, i, evaluate)))
         else:

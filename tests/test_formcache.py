@@ -156,7 +156,10 @@ def test_a_form_file_decodes_each_form_when_asked_and_tells_what_it_defines():
     forms = read(TEXT, 'lib.lisp')
     ff = formcache.FormFile(marshal.loads(marshal.dumps(formcache._encode(forms))), None)
     assert len(ff) == len(forms)
-    assert [ff.head(i) for i in range(len(ff))] == [('define', 'f'), ('quote', 'a'), ('quasiquote', 'x')]
+    assert [ff.head(i) for i in range(len(ff))] == [('define', 'f', True), ('quote', 'a', True),
+                                                   ('quasiquote', 'x', True)]
+    flat = formcache._encode(read('(defmacro m (x) x) (define y 2) (f) 1', 'lib.lisp'))
+    assert flat[2] == (('defmacro', 'm', False), ('define', 'y', False), None, None)
     assert ff.cells == [None] * 3                       # nothing decoded yet
     second = ff.cell(1)
     assert ff.cells[0] is None and ff.cells[2] is None and ff.cell(1) is second

@@ -13,7 +13,7 @@ from rusty import lazy, runtime
 from rusty.printer import print_form
 from rusty.resolve import MISSING, Pending
 from rusty.runtime import LIBRARY_PRIMITIVES, Session
-from rusty.values import Builtin, Lambda, Macro, sym
+from rusty.values import Builtin, Lambda, Macro, Symbol, sym
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -160,3 +160,24 @@ def test_a_corrupt_index_entry_is_rebuilt(tmp_path, monkeypatch, payload):
 def test_the_repl_highlights_what_a_session_binds(monkeypatch):
     from rusty.repl.lexer import builtin_names
     assert builtin_names() == frozenset(fresh(monkeypatch, '1').global_names())
+
+
+def test_only_lone_function_and_macro_definitions_wait_for_their_first_read():
+    import marshal
+    from rusty.formcache import FormFile, _encode
+    from rusty.reader import read
+    from rusty.resolve import GlobalEnv
+    text = ('(define (f) 1) (defmacro m (x) x) (define y (f)) (define (g) 1) (define (g) 2) (println "hi")')
+    forms = FormFile(marshal.loads(marshal.dumps(_encode(read(text, 'lib.lisp')))), None)
+    lib, evaluated = GlobalEnv(), []
+
+    def evaluate(cell):
+        evaluated.append(print_form(cell.car))
+        if cell.car.car.name in ('define', 'defmacro'):      # binds its name (to 1.0 here)
+            target = cell.car.cdr.car
+            lib.define(target if target.__class__ is Symbol else target.car, 1.0)
+    lazy.bind_library(lib, forms, evaluate)
+    # a value computed by code, a name defined twice, any other form: evaluated now, in order
+    assert evaluated == ['(define y (f))', '(define (g) 1)', '(define (g) 2)', '(println hi)']
+    assert lib.cells[sym('f')].pending is not None and lib.cells[sym('m')].pending is not None
+    assert lib.lookup(sym('f')) == 1.0 and evaluated[-1] == '(define (f) 1)'
