@@ -57,8 +57,11 @@ def load_forms(path: str, text: str) -> 'FormFile':
     data = _encode(forms)
     if entry is not None:
         _store(entry, data)
+    cells = list(forms.cells())
+    if data is None:        # not encodable: no unit to decode, no head known
+        data = (FORMAT, (), (None,) * len(cells), (b'',) * len(cells))
     found = FormFile(data, lambda: forms)
-    found.cells = list(forms.cells())
+    found.cells = cells
     return found
 
 

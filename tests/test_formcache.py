@@ -174,3 +174,12 @@ def test_a_corrupt_form_found_late_comes_from_the_reader_instead():
     assert same(ff.forms(), forms)
     with pytest.raises(ValueError):
         formcache.FormFile(unit0(data, tree=((0, 1j),)), None).cell(0)
+
+
+def test_forms_the_encoding_does_not_cover_are_handed_out_uncached(cache, monkeypatch):
+    from rusty.values import EMPTY
+    odd = List(List(object(), EMPTY), EMPTY)         # no reader makes this: _encode refuses it
+    monkeypatch.setattr(formcache, 'read', lambda text, path: odd)
+    ff = formcache.load_forms('lib.lisp', TEXT)
+    assert len(ff) == 1 and ff.head(0) is None and ff.cell(0) is odd
+    assert entries(cache) == []
