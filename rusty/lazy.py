@@ -61,10 +61,10 @@ def _index_entry(modules):
     parts = []
     try:
         for m in modules:
-            path = sys.modules[m].__file__ if m in sys.modules else _module_file(m)
+            path = _module_file(m)
             st = os.stat(path)
             parts.append(('%s\0%s\0%d\0%d' % (m, path, st.st_size, st.st_mtime_ns)).encode('utf-8', 'surrogatepass'))
-    except (OSError, ValueError, AttributeError, TypeError):
+    except (OSError, ValueError):
         return None
     return diskcache.entry_path('tables-%s.index' % diskcache.key(INDEX_FORMAT, *parts))
 
