@@ -14,7 +14,7 @@ from . import diskcache
 from .errors import Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError, is_out_of_memory
 from .printer import display_form, lambda_params
 from .resolve import UNBOUND
-from .values import Builtin, Lambda, Native, NativeGrad, make_list
+from .values import Builtin, Lambda, Native, NativeGrad, make_list, to_f64
 
 
 class Depth:
@@ -95,12 +95,12 @@ def make_frame(p, args: list, span=None) -> list:
     n = len(args)
     if p.rest is None:
         if n != nreq:
-            raise arity_error('Arity error: expected %d args, got %d' % (nreq, n), p, span)
+            raise arity_error('%s: expected %d args, got %d' % (p.name, nreq, n), p, span)
         fr = [p.env, p.scope]
         fr += args
     else:
         if n < nreq:
-            raise arity_error('Arity error: expected at least %d args, got %d' % (nreq, n), p, span)
+            raise arity_error('%s: expected at least %d args, got %d' % (p.name, nreq, n), p, span)
         fr = [p.env, p.scope]
         fr += args[:nreq]
         fr.append(make_list(args[nreq:]))
@@ -148,7 +148,8 @@ def call_native(p, args: list, span, D: Depth):
         raise EvalError('%s: expected %d arg(s), got %d' % (p.name, p.arity, len(args)), span)
     for a in args:
         if a.__class__ is not float:
-            raise EvalError('%s: expected a number, got %s' % (p.name, display_form(a)), span)
+            args = native_args(p, args, span)
+            break
     D.n += 1
     try:
         if D.n > D.limit:
@@ -158,6 +159,15 @@ def call_native(p, args: list, span, D: Depth):
         raise native_error(e, p, span, D)
     finally:
         D.n -= 1
+
+
+def native_args(p, args: list, span) -> list:
+    """The arguments of native `p` as f64s (an exact integer converted, ±inf
+    beyond the range), or its error for a non-number."""
+    for a in args:
+        if a.__class__ is not float and a.__class__ is not int:
+            raise EvalError('%s: expected a number, got %s' % (p.name, display_form(a)), span)
+    return [to_f64(a) for a in args]
 
 
 def native_error(e: BaseException, p, span, D: Depth):

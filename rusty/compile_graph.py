@@ -9,7 +9,7 @@ are `host=True` only to render values in messages (`host.display`). The JIT
 from _thread import allocate_lock
 
 from .errors import EvalError
-from .graph.builtins import check_args, optimised
+from .graph.builtins import check_args, f64_args, optimised
 from .values import BuiltinTable
 
 TABLE = BuiltinTable()
@@ -35,6 +35,7 @@ def graph_compile_grad(host, f, *args):
     from .graph.shapes import infer, shape_of
     from .graph.trace import build
     forward, loss = build(f, host.display)          # as graph-grad does, up to evaluation
+    args = f64_args(args)
     check_args(PREFIX, f, args, host.display)
     g, outputs = grad_graph(forward, loss, len(f.params))
     param_shapes = tuple(shape_of(x) for x in args)

@@ -140,7 +140,7 @@ def comp(x, scope, tail, span, unit):
                 except Usage as u:
                     return raiser(u.message, span)
         return comp_call(x, scope, tail, span, unit)
-    if cls is float or cls is str or cls is bool:
+    if cls is float or cls is int or cls is str or cls is bool:
         return const(x)
     return const(NIL)   # data -> code: any other value is the form ()
 
@@ -239,7 +239,7 @@ def comp_ref(s: Symbol, scope, span, unit):
 
 # ── Data to code ─────────────────────────────────────────────────────────
 
-_DATA_ATOMS = (float, str, bool, Symbol)
+_DATA_ATOMS = (float, int, str, bool, Symbol)
 
 
 def to_code(x):

@@ -16,8 +16,8 @@ The payload is marshal data (no pickle import): the names of the symbols, per
 top-level form what it defines (see FormFile.head), and per top-level form a
 unit, itself marshalled (so loading the entry builds none of it), decoded by
 one tight loop when the form is first asked for. In a unit's tree a list
-is a tuple of its elements; a symbol is an int, its index in the names (read
-numbers are floats, so ints are free); Nil is None; numbers, strings and
+is a tuple of its elements; a symbol is an int, its index in the names; an exact
+integer is a one-element Python list; Nil is None; floats, strings and
 booleans are themselves. The tree is the one-element list of the form itself,
 so that its cell carries the form's position. Beside the tree, the unit's
 spans: a tuple of 5-tuples in the order the decoder makes the cells (each
@@ -33,7 +33,7 @@ from .errors import Span
 from .reader import read
 from .values import EMPTY, NIL, List, Symbol, sym
 
-FORMAT = b'rusty-forms-5\n'
+FORMAT = b'rusty-forms-6\n'
 # What the reader's output depends on, besides the text.
 KEY_MODULES = ('reader.py', 'values.py', 'errors.py', 'formcache.py')
 
@@ -127,6 +127,8 @@ def _encode(forms):
                     names.append(cells[i].car.name)
             elif x is NIL:
                 x = None
+            elif cls is int:
+                x = [x]
             elif not (cls is float or cls is str or cls is bool):
                 raise TypeError('not a read form: %r' % (x,))
             items[i] = x
@@ -255,6 +257,8 @@ class FormFile:
                     x = syms[x]
                 elif x is None:
                     x = NIL
+                elif cls is list:
+                    x = x[0]
                 elif not (cls is float or cls is str or cls is bool):
                     raise ValueError('corrupt form cache entry')
                 cell = new(List)

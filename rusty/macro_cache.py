@@ -60,7 +60,7 @@ def _ref(s: Symbol, locals_: set, genv) -> None:
     if s in locals_:
         return
     v = genv.lookup(s)
-    if v is MISSING or v.__class__ in (float, str, bool, List, Symbol) or v.__class__.__name__ == 'NilType':
+    if v is MISSING or v.__class__ in (float, int, str, bool, List, Symbol) or v.__class__.__name__ == 'NilType':
         return      # unbound (an error every time) or plain data (covered by the epoch)
     if v.__class__ is Builtin and v.name in PURE_BUILTINS:
         return

@@ -16,16 +16,16 @@ CONS = sym('cons')
 UNDERSCORE = sym('_')
 
 PREDICATES = {
-    'number?': lambda v: v.__class__ is float,
+    'number?': lambda v: v.__class__ is float or v.__class__ is int,
     'string?': lambda v: v.__class__ is str,
     'boolean?': lambda v: v.__class__ is bool,
     'list?': lambda v: v.__class__ is List or v is NIL,
     'symbol?': lambda v: v.__class__ is Symbol,
     'nil?': lambda v: v is NIL or v is EMPTY,
     'pair?': lambda v: v.__class__ is List and v is not EMPTY,
-    'zero?': lambda v: v.__class__ is float and v == 0,
-    'positive?': lambda v: v.__class__ is float and v > 0,
-    'negative?': lambda v: v.__class__ is float and v < 0,
+    'zero?': lambda v: (v.__class__ is float or v.__class__ is int) and v == 0,
+    'positive?': lambda v: (v.__class__ is float or v.__class__ is int) and v > 0,
+    'negative?': lambda v: (v.__class__ is float or v.__class__ is int) and v < 0,
 }
 
 
@@ -41,8 +41,8 @@ def comp_pattern(p, slots: dict):
             fr[i] = v
             return True
         return bind
-    if cls is float:
-        return lambda v, fr: v.__class__ is float and v == p
+    if cls is float or cls is int:      # equal?: 2 matches 2.0
+        return lambda v, fr: (v.__class__ is float or v.__class__ is int) and v == p
     if cls is str:
         return lambda v, fr: v.__class__ is str and v == p
     if cls is bool:

@@ -12,12 +12,15 @@ MAX_DEPTH = 4000
 INF = float('inf')
 
 
-def format_number(x: float) -> str:
-    """The one number rule: integers plainly, others shortest round-trip, no exponent."""
+def format_number(x) -> str:
+    """The one number rule: exact integers with all their digits; floats with
+    an integral value plainly, others shortest round-trip, no exponent."""
     if -1e15 < x < 1e15:        # false for NaN and the infinities
         i = int(x)
         if i == x:
             return str(i)
+    elif x.__class__ is int:
+        return int_text(x)
     elif x != x:
         return 'NaN'
     elif x == INF:
@@ -27,6 +30,18 @@ def format_number(x: float) -> str:
     from decimal import Decimal     # rarely needed: imported on first use
     text = format(Decimal(repr(x)), 'f')
     return text[:-2] if text.endswith('.0') else text
+
+
+def int_text(i: int) -> str:
+    """An exact integer's digits, however many (Python limits int -> str
+    conversions of over 4300 digits by default; the limit is lifted on the
+    first such number)."""
+    try:
+        return str(i)
+    except ValueError:
+        import sys
+        sys.set_int_max_str_digits(0)
+        return str(i)
 
 
 def dims_text(shape) -> str:
@@ -50,7 +65,7 @@ def _tensor_text(t: Tensor) -> str:
 
 def _atom(x, quote: bool) -> str:
     cls = x.__class__
-    if cls is float:
+    if cls is float or cls is int:
         return format_number(x)
     if cls is str:
         return '"' + x + '"' if quote else x
@@ -137,7 +152,7 @@ def hash_text(h: Hash, form) -> str:
 
 def _display_atom(x) -> str:
     cls = x.__class__
-    if cls is float:
+    if cls is float or cls is int:
         return format_number(x)
     if cls is str:
         return '"' + x + '"'
@@ -148,7 +163,7 @@ def _display_atom(x) -> str:
 
 def _print_atom(x) -> str:
     cls = x.__class__
-    if cls is float:
+    if cls is float or cls is int:
         return format_number(x)
     if cls is str:
         return x
@@ -167,7 +182,7 @@ def write_string(s: str) -> str:
 
 def _write_atom(x) -> str:
     cls = x.__class__
-    if cls is float:
+    if cls is float or cls is int:
         return format_number(x)
     if cls is str:
         return write_string(x)

@@ -34,6 +34,8 @@ def _unescape(body: str) -> str:
 def _atom(kind: str, text: str):
     """The value of an atom token."""
     if kind == 'num':
+        if text.isdigit() or text[0] == '-' and text[1:].isdigit():
+            return exact_integer(text)      # sign and decimal digits only: exact
         if text.count('.') > 1:
             return sym(text)
         return float(text)
@@ -43,6 +45,19 @@ def _atom(kind: str, text: str):
     if kind == 'bool':
         return text == '#t'
     return sym(text)
+
+
+def exact_integer(text: str, base: int = 10) -> int:
+    """The exact integer a digit string denotes, however many digits it has
+    (Python limits int <-> str conversions of over 4300 digits by default)."""
+    try:
+        return int(text, base)
+    except ValueError:
+        if len(text) <= 4300:
+            raise
+        import sys
+        sys.set_int_max_str_digits(0)
+        return int(text, base)
 
 
 def _escaped_end(text: str) -> bool:

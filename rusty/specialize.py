@@ -38,20 +38,41 @@ from .values import Builtin, Lambda, List, Symbol
 # argument expressions {x} and {y}. When the test fails (wrong types, a zero
 # divisor, an empty list) the builtin itself is called, for its exact error.
 # A value given as a tuple is statements that leave the result in {t} (cons
-# fills a fresh cell's slots in place, with no constructor frame).
-_NUMS = '{x}.__class__ is float and {y}.__class__ is float'
-_NUM = '{x}.__class__ is float'
+# fills a fresh cell's slots in place, with no constructor frame). A Kinds
+# value is a numeric operator computed by kind (see _numeric).
+_NUM = '({x}.__class__ is float or {x}.__class__ is int)'
 _PAIR = '{x}.__class__ is List and {x} is not EMPTY'
+
+
+class Kinds:
+    """A numeric operator of two operands, inlined by the kinds of its
+    operands: `exact` over two exact integers (or, when `mixed`, an exact
+    integer constant that is an exact f64 and a number of either kind), `float`
+    over two floats, `compare` (a comparison: any two numbers, Python compares
+    ints and floats exactly). `nonzero` guards a divisor."""
+    __slots__ = ('exact', 'float', 'mixed', 'compare', 'nonzero')
+
+    def __init__(self, exact, float_, mixed=True, compare=False, nonzero=False):
+        self.exact, self.float, self.mixed = exact, float_, mixed
+        self.compare, self.nonzero = compare, nonzero
+
+
+def _cmp(op: str) -> Kinds:
+    return Kinds('{x} %s {y}' % op, None, compare=True)
+
+
 INLINE = {
-    '+': (2, _NUMS, '0.0 + {x} + {y}'),
-    '-': (2, _NUMS, '{x} - (0.0 + {y})'),
-    '*': (2, _NUMS, '{x} * {y}'),
-    '/': (2, _NUMS + ' and {y}', '{x} / {y}'),
-    '<': (2, _NUMS, '{x} < {y}'),
-    '>': (2, _NUMS, '{x} > {y}'),
-    '<=': (2, _NUMS, '{x} <= {y}'),
-    '>=': (2, _NUMS, '{x} >= {y}'),
-    '=': (2, _NUMS, '{x} == {y}'),
+    # + folds from 0 and - subtracts 0 + y: 0.0 + keeps (+ -0.0 -0.0) at 0
+    '+': (2, None, Kinds('{x} + {y}', '0.0 + {x} + {y}')),
+    '-': (2, None, Kinds('{x} - {y}', '{x} - (0.0 + {y})')),
+    '*': (2, None, Kinds('{x} * {y}', '{x} * {y}')),
+    # exact integers divide exactly or not: the builtin decides
+    '/': (2, None, Kinds(None, '{x} / {y}', nonzero=True)),
+    '<': (2, None, _cmp('<')),
+    '>': (2, None, _cmp('>')),
+    '<=': (2, None, _cmp('<=')),
+    '>=': (2, None, _cmp('>=')),
+    '=': (2, None, _cmp('==')),
     'car': (1, _PAIR, '{x}.car'),
     'cdr': (1, _PAIR, '{x}.cdr'),
     'cons': (2, '{y}.__class__ is List',
@@ -59,22 +80,26 @@ INLINE = {
     'null?': (1, 'True', '{x} is NIL or {x} is EMPTY'),
     'pair?': (1, 'True', '{x}.__class__ is List and {x} is not EMPTY'),
     'not': (1, 'True', '{x} is False'),
-    'zero?': (1, _NUM, '{x} == 0.0'),
+    'zero?': (1, _NUM, '{x} == 0'),
     # equality with a symbol is identity; other operands take the builtin
     'eq?': (2, '{x}.__class__ is Symbol', '{x} is {y}'),
-    'number?': (1, 'True', '{x}.__class__ is float'),
+    'number?': (1, 'True', '{x}.__class__ is float or {x}.__class__ is int'),
     'symbol?': (1, 'True', '{x}.__class__ is Symbol'),
     'string?': (1, 'True', '{x}.__class__ is str'),
     # integers below 1e15 print plainly (-0 as 0); other numbers take the builtin
-    'number->string': (1, _NUM + ' and -1e15 < {x} < 1e15 and {x} % 1.0 == 0.0', 'str(int({x}))'),
-    # C fmod; a zero divisor or a non-finite dividend (the errors and the NaN) take the builtin
-    'mod': (2, _NUMS + ' and {y} and -INF < {x} < INF', '_fmod({x}, {y})'),
+    'number->string': (1, _NUM + ' and -1e15 < {x} < 1e15 and {x} % 1 == 0', 'str(int({x}))'),
+    # C fmod (an exact remainder for exact integers); a zero divisor, a negative
+    # exact operand or a non-finite dividend (the errors and the NaN) take the builtin
+    'mod': (2, '({x}.__class__ is int and {y}.__class__ is int and {x} >= 0 and {y} > 0) '
+               'or ({x}.__class__ is float and {y}.__class__ is float and {y} and -INF < {x} < INF)',
+            '{x} % {y} if {x}.__class__ is int else _fmod({x}, {y})'),
     # the first four elements; other indices (and the errors) take the builtin
-    'nth': (2, '{x}.__class__ is List and {y}.__class__ is float and ({x} is not EMPTY if {y} == 0.0 '
-               'else {x}.cdr is not EMPTY if {y} == 1.0 else {x}.cdr.cdr is not EMPTY if {y} == 2.0 '
-               'else {y} == 3.0 and {x}.cdr.cdr.cdr is not EMPTY)',
-            '({x}.car if {y} == 0.0 else {x}.cdr.car if {y} == 1.0 else {x}.cdr.cdr.car '
-            'if {y} == 2.0 else {x}.cdr.cdr.cdr.car)'),
+    'nth': (2, '{x}.__class__ is List and ({y}.__class__ is int or {y}.__class__ is float) and '
+               '({x} is not EMPTY if {y} == 0 '
+               'else {x}.cdr is not EMPTY if {y} == 1 else {x}.cdr.cdr is not EMPTY if {y} == 2 '
+               'else {y} == 3 and {x}.cdr.cdr.cdr is not EMPTY)',
+            '({x}.car if {y} == 0 else {x}.cdr.car if {y} == 1 else {x}.cdr.cdr.car '
+            'if {y} == 2 else {x}.cdr.cdr.cdr.car)'),
 }
 for _alias, _op in (('add', '+'), ('sub', '-'), ('mul', '*'), ('div', '/'), ('lt', '<'),
                     ('gt', '>'), ('le', '<='), ('ge', '>='), ('nil?', 'null?'), ('equal?', 'eq?'),
@@ -189,7 +214,7 @@ def _simple(cell, key: str, scope, unit, binds: dict, code=None):
     global when its compiled `code` is given (taken when the cell is empty)."""
     x = cell.car
     cls = x.__class__
-    if cls is float or cls is str or cls is bool:
+    if cls is float or cls is int or cls is str or cls is bool:
         binds['K' + key] = x
         return 'K' + key
     if cls is Symbol:
@@ -227,14 +252,46 @@ def _compute(target: str, key: str, builtin, args: list, span, binds):
     binds['B' + key] = builtin
     binds['S' + key] = span
     lines = ['%s = %s' % (names[v], a) for v, a in zip('xy', args)]
-    if expr.__class__ is tuple:
-        value = ['    ' + line.format(t=target, **names) for line in expr]
+    if expr.__class__ is Kinds:
+        cases = _numeric(expr, [binds.get(a) if a[:1] == 'K' else None for a in args])
+    elif expr.__class__ is tuple:
+        cases = [(test, list(expr))]
     else:
-        value = ['    %s = %s' % (target, expr.format(**names))]
-    return lines + ['if %s:' % test.format(**names)] + value + [
-        'else:',
-        '    %s = %s' % (target, call % (key, ', '.join(names[v] for v in 'xy'[:len(args)]), key)),
-    ]
+        cases = [(test, ['{t} = ' + expr])]
+    for k, (test, value) in enumerate(cases):
+        lines.append('%s %s:' % ('elif' if k else 'if', test.format(**names)))
+        lines += ['    ' + line.format(t=target, **names) for line in value]
+    fallback = '%s = %s' % (target, call % (key, ', '.join(names[v] for v in 'xy'[:len(args)]), key))
+    return lines + (['else:', '    ' + fallback] if cases else [fallback])
+
+
+_EXACT_F64 = 1 << 53
+
+
+def _numeric(op: Kinds, consts: list) -> list:
+    """The (test, value lines) cases of a Kinds operator, given the operands
+    that are constants (their values; None for the others)."""
+    kinds = ['int' if c.__class__ is int else 'float' if c.__class__ is float else None for c in consts]
+    nz = (' and {y}' if kinds[1] is None else '') if op.nonzero else ''
+    if op.nonzero and consts[1] is not None and consts[1] == 0:
+        return []                       # a constant zero divisor: the builtin's error every time
+    if op.compare:
+        tests = [_NUM.format(x='{%s}' % v) for v, k in zip('xy', kinds) if k is None]
+        return [(' and '.join(tests) or 'True', ['{t} = ' + op.exact])]
+    if None in kinds and kinds != [None, None]:         # one constant, one operand
+        v, k, c = ('y', kinds[0], consts[0]) if kinds[1] is None else ('x', kinds[1], consts[1])
+        if k == 'int' and op.mixed and -_EXACT_F64 <= c <= _EXACT_F64:
+            if op.exact is None:        # exact operands: the builtin
+                return [('{%s}.__class__ is float' % v, ['{t} = ' + op.float])]
+            return [('{%s}.__class__ is int or {%s}.__class__ is float' % (v, v), ['{t} = ' + op.exact])]
+        if k == 'float':
+            return [('{%s}.__class__ is float%s' % (v, nz), ['{t} = ' + op.float])]
+        return []
+    cases = []
+    if op.exact is not None:
+        cases.append(('{x}.__class__ is int and {y}.__class__ is int', ['{t} = ' + op.exact]))
+    cases.append(('{x}.__class__ is float and {y}.__class__ is float' + nz, ['{t} = ' + op.float]))
+    return cases
 
 
 def _name_code(cell, scope, span, unit):

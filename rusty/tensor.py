@@ -18,7 +18,7 @@ from operator import add, mul, sub, truediv
 
 from .errors import EvalError
 from .printer import dims_text as _dims_text
-from .values import EMPTY, List, Tensor, make_list
+from .values import EMPTY, List, Tensor, make_list, to_f64
 
 INF = math.inf
 NAN = math.nan
@@ -288,8 +288,8 @@ def from_nested(x) -> Tensor:
     sibling's shape is compared with the first sibling's once it is complete),
     but with an explicit stack so deep nesting cannot overflow the host.
     """
-    if x.__class__ is float:
-        return Tensor(array('d', [x]), ())
+    if x.__class__ is float or x.__class__ is int:
+        return Tensor(array('d', [to_f64(x)]), ())
     data = array('d')
     if x.__class__ is not List or x is EMPTY:
         raise EvalError(ELEMENTS_MSG)
@@ -316,8 +316,8 @@ def from_nested(x) -> Tensor:
                 continue
         item = cell.car
         frame[0] = cell.cdr
-        if item.__class__ is float:
-            data.append(item)
+        if item.__class__ is float or item.__class__ is int:
+            data.append(to_f64(item))
             _child_done(frame, ())
         elif item.__class__ is List and item is not EMPTY:
             stack.append([item, None, len(item)])
@@ -326,10 +326,16 @@ def from_nested(x) -> Tensor:
 
 
 def _leading_floats(cell):
-    """The floats at the front of a list and the cell after them, or None."""
+    """The numbers at the front of a list as f64s and the cell after them, or None."""
     run = []
-    while cell is not EMPTY and cell.car.__class__ is float:
-        run.append(cell.car)
+    while cell is not EMPTY:
+        x = cell.car
+        if x.__class__ is float:
+            run.append(x)
+        elif x.__class__ is int:
+            run.append(to_f64(x))
+        else:
+            break
         cell = cell.cdr
     return (run, cell) if run else None
 

@@ -1,7 +1,8 @@
 """Runtime values: symbols, Nil, lists, procedures, tensors and natives.
 
-Numbers are Python floats, booleans Python bools, strings Python strs. Everything
-else is a class below. Values compare by identity; `equal?` lives in builtins.
+Numbers are Python ints (exact integers) and floats, booleans Python bools
+(tested by class, never isinstance, so #t is no number), strings Python strs.
+Everything else is a class below. Values compare by identity; `equal?` lives in builtins.
 """
 import sys
 
@@ -321,6 +322,8 @@ _TRUE_KEY, _FALSE_KEY = object(), object()     # True == 1.0 in Python: keep the
 def hash_key(x):
     """The hashable image of a key, equal exactly when the keys are `equal?`."""
     cls = x.__class__
+    if cls is int:
+        return x                      # 2 and 2.0 are equal, hash alike: one key
     if cls is float:
         if x != x:
             raise Unhashable(x)
@@ -334,10 +337,24 @@ def hash_key(x):
     raise Unhashable(x)
 
 
+def to_f64(x) -> float:
+    """A number as an f64: an exact integer becomes the nearest float, and one
+    beyond the f64 range ±inf (never a host error); a float stays itself."""
+    if x.__class__ is float:
+        return x
+    try:
+        return float(x)
+    except OverflowError:
+        return INF if x > 0 else -INF
+
+
+INF = float('inf')
+
+
 # ── Type names ───────────────────────────────────────────────────────────
 
 _TYPE_NAMES = {
-    float: 'number', bool: 'boolean', str: 'string', Symbol: 'symbol',
+    float: 'number', int: 'number', bool: 'boolean', str: 'string', Symbol: 'symbol',
     List: 'list', NilType: 'nil', Lambda: 'lambda', Macro: 'macro',
     Builtin: 'builtin', Tensor: 'tensor', Native: 'native', NativeGrad: 'native-grad',
     Hash: 'hash',
@@ -392,8 +409,9 @@ def equal(a, b) -> bool:
         a, b = stack.pop()
         ca = a.__class__
         if ca is not b.__class__:
-            return False
-        if ca is List:
+            if not _equal_atom(a, b):       # 2 and 2.0 are equal
+                return False
+        elif ca is List:
             while a is not EMPTY:
                 if b is EMPTY:
                     return False
@@ -412,9 +430,10 @@ def equal(a, b) -> bool:
 
 def _equal_atom(a, b) -> bool:
     ca = a.__class__
-    if ca is not b.__class__:
-        return False
-    if ca is float or ca is str:
+    if ca is not b.__class__:       # an exact integer and a float: equal values are equal
+        cb = b.__class__
+        return (ca is int or ca is float) and (cb is int or cb is float) and a == b
+    if ca is float or ca is str or ca is int:
         return a == b
     if ca is bool or ca is Symbol or ca is NilType:
         return a is b

@@ -5,13 +5,19 @@ import math
 from itertools import islice
 
 from ..errors import EvalError
-from ..printer import display_form
+from ..printer import display_form, write_form
 from ..values import EMPTY, NIL, PROCEDURE_TYPES, List
 
 
 def expected(name: str, kind: str, x) -> EvalError:
     """The type error for builtin `name`."""
     return EvalError('%s: expected a %s, got %s' % (name, kind, display_form(x)))
+
+
+def not_number(name: str, x) -> EvalError:
+    """A non-number given to numeric builtin `name` (as it was called), the
+    value in write form."""
+    return EvalError('%s: expected a number, got %s' % (name, write_form(x)))
 
 
 # ── Hints: the offending value, for reports ────────────────────
@@ -77,9 +83,11 @@ def proc_arg(name: str, x):
     return x
 
 
-def index_arg(name: str, x) -> float:
+def index_arg(name: str, x):
     """A numeric index truncated toward zero; negative and NaN count as 0,
     +inf stays inf (so a message can say `index inf`)."""
+    if x.__class__ is int:
+        return x if x > 0 else 0
     if x.__class__ is not float:
         raise expected(name, 'number', x)
     if x != x or x <= 0.0:

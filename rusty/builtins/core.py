@@ -68,8 +68,9 @@ def _equal(*args):
     cls = a.__class__
     # Strings, numbers and symbols (the keys of association lists) answered
     # here, as values.equal would, without its walk; all else goes there.
-    if cls is str or cls is float:
-        return cls is b.__class__ and a == b
+    if cls is str or cls is float or cls is int:
+        cb = b.__class__
+        return (cls is cb or (cls is not str and (cb is int or cb is float))) and a == b
     if cls is Symbol:
         return a is b
     return equal(a, b)

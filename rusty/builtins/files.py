@@ -9,7 +9,7 @@ import os
 
 from ..errors import EvalError, os_error_text
 from ..printer import display_form, format_number, plain_item, render_nested
-from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, Tensor, make_list, sym
+from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, Tensor, make_list, sym, to_f64
 from .args import expected
 from .strings import JsonError, parse_json
 
@@ -164,7 +164,7 @@ def _model_tensor(t: Tensor) -> str:
 
 def _model_atom(x) -> str:
     cls = x.__class__
-    if cls is float:
+    if cls is float or cls is int:
         return _model_number(x)
     if cls is str:
         return _model_string(x)
@@ -234,13 +234,15 @@ def _model_tensor_value(body) -> Tensor:
         raise _NotModel()
     dims = []
     for d in shape:
-        if d.__class__ is not float or not 1.0 <= d < math.inf or d != math.trunc(d):
+        if d.__class__ is float and d.is_integer():
+            d = int(d)
+        if d.__class__ is not int or d < 1:
             raise _NotModel()
-        dims.append(int(d))
-    if math.prod(dims) != len(data) or any(x.__class__ is not float for x in data):
+        dims.append(d)
+    if math.prod(dims) != len(data) or any(x.__class__ is not float and x.__class__ is not int for x in data):
         raise _NotModel()
     from array import array     # (collections.abc with it): loaded when a tensor is first made
-    return Tensor(array('d', data), tuple(dims))
+    return Tensor(array('d', [to_f64(x) for x in data]), tuple(dims))
 
 
 def decode_model(text: str):
@@ -251,7 +253,8 @@ def decode_model(text: str):
         raise _NotModel() from None
     fields = dict(doc.pairs) if doc.__class__ is _Object and len(doc.pairs) == 2 else {}
     version = fields.get('rusty-model')
-    if version.__class__ is not float or version != 1.0 or 'value' not in fields \
+    if (version.__class__ is not int and version.__class__ is not float) or version != 1 \
+            or 'value' not in fields \
             or fields['value'].__class__ is _Object:
         raise _NotModel()
     return fields['value']

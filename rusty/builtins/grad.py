@@ -9,7 +9,7 @@ from ..values import EMPTY, BuiltinTable, Lambda, List, Symbol, make_list, sym
 
 TABLE = BuiltinTable()
 S = {n: sym(n) for n in '+ - * / expt sqrt exp log sin cos tan atan if'.split()}
-ZERO, ONE, TWO = 0.0, 1.0, 2.0
+ZERO, ONE, TWO = 0, 1, 2
 
 
 def L(*xs) -> List:
@@ -17,7 +17,7 @@ def L(*xs) -> List:
 
 
 def is_zero(d) -> bool:
-    return d.__class__ is float and d == 0.0
+    return (d.__class__ is int or d.__class__ is float) and d == 0
 
 
 def _sum(ops, v):
@@ -49,10 +49,10 @@ def _quotient(ops, v):
 
 
 def _expt(ops, v):
-    if len(ops) != 2 or ops[1].__class__ is not float:
+    if len(ops) != 2 or (ops[1].__class__ is not float and ops[1].__class__ is not int):
         raise EvalError('grad: expt only supports a constant numeric exponent')
     a, n = ops
-    return L(S['*'], n, L(S['expt'], a, n - 1.0), D(a, v))
+    return L(S['*'], n, L(S['expt'], a, n - 1), D(a, v))
 
 
 def _if(ops, v):

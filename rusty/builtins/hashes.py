@@ -136,7 +136,7 @@ def hash_has(h, k):
 @TABLE.fn('hash-count', 1, 1, doc='The number of keys.', sig='(hash-count h)',
           examples=(("(hash-count (hash 'a 1 'b 2))", '2'),))
 def hash_count(h):
-    return float(len(hash_arg('hash-count', h).table))
+    return len(hash_arg('hash-count', h).table)
 
 
 # ── Whole tables as lists ────────────────────────────────────────────────

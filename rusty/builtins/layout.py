@@ -8,12 +8,14 @@ from ..errors import EvalError
 from .args import string_arg
 
 TABLE = BuiltinTable()
-DEFAULT_WIDTH = 80.0
+DEFAULT_WIDTH = 80
 
 
 def width_arg(name: str, width) -> int:
     """A width: a positive integer."""
-    if width.__class__ is not float or not math.isfinite(width) or width < 1 or width != int(width):
+    if width.__class__ is float and math.isfinite(width) and width == int(width):
+        width = int(width)
+    if width.__class__ is not int or width < 1:
         raise EvalError('%s: expected a positive integer width, got %s' % (name, display_form(width)))
     return int(width)
 

@@ -15,7 +15,7 @@ from .strings import string_append, string_length
 TABLE = BuiltinTable()
 
 # Key classes whose `==` is exactly `equal?` (same class assumed).
-_PLAIN_KEYS = (float, str, bool, Symbol, NilType)
+_PLAIN_KEYS = (str, bool, Symbol, NilType)
 
 
 # ── Association lists ────────────────────────────────────────────────────
@@ -28,6 +28,8 @@ def assoc(k, alist):
     if alist.__class__ is not List:
         car(alist)          # the error the walk met first
     kc = k.__class__
+    if kc is int or kc is float:        # an exact integer equals the float of its value
+        return _assoc_number(k, alist)
     plain = kc in _PLAIN_KEYS
     cell = alist
     while cell is not EMPTY:
@@ -35,6 +37,18 @@ def assoc(k, alist):
         if entry.__class__ is List and entry is not EMPTY:
             x = entry.car
             if x.__class__ is kc and (x == k if plain else equal(x, k)):
+                return entry
+        cell = cell.cdr
+    return False
+
+
+def _assoc_number(k, alist):
+    cell = alist
+    while cell is not EMPTY:
+        entry = cell.car
+        if entry.__class__ is List and entry is not EMPTY:
+            x = entry.car
+            if (x.__class__ is int or x.__class__ is float) and x == k:
                 return entry
         cell = cell.cdr
     return False
@@ -75,7 +89,7 @@ def string_first_index(s, sub):
     string_length(s)
     string_length(sub)
     i = s.find(sub)
-    return False if i < 0 else float(i)
+    return False if i < 0 else i
 
 
 @TABLE.fn('%string-last-index', 2, 2)
@@ -84,4 +98,4 @@ def string_last_index(s, sub):
     string_length(sub)
     string_length(s)
     i = s.rfind(sub)
-    return False if i < 0 else float(i)
+    return False if i < 0 else i

@@ -55,9 +55,9 @@ def length(x):
         while x is not EMPTY:
             n += 1
             x = x.cdr
-        return float(n)
+        return n
     if x is NIL:
-        return 0.0
+        return 0
     raise with_value(EvalError('length: not a list'), 'length', x)
 
 
@@ -87,7 +87,7 @@ def reverse(x):
 @TABLE.fn('nth', 2, 2, doc='Element at index i (either argument order).', sig='(nth lst i)',
           examples=(("(nth '(a b c) 1)", 'b'),))
 def nth(a, b):
-    if a.__class__ is float:
+    if a.__class__ is float or a.__class__ is int:
         a, b = b, a
     lst = list_arg('nth', a)
     i = index_arg('nth', b)
@@ -239,7 +239,7 @@ def apply_(host, f, *args):
 # ── sort ─────────────────────────────────────────────────────────────────
 
 def _kind(x):
-    return 'number' if x.__class__ is float else 'string' if x.__class__ is str else None
+    return 'number' if x.__class__ is float or x.__class__ is int else 'string' if x.__class__ is str else None
 
 
 class _Less:

@@ -29,6 +29,8 @@ def random_(n=None):
     rng = _generator()
     if n is None:
         return rng.random()
+    if n.__class__ is int and n >= 1:
+        return rng.randrange(n)
     if n.__class__ is not float or not math.isfinite(n) or not n.is_integer() or n < 1.0:
         raise EvalError('random: expected a positive integer, got %s' % display_form(n))
     return float(rng.randrange(int(n)))
@@ -39,7 +41,7 @@ def random_(n=None):
           examples=(('(let ((a (begin (random-seed! 7) (random 1000)))) (random-seed! 7) (= a (random 1000)))',
                      '#t'),))
 def random_seed(n):
-    if n.__class__ is not float:
+    if n.__class__ is not float and n.__class__ is not int:
         raise expected('random-seed!', 'number', n)
     _generator().seed('rusty:' + format_number(n), version=2)
     return NIL

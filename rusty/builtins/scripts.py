@@ -92,7 +92,9 @@ TABLE.fn('eprintln', 0, None, host=True, doc='Same as eprint.', sig='(eprintln x
 
 @TABLE.fn('exit', 0, 1, doc='End the program with a status 0-255 (default 0); not an error, never caught.',
           sig='(exit [status])', examples=(('(procedure? exit)', '#t'),))
-def exit_(status=0.0):
-    if status.__class__ is not float or not status.is_integer() or not 0.0 <= status <= 255.0:
+def exit_(status=0):
+    if status.__class__ is float and status.is_integer():
+        status = int(status)
+    if status.__class__ is not int or not 0 <= status <= 255:
         raise EvalError('exit: expected an integer 0-255, got %s' % display_form(status))
     raise Exit(int(status))

@@ -5,7 +5,8 @@ overflows the host stack. `parse_json` is shared with the model files.
 """
 
 from ..errors import EvalError
-from ..printer import display_form, format_number, plain_item, print_form, render_nested
+from ..printer import display_form, format_number, int_text, plain_item, print_form, render_nested
+from ..reader import exact_integer
 from ..values import EMPTY, NIL, BuiltinTable, Hash, List, NilType, Symbol, hash_key, make_list, sym
 from .args import expected, index_arg, string_arg
 
@@ -19,7 +20,7 @@ TABLE = BuiltinTable()
 @TABLE.fn('string-length', 1, 1, doc='The number of code points in a string.',
           sig='(string-length s)', examples=(('(string-length "héllo")', '5'),))
 def string_length(s):
-    return float(len(string_arg('string-length', s)))
+    return len(string_arg('string-length', s))
 
 
 @TABLE.fn('string-append', 0, None, doc='The concatenation of strings.',
@@ -104,18 +105,58 @@ NUMBER_TEXT = r'[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf
 _number_text: list = []
 
 
-@TABLE.fn('number->string', 1, 1, doc='The text of a number, as the printer writes it (integers without a decimal point).',
-          sig='(number->string x)', examples=(('(number->string 2.5)', '"2.5"'),))
-def number_tostring_arg(x):
-    if x.__class__ is not float:
+DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz'
+
+
+def _radix(name: str, radix) -> int:
+    """A radix argument: an integer 2-36 (a float with no fraction counts)."""
+    if (radix.__class__ is int or radix.__class__ is float) and radix in range(2, 37):
+        return int(radix)
+    raise EvalError('%s: expected a radix 2-36, got %s' % (name, display_form(radix)))
+
+
+def int_digits(n: int, radix: int) -> str:
+    """An exact integer in base `radix`, lower-case digits, `-` before a negative."""
+    if radix == 10:
+        return int_text(n)
+    if radix in (2, 8, 16):
+        return format(n, 'b' if radix == 2 else 'o' if radix == 8 else 'x')
+    out, m = [], abs(n)
+    while m:
+        m, d = divmod(m, radix)
+        out.append(DIGITS[d])
+    return ('-' if n < 0 else '') + (''.join(reversed(out)) or '0')
+
+
+@TABLE.fn('number->string', 1, 2, doc='The text of a number, as the printer writes it; an exact integer '
+          'in any radix 2-36 (lower-case digits).',
+          sig='(number->string x [radix])', examples=(('(number->string 2.5)', '"2.5"'),
+                                                       ('(number->string 255 16)', '"ff"'),
+                                                       ('(number->string -5 2)', '"-101"')))
+def number_tostring_arg(x, radix=10):
+    if x.__class__ is not float and x.__class__ is not int:
         raise expected('number->string', 'number', x)
+    radix = _radix('number->string', radix)
+    if x.__class__ is int:
+        return int_digits(x, radix)
+    if radix != 10:
+        raise EvalError('number->string: radix %d needs an exact integer, got %s' % (radix, format_number(x)))
     return format_number(x)
 
 
-@TABLE.fn('string->number', 1, 1, doc='The number a string spells, or #f.',
-          sig='(string->number s)', examples=(('(string->number "42")', '42'), ('(string->number "x")', '#f')))
-def string_to_number(s):
+@TABLE.fn('string->number', 1, 2, doc='The number a string spells, or #f: sign and digits only give an '
+          'exact integer (in any radix 2-36), anything else in radix 10 a float.',
+          sig='(string->number s [radix])',
+          examples=(('(string->number "42")', '42'), ('(string->number "x")', '#f'),
+                    ('(string->number "ff" 16)', '255'), ('(exact? (string->number "1e3"))', '#f')))
+def string_to_number(s, radix=10):
     s = string_arg('string->number', s)
+    radix = _radix('string->number', radix)
+    body = s[1:] if s[:1] in ('+', '-') else s
+    if body and body.isascii() and all(DIGITS.find(c.lower()) in range(radix) for c in body):
+        return exact_integer(s, radix)
+    if radix != 10:
+        return False
     if not _number_text:
         import re       # not at start-up: re's import (enum, functools) is slow
         _number_text.append(re.compile(NUMBER_TEXT))
@@ -197,7 +238,7 @@ def _key(pair: List) -> str:
 
 def _json_atom(x) -> str:
     cls = x.__class__
-    if cls is float:
+    if cls is float or cls is int:
         return format_number(x)
     if cls is str:
         return _json_string(x)
@@ -356,7 +397,8 @@ def parse_json(text: str, make_array, make_object):
         else:
             m = _JSON_NUMBER.match(text, pos)
             if m is not None:
-                value = float(m.group())
+                value = m.group()
+                value = float(value) if '.' in value or 'e' in value or 'E' in value else exact_integer(value)
                 pos = m.end()
             else:
                 for word, value in _WORDS:

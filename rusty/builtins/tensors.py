@@ -5,7 +5,7 @@ import sys
 from ..errors import EvalError
 from ..printer import display_form
 from .args import expected
-from ..values import PROCEDURE_TYPES, BuiltinTable, List, NilType, Tensor, make_list
+from ..values import PROCEDURE_TYPES, BuiltinTable, List, NilType, Tensor, make_list, to_f64
 
 TABLE = BuiltinTable()
 
@@ -48,7 +48,7 @@ def _dims(name: str, dims) -> tuple:
         raise bad
     out = []
     for d in dims:
-        if d.__class__ is not float or not (1.0 <= d < math.inf):
+        if (d.__class__ is not float and d.__class__ is not int) or not (1 <= d < math.inf):
             raise bad
         out.append(int(d))
     if math.prod(out) > sys.maxsize // 8:
@@ -73,7 +73,7 @@ def ones(dims):
 @TABLE.fn('tensor-shape', 1, 1, doc='The list of dimensions (empty for rank 0).',
           sig='(tensor-shape t)', examples=(("(tensor-shape (zeros '(2 3)))", '(2 3)'),))
 def tensor_shape(t):
-    return make_list([float(d) for d in _tensor_arg('tensor-shape', t).shape])
+    return make_list(list(_tensor_arg('tensor-shape', t).shape))
 
 
 @TABLE.fn('tensor->list', 1, 1, doc='Nested lists of the elements (rank 0: the number).',
@@ -100,7 +100,7 @@ def tensor_ref(t, *indices):
         raise EvalError('tensor-ref: %d index(es) for a rank-%d tensor' % (len(indices), rank))
     flat = 0
     for axis, (x, size) in enumerate(zip(indices, t.shape)):
-        if x.__class__ is not float:
+        if x.__class__ is not float and x.__class__ is not int:
             raise expected('tensor-ref', 'number', x)
         i = _index(x)
         if i >= size:
@@ -129,7 +129,11 @@ def _elementwise(name: str, op: str):
             if a.shape != b.shape:
                 raise EvalError('%s: shape mismatch %s vs %s'
                                 % (name, T.shape_text(a.shape), T.shape_text(b.shape)))
-        elif not ((ta and b.__class__ is float) or (tb and a.__class__ is float)):
+        elif ta and (b.__class__ is float or b.__class__ is int):
+            b = to_f64(b)
+        elif tb and (a.__class__ is float or a.__class__ is int):
+            a = to_f64(a)
+        else:
             raise EvalError('%s: arguments must be tensors or numbers' % name)
         return T.ELEMENTWISE[op](a, b)
     builtin.__name__ = name.replace('-', '_')
@@ -151,7 +155,9 @@ def tensor_sum(t):
 @TABLE.fn('relu', 1, 1, doc='x if x > 0 else 0, for a number or elementwise for a tensor.',
           sig='(relu x)', examples=(('(relu -2)', '0'), ("(tensor->list (relu (tensor '(-1 2))))", '(0 2)')))
 def relu(x):
-    if x.__class__ is not float and x.__class__ is not Tensor:
+    if x.__class__ is int:
+        x = to_f64(x)
+    elif x.__class__ is not float and x.__class__ is not Tensor:
         raise expected('relu', 'number or tensor', x)
     return T.relu(x)
 
@@ -167,7 +173,9 @@ def tensor_map(host, f, t):
     out = []
     for x in t.data:
         y = call(f, [x])
-        if y.__class__ is not float:
+        if y.__class__ is int:
+            y = to_f64(y)
+        elif y.__class__ is not float:
             raise EvalError('tensor-map: function must return a number, got %s' % display_form(y))
         out.append(y)
     from array import array     # (collections.abc with it): loaded when a tensor is first made

@@ -105,15 +105,15 @@ def char_code(s):
     s = string_arg('char-code', s)
     if s == '':
         raise EvalError('char-code: empty string')
-    return float(ord(s[0]))
+    return ord(s[0])
 
 
 @TABLE.fn('code-char', 1, 1, doc='The one-character string of a code point.', sig='(code-char n)',
           examples=(('(code-char 97)', '"a"'), ('(code-char 955)', '"λ"')))
 def code_char(n):
-    if n.__class__ is not float:
+    if n.__class__ is not float and n.__class__ is not int:
         raise expected('code-char', 'number', n)
-    if not (0.0 <= n <= MAX_CODE_POINT) or not n.is_integer() or 0xD800 <= n <= 0xDFFF:
+    if not (0 <= n <= MAX_CODE_POINT) or n != int(n) or 0xD800 <= n <= 0xDFFF:
         raise EvalError('code-char: invalid code point %s' % display_form(n))
     return chr(int(n))
 

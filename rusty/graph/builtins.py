@@ -8,7 +8,7 @@ The table is light: the graph package proper (and the tensor module) is
 imported by the builtins when first called, so start-up does without it.
 """
 from ..errors import EvalError
-from ..values import BuiltinTable, Lambda, Tensor, make_list
+from ..values import BuiltinTable, Lambda, Tensor, make_list, to_f64
 
 TABLE = BuiltinTable()
 
@@ -20,6 +20,11 @@ def optimised(f, show):
     g, out = build(f, show)
     g, (out,) = optimize(g, [out])
     return g, out
+
+
+def f64_args(args) -> tuple:
+    """The arguments with exact integers as f64s: graphs compute in f64."""
+    return tuple(to_f64(x) if x.__class__ is int else x for x in args)
 
 
 def check_args(prefix: str, f, args, show) -> None:
@@ -44,7 +49,7 @@ def graph_ir(host, f):
           examples=(('(graph-node-count (lambda (x) (+ (* x 2) (* x 2))))', '4'),))
 def graph_node_count(host, f):
     g, _ = optimised(f, host.display)
-    return float(len(g))
+    return len(g)
 
 
 @TABLE.fn('graph-eval', 1, None, host=True, sig='(graph-eval f arg ...)',
@@ -52,6 +57,7 @@ def graph_node_count(host, f):
           examples=(('(graph-eval (lambda (x y) (+ (* x x) y)) 3 1)', '10'),))
 def graph_eval(host, f, *args):
     g, out = optimised(f, host.display)
+    args = f64_args(args)
     check_args('graph-eval', f, args, host.display)
     from .interp import evaluate
     return evaluate(g, args, [out])[0]
@@ -68,6 +74,7 @@ def graph_grad(host, f, *args):
 
 def gradient(f, args, show) -> list:
     """[loss, grad-1, …, grad-N] for lambda f at args."""
+    args = f64_args(args)
     key = _shape_key(args) if f.__class__ is Lambda else None
     plans = _CACHE.plans(f) if key is not None else None
     plan = plans.get(key) if plans is not None else None

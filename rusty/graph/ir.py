@@ -91,15 +91,15 @@ class Graph:
         """`(NODES OUTPUT-INDEX)` as rusty data."""
         rows = []
         for i, op, args, attr in self.rows():
-            items = [float(i), sym(op)]
+            items = [i, sym(op)]        # indices exact; a constant's value an f64
             if op == 'const':
                 items.append(attr)
             elif op == 'param':
-                items.append(float(attr))
+                items.append(attr)
             else:
-                items.extend(float(a) for a in args)
+                items.extend(args)
             rows.append(make_list(items))
-        return make_list([make_list(rows), float(output)])
+        return make_list([make_list(rows), output])
 
     def __repr__(self) -> str:
         lines = []

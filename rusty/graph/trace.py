@@ -7,7 +7,7 @@ indices) is fixed by the source. Every error carries the `graph-ir:` prefix.
 from __future__ import annotations
 
 from ..errors import EvalError
-from ..values import EMPTY, Lambda, List, Symbol, sym
+from ..values import EMPTY, Lambda, List, Symbol, sym, to_f64
 from .ir import Graph
 
 NOT_A_LAMBDA = 'graph-ir: (graph-ir (lambda (params...) expr)) — argument must be a lambda'
@@ -59,8 +59,8 @@ class _Builder:
 
     def expr(self, x) -> int:
         cls = x.__class__
-        if cls is float:
-            return self.g.const(x)
+        if cls is float or cls is int:
+            return self.g.const(to_f64(x))
         if cls is Symbol:
             i = self.params.get(x)
             if i is None:

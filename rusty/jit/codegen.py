@@ -57,7 +57,7 @@ import struct
 
 from rusty.errors import CompileError
 from rusty.jit import build, ffi
-from rusty.values import EMPTY, List, Native, Symbol
+from rusty.values import EMPTY, List, Native, Symbol, to_f64
 
 # ── Messages ──────────────────────────────────
 
@@ -150,8 +150,9 @@ def _claim(base: str, used: set) -> str:
 
 
 def rust_f64(x: float) -> str:
-    """An exact Rust f64 expression for x (NaN payloads and ±inf included)."""
-    x = float(x)
+    """An exact Rust f64 expression for x (NaN payloads and ±inf included; an
+    exact integer as its nearest f64)."""
+    x = to_f64(x)
     if math.isfinite(x):
         text = repr(x) + '_f64'
         text = '(%s)' % text if text.startswith('-') else text
@@ -274,7 +275,7 @@ class _Scope:
         `-` subtracts `0 + b`; n-ary `-` and `/` fold left (documented)."""
         if h == '+':
             if _is_number(args[0]):    # 0 + c folded here, exactly
-                parts = [rust_f64(0.0 + float(args[0]))]
+                parts = [rust_f64(0.0 + to_f64(args[0]))]
             else:
                 parts = [ZERO, self.num(args[0])]
             parts += [self.num(a) for a in args[1:]]
@@ -284,7 +285,7 @@ class _Scope:
             a = self.num(args[0])
             b = args[1]
             if _is_number(b):
-                return '(%s - %s)' % (a, rust_f64(0.0 + float(b)))
+                return '(%s - %s)' % (a, rust_f64(0.0 + to_f64(b)))
             return '(%s - (%s + %s))' % (a, ZERO, self.num(b))
         else:
             parts = [self.num(a) for a in args]

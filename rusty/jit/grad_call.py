@@ -18,7 +18,7 @@ from array import array
 from rusty.errors import EvalError
 from rusty.jit import ffi
 from rusty.jit.matmul_bridge import MmBridge
-from rusty.values import EMPTY, List, NativeGrad, Tensor
+from rusty.values import EMPTY, List, NativeGrad, Tensor, to_f64
 
 GRAD_NAME = 'grad-kernel'
 
@@ -62,7 +62,7 @@ def grad_caller(fn, param_shapes: tuple, out_shapes: tuple, bridge: MmBridge, sh
     scalar_out = [k for k, s in enumerate(out_shapes) if s is None]
     env = {
         'fn': fn, 'bridge_fn': bridge.fn, 'errors': bridge.errors, 'check': bridge.check,
-        'Tensor': Tensor, 'List': List, 'EMPTY': EMPTY, 'new': object.__new__,
+        'Tensor': Tensor, 'List': List, 'EMPTY': EMPTY, 'new': object.__new__, 'to_f64': to_f64,
         'zero': array('d', [0.0]),
         'EvalError': EvalError, 'acquire': lock.acquire, 'release': lock.release,
         'kernels': ffi.kernel_calls, 'take_stop': ffi.take_stop,
@@ -82,7 +82,9 @@ def grad_caller(fn, param_shapes: tuple, out_shapes: tuple, bridge: MmBridge, sh
         L.append('    %s, = args' % ', '.join(a))
     for i, s in enumerate(param_shapes):
         if s is None:
-            L.append('    if %s.__class__ is not float: raise bad(%d, %s)' % (a[i], i, a[i]))
+            L += ['    if %s.__class__ is not float:' % a[i],
+                  '        if %s.__class__ is not int: raise bad(%d, %s)' % (a[i], i, a[i]),
+                  '        %s = to_f64(%s)' % (a[i], a[i])]
         else:
             L.append('    if %s.__class__ is not Tensor or %s.shape != s%d: raise bad(%d, %s)'
                      % (a[i], a[i], i, i, a[i]))

@@ -22,7 +22,7 @@ def graph_table(data, param_names=()) -> str:
             what = ' '.join(display_form(x) for x in rest)
         elif op == 'param':
             what = ' '.join(_num(x) for x in rest)
-            k = int(rest[0]) if rest and isinstance(rest[0], float) else -1
+            k = int(rest[0]) if rest and rest[0].__class__ in (int, float) else -1
             if 0 <= k < len(param_names):
                 what += '  (%s)' % param_names[k]
         else:
@@ -39,4 +39,4 @@ def graph_table(data, param_names=()) -> str:
 
 
 def _num(x) -> str:
-    return format_number(x) if isinstance(x, float) else display_form(x)
+    return format_number(x) if x.__class__ in (int, float) else display_form(x)
