@@ -9,7 +9,7 @@
 (println (try-catch (fitler even? '(1 2)) (e) e))
 ; expect: Undefined: 'fitler' — did you mean 'filter'?
 (println (try-catch ((lambda (x) x)) (e) e))
-; expect: Arity error: expected 1 args, got 0
+; expect: lambda: expected 1 args, got 0
 
 ; Parse errors from eval-string are catchable, and nothing of that text runs.
 (println (try-catch (eval-string "(println 1) (+ 1") (e) e))

@@ -107,7 +107,7 @@ def test_marker_width_follows_line_number_digits(run):
 def test_multiline_form_marks_to_end_of_line(run):
     text = '(define (f x)\n  (+ x\n     "a"))\n(f 1)\n'
     status, o, e = run(text)
-    assert e == ('Error: Expected number, got "a"\n'
+    assert e == ('Error: +: expected a number, got "a"\n'
                  '  at prog.lisp:2:3\n'
                  '  2 |   (+ x\n'
                  '    |   ^^^^\n'

@@ -70,7 +70,7 @@ def test_caret_on_the_second_line_of_a_multi_line_input():
 def test_form_spanning_lines_is_marked_to_the_end_of_its_first_line():
     out = report('(+ 1' + ENTER + '"two")' + ENTER)
     assert out[:4] == [
-        'Error: Expected number, got "two"',
+        'Error: +: expected a number, got "two"',
         '  at <repl:1>:1:1',
         '  1 | (+ 1',
         '    | ^^^^',

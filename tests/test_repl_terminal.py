@@ -39,7 +39,7 @@ def test_a_session_in_a_real_terminal(tmp_path):
         child.send('(sq 7)\r')
         child.expect('=> 49')
         child.send('(sq "seven")\r')
-        child.expect('Error: Expected number, got "seven"')
+        child.expect(r'Error: \*: expected a number, got "seven"')
         child.expect(r'at <repl:1>:2:3')
         child.expect(r'\| +\^\^\^\^\^\^\^')
         child.expect('in sq')

@@ -88,7 +88,7 @@ def test_through_a_builtin_inside_the_stdlib(run):
 def test_the_message_is_unchanged_for_try_catch():
     assert value('(try-catch (take 2 5) (e) e)') == 'cdr: not a pair'
     assert value('(try-catch (car (list)) (e) e)') == 'car: not a pair'
-    assert value('(define (f x y) x) (try-catch (f 1) (e) e)') == 'Arity error: expected 2 args, got 1'
+    assert value('(define (f x y) x) (try-catch (f 1) (e) e)') == 'f: expected 2 args, got 1'
 
 
 # ── Hints ────────────────────────────────────────────────────────────────
@@ -124,7 +124,7 @@ def test_the_value_is_cut_to_60_characters():
 
 def test_lambda_arity_error_shows_the_parameter_list(run):
     status, o, e = run('(define (f x y) x)\n(f 1)\n')
-    assert e == ('Error: Arity error: expected 2 args, got 1\n'
+    assert e == ('Error: f: expected 2 args, got 1\n'
                  '  at prog.lisp:2:1\n'
                  '  2 | (f 1)\n'
                  '    | ^^^^^\n'
@@ -206,7 +206,7 @@ def test_repl_stdlib_failure_and_hint(repl_home):
 
 def test_repl_arity_hint(repl_home):
     got = repl_report('(define (f x y) x)' + ENTER + '(f 1)' + ENTER)
-    assert got[0] == 'Error: Arity error: expected 2 args, got 1'
+    assert got[0] == 'Error: f: expected 2 args, got 1'
     assert got[2:] == ['  1 | (f 1)', '    | ^^^^^', '  hint: f takes (x y)']
 
 

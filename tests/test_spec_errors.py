@@ -68,13 +68,13 @@ def test_undefined_is_catchable():
 
 @pytest.mark.parametrize('src,msg', [
     ('(5 1)', 'Not callable: 5'),
-    ('((lambda (x) x))', 'Arity error: expected 1 args, got 0'),
-    ('((lambda (x . y) x))', 'Arity error: expected at least 1 args, got 0'),
+    ('((lambda (x) x))', 'lambda: expected 1 args, got 0'),
+    ('((lambda (x . y) x))', 'lambda: expected at least 1 args, got 0'),
     ('(/ 1 0)', 'Division by zero'),
     ('(mod 1 0)', 'mod: division by zero'),
-    ('(+ "a")', 'Expected number, got "a"'),
-    ('(< 1 "a")', 'Expected numbers, got 1 and "a"'),
-    ('(< 1)', 'Expected 2 args, got 1'),
+    ('(+ "a")', '+: expected a number, got "a"'),
+    ('(< 1 "a")', '<: expected a number, got "a"'),
+    ('(<)', '<: expected at least 1 arg, got 0'),
     ('(set! zzqnope 1)', "set!: undefined variable 'zzqnope'"),
 ])
 def test_core_messages(src, msg):

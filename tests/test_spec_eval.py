@@ -148,15 +148,15 @@ def test_let_frames_hold_defines():
 # ── §5.3 application and arity ───────────────────────────────────────────
 
 @pytest.mark.parametrize('src,msg', [
-    ('((lambda (x) x))', 'Arity error: expected 1 args, got 0'),
-    ('((lambda (x) x) 1 2)', 'Arity error: expected 1 args, got 2'),
-    ('((lambda () 1) 1)', 'Arity error: expected 0 args, got 1'),
-    ('((lambda (a b . r) a) 1)', 'Arity error: expected at least 2 args, got 1'),
-    ('((lambda (a . r) a))', 'Arity error: expected at least 1 args, got 0'),
-    ('(define (f a b) a) (f 1 2 3)', 'Arity error: expected 2 args, got 3'),
-    ('(defmacro m (a) a) (m)', 'Arity error: expected 1 args, got 0'),
-    ('(defmacro m (a . r) a) (m)', 'Arity error: expected at least 1 args, got 0'),
-    ('(defmacro m () 1) (m 1 2)', 'Arity error: expected 0 args, got 2'),
+    ('((lambda (x) x))', 'lambda: expected 1 args, got 0'),
+    ('((lambda (x) x) 1 2)', 'lambda: expected 1 args, got 2'),
+    ('((lambda () 1) 1)', 'lambda: expected 0 args, got 1'),
+    ('((lambda (a b . r) a) 1)', 'lambda: expected at least 2 args, got 1'),
+    ('((lambda (a . r) a))', 'lambda: expected at least 1 args, got 0'),
+    ('(define (f a b) a) (f 1 2 3)', 'f: expected 2 args, got 3'),
+    ('(defmacro m (a) a) (m)', 'm: expected 1 args, got 0'),
+    ('(defmacro m (a . r) a) (m)', 'm: expected at least 1 args, got 0'),
+    ('(defmacro m () 1) (m 1 2)', 'm: expected 0 args, got 2'),
 ])
 def test_arity_errors(src, msg):
     assert err(src) == msg

@@ -112,8 +112,10 @@ def test_sort_is_stable_on_many_elements():
 
 def test_sort_stable_for_equal_numbers():
     # 0 and -0 compare equal: a stable sort keeps their order (atan2 shows the sign)
-    assert ev('(map (lambda (x) (atan2 x -1)) (sort (list 0 (- 0))))') == '(3.141592653589793 -3.141592653589793)'
-    assert ev('(map (lambda (x) (atan2 x -1)) (sort (list (- 0) 0)))') == '(-3.141592653589793 3.141592653589793)'
+    assert ev('(map (lambda (x) (atan2 x -1)) (sort (list 0.0 (- 0.0))))') == '(3.141592653589793 -3.141592653589793)'
+    assert ev('(map (lambda (x) (atan2 x -1)) (sort (list (- 0.0) 0.0)))') == '(-3.141592653589793 3.141592653589793)'
+    # an exact integer and the float of its value compare equal too
+    assert ev('(map exact? (sort (list 2 2.0 1)))') == '(#t #t #f)'
 
 
 def test_sort_with_non_strict_order_returns_a_permutation():

@@ -157,6 +157,15 @@ def _model_string(s: str) -> str:
     return json.dumps(s, ensure_ascii=False)
 
 
+def _model_scalar(x) -> str:
+    """A number outside a tensor: a float with an integral value carries `.0`,
+    so that it loads as a float again, not as the exact integer."""
+    text = _model_number(x)
+    if x.__class__ is float and text[-1:].isdigit() and '.' not in text:
+        return text + '.0'
+    return text
+
+
 def _model_tensor(t: Tensor) -> str:
     return '{"tensor": {"shape": [%s], "data": [%s]}}' % (
         ', '.join(str(d) for d in t.shape), ', '.join(map(_model_number, t.data)))
@@ -165,7 +174,7 @@ def _model_tensor(t: Tensor) -> str:
 def _model_atom(x) -> str:
     cls = x.__class__
     if cls is float or cls is int:
-        return _model_number(x)
+        return _model_scalar(x)
     if cls is str:
         return _model_string(x)
     if cls is bool:

@@ -7,7 +7,7 @@
 (println (try-catch (string-capitalize "hi") (e) e))
 (println (try-catch ((lambda (x) x)) (e) e))
 (println (try-catch (5 1) (e) e))
-(println (try-catch (< 1 2 3) (e) e))
+(println (try-catch (neq 1 2 3) (e) e))
 (println (try-catch (+ 1 "a") (e) e))
 (println (try-catch (match 7 ('seven 1)) (e) e))
 (println (try-catch `(1 ,@5) (e) e))
@@ -22,10 +22,10 @@
 ; expect: bad value: 5
 ; expect: Undefined: 'filtr' — did you mean 'filter'?
 ; expect: Undefined: 'string-capitalize' (try (apropos "string"))
-; expect: Arity error: expected 1 args, got 0
+; expect: lambda: expected 1 args, got 0
 ; expect: Not callable: 5
-; expect: Expected 2 args, got 3
-; expect: Expected number, got "a"
+; expect: neq: expected 2 arg(s), got 3
+; expect: +: expected a number, got "a"
 ; expect: match: no clause matched 7
 ; expect: ,@: expected list, got 5
 ; expect: unexpected end of input: a '(' is never closed
