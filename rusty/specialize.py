@@ -282,8 +282,8 @@ def _numeric(op: Kinds, consts: list) -> list:
         v, k, c = ('y', kinds[0], consts[0]) if kinds[1] is None else ('x', kinds[1], consts[1])
         if k == 'int' and op.mixed and -_EXACT_F64 <= c <= _EXACT_F64:
             if op.exact is None:        # exact operands: the builtin
-                return [('{%s}.__class__ is float' % v, ['{t} = ' + op.float])]
-            return [('{%s}.__class__ is int or {%s}.__class__ is float' % (v, v), ['{t} = ' + op.exact])]
+                return [('{%s}.__class__ is float%s' % (v, nz), ['{t} = ' + op.float])]
+            return [('({%s}.__class__ is int or {%s}.__class__ is float)%s' % (v, v, nz), ['{t} = ' + op.exact])]
         if k == 'float':
             return [('{%s}.__class__ is float%s' % (v, nz), ['{t} = ' + op.float])]
         return []

@@ -146,16 +146,18 @@ def test_dir_list_undecodable_name(cwd):
 
 def test_model_document_exact_text():
     t = Tensor(array('d', [1.0, -0.0, 0.5, math.nan, math.inf, -math.inf]), (2, 3))
-    v = L(NIL, True, False, F(1), F(-0.0), 0.1, 1e20, 1e-7, math.nan, math.inf, -math.inf,
-          'a"b\\c\nd\te\x01é', sym('foo'), EMPTY, L(F(1), L()), t)
+    # exact integers in full; a float with an integral value with `.0` (it loads as a float)
+    v = L(NIL, True, False, 1, F(-0.0), 0.1, 1e20, 1e-7, math.nan, math.inf, -math.inf,
+          'a"b\\c\nd\te\x01é', sym('foo'), EMPTY, L(1, L()), t, F(1), 10 ** 20)
     assert encode_model(v) == (
-        '{"rusty-model": 1, "value": [null, true, false, 1, -0.0, 0.1, 100000000000000000000, '
+        '{"rusty-model": 1, "value": [null, true, false, 1, -0.0, 0.1, 100000000000000000000.0, '
         '0.0000001, {"float": "NaN"}, {"float": "inf"}, {"float": "-inf"}, '
         '"a\\"b\\\\c\\nd\\te\\u0001é", {"symbol": "foo"}, [], [1, []], '
         '{"tensor": {"shape": [2, 3], "data": [1, -0.0, 0.5, {"float": "NaN"}, {"float": "inf"}, '
-        '{"float": "-inf"}]}}]}')
+        '{"float": "-inf"}]}}, 1.0, 100000000000000000000]}')
     assert encode_model(NIL) == '{"rusty-model": 1, "value": null}'
-    assert encode_model(F(3)) == '{"rusty-model": 1, "value": 3}'
+    assert encode_model(3) == '{"rusty-model": 1, "value": 3}'
+    assert encode_model(F(3)) == '{"rusty-model": 1, "value": 3.0}'
     assert encode_model(Tensor(array('d', [5.0]), ())) == \
         '{"rusty-model": 1, "value": {"tensor": {"shape": [], "data": [5]}}}'
 
@@ -244,7 +246,7 @@ def test_deep_data_round_trips_without_crashing(cwd):
 
 
 def test_save_and_load_files(cwd):
-    v = L(F(1), 'two', sym('three'))
+    v = L(1, 'two', sym('three'))
     assert call('save-model', 'm.json', v) is NIL
     assert (cwd / 'm.json').read_text(encoding='utf-8') == \
         '{"rusty-model": 1, "value": [1, "two", {"symbol": "three"}]}'

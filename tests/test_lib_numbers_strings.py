@@ -12,7 +12,7 @@ from helpers import dv, err, ev, value
 @pytest.mark.parametrize('src,want', [
     ('(quotient 7 2)', '3'), ('(quotient -7 2)', '-3'), ('(quotient 7 -2)', '-3'), ('(quotient -7 -2)', '3'),
     ('(quotient 7.5 2)', '3'),
-    ('(quotient 9007199254740993 1)', '9007199254740992'),
+    ('(quotient 9007199254740993 1)', '9007199254740993'), ('(quotient 9007199254740993.0 1)', '9007199254740992'),
     ('(remainder 7 2)', '1'), ('(remainder -7 2)', '-1'), ('(remainder 7 -2)', '1'), ('(remainder 5.5 2)', '1.5'),
     ('(modulo -7 2)', '1'), ('(modulo 7 -2)', '-1'), ('(modulo 7 2)', '1'), ('(modulo -7 -2)', '-1'),
     ('(modulo 6 -3)', '0'), ('(modulo -5.5 2)', '0.5'),

@@ -13,7 +13,8 @@ from helpers import ev, out, run_capture, session
 # ── a type-strict view of read data ──────────────────────────────────────
 
 def N(x):
-    return ('num', float(x))
+    """A number read: an exact integer (a Python int) or a float, kept apart."""
+    return ('num', type(x).__name__, x)
 
 
 def Y(name):
@@ -32,8 +33,8 @@ def norm(x):
     """Read data as tagged tuples / Python lists (bool and float kept apart)."""
     if x is True or x is False:
         return ('bool', x)
-    if isinstance(x, float):
-        return ('num', x)
+    if type(x) is float or type(x) is int:
+        return ('num', type(x).__name__, x)
     if isinstance(x, str):
         return ('str', x)
     if isinstance(x, Symbol):
@@ -54,13 +55,19 @@ def Q(kind, d):
 # ── §1 token table rows ──────────────────────────────────────────────────
 
 @pytest.mark.parametrize('src,expected', [
-    ('42', 42.0), ('-7', -7.0), ('1.', 1.0), ('1e-20', 1e-20), ('2.5E+3', 2500.0),
-    ('7e9', 7000000000.0), ('1e400', math.inf), ('0', 0.0), ('3.25', 3.25),
-    ('-1e400', -math.inf), ('1e-400', 0.0), ('0.1', 0.1), ('007', 7.0), ('1E3', 1000.0),
-    ('2e-0', 2.0), ('12345678901234567890', 12345678901234567890.0),
+    ('42', 42), ('-7', -7), ('1.', 1.0), ('1e-20', 1e-20), ('2.5E+3', 2500.0),
+    ('7e9', 7000000000.0), ('1e400', math.inf), ('0', 0), ('3.25', 3.25),
+    ('-1e400', -math.inf), ('1e-400', 0.0), ('0.1', 0.1), ('007', 7), ('1E3', 1000.0),
+    ('2e-0', 2.0), ('12345678901234567890', 12345678901234567890), ('-0', 0), ('1.0', 1.0),
 ])
 def test_numbers(src, expected):
     assert toks(src) == [N(expected)]
+
+
+def test_an_integer_literal_of_any_length_reads_exactly():
+    # past Python's default 4300-digit limit of int <-> str conversions
+    assert toks('9' * 5000) == [N(10 ** 5000 - 1)]
+    assert ev('(+ 1 %s)' % ('9' * 5000)) == '1' + '0' * 5000
 
 
 def test_minus_zero_reads_as_negative_zero():

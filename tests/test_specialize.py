@@ -19,7 +19,9 @@ from rusty.values import EMPTY, NIL, List, make_list, sym
 NAN = float('nan')
 VALUES = [0.0, -0.0, math.inf, -math.inf, NAN, math.copysign(NAN, -1.0), 1.0, -1.0, 2.0, 3.0, 2.5, 1e308,
           'abc', '', sym('a'), EMPTY, make_list([1.0, 2.0]), make_list([sym('p'), 1.0, 'q', 2.0, 3.0]),
-          NIL, True, False]
+          NIL, True, False,
+          # exact integers: small, past 2**53, beyond the f64 range (mixed kinds convert to ±inf)
+          0, 1, -1, 2, 7, 2 ** 53 + 1, 10 ** 20, -(10 ** 400)]
 UNARY = sorted(n for n, spec in INLINE.items() if spec[0] == 1)
 BINARY = sorted(n for n, spec in INLINE.items() if spec[0] == 2)
 
@@ -45,12 +47,25 @@ SHAPES = [
     '(define (nested-globals a b) (id (not (OP GARGS))))',
 ]
 
+# Binary operators with a constant operand (the templates specialise on an
+# exact integer constant, exact in f64 or not, and on a float constant).
+CONSTANTS = ['0', '1', '-3', '2.5', '0.0', '-0.0', '9007199254740993', '(quote x)']
+CONST_SHAPES = ['(define (const-right-%d a b) (OP a %s))' % (k, c) for k, c in enumerate(CONSTANTS)] + [
+    '(define (const-left-%d a b) (OP %s a))' % (k, c) for k, c in enumerate(CONSTANTS)] + [
+    '(define (const-test-%d a b) (if (OP a %s) (quote yes) (quote no)))' % (k, c) for k, c in enumerate(CONSTANTS)]
+
+
+def shapes_for(nargs: int) -> list:
+    return SHAPES + CONST_SHAPES if nargs == 2 else SHAPES
+
 
 def bits(x):
     """A value as comparable data: floats by their bits, lists element-wise,
     everything else by identity (strings by text)."""
     if x.__class__ is float:
         return ('float', struct.pack('<d', x))
+    if x.__class__ is int:
+        return ('int', x)
     if x.__class__ is List:
         return ('list', tuple(bits(e) for e in x))
     if x.__class__ is str:
@@ -81,7 +96,7 @@ def program(op: str, nargs: int) -> str:
     args = ' '.join('ab'[:nargs])
     gargs = ' '.join(['ga', 'gb'][:nargs])
     lines = ['(define (id x) x)', '(define (id2 x y) y)']
-    lines += [shape.replace('OP', op).replace('GARGS', gargs).replace('ARGS', args) for shape in SHAPES]
+    lines += [shape.replace('OP', op).replace('GARGS', gargs).replace('ARGS', args) for shape in shapes_for(nargs)]
     return '\n'.join(lines)
 
 
@@ -98,7 +113,7 @@ def run_all(s, op, nargs, pairs):
     """Outcome of every shape on every argument pair, in session s."""
     s.run(program(op, nargs), '<diff>')
     found = []
-    names = [shape.split()[1][1:] for shape in SHAPES]
+    names = [shape.split()[1][1:] for shape in shapes_for(nargs)]
     for a, b in pairs:
         s.genv.define(sym('ga'), a)
         s.genv.define(sym('gb'), b)

@@ -27,20 +27,6 @@ def _nums(name, args) -> None:
             raise not_number(name, a)
 
 
-def _add2(x, y):
-    try:
-        return x + y
-    except OverflowError:       # an integer beyond the f64 range met a float
-        return to_f64(x) + to_f64(y)
-
-
-def _mul2(x, y):
-    try:
-        return x * y
-    except OverflowError:
-        return to_f64(x) * to_f64(y)
-
-
 def _alias(name, shown, sig, make):
     """Register an alias of an operator: its own function (errors name the
     alias as called), printed as the operator."""
@@ -87,12 +73,17 @@ def _make_add(name):
     def add(*args):
         acc = 0
         for a in args:
-            if a.__class__ is not int and a.__class__ is not float:
+            if a.__class__ is int:
+                if acc.__class__ is int:
+                    acc += a
+                    continue
+                a = to_f64(a)
+            elif a.__class__ is float:
+                if acc.__class__ is int:    # from here on float + float, as the fast paths do
+                    acc = to_f64(acc)
+            else:
                 raise not_number(name, a)
-            try:
-                acc += a
-            except OverflowError:       # an integer beyond the f64 range met a float
-                acc = to_f64(acc) + to_f64(a)
+            acc += a
         return acc
     return add
 
@@ -101,30 +92,35 @@ def _make_mul(name):
     def mul(*args):
         acc = 1
         for a in args:
-            if a.__class__ is not int and a.__class__ is not float:
+            if a.__class__ is int:
+                if acc.__class__ is int:
+                    acc *= a
+                    continue
+                a = to_f64(a)
+            elif a.__class__ is float:
+                if acc.__class__ is int:
+                    acc = to_f64(acc)
+            else:
                 raise not_number(name, a)
-            try:
-                acc *= a
-            except OverflowError:
-                acc = to_f64(acc) * to_f64(a)
+            acc *= a
         return acc
     return mul
 
 
 def _make_sub(name):
+    add = _make_add(name)
+
     def sub(*args):
         if not args:
             raise EvalError('- requires at least 1 arg')
         _nums(name, args)
+        a = args[0]
         if len(args) == 1:
-            return -args[0]
-        s = 0
-        for b in args[1:]:
-            s = _add2(s, b)
-        try:
-            return args[0] - s
-        except OverflowError:
-            return to_f64(args[0]) - to_f64(s)
+            return -a
+        s = add(*args[1:])
+        if a.__class__ is not s.__class__:
+            a, s = to_f64(a), to_f64(s)
+        return a - s
     return sub
 
 
@@ -133,12 +129,10 @@ def _make_div(name):
         if len(args) < 2:
             raise EvalError('/ requires at least 2 args')
         _nums(name, args)
-        p = 1
         for b in args[1:]:
             if b == 0:
                 raise EvalError('Division by zero')
-            p = _mul2(p, b)
-        return divide(args[0], p)
+        return divide(args[0], mul(*args[1:]))
     return div
 
 
