@@ -40,7 +40,7 @@ from .values import Builtin, Lambda, List, Symbol
 # A value given as a tuple is statements that leave the result in {t} (cons
 # fills a fresh cell's slots in place, with no constructor frame). A Kinds
 # value is a numeric operator computed by kind (see _numeric).
-_NUM = '({x}.__class__ is float or {x}.__class__ is int)'
+_NUM = '((_c := {x}.__class__) is int or _c is float)'       # one class read
 _PAIR = '{x}.__class__ is List and {x} is not EMPTY'
 
 
@@ -143,7 +143,7 @@ def template_namespace() -> dict:
             'recursion_message': apply.recursion_message, 'located': apply.located,
             'call_builtin': apply.call_builtin, 'call_native': apply.call_native,
             'native_error': apply.native_error,
-            '_fmod': math.fmod, 'INF': math.inf,
+            '_fmod': math.fmod, 'INF': math.inf, 'BIG': 1 << 1023,
         }
     return _namespace
 
@@ -285,13 +285,24 @@ def _numeric(op: Kinds, consts: list) -> list:
                 return [('{%s}.__class__ is float%s' % (v, nz), ['{t} = ' + op.float])]
             return [('({%s}.__class__ is int or {%s}.__class__ is float)%s' % (v, v, nz), ['{t} = ' + op.exact])]
         if k == 'float':
-            return [('{%s}.__class__ is float%s' % (v, nz), ['{t} = ' + op.float])]
+            return [(_F64.format(x='{%s}' % v) + nz, ['{t} = ' + op.float])]
         return []
     cases = []
-    if op.exact is not None:
-        cases.append(('{x}.__class__ is int and {y}.__class__ is int', ['{t} = ' + op.exact]))
-    cases.append(('{x}.__class__ is float and {y}.__class__ is float' + nz, ['{t} = ' + op.float]))
+    if op.exact is not None:        # {x}'s class read once for both tests
+        cases.append(('(_c := {x}.__class__) is int and {y}.__class__ is int', ['{t} = ' + op.exact]))
+        cases.append(('_c is float and {y}.__class__ is float' + nz, ['{t} = ' + op.float]))
+    else:
+        cases.append(('{x}.__class__ is float and {y}.__class__ is float' + nz, ['{t} = ' + op.float]))
+    # mixed kinds: Python converts the integer to the nearest f64 as the builtin does
+    cases.append(('({x}.__class__ is float and %s or {y}.__class__ is float and %s)%s'
+                  % (_INT_F64.format(x='{y}'), _INT_F64.format(x='{x}'), nz), ['{t} = ' + op.float]))
     return cases
+
+
+# An exact integer Python converts to f64 without an OverflowError (BIG is
+# 2**1023, an int: comparing ints is cheaper); or that, or a float.
+_INT_F64 = '{x}.__class__ is int and -BIG < {x} < BIG'
+_F64 = '((_c := {x}.__class__) is float or _c is int and -BIG < {x} < BIG)'
 
 
 def _name_code(cell, scope, span, unit):
