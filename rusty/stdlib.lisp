@@ -273,7 +273,7 @@ The strings of lst joined with sep between them.
   "(string-repeat s n)
 s repeated n times.
   (string-repeat \"ab\" 3) ⇒ \"ababab\""
-  (if (and (>= n 1) (= n (+ n 1))) (error "string-repeat: count too large:" n))
+  (if (>= n 9007199254740992) (error "string-repeat: count too large:" n))
   (let loop ((k (if (>= n 1) (truncate n) 0)) (piece s) (acc ""))
     (cond ((< k 1) acc)
           ((odd? k) (loop (quotient k 2) (if (< k 2) piece (string-append piece piece))

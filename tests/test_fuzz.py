@@ -152,11 +152,19 @@ def test_number_round_trip_through_format_and_reader(x):
     text = format_number(x)
     assert 'e' not in text and 'E' not in text
     [y] = read(text)
-    assert isinstance(y, float)
+    # an integral float prints as an integer, which reads as that exact integer: the same f64
+    assert type(y) is (int if text.lstrip('-').isdigit() else float)
     if x == 0.0:
         assert y == 0.0
     else:
-        assert struct.pack('>d', y) == struct.pack('>d', x)
+        assert struct.pack('>d', float(y)) == struct.pack('>d', x)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.integers(min_value=-10 ** 40, max_value=10 ** 40))
+def test_exact_integer_round_trip_through_format_and_reader(n):
+    [y] = read(format_number(n))
+    assert type(y) is int and y == n
 
 
 SYMBOL_CHARS = 'abcdefghijklmnopqrstuvwxyzABCXYZ-+*/<>=!?._λé#;:[]{}|&%$@^~0123456789'
@@ -171,7 +179,8 @@ def _is_symbol_token(name):
 
 
 SYMBOLS = st.text(alphabet=SYMBOL_CHARS, min_size=1, max_size=8).filter(_is_symbol_token).map(sym)
-DATA_ATOMS = st.one_of(FINITE.filter(lambda x: x != 0.0 or math.copysign(1, x) > 0), st.booleans(), SYMBOLS)
+DATA_ATOMS = st.one_of(FINITE.filter(lambda x: x != 0.0 or math.copysign(1, x) > 0), st.booleans(), SYMBOLS,
+                       st.integers(min_value=-10 ** 30, max_value=10 ** 30))
 DATA = st.recursive(DATA_ATOMS, lambda ch: st.lists(ch, max_size=6).map(make_list), max_leaves=30)
 STRINGS = st.text(alphabet=st.characters(exclude_characters='"\\', exclude_categories=('Cs',)), max_size=10)
 DATA_WITH_STRINGS = st.recursive(st.one_of(DATA_ATOMS, STRINGS),
@@ -181,8 +190,10 @@ DATA_WITH_STRINGS = st.recursive(st.one_of(DATA_ATOMS, STRINGS),
 def _equal(a, b):
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
-    if isinstance(a, float):
-        return isinstance(b, float) and a == b
+    if isinstance(a, int):
+        return type(b) is int and a == b
+    if isinstance(a, float):        # an integral float reads back as the exact integer of its text
+        return type(b) in (float, int) and float(b) == a
     if isinstance(a, str):
         return isinstance(b, str) and a == b
     if isinstance(a, Symbol):
