@@ -97,9 +97,11 @@ def test_node_count(src, n):
 def test_graph_ir_is_data():
     data = GB.graph_ir(Host(), lam('(lambda (x) (* x 2))'))
     nodes, out = list(data)
-    assert out == 2.0 and out.__class__ is float
+    assert out == 2 and out.__class__ is int        # indices are exact integers
     row = list(list(nodes)[0])
-    assert row == [0.0, sym('param'), 0.0]
+    assert row == [0, sym('param'), 0] and all(x.__class__ is int for x in (row[0], row[2]))
+    const = list(list(nodes)[1])
+    assert const[2] == 2.0 and const[2].__class__ is float     # a constant is an f64
     assert list(list(nodes)[1])[1] is sym('const')
 
 
