@@ -11,8 +11,8 @@ and CPython are interleaved run by run; ratios compare the minima (medians
 shown too). Results are checked against each other before timing.
 
 Choices (see benchmarks/README.md):
-- numbers: rusty numbers are floats; the CPython programs use ints, as a
-  Python programmer would (fib also with floats, as the alternative).
+- numbers: rusty's integer literals are exact integers (Python ints), as are
+  the CPython programs' (fib also with floats, as the alternative).
 - hy (a Lisp compiled to Python bytecode), when installed, runs the same fib.
 - cons-build: CPython appends to a list in a while loop (the idiomatic
   amortised-O(1) builder); prepending to a tuple-cell chain is shown as the
