@@ -44,6 +44,8 @@ def test_the_exact_literal_keeps_every_digit():
     ('(truncate -2.7)', '-2'), ('(floor 7)', '7'), ('(round 1e20)', '100000000000000000000'),
     ('(+ 4503599627370497 4503599627370497)', '9007199254740994'), ('(- 9007199254740993 1)', '9007199254740992'),
     ('(length (list 1 2 3))', '3'), ('(string-length "abc")', '3'), ('(car (iota 3))', '0'),
+    ('(begin (random-seed! 7) (random 1))', '0'), ('(char-code "A")', '65'), ('(hash-count (hash 1 2))', '1'),
+    ('(sum (list 1 2 3))', '6'), ('(nth (list 5 6) 1)', '6'),
 ])
 def test_exact_integers_stay_exact(src, text):
     v = value(src)
@@ -59,6 +61,7 @@ def test_exact_integers_stay_exact(src, text):
     ('(* (expt 10 400) 1.0)', 'inf'), ('(- (expt 10 400) 1e300)', 'inf'), ('(+ (- (expt 10 400)) 0.5)', '-inf'),
     ('(inexact (expt 10 400))', 'inf'), ('(/ (expt 10 400) 3)', 'inf'), ('(/ 1 (expt 10 400))', '0'),
     ('(quotient 7.5 2)', '3'), ('(modulo 7 2.0)', '1'), ('(+ 9007199254740993 0.0)', '9007199254740992'),
+    ('(begin (random-seed! 7) (* 0 (random)))', '0'), ('(begin (random-seed! 7) (random 1.0))', '0'),
 ])
 def test_a_float_operand_computes_in_f64(src, text):
     v = value(src)
