@@ -1,10 +1,10 @@
 """List builtins. Lists are immutable cells; Nil counts as
 the empty list wherever a list is expected, unless stated otherwise."""
 from ..errors import EvalError
-from ..printer import display_form, format_number
+from ..printer import display_form
 from ..values import EMPTY, NIL, BuiltinTable, List, copy_onto, equal, make_list, reverse_onto
 from ..values import cons as new_cell
-from .args import expected, index_arg, list_arg, proc_arg, with_value
+from .args import expected, index_value, list_arg, out_of_range, proc_arg, with_value
 
 TABLE = BuiltinTable()
 _new = List.__new__
@@ -85,19 +85,31 @@ def reverse(x):
 
 
 @TABLE.fn('nth', 2, 2, doc='Element at index i (either argument order).', sig='(nth lst i)',
-          examples=(("(nth '(a b c) 1)", 'b'),))
+          examples=(("(nth '(a b c) 1)", 'b'), ("(nth 1 '(a b c))", 'b'),
+                    ("(nth '(a b c) 3)", 'error: nth: index 3 out of range [0, 3)')))
 def nth(a, b):
-    if a.__class__ is float:
+    if a.__class__ is float or a.__class__ is int:
         a, b = b, a
-    lst = list_arg('nth', a)
-    i = index_arg('nth', b)
+    return element('nth', a, b)
+
+
+@TABLE.fn('list-ref', 2, 2, doc='Element at index i of a list, counting from 0.', sig='(list-ref lst i)',
+          examples=(("(list-ref '(a b c) 2)", 'c'), ("(list-ref '(a b c) -1)", 'error: list-ref: index -1 out of range [0, 3)')))
+def list_ref(lst, i):
+    return element('list-ref', lst, i)
+
+
+def element(who: str, lst, x):
+    """The element at index x of lst, for builtin `who` (the index checks of every builtin)."""
+    lst = list_arg(who, lst)
+    k = index_value(who, x)
     cell = lst
-    k = i
-    while k and cell is not EMPTY:
+    i = k
+    while i > 0 and cell is not EMPTY:
         cell = cell.cdr
-        k -= 1
-    if cell is EMPTY:
-        raise with_value(EvalError('nth: index %s out of range' % format_number(i)), 'nth', lst)
+        i -= 1
+    if k < 0 or cell is EMPTY:
+        raise with_value(out_of_range(who, x, len(lst)), who, lst)
     return cell.car
 
 
@@ -113,17 +125,23 @@ def member(x, lst):
 
 
 @TABLE.fn('list-tail', 2, 2, doc='The list without its first k elements.', sig='(list-tail lst k)',
-          examples=(("(list-tail '(1 2 3 4) 2)", '(3 4)'),))
+          examples=(("(list-tail '(1 2 3 4) 2)", '(3 4)'),
+                    ("(list-tail '(1 2) 3)", 'error: list-tail: index 3 out of range [0, 2]')))
 def list_tail(lst, k):
-    lst = list_arg('list-tail', lst)
-    n = index_arg('list-tail', k)
+    return tail('list-tail', lst, k)
+
+
+def tail(who: str, lst, x) -> List:
+    """lst without its first x elements, x an end position (0 to the length)."""
+    lst = list_arg(who, lst)
+    k = index_value(who, x)
     rest = lst
-    k = n
-    while k:
-        if rest is EMPTY:
-            raise with_value(EvalError('list-tail: index %s out of range' % format_number(n)), 'list-tail', lst)
+    i = k
+    while i > 0 and rest is not EMPTY:
         rest = rest.cdr
-        k -= 1
+        i -= 1
+    if k < 0 or i > 0:
+        raise with_value(out_of_range(who, x, len(lst), end=True), who, lst)
     return rest
 
 

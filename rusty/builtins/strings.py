@@ -41,27 +41,24 @@ def string_append_list(lst):
     return ''.join([x if x.__class__ is str else print_form(x) for x in lst])
 
 
-@TABLE.fn('substring', 2, 3, doc='The code points from start up to end, indices clamped.',
+@TABLE.fn('substring', 2, 3, doc='The code points from start up to end (both 0 to the length); start >= end gives "".',
           sig='(substring s start [end])',
-          examples=(('(substring "hello" 1 3)', '"el"'), ('(substring "hello" 2)', '"llo"')))
+          examples=(('(substring "hello" 1 3)', '"el"'), ('(substring "hello" 2)', '"llo"'),
+                    ('(substring "hello" -3)', 'error: substring: index -3 out of range [0, 5]')))
 def substring(s, start, end=None):
     s = string_arg('substring', s)
     n = len(s)
-    lo = min(index_arg('substring', start), n)
-    hi = n if end is None else min(index_arg('substring', end), n)
-    if lo >= hi:
-        return ''
-    return s[int(lo):int(hi)]
+    lo = index_arg('substring', start, n, end=True)
+    hi = n if end is None else index_arg('substring', end, n, end=True)
+    return s[lo:hi] if lo < hi else ''
 
 
 @TABLE.fn('string-ref', 2, 2, doc='The character at an index, as a one-character string.',
-          sig='(string-ref s i)', examples=(('(string-ref "abc" 1)', '"b"'),))
+          sig='(string-ref s i)', examples=(('(string-ref "abc" 1)', '"b"'),
+                                            ('(string-ref "abc" 3)', 'error: string-ref: index 3 out of range [0, 3)')))
 def string_ref(s, i):
     s = string_arg('string-ref', s)
-    k = index_arg('string-ref', i)
-    if k >= len(s):
-        raise EvalError('string-ref: index %s out of range' % format_number(k))
-    return s[int(k)]
+    return s[index_arg('string-ref', i, len(s))]
 
 
 @TABLE.fn('string=?', 2, 2, doc='True if two strings have the same contents.',
