@@ -470,6 +470,16 @@ x plus 1.
 x minus 1.
   (dec 43) ⇒ 42"
   (- x 1))
+(define (add1 x)
+  "(add1 x)
+x plus 1 (the same as inc).
+  (add1 41) ⇒ 42"
+  (+ x 1))
+(define (sub1 x)
+  "(sub1 x)
+x minus 1 (the same as dec).
+  (sub1 43) ⇒ 42"
+  (- x 1))
 (define (average . xs)
   "(average x ...)
 The mean of the arguments (Division by zero with none).

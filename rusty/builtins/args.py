@@ -5,7 +5,7 @@ from itertools import islice
 
 from ..errors import EvalError
 from ..printer import display_form, format_number
-from ..values import EMPTY, NIL, PROCEDURE_TYPES, List
+from ..values import EMPTY, NIL, PROCEDURE_TYPES, List, Vector, make_list
 
 
 def expected(name: str, kind: str, x) -> EvalError:
@@ -67,6 +67,17 @@ def list_arg(name: str, x) -> List:
         return x
     if x is NIL:
         return EMPTY
+    raise expected(name, 'list', x)
+
+
+def seq_arg(name: str, x) -> List:
+    """A list argument that may also be a vector (its elements as a fresh list)."""
+    if x.__class__ is List:
+        return x
+    if x is NIL:
+        return EMPTY
+    if x.__class__ is Vector:
+        return make_list(x.items)
     raise expected(name, 'list', x)
 
 

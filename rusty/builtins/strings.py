@@ -6,7 +6,7 @@ overflows the host stack. `parse_json` is shared with the model files.
 
 from ..errors import EvalError
 from ..printer import display_form, format_number, plain_item, print_form, render_nested
-from ..values import EMPTY, NIL, BuiltinTable, Hash, List, NilType, Symbol, hash_key, make_list, sym
+from ..values import EMPTY, NIL, BuiltinTable, Hash, List, NilType, Symbol, Vector, hash_key, make_list, sym
 from .args import expected, index_arg, string_arg
 
 TABLE = BuiltinTable()
@@ -71,6 +71,31 @@ def string_eq(a, b):
           sig='(string->list s)', examples=(('(string->list "abc")', '("a" "b" "c")'),))
 def string_to_list(s):
     return make_list(list(string_arg('string->list', s)))
+
+
+@TABLE.fn('list->string', 1, 1, doc='The string of a list of one-character strings.',
+          sig='(list->string lst)', examples=(("(list->string '(\"a\" \"b\" \"c\"))", '"abc"'),
+                                               ("(list->string '())", '""')))
+def list_to_string(lst):
+    if lst.__class__ is not List and lst is not NIL:
+        raise expected('list->string', 'list', lst)
+    chars = list(lst) if lst is not NIL else []
+    for c in chars:
+        if c.__class__ is not str or len(c) != 1:
+            raise expected('list->string', 'one-character string', c)
+    return ''.join(chars)
+
+
+@TABLE.fn('string-prefix?', 2, 2, doc='True if s begins with prefix.', sig='(string-prefix? s prefix)',
+          examples=(('(string-prefix? "racket" "rac")', '#t'), ('(string-prefix? "r" "rac")', '#f')))
+def string_prefix(s, prefix):
+    return string_arg('string-prefix?', s).startswith(string_arg('string-prefix?', prefix))
+
+
+@TABLE.fn('string-suffix?', 2, 2, doc='True if s ends with suffix.', sig='(string-suffix? s suffix)',
+          examples=(('(string-suffix? "notes.txt" ".txt")', '#t'),))
+def string_suffix(s, suffix):
+    return string_arg('string-suffix?', s).endswith(string_arg('string-suffix?', suffix))
 
 
 @TABLE.fn('str', 0, None, doc='The print forms of the arguments concatenated.',
@@ -204,7 +229,7 @@ def _json_atom(x) -> str:
         return 'true' if x else 'false'
     if cls is NilType:
         return 'null'
-    if cls is List:     # only the empty list reaches here
+    if cls is List or cls is Vector:    # only the empty ones reach here
         return '[]'
     if cls is Hash:
         return _json_hash(x)
@@ -235,7 +260,7 @@ def _json_pair(pair):
 
 
 def _json_shape(lst):
-    if _is_object(lst):
+    if lst.__class__ is List and _is_object(lst):
         return '{', ', ', '}', _json_pair
     return '[', ', ', ']', plain_item
 
