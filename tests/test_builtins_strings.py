@@ -37,8 +37,8 @@ def deep(n, leaf=F(1)):
 def test_table_has_exactly_the_string_builtins():
     assert sorted(SPECS) == sorted(
         'string-length string-append string-append-list substring string-ref string=? '
-        'number->string string->number symbol->string string->symbol string->list str '
-        'string-split format json-encode json-decode'.split())
+        'number->string string->number symbol->string string->symbol string->list list->string str '
+        'string-prefix? string-suffix? string-split format json-encode json-decode'.split())
 
 
 def test_every_builtin_has_a_doc_and_signature():
@@ -226,12 +226,15 @@ def test_format_directives():
     assert call('format', 'plain') == 'plain'
 
 
-def test_format_copies_unknown_directives_and_a_trailing_tilde():
-    assert call('format', '~x~d~T~5') == '~x~d~T~5'
-    assert call('format', 'end~') == 'end~'
-    assert call('format', '~') == '~'
-    assert call('format', '~~~') == '~~'
-    assert call('format', '~a~', F(1)) == '1~'
+def test_format_refuses_unknown_directives_and_a_trailing_tilde():
+    assert msg('format', '~q') == 'format: unknown directive ~q'
+    assert msg('format', '~5z', F(1)) == 'format: unknown directive ~5z'
+    assert msg('format', '~5') == 'format: unknown directive ~5'
+    assert msg('format', 'end~') == 'format: unknown directive ~'
+    assert msg('format', '~') == 'format: unknown directive ~'
+    assert msg('format', '~a~', F(1)) == 'format: unknown directive ~'
+    assert call('format', '~~~~') == '~~'
+    assert call('format', '~T~%') == '\t\n'
 
 
 def test_format_args():

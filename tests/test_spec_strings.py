@@ -100,7 +100,7 @@ def test_string_errors(src, msg):
     ('(format "~a + ~s = ~a" "x" "y" 3)', 'x + "y" = 3'),
     ('(format "~a" "x")', 'x'), ('(format "~s" "x")', '"x"'), ('(format "~A|~S" "x" "y")', 'x|"y"'),
     ('(format "a~%b")', 'a\nb'), ('(format "a~tb")', 'a\tb'), ('(format "~~")', '~'),
-    ('(format "~x~q")', '~x~q'), ('(format "end~")', 'end~'), ('(format "~a" 1 2)', '1'),
+    ('(format "~a" 1 2)', '1'),
     ('(format "~a" (list "a"))', '(a)'), ('(format "~s" (list "a"))', '("a")'), ('(format "plain")', 'plain'),
     ('(format "~s" 1.5)', '1.5'), ('(format "~a~a" \'x #f)', 'x#f'), ('(format "~s" (nil))', '()'),
     ('(format "~~a" 5)', '~a'), ('(format "~%~%")', '\n\n'), ('(format "")', ''),
@@ -119,6 +119,10 @@ def test_format_display_example():
     ('(format 5)', 'format: expected a string, got 5'),
     ("(format 'a)", 'format: expected a string, got a'),
     ('(format)', 'format: expected at least 1 arg(s), got 0'),
+    ('(format "~q")', 'format: unknown directive ~q'),
+    ('(format "~x~q" 1)', 'format: unknown directive ~q'),
+    ('(format "end~")', 'format: unknown directive ~'),
+    ('(format "~5")', 'format: unknown directive ~5'),
 ])
 def test_format_errors(src, msg):
     assert err(src) == msg
