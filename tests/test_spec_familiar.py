@@ -157,3 +157,34 @@ def test_at_the_prompt(tmp_path, monkeypatch):
     body = lines(o)
     assert body[:3] == ['=> #(1 "a" b)', '=> 1', '=> even']
     assert "Error: Undefined: 'string-index' — rusty calls it 'string-first-index'" in body
+
+
+# ── No host error escapes the new builtins, whatever they are given ─────
+
+NEW_BUILTINS = ('first second third rest list-ref empty? displayln string-prefix? string-suffix? list->string '
+                'reduce filter-map append-map hash-for-each vector make-vector vector-ref vector-set! '
+                'vector-length vector->list list->vector vector-fill! vector-map vector-for-each vector? '
+                'vector-copy nth list-tail substring string-ref string-pad-left string-pad-right tensor-ref '
+                'format string-split json-encode length map for-each').split()
+POOL_SRC = ['0', '-1', '1.5', '(sqrt -1)', '(exp 1000)', '1e300', '""', '"ab"', '"~"', '"~5,2f"', "'a", '#t',
+            '#f', '(nil)', "'()", "'(1 2)", "'((a 1))", '#()', '#(1 "x")', "(hash 'k 1)", 'car', '(lambda (x) x)',
+            '(lambda (a b) a)', "(tensor '(1 2))", "'all"]
+
+
+def test_no_internal_error_from_any_arguments():
+    import random
+
+    from rusty.apply import call_builtin
+    from rusty.errors import RustyError
+    s = session()
+    pool = [s.run(src, '<pool>') for src in POOL_SRC]
+    rng = random.Random(19)
+    for name in NEW_BUILTINS:
+        b = s.global_value(name)
+        trials = [[x] for x in pool] + [[x, y] for x in pool for y in pool]
+        trials += [[rng.choice(pool) for _ in range(rng.randrange(0, 5))] for _ in range(300)]
+        for args in trials:
+            try:
+                call_builtin(b, list(args), None, s.depth)
+            except RustyError as e:
+                assert not e.message.startswith('internal error'), (name, args, e.message)

@@ -110,3 +110,13 @@ def test_json_encode_indented_deep_data_does_not_overflow():
     v = value('(let loop ((i 0) (acc 0)) (if (< i 30000) (loop (+ i 1) (list acc)) acc))')
     text = json_encode(v, 1.0)
     assert text.count('[') == 30000 and text.endswith(']')
+
+
+@pytest.mark.parametrize('src', ['(format "~99999999999a" 1)', '(format "~,99999999999f" 1)',
+                                 '(format "~%sa" 1)' % ('9' * 5000), '(json-encode 1 1e300)'])
+def test_huge_widths_are_out_of_memory_not_host_errors(src):
+    assert err(src) == 'out of memory'
+
+
+def test_a_width_may_have_leading_zeros():
+    assert ev('(format "~00000000003a|" 1)') == '1  |'

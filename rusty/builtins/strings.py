@@ -171,6 +171,7 @@ def string_to_symbol(s):
 # ── format ───────────────────────────────────────────────────────────────
 
 _FORMAT_TEXT = {'%': '\n', 't': '\t', '~': '~'}
+MAX_WIDTH = 1 << 24         # widest field (and JSON indent) made: past it, `out of memory`
 _DIGITS = '0123456789'
 _BASES = {'x': 'x', 'o': 'o', 'b': 'b'}
 
@@ -208,13 +209,13 @@ def _directive(template: str, j: int, pending, out: list) -> int:
     k = j + 1
     while k < n and template[k] in _DIGITS:
         k += 1
-    width = int(template[j + 1:k]) if k > j + 1 else 0
+    width = _field(template[j + 1:k], 0)
     precision = None
     if k < n and template[k] == ',':
         m = k + 1
         while m < n and template[m] in _DIGITS:
             m += 1
-        precision = int(template[k + 1:m]) if m > k + 1 else None
+        precision = _field(template[k + 1:m], None)
         k = m
     right = k < n and template[k] == '@'
     if right:
@@ -236,6 +237,15 @@ def _directive(template: str, j: int, pending, out: list) -> int:
     else:
         raise EvalError('format: unknown directive %s' % text)
     return k + 1
+
+
+def _field(digits: str, default):
+    """A directive's width or precision (`default` when not written)."""
+    if not digits:
+        return default
+    if len(digits.lstrip('0')) > 9 or int(digits) > MAX_WIDTH:
+        raise MemoryError       # reported as `out of memory`, never a host error
+    return int(digits)
 
 
 def _next_arg(pending):
@@ -330,7 +340,10 @@ def _json_hash(h: Hash) -> str:
                     ('(json-encode \'((a (1 2))) 2)', '"{\\n  \\"a\\": [\\n    1,\\n    2\\n  ]\\n}"')))
 def json_encode(v, indent=None):
     if indent is not None:
-        return _json_indented(v, ' ' * count_arg('json-encode', indent))
+        n = count_arg('json-encode', indent)
+        if n > MAX_WIDTH:
+            raise MemoryError       # reported as `out of memory`, never a host error
+        return _json_indented(v, ' ' * n)
     return render_nested(v, _json_atom, _json_shape)
 
 
