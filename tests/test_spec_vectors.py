@@ -260,3 +260,15 @@ def test_the_write_form_reads_back():
     s = session()
     assert s.run("(equal? (quote %s) %s)" % (write_form(v), write_form(v)), '<t>') is True
     assert sym('c') in v.items
+
+
+@pytest.mark.parametrize('src, want', [
+    ('(let ((x 5) (l (list 1 2))) `(a #(1 ,x ,@l) ,x))', '(a #(1 5 1 2) 5)'),
+    ('(define (f) `#(0 0)) (define a (f)) (vector-set! a 0 1) (list a (f))', '(#(1 0) #(0 0))'),
+    ('`#()', '#()'),
+    ("(defmacro mk (x) (list 'vector-ref #(10 20 30) x)) (mk 1)", '20'),
+    ('(defmacro vv () #(1 2)) (let ((a (vv))) (vector-set! a 0 9) (list a (vv)))', '(#(9 2) #(1 2))'),
+    ('(eval #(1 2))', '#(1 2)'),
+])
+def test_vectors_in_templates_macros_and_eval(src, want):
+    assert wv(src) == want

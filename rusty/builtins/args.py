@@ -29,14 +29,14 @@ def short_write(x, width: int = HINT_WIDTH) -> str:
             piece = str(v)
         elif v.__class__ is str:
             piece = '"' + ''.join(_ESCAPES.get(c, c) for c in v) + '"'
-        elif v.__class__ is List:
-            items = list(islice(v, width + 1))   # more could not be shown
+        elif v.__class__ is List or v.__class__ is Vector:
+            items = list(islice(v if v.__class__ is List else v.items, width + 1))   # more could not be shown
             stack.append(_Tok(')'))
             for i in range(len(items) - 1, -1, -1):
                 stack.append(items[i])
                 if i:
                     stack.append(_Tok(' '))
-            piece = '('
+            piece = '(' if v.__class__ is List else '#('
         else:
             piece = display_form(v)
         out.append(piece)
