@@ -21,44 +21,37 @@ def cons(x, lst):
     return cell
 
 
-@TABLE.fn('car', 1, 1, doc='First element of a list.', sig='(car lst)',
-          examples=(("(car '(1 2 3))", '1'), ("(car '())", 'error: car: not a pair')))
-def car(x):
-    if x.__class__ is List and x is not EMPTY:
-        return x.car
-    if x is NIL:
-        raise with_value(EvalError('car: empty list'), 'car', x)
-    raise with_value(EvalError('car: not a pair'), 'car', x)
+def no_pair(who: str, x) -> EvalError:
+    """The error of `car`, `cdr`, `first` or `rest` given x: Nil is an empty list, else not a pair."""
+    return with_value(EvalError('%s: %s' % (who, 'empty list' if x is NIL else 'not a pair')), who, x)
 
 
-@TABLE.fn('cdr', 1, 1, doc='The list without its first element (shared, O(1)).', sig='(cdr lst)',
-          examples=(("(cdr '(1 2 3))", '(2 3)'),))
-def cdr(x):
-    if x.__class__ is List and x is not EMPTY:
-        return x.cdr
-    if x is NIL:
-        raise with_value(EvalError('cdr: empty list'), 'cdr', x)
-    raise with_value(EvalError('cdr: not a pair'), 'cdr', x)
+def _part(who: str, slot: str):
+    """car (slot 'car') or cdr (slot 'cdr') under the name `who`."""
+    if slot == 'car':
+        def part(x):
+            if x.__class__ is List and x is not EMPTY:
+                return x.car
+            raise no_pair(who, x)
+    else:
+        def part(x):
+            if x.__class__ is List and x is not EMPTY:
+                return x.cdr
+            raise no_pair(who, x)
+    part.__name__ = who
+    return part
 
 
-@TABLE.fn('first', 1, 1, doc='The first element of a list (car).', sig='(first lst)',
-          examples=(("(first '(1 2 3))", '1'), ("(first '())", 'error: first: not a pair')))
-def first(x):
-    if x.__class__ is List and x is not EMPTY:
-        return x.car
-    if x is NIL:
-        raise with_value(EvalError('first: empty list'), 'first', x)
-    raise with_value(EvalError('first: not a pair'), 'first', x)
-
-
-@TABLE.fn('rest', 1, 1, doc='The list without its first element (cdr).', sig='(rest lst)',
-          examples=(("(rest '(1 2 3))", '(2 3)'), ("(rest '())", 'error: rest: not a pair')))
-def rest(x):
-    if x.__class__ is List and x is not EMPTY:
-        return x.cdr
-    if x is NIL:
-        raise with_value(EvalError('rest: empty list'), 'rest', x)
-    raise with_value(EvalError('rest: not a pair'), 'rest', x)
+car = TABLE.fn('car', 1, 1, doc='First element of a list.', sig='(car lst)',
+               examples=(("(car '(1 2 3))", '1'), ("(car '())", 'error: car: not a pair')))(_part('car', 'car'))
+cdr = TABLE.fn('cdr', 1, 1, doc='The list without its first element (shared, O(1)).', sig='(cdr lst)',
+               examples=(("(cdr '(1 2 3))", '(2 3)'),))(_part('cdr', 'cdr'))
+first = TABLE.fn('first', 1, 1, doc='The first element of a list (car).', sig='(first lst)',
+                 examples=(("(first '(1 2 3))", '1'), ("(first '())", 'error: first: not a pair')),
+                 )(_part('first', 'car'))
+rest = TABLE.fn('rest', 1, 1, doc='The list without its first element (cdr).', sig='(rest lst)',
+                examples=(("(rest '(1 2 3))", '(2 3)'), ("(rest '())", 'error: rest: not a pair')),
+                )(_part('rest', 'cdr'))
 
 
 @TABLE.fn('second', 1, 1, doc='The second element of a list (cadr).', sig='(second lst)',
