@@ -18,17 +18,19 @@ UNDERSCORE = sym('_')
 
 # The builtin type tests as the matcher runs them: the numeric ones are false
 # for non-numbers (where the builtins would raise). Any other procedure is called.
+_NUMBERS = (float, int)      # the classes of numbers (never bool)
+
 PREDICATES = {
-    'number?': lambda v: v.__class__ is float,
+    'number?': lambda v: v.__class__ in _NUMBERS,
     'string?': lambda v: v.__class__ is str,
     'boolean?': lambda v: v.__class__ is bool,
     'list?': lambda v: v.__class__ is List or v is NIL,
     'symbol?': lambda v: v.__class__ is Symbol,
     'nil?': lambda v: v is NIL or v is EMPTY,
     'pair?': lambda v: v.__class__ is List and v is not EMPTY,
-    'zero?': lambda v: v.__class__ is float and v == 0,
-    'positive?': lambda v: v.__class__ is float and v > 0,
-    'negative?': lambda v: v.__class__ is float and v < 0,
+    'zero?': lambda v: v.__class__ in _NUMBERS and v == 0,
+    'positive?': lambda v: v.__class__ in _NUMBERS and v > 0,
+    'negative?': lambda v: v.__class__ in _NUMBERS and v < 0,
 }
 
 

@@ -120,3 +120,10 @@ def test_huge_widths_are_out_of_memory_not_host_errors(src):
 
 def test_a_width_may_have_leading_zeros():
     assert ev('(format "~00000000003a|" 1)') == '1  |'
+
+
+def test_format_takes_exact_integers():
+    from rusty.builtins.strings import format_
+    assert format_('~,2f|~f|~6,1f|~5d|~x', 10 ** 30, 7, -5, 42, 2 ** 70) == \
+        '1000000000000000000000000000000.00|7|  -5.0|   42|400000000000000000'
+    assert format_('~d ~b', 2 ** 64, -2) == '18446744073709551616 -10'

@@ -259,8 +259,10 @@ def _fixed(x, precision) -> str:
     """~f: x with exactly `precision` decimals (half to even), or as printed without one."""
     if x.__class__ is not float and x.__class__ is not int:
         raise EvalError('format: ~f expects a number, got %s' % display_form(x))
-    if precision is None or x.__class__ is float and not math.isfinite(x):
-        return format_number(x) if x.__class__ is float else str(x)
+    if x.__class__ is int:      # exact: no rounding, and no float range to overflow
+        return str(x) + ('.' + '0' * precision if precision else '')
+    if precision is None or not math.isfinite(x):
+        return format_number(x)
     return format(x, '.%df' % precision)
 
 
