@@ -34,7 +34,7 @@
 (define ranked
   (sort (sort (hash-keys counts))
         (lambda (a b) (> (hash-ref counts a) (hash-ref counts b)))))
-(define shown (take top ranked))
+(define shown (take (min top (length ranked)) ranked))
 (define width (foldl (lambda (w widest) (max widest (string-length w))) 4 shown))
 
 (for-each (lambda (word rank)

@@ -16,7 +16,7 @@ from .errors import EvalError, RecursionLimit
 from .forms import NAMES
 from .printer import display_form
 from .resolve import MISSING, UNBOUND, GlobalEnv, GlobalRef, lookup_by_name, resolve, visible_names
-from .values import EMPTY, NIL, List, Macro, Symbol, make_list, sym
+from .values import EMPTY, NIL, List, Macro, Symbol, Vector, make_list, sym
 
 SPECIAL_FORM_NAMES = list(NAMES)      # forms.py's table, in its order
 
@@ -142,6 +142,12 @@ def comp(x, scope, tail, span, unit):
         return comp_call(x, scope, tail, span, unit)
     if cls is float or cls is int or cls is str or cls is bool:
         return const(x)
+    if cls is Vector:   # a literal vector: a fresh one each time (it is mutable)
+        items = x.items
+
+        def ev(f):
+            return Vector(items[:])
+        return ev
     return const(NIL)   # data -> code: any other value is the form ()
 
 
@@ -239,7 +245,7 @@ def comp_ref(s: Symbol, scope, span, unit):
 
 # ── Data to code ─────────────────────────────────────────────────────────
 
-_DATA_ATOMS = (float, int, str, bool, Symbol)
+_DATA_ATOMS = (float, int, str, bool, Symbol, Vector)
 
 
 def to_code(x):

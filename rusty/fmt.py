@@ -36,7 +36,8 @@ def lex(text: str) -> list[tuple[str, str]]:
     """(kind, text) for every piece of `text`, whitespace and comments included.
 
     Kinds: ws, comment, block (a whole, possibly nested, block comment), datum
-    (`#;`), open, close, sugar, str, atom. Concatenated, the texts are `text`.
+    (`#;`), open, vopen (`#(`), close, sugar, str, atom. Concatenated, the
+    texts are `text`.
     """
     out = []
     pos, n = 0, len(text)
@@ -67,10 +68,11 @@ def is_symbol(tok: str) -> bool:
 
 class _Open:
     """An open list in the output: where its `(` stands and what its first elements are."""
-    __slots__ = ('col', 'n', 'head', 'head_line', 'second_col', 'chain', 'need')
+    __slots__ = ('col', 'n', 'head', 'head_line', 'second_col', 'chain', 'need', 'vector')
 
-    def __init__(self, col: int):
+    def __init__(self, col: int, vector: bool = False):
         self.col = col            # output column of the '('
+        self.vector = vector      # a `#(` vector: its elements are data, it has no head
         self.n = 0                # elements begun (datum-commented ones not counted)
         self.head = None          # the head's text when it is a plain symbol
         self.head_line = -1
@@ -99,7 +101,7 @@ class _Open:
             self.chain, self.need = 'real', 1
         self.n += 1
         if self.n == 1:
-            self.head = tok if kind == 'atom' and is_symbol(tok) else None
+            self.head = tok if kind == 'atom' and not self.vector and is_symbol(tok) else None
             self.head_line = line
         elif self.n == 2 and line == self.head_line:
             self.second_col = col
@@ -145,8 +147,8 @@ def layout(text: str, body=None) -> str:
             col = len(tok) - tok.rindex('\n') - 1
         else:
             col += len(tok)
-        if kind == 'open':
-            stack.append(_Open(col - 1))
+        if kind == 'open' or kind == 'vopen':
+            stack.append(_Open(col - 1, kind == 'vopen'))
         elif kind == 'close':
             if len(stack) > 1:
                 stack.pop()
@@ -162,9 +164,9 @@ def layout(text: str, body=None) -> str:
     return ''.join(out)
 
 
-BEGINS = frozenset(('atom', 'str', 'open', 'sugar', 'datum'))   # what starts a datum or an element
-MULTI_LINE = frozenset(('str', 'block'))                        # tokens that may hold line breaks
-PREFIXES = frozenset(('open', 'sugar', 'datum'))                # no space after these
+BEGINS = frozenset(('atom', 'str', 'open', 'vopen', 'sugar', 'datum'))  # what starts a datum or an element
+MULTI_LINE = frozenset(('str', 'block'))                                 # tokens that may hold line breaks
+PREFIXES = frozenset(('open', 'vopen', 'sugar', 'datum'))                # no space after these
 
 
 def _space_between(prev: str, prev_tok: str, kind: str, tok: str) -> bool:

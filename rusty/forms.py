@@ -199,9 +199,15 @@ TABLE = (
     _form('match', 'patterns', 'match', frame=True, effectful=False, indent='body',
           sig='(match expr (pattern body...)...)',
           doc="Evaluates expr once and runs the body of the first clause whose pattern matches it: "
-              "_, a name (binds), a literal, 'datum, (? pred), (cons h t), (p ... . rest), (p ...).",
+              "_, a name (binds), a literal, 'datum, () (the empty list), (cons h t), (p ... . rest), "
+              "(p ...), and (? pred p ...): pred is any expression giving a procedure the value must "
+              "satisfy, and the patterns p ... must match the same value.",
           examples=[("(match '(1 2) ((a b) (+ a b)) (_ 'none))", '3'),
-                    ("(match \"x\" ((? number?) 'n) ((? string?) 's))", 's')]),
+                    ("(match \"x\" ((? number?) 'n) ((? string?) 's))", 's'),
+                    ("(match 4 ((? even?) 'even) (_ 'other))", 'even'),
+                    ("(match 12 ((? (lambda (x) (> x 10)) n) (* n 2)) (_ 0))", '24'),
+                    ("(match '() (() 'empty) (_ 'other))", 'empty'),
+                    ("(match 1 ((? 5) 'x))", 'error: match: (? 5) needs a procedure')]),
     _form('try-catch', 'specials', 'try', frame=True, effectful=False, indent='body',
           sig='(try-catch body (err) handler)',
           doc='Evaluates body; if it raises any rusty error, runs handler with err bound to the message string.',

@@ -29,6 +29,7 @@ TOPICS = {
     'types': (('rusty.builtins.core',), ()),
     'lists': (('rusty.builtins.lists',), ('car/cdr compositions', 'Building and slicing lists',
                                             'Folds and searches', 'Association lists and records')),
+    'vectors': (('rusty.builtins.vectors',), ()),
     'strings': (('rusty.builtins.strings',), ('Strings',)),
     'functions': ((), ('Functions on functions', 'Threading, looping and other macros')),
     'io': (('rusty.builtins.io',), ()),

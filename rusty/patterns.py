@@ -1,11 +1,12 @@
 """`match`: patterns compiled to matchers that bind
 straight into the clause's frame slots."""
+from .apply import apply_procedure
 from .errors import EvalError
 from .eval import Usage, comp, comp_body, special, sub_span
 from .printer import display_form
 from .resolve import UNBOUND, Scope, body_defines
 from .specials import DOT, items
-from .values import EMPTY, NIL, List, Symbol, equal, sym
+from .values import EMPTY, NIL, PROCEDURE_TYPES, Builtin, List, Macro, Symbol, equal, sym
 
 
 # ── match ────────────────────────────────────────────────────────────────
@@ -15,21 +16,35 @@ QMARK = sym('?')
 CONS = sym('cons')
 UNDERSCORE = sym('_')
 
+# The builtin type tests as the matcher runs them: the numeric ones are false
+# for non-numbers (where the builtins would raise). Any other procedure is called.
+_NUMBERS = (float, int)      # the classes of numbers (never bool)
+
 PREDICATES = {
-    'number?': lambda v: v.__class__ is float or v.__class__ is int,
+    'number?': lambda v: v.__class__ in _NUMBERS,
     'string?': lambda v: v.__class__ is str,
     'boolean?': lambda v: v.__class__ is bool,
     'list?': lambda v: v.__class__ is List or v is NIL,
     'symbol?': lambda v: v.__class__ is Symbol,
     'nil?': lambda v: v is NIL or v is EMPTY,
     'pair?': lambda v: v.__class__ is List and v is not EMPTY,
-    'zero?': lambda v: (v.__class__ is float or v.__class__ is int) and v == 0,
-    'positive?': lambda v: (v.__class__ is float or v.__class__ is int) and v > 0,
-    'negative?': lambda v: (v.__class__ is float or v.__class__ is int) and v < 0,
+    'zero?': lambda v: v.__class__ in _NUMBERS and v == 0,
+    'positive?': lambda v: v.__class__ in _NUMBERS and v > 0,
+    'negative?': lambda v: v.__class__ in _NUMBERS and v < 0,
 }
 
 
-def comp_pattern(p, slots: dict):
+class Where:
+    """What compiling a `(? pred)` needs: the scope, span and unit of the match form."""
+    __slots__ = ('scope', 'span', 'unit')
+
+    def __init__(self, scope, span, unit):
+        self.scope = scope
+        self.span = span
+        self.unit = unit
+
+
+def comp_pattern(p, slots: dict, where: Where):
     """A matcher m(value, frame) -> bool that stores bindings into frame slots."""
     cls = p.__class__
     if cls is Symbol:
@@ -50,18 +65,15 @@ def comp_pattern(p, slots: dict):
     if cls is not List:
         return lambda v, fr: False
     if p is EMPTY:
-        return lambda v, fr: False
+        return lambda v, fr: v is EMPTY
     if p.car is QUOTE and len(p) == 2:
         datum = p.cdr.car
         return lambda v, fr: equal(v, datum)
-    if p.car is QMARK and len(p) == 2 and p.cdr.car.__class__ is Symbol:
-        pred = PREDICATES.get(p.cdr.car.name)
-        if pred is None:
-            return lambda v, fr: False
-        return lambda v, fr: pred(v)
+    if p.car is QMARK and p.cdr is not EMPTY:
+        return comp_predicate(p, slots, where)
     if p.car is CONS and len(p) == 3:
-        mh = comp_pattern(p.cdr.car, slots)
-        mt = comp_pattern(p.cdr.cdr.car, slots)
+        mh = comp_pattern(p.cdr.car, slots, where)
+        mt = comp_pattern(p.cdr.cdr.car, slots, where)
         return lambda v, fr: v.__class__ is List and v is not EMPTY and mh(v.car, fr) and mt(v.cdr, fr)
     elems = items(p)
     rest = None
@@ -70,9 +82,9 @@ def comp_pattern(p, slots: dict):
         after = elems[i + 1:]
         if len(after) != 1 or after[0].__class__ is not Symbol:
             raise Usage("match: malformed rest pattern after '.'")
-        rest = comp_pattern(after[0], slots)
+        rest = comp_pattern(after[0], slots, where)
         elems = elems[:i]
-    subs = [comp_pattern(e, slots) for e in elems]
+    subs = [comp_pattern(e, slots, where) for e in elems]
     k = len(subs)
 
     def match_list(v, fr):
@@ -88,6 +100,32 @@ def comp_pattern(p, slots: dict):
     return match_list
 
 
+def comp_predicate(p: List, slots: dict, where: Where):
+    """`(? pred p …)`: pred is any expression, evaluated (in the match's own
+    scope) each time the pattern is tried; it must give a procedure, which the
+    value must satisfy; then the patterns p … must match the same value."""
+    pred_code = comp(p.cdr.car, where.scope, False, where.span, where.unit)
+    subs = [comp_pattern(e, slots, where) for e in p.cdr.cdr]
+    span, depth = where.span, where.unit.depth
+    shown = display_form(p.cdr.car)
+
+    def holds(v, fr):
+        pred = pred_code(fr[0])
+        if pred.__class__ is Builtin and pred.name in PREDICATES:
+            ok = PREDICATES[pred.name](v)
+        elif isinstance(pred, PROCEDURE_TYPES) and pred.__class__ is not Macro:
+            ok = apply_procedure(pred, [v], span, False, depth) is not False
+        else:
+            raise EvalError('match: (? %s) needs a procedure' % shown, span)
+        if not ok:
+            return False
+        for m in subs:
+            if not m(v, fr):
+                return False
+        return True
+    return holds
+
+
 @special('match')
 def comp_match(x, scope, tail, span, unit):
     if len(x) < 3:
@@ -99,7 +137,7 @@ def comp_match(x, scope, tail, span, unit):
         if clause.__class__ is not List or clause is EMPTY:
             raise Usage('match: (match expr (pattern body)...)')
         slots: dict = {}
-        matcher = comp_pattern(clause.car, slots)
+        matcher = comp_pattern(clause.car, slots, Where(scope, sub_span(c, span, unit), unit))
         mscope = Scope(sorted(slots, key=slots.get), scope)
         for d in body_defines(clause.cdr):
             mscope.add(d, maybe_unbound=True)

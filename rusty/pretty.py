@@ -3,7 +3,7 @@
 A value whose write form fits in the columns left on the line is written on one
 line; otherwise a list is written as `(`, its first element, then each further
 element on its own line aligned with the first (column of `(` + 1), each by the
-same rule; a hash likewise after `#hash(`. An atom that does not fit is written
+same rule; a hash likewise after `#hash(`, a vector after `#(`. An atom that does not fit is written
 anyway. Fitting compares the write form alone (closing parentheses that follow
 are not counted) with the width minus the current column.
 
@@ -14,7 +14,7 @@ depth or length of the value.
 from __future__ import annotations
 
 from .printer import MAX_DEPTH, write_form
-from .values import EMPTY, Hash, List, make_list
+from .values import EMPTY, Hash, List, Vector, make_list
 
 # ── What the layout writes: the write form ────────────────────
 
@@ -28,6 +28,14 @@ def hash_entries(x):
     if x.__class__ is not Hash:
         return None
     return [make_list([k, v]) for k, v in x.table.values()]
+
+
+def container(x):
+    """(opening, elements) of a hash or a vector; None for anything else."""
+    if x.__class__ is Vector:
+        return '#(', x.items
+    entries = hash_entries(x)
+    return None if entries is None else ('#hash(', entries)
 
 
 # ── Layout ───────────────────────────────────────────────────────────────
@@ -55,11 +63,11 @@ def flat_within(x, room: int, depth: int = 0):
                 todo.append((items[0], d + 1))
         else:
             x = item[0]
-            entries = hash_entries(x)
-            if entries is None:
+            found = container(x)
+            if found is None:
                 text = write_atom(x)
             else:
-                text = '#hash('
+                text, entries = found
                 todo.append(')')
                 for i in range(len(entries) - 1, -1, -1):
                     todo.append((entries[i], item[1] + 1))
@@ -110,9 +118,10 @@ def _broken(x, depth):
         if depth >= MAX_DEPTH:
             return '(...)', None
         return '(', list(x)
-    entries = hash_entries(x)
+    found = container(x)
+    if found is None:
+        return write_atom(x), None
+    opening, entries = found
     if entries:
-        return '#hash(', entries
-    if entries is not None:
-        return '#hash()', None
-    return write_atom(x), None
+        return opening, entries
+    return opening + ')', None

@@ -6,7 +6,7 @@ data never overflows the host stack; past MAX_DEPTH a list prints as `(...)`.
 """
 
 from .values import (EMPTY, Builtin, Hash, Lambda, List, Macro, Native, NativeGrad,
-                     NilType, Symbol, Tensor)
+                     NilType, Symbol, Tensor, Vector, make_list)
 
 MAX_DEPTH = 4000
 INF = float('inf')
@@ -75,6 +75,8 @@ def _atom(x, quote: bool) -> str:
         return '#t' if x else '#f'
     if cls is NilType or cls is List:     # Nil, or (only ever) the empty list
         return '()'
+    if cls is Vector:                     # (only ever) the empty vector
+        return '#()'
     if cls is Builtin:
         return '#<builtin:%s>' % x.shown
     if cls is Lambda:
@@ -98,32 +100,35 @@ def plain_item(e):
     return '', e
 
 
-def _parens(lst):
-    return '(', ' ', ')', plain_item
+def _parens(seq):
+    return '#(' if seq.__class__ is Vector else '(', ' ', ')', plain_item
 
 
 def render_nested(x, atom, shape, max_depth=None, too_deep='') -> str:
-    """The text of x, walking lists with an explicit stack.
+    """The text of x, walking lists and vectors with an explicit stack.
 
-    `atom(v)` writes anything that is not a non-empty list. `shape(lst)` gives
-    (open, separator, close, item) for a non-empty list, where `item(e)` is
-    (text written before the element, the value written for it). Past
-    `max_depth` open lists a list is written as `too_deep`. The printer,
+    `atom(v)` writes anything that is not a non-empty list or vector. `shape(seq)`
+    gives (open, separator, close, item) for a non-empty list or vector, where
+    `item(e)` is (text written before the element, the value written for it).
+    Past `max_depth` open sequences one is written as `too_deep`. The printer,
     json-encode and save-model share this walk.
     """
     out: list[str] = []
     stack: list = []      # [remaining cells, separator, close, item] per open list
     while True:
-        if x.__class__ is List and x is not EMPTY:
+        cls = x.__class__
+        if (cls is List and x is not EMPTY) or (cls is Vector and x.items):
             if max_depth is not None and len(stack) >= max_depth:
                 out.append(too_deep)
             else:
                 opening, sep, close, item = shape(x)
+                if cls is Vector:
+                    x = make_list(x.items)
                 stack.append([x, sep, close, item])
                 prefix, x = item(x.car)
                 out.append(opening + prefix)
                 continue
-        elif x.__class__ is List and max_depth is not None and len(stack) >= max_depth:
+        elif (cls is List or cls is Vector) and max_depth is not None and len(stack) >= max_depth:
             out.append(too_deep)
         else:
             out.append(atom(x))
@@ -193,20 +198,20 @@ def _write_atom(x) -> str:
 
 def display_form(x) -> str:
     """Strings quoted (unescaped); used by display, ~s and error messages."""
-    if x.__class__ is not List:
+    if x.__class__ is not List and x.__class__ is not Vector:
         return _display_atom(x)
     return render_nested(x, _display_atom, _parens, MAX_DEPTH, '(...)')
 
 
 def print_form(x) -> str:
     """Strings raw at every level; used by print, str, ~a and the REPL."""
-    if x.__class__ is not List:
+    if x.__class__ is not List and x.__class__ is not Vector:
         return _print_atom(x)
     return render_nested(x, _print_atom, _parens, MAX_DEPTH, '(...)')
 
 
 def write_form(x) -> str:
     """Display form with strings escaped so they read back: `repr`, the REPL."""
-    if x.__class__ is not List:
+    if x.__class__ is not List and x.__class__ is not Vector:
         return _write_atom(x)
     return render_nested(x, _write_atom, _parens, MAX_DEPTH, '(...)')

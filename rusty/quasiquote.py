@@ -10,7 +10,7 @@ from .hygiene import rename_templates
 from .printer import display_form
 from .resolve import UNBOUND, Scope, body_defines
 from .specials import compile_on_first_call, definer, items, parse_params
-from .values import EMPTY, NIL, List, Macro, Symbol, make_list, sym
+from .values import EMPTY, NIL, List, Macro, Symbol, Vector, make_list, sym
 
 
 # ── quasiquote ───────────────────────────────────────────────────────────
@@ -31,11 +31,19 @@ def _has_unquote(t) -> bool:
             if x is not EMPTY and (x.car is UNQUOTE or x.car is UNQUOTE_SPLICING) and len(x) == 2:
                 return True
             stack.extend(x)
+        elif x.__class__ is Vector:
+            stack.extend(x.items)
     return False
 
 
 def comp_template(t, scope, span, unit):
     """A closure building the data of quasiquote template `t`."""
+    if t.__class__ is Vector:       # its elements as a list template; a fresh vector each time
+        elements = comp_template(make_list(t.items), scope, span, unit)
+
+        def ev(f):
+            return Vector(list(elements(f)))
+        return ev
     if not _has_unquote(t):
         return const(t)
     if _is(t, UNQUOTE):

@@ -6,7 +6,7 @@ only by MAX_NESTING. Every list cell carries the span of its element; `read`
 returns the top-level forms as a list whose cells carry each form's span.
 """
 from .errors import IncompleteInput, ReadError, Span
-from .values import EMPTY, List, sym
+from .values import EMPTY, List, Vector, sym
 
 MAX_NESTING = 8000
 
@@ -77,6 +77,7 @@ def _escaped_end(text: str) -> bool:
 #   comment  ';' to the end of the line
 #   block    '#|' (scan stops after it: block_end finds the nestable end)
 #   datum    '#;'
+#   vopen    '#(' (a vector literal's opening)
 #   open, close   '(' and ')'
 #   sugar    ",@", ',', "'", '`'
 #   str      '"' to the next unescaped '"' (a backslash takes the next
@@ -90,7 +91,7 @@ _DIGITS = frozenset('0123456789')
 _NUM_BODY = frozenset('0123456789.')
 _SYM_END = frozenset(' \t\r\n()\'"`,')
 _SINGLE = {'(': 'open', ')': 'close', "'": 'sugar', '`': 'sugar'}
-_AFTER_HASH = {'|': 'block', ';': 'datum', 't': 'bool', 'f': 'bool'}
+_AFTER_HASH = {'|': 'block', ';': 'datum', '(': 'vopen', 't': 'bool', 'f': 'bool'}
 
 
 def scan(text: str, pos: int):
@@ -203,15 +204,16 @@ def tokens(text: str, file: str = '<string>'):
 # ── Reading forms ────────────────────────────────────────────────────────
 
 class _Open:
-    """A list being read: its elements, their spans, and the sugars to wrap it in."""
-    __slots__ = ('items', 'spans', 'span', 'pending', 'wrap')
+    """A list (or vector) being read: its elements, their spans, and the sugars to wrap it in."""
+    __slots__ = ('items', 'spans', 'span', 'pending', 'wrap', 'vector')
 
-    def __init__(self, span, wrap):
+    def __init__(self, span, wrap, vector=False):
         self.items = []
         self.spans = []
         self.span = span
         self.pending = []   # sugars read at this level, waiting for their datum
         self.wrap = wrap    # sugars that preceded the '(' of this list
+        self.vector = vector  # opened by '#(': a literal vector, its elements data
 
 
 def read(text: str, file: str = '<string>') -> List:
@@ -220,10 +222,10 @@ def read(text: str, file: str = '<string>') -> List:
     stack = [top]
     cur = top
     for kind, tok, span in tokens(text, file):
-        if kind == 'open':
+        if kind == 'open' or kind == 'vopen':
             if len(stack) > MAX_NESTING:
                 raise ReadError('nesting too deep (over %d levels) — refusing to parse' % MAX_NESTING, span)
-            cur = _Open(span, cur.pending)
+            cur = _Open(span, cur.pending, kind == 'vopen')
             stack[-1].pending = []
             stack.append(cur)
         elif kind == 'close':
@@ -232,7 +234,7 @@ def read(text: str, file: str = '<string>') -> List:
             if cur.pending:
                 _no_datum(cur.pending[-1])
             done = stack.pop()
-            form = _build(done.items, done.spans)
+            form = Vector(done.items) if done.vector else _build(done.items, done.spans)
             full = Span(file, done.span.line, done.span.col, span.end_line, span.end_col)
             cur = stack[-1]
             _add(cur, form, full, done.wrap)
@@ -243,7 +245,8 @@ def read(text: str, file: str = '<string>') -> List:
         else:
             _add(cur, _atom(kind, tok), span, None)
     if len(stack) > 1:
-        raise IncompleteInput("unexpected end of input: a '(' is never closed", stack[-1].span)
+        opening = '#(' if stack[-1].vector else '('
+        raise IncompleteInput("unexpected end of input: a '%s' is never closed" % opening, stack[-1].span)
     if top.pending:
         _no_datum(top.pending[-1])
     return _build(top.items, top.spans)
@@ -293,7 +296,7 @@ def open_depth(text: str) -> tuple[int, bool]:
     depth = 0
     in_string = False
     for kind, tok, _span in tokens(text):
-        if kind == 'open':
+        if kind == 'open' or kind == 'vopen':
             depth += 1
         elif kind == 'close':
             depth -= 1

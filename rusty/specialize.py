@@ -9,7 +9,7 @@ builds the callee's frame in one list display and runs the callee's tail-call
 loop inline. Calls to the arithmetic and comparison builtins get an inline
 fast path guarded by the cell still holding that builtin, so redefining `+`
 is seen at once (late binding), and takes the generic path then. The same
-goes for `mod`, the list primitives car, cdr, cons, null?, pair?, not and nth
+goes for `mod`, the list primitives car, cdr (and first, rest), cons, null?, pair?, not and nth
 with an index 0-3, the type tests number?, symbol?, string?, equality
 with a symbol, and number->string of an integer (INLINE); and the standard
 library's cadr, cddr, caddr, caar and cdar while they are the library's
@@ -75,6 +75,8 @@ INLINE = {
     '=': (2, None, _cmp('==')),
     'car': (1, _PAIR, '{x}.car'),
     'cdr': (1, _PAIR, '{x}.cdr'),
+    'first': (1, _PAIR, '{x}.car'),
+    'rest': (1, _PAIR, '{x}.cdr'),
     'cons': (2, '{y}.__class__ is List',
              ('{t} = NEW(List)', '{t}.car = {x}', '{t}.cdr = {y}')),
     'null?': (1, 'True', '{x} is NIL or {x} is EMPTY'),

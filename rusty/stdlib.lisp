@@ -57,19 +57,17 @@ The numbers 0 to n-1: (range 0 n).
 
 (define (take n lst)
   "(take n lst)
-The first n elements (all of them when the list is shorter).
+The first n elements; n from 0 to the length of the list.
   (take 2 '(a b c)) ⇒ (a b)
-  (take 5 '(a)) ⇒ (a)"
-  (let loop ((n n) (lst lst) (acc '()))
-    (if (or (<= n 0) (null? lst)) (reverse acc) (loop (- n 1) (cdr lst) (cons (car lst) acc)))))
+  (take 5 '(a)) ⇒ error: take: index 5 out of range [0, 1]"
+  (%take n lst))
 
 (define (drop n lst)
   "(drop n lst)
-The list without its first n elements.
-  (drop 2 '(a b c)) ⇒ (c)"
-  (cond ((null? lst) '())
-        ((<= n 0) lst)
-        (else (drop (- n 1) (cdr lst)))))
+The list without its first n elements; n from 0 to the length of the list.
+  (drop 2 '(a b c)) ⇒ (c)
+  (drop -1 '(a b c)) ⇒ error: drop: index -1 out of range [0, 3]"
+  (%drop n lst))
 
 (define (take-while p lst)
   "(take-while p lst)
@@ -471,6 +469,16 @@ x plus 1.
   "(dec x)
 x minus 1.
   (dec 43) ⇒ 42"
+  (- x 1))
+(define (add1 x)
+  "(add1 x)
+x plus 1 (the same as inc).
+  (add1 41) ⇒ 42"
+  (+ x 1))
+(define (sub1 x)
+  "(sub1 x)
+x minus 1 (the same as dec).
+  (sub1 43) ⇒ 42"
   (- x 1))
 (define (average . xs)
   "(average x ...)

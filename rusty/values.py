@@ -1,4 +1,4 @@
-"""Runtime values: symbols, Nil, lists, procedures, tensors and natives.
+"""Runtime values: symbols, Nil, lists, vectors, procedures, tensors and natives.
 
 Numbers are Python ints (exact integers) and floats, booleans Python bools
 (tested by class, never isinstance, so #t is no number), strings Python strs.
@@ -296,6 +296,20 @@ class Tensor:
         self.shape = shape
 
 
+# ── Vectors ──────────────────────────────────────────────────────────────
+
+class Vector:
+    """A mutable, fixed-length sequence with O(1) access: `items` is a Python
+    list whose length never changes."""
+    __slots__ = ('items',)
+
+    def __init__(self, items: list):
+        self.items = items
+
+    def __repr__(self) -> str:
+        return 'Vector(%s)' % ', '.join(map(repr, self.items))
+
+
 # ── Hash tables ──────────────────────────────────────────────────────────
 
 class Hash:
@@ -357,7 +371,7 @@ _TYPE_NAMES = {
     float: 'number', int: 'number', bool: 'boolean', str: 'string', Symbol: 'symbol',
     List: 'list', NilType: 'nil', Lambda: 'lambda', Macro: 'macro',
     Builtin: 'builtin', Tensor: 'tensor', Native: 'native', NativeGrad: 'native-grad',
-    Hash: 'hash',
+    Hash: 'hash', Vector: 'vector',
 }
 
 
@@ -416,13 +430,17 @@ def equal(a, b) -> bool:
                 if b is EMPTY:
                     return False
                 x, y = a.car, b.car
-                if x.__class__ is List:
+                if x.__class__ is List or x.__class__ is Vector:
                     stack.append((x, y))
                 elif not _equal_atom(x, y):
                     return False
                 a, b = a.cdr, b.cdr
             if b is not EMPTY:
                 return False
+        elif ca is Vector:
+            if len(a.items) != len(b.items):
+                return False
+            stack.extend(zip(a.items, b.items))
         elif not _equal_atom(a, b):
             return False
     return True
@@ -441,6 +459,8 @@ def _equal_atom(a, b) -> bool:
         return a.shape == b.shape and all(x == y for x, y in zip(a.data, b.data))
     if ca is Hash:
         return _equal_hash(a, b)
+    if ca is Vector:
+        return equal(a, b)
     return False   # procedures, macros, natives: never equal, even to themselves
 
 

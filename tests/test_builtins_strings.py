@@ -37,8 +37,8 @@ def deep(n, leaf=F(1)):
 def test_table_has_exactly_the_string_builtins():
     assert sorted(SPECS) == sorted(
         'string-length string-append string-append-list substring string-ref string=? '
-        'number->string string->number symbol->string string->symbol string->list str '
-        'string-split format json-encode json-decode'.split())
+        'number->string string->number symbol->string string->symbol string->list list->string str '
+        'string-prefix? string-suffix? string-split format json-encode json-decode'.split())
 
 
 def test_every_builtin_has_a_doc_and_signature():
@@ -73,38 +73,42 @@ def test_string_append_list_uses_print_form():
     assert msg('string-append-list', 'abc') == 'string-append-list: expected a list, got "abc"'
 
 
-def test_substring_clamps_and_truncates():
+def test_substring_checks_its_indices():
     s = 'hello'
     assert call('substring', s, F(1), F(3)) == 'el'
     assert call('substring', s, F(1)) == 'ello'
-    assert call('substring', s, F(0), F(100)) == 'hello'
-    assert call('substring', s, F(10)) == ''
+    assert call('substring', s, F(0), F(5)) == 'hello'
+    assert call('substring', s, F(5)) == ''
     assert call('substring', s, F(3), F(1)) == ''
     assert call('substring', s, F(2), F(2)) == ''
-    assert call('substring', s, F(-3), F(2)) == 'he'
-    assert call('substring', s, F(1.9), F(3.9)) == 'el'
-    assert call('substring', s, math.nan, F(2)) == 'he'
-    assert call('substring', s, F(1), math.inf) == 'ello'
-    assert call('substring', s, F(1), -math.inf) == ''
+    assert call('substring', s, 1, 3) == 'el'                 # exact integers too
     assert call('substring', 'a😀b', F(1), F(2)) == '😀'
+    assert msg('substring', s, F(0), F(100)) == 'substring: index 100 out of range [0, 5]'
+    assert msg('substring', s, F(10)) == 'substring: index 10 out of range [0, 5]'
+    assert msg('substring', s, F(-3), F(2)) == 'substring: index -3 out of range [0, 5]'
+    assert msg('substring', s, F(1.9), F(3)) == 'substring: expected an index, got 1.9'
+    assert msg('substring', s, math.nan, F(2)) == 'substring: expected an index, got NaN'
+    assert msg('substring', s, F(1), math.inf) == 'substring: expected an index, got inf'
+    assert msg('substring', s, F(1), -math.inf) == 'substring: expected an index, got -inf'
     assert msg('substring', F(1), F(0)) == 'substring: expected a string, got 1'
-    assert msg('substring', s, 'a') == 'substring: expected a number, got "a"'
-    assert msg('substring', s, F(0), True) == 'substring: expected a number, got #t'
+    assert msg('substring', s, 'a') == 'substring: expected an index, got "a"'
+    assert msg('substring', s, F(0), True) == 'substring: expected an index, got #t'
     assert msg('substring', s) == 'substring: expected 2 to 3 arg(s), got 1'
 
 
 def test_string_ref():
     assert call('string-ref', 'abc', F(0)) == 'a'
-    assert call('string-ref', 'abc', F(2.7)) == 'c'
-    assert call('string-ref', 'abc', F(-5)) == 'a'
-    assert call('string-ref', 'abc', math.nan) == 'a'
+    assert call('string-ref', 'abc', F(2)) == 'c'
+    assert call('string-ref', 'abc', 2) == 'c'
     assert call('string-ref', 'a😀', F(1)) == '😀'
-    assert msg('string-ref', 'abc', F(3)) == 'string-ref: index 3 out of range'
-    assert msg('string-ref', 'abc', F(7.9)) == 'string-ref: index 7 out of range'
-    assert msg('string-ref', '', F(-1)) == 'string-ref: index 0 out of range'
-    assert msg('string-ref', 'abc', math.inf) == 'string-ref: index inf out of range'
-    assert msg('string-ref', 'abc', F(1e20)) == 'string-ref: index 100000000000000000000 out of range'
-    assert msg('string-ref', 'abc', 'x') == 'string-ref: expected a number, got "x"'
+    assert msg('string-ref', 'abc', F(2.7)) == 'string-ref: expected an index, got 2.7'
+    assert msg('string-ref', 'abc', F(-5)) == 'string-ref: index -5 out of range [0, 3)'
+    assert msg('string-ref', 'abc', math.nan) == 'string-ref: expected an index, got NaN'
+    assert msg('string-ref', 'abc', F(3)) == 'string-ref: index 3 out of range [0, 3)'
+    assert msg('string-ref', '', F(0)) == 'string-ref: index 0 out of range [0, 0)'
+    assert msg('string-ref', 'abc', math.inf) == 'string-ref: expected an index, got inf'
+    assert msg('string-ref', 'abc', F(1e20)) == 'string-ref: index 100000000000000000000 out of range [0, 3)'
+    assert msg('string-ref', 'abc', 'x') == 'string-ref: expected an index, got "x"'
     assert msg('string-ref', sym('s'), F(0)) == 'string-ref: expected a string, got s'
 
 
@@ -250,12 +254,15 @@ def test_format_directives():
     assert call('format', 'plain') == 'plain'
 
 
-def test_format_copies_unknown_directives_and_a_trailing_tilde():
-    assert call('format', '~x~d~T~5') == '~x~d~T~5'
-    assert call('format', 'end~') == 'end~'
-    assert call('format', '~') == '~'
-    assert call('format', '~~~') == '~~'
-    assert call('format', '~a~', F(1)) == '1~'
+def test_format_refuses_unknown_directives_and_a_trailing_tilde():
+    assert msg('format', '~q') == 'format: unknown directive ~q'
+    assert msg('format', '~5z', F(1)) == 'format: unknown directive ~5z'
+    assert msg('format', '~5') == 'format: unknown directive ~5'
+    assert msg('format', 'end~') == 'format: unknown directive ~'
+    assert msg('format', '~') == 'format: unknown directive ~'
+    assert msg('format', '~a~', F(1)) == 'format: unknown directive ~'
+    assert call('format', '~~~~') == '~~'
+    assert call('format', '~T~%') == '\t\n'
 
 
 def test_format_args():
@@ -479,7 +486,7 @@ def test_through_the_language():
     assert ev('(string-append)') == ''
     assert ev("(string-append-list (list \"a\" 1 'b))") == 'a1b'
     assert ev('(substring "hello" 1 3)') == 'el'
-    assert ev('(substring "hello" -2)') == 'hello'
+    assert err('(substring "hello" -2)') == 'substring: index -2 out of range [0, 5]'
     assert ev('(string-ref "abc" 1)') == 'b'
     assert ev('(string? (string-ref "abc" 1))') == '#t'
     assert ev('(string=? "a" "a")') == '#t'
@@ -500,7 +507,7 @@ def test_through_the_language():
 
 def test_errors_through_the_language():
     assert err('(string-length 1)') == 'string-length: expected a string, got 1'
-    assert err('(string-ref "abc" 3.5)') == 'string-ref: index 3 out of range'
+    assert err('(string-ref "abc" 3.5)') == 'string-ref: expected an index, got 3.5'
     assert err('(format "~a")') == 'format: not enough args'
     assert err("(format 'x)") == 'format: expected a string, got x'
     assert err('(json-encode car)') == 'json-encode: cannot encode #<builtin:car>'

@@ -6,6 +6,7 @@ import pytest
 
 from rusty import forms
 from rusty.docs import SPECIAL_FORM_DOCS, Doc, special_form_doc
+from rusty.errors import RustyError
 from rusty.printer import write_form
 from rusty.runtime import Session
 
@@ -29,6 +30,11 @@ def test_every_special_form_is_documented(name):
     for n, x, w in EXAMPLES])
 def test_every_example_holds(name, expr, want):
     s = Session(out=io.StringIO())
+    if want.startswith('error: '):
+        with pytest.raises(RustyError) as e:
+            s.run(expr, '<doc>')
+        assert 'error: ' + e.value.message == want
+        return
     assert write_form(s.run(expr, '<doc>')) == want
 
 

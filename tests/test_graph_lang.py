@@ -58,7 +58,7 @@ ERRORS = [
     ("(zeros '(0))", 'zeros: dimensions must be positive numbers'),
     ("(ones '(a))", 'ones: dimensions must be positive numbers'),
     (A + '(tensor-ref a 0)', 'tensor-ref: 1 index(es) for a rank-2 tensor'),
-    (A + '(tensor-ref a 0 5)', 'tensor-ref: index 5 out of range for axis 1 (size 2)'),
+    (A + '(tensor-ref a 0 5)', 'tensor-ref: index 5 out of range [0, 2)'),
     (A + "(tensor-add a (tensor '(1 2 3)))", 'tensor-add: shape mismatch [2, 2] vs [3]'),
     ('(tensor-mul 2 3)', 'tensor-mul: arguments must be tensors or numbers'),
     ('(tensor-sum 4)', 'tensor-sum: expected a tensor, got 4'),

@@ -101,11 +101,11 @@ def test_nth_and_list_tail_bounds(session, k):
     if k < n:
         assert nth[1] == 'abcdef'[int(k)]
     else:
-        assert nth == ('error', 'nth: index %s out of range' % ks)
+        assert nth == ('error', 'nth: index %s out of range [0, 6)' % ks)
     if k <= n:
         assert tail[1] == '(%s)' % ' '.join('abcdef'[int(k):])
     else:
-        assert tail == ('error', 'list-tail: index %s out of range' % ks)
+        assert tail == ('error', 'list-tail: index %s out of range [0, 6]' % ks)
 
 
 def test_nth_with_an_infinite_index_ends(session):

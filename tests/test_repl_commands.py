@@ -25,7 +25,7 @@ def test_help_lists_every_command_and_the_keys():
 
 def test_doc_of_a_builtin_comes_from_its_table_entry():
     assert run(',doc map')[:2] == ['(map f lst ...)',
-                                   '  builtin. A list of (f x …) over the elements of the lists, to the shortest.']
+                                   '  builtin. A list of (f x …) over the elements of the lists (or vectors), to the shortest.']
     assert "  (map + '(1 2 3) '(10 20)) ⇒ (11 22)" in run(',doc map')
 
 

@@ -42,14 +42,14 @@ def stdlib_frame(line, name):
 # ── The failing form in the standard library ─────────────────────────────
 
 def test_stdlib_failure_points_at_the_call_in_the_program(run):
-    status, o, e = run('(define xs 5)\n(display (take 2 xs))\n')
+    status, o, e = run('(define xs 5)\n(display (remove-duplicates xs))\n')
     lines_ = e.splitlines()
     assert status == 1
-    assert lines_[:5] == ['Error: cdr: not a pair',
+    assert lines_[:5] == ['Error: car: not a pair',
                           '  at prog.lisp:2:10',
-                          '  2 | (display (take 2 xs))',
-                          '    |          ^^^^^^^^^^^',
-                          '  hint: cdr got 5']
+                          '  2 | (display (remove-duplicates xs))',
+                          '    |          ^^^^^^^^^^^^^^^^^^^^^^',
+                          '  hint: car got 5']
     assert lines_[5] == 'Backtrace (innermost last):'
     assert stdlib_frame(lines_[6], 'loop') and len(lines_) == 7
 
@@ -86,7 +86,7 @@ def test_through_a_builtin_inside_the_stdlib(run):
 
 
 def test_the_message_is_unchanged_for_try_catch():
-    assert value('(try-catch (take 2 5) (e) e)') == 'cdr: not a pair'
+    assert value('(try-catch (remove-duplicates 5) (e) e)') == 'car: not a pair'
     assert value('(try-catch (car (list)) (e) e)') == 'car: not a pair'
     assert value('(define (f x y) x) (try-catch (f 1) (e) e)') == 'f: expected 2 args, got 1'
 
@@ -197,10 +197,11 @@ def repl_report(keys):
 
 
 def test_repl_stdlib_failure_and_hint(repl_home):
-    got = repl_report('(take 2 5)' + ENTER)
-    assert got[0] == 'Error: cdr: not a pair'
+    got = repl_report('(remove-duplicates 5)' + ENTER)
+    assert got[0] == 'Error: car: not a pair'
     assert re.fullmatch(r'  at <repl(:1)?>:1:1', got[1])
-    assert got[2:6] == ['  1 | (take 2 5)', '    | ^^^^^^^^^^', '  hint: cdr got 5', 'Backtrace (innermost last):']
+    assert got[2:6] == ['  1 | (remove-duplicates 5)', '    | ^^^^^^^^^^^^^^^^^^^^^', '  hint: car got 5',
+                        'Backtrace (innermost last):']
     assert stdlib_frame(got[6], 'loop')
 
 

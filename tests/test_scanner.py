@@ -14,6 +14,7 @@ REFERENCE = re.compile(r'''
   | (?P<comment>;[^\n]*)
   | (?P<block>\#\|)
   | (?P<datum>\#;)
+  | (?P<vopen>\#\()
   | (?P<open>\()
   | (?P<close>\))
   | (?P<sugar>,@|[,'`])
@@ -57,6 +58,7 @@ def reference_block_end(text, pos):
 CASES = [
     '', ' ', ' \t\r\n x', '(a b)', "'a `(b ,c ,@d)", ',', ',@', ',@@',
     '; comment\n(x)', ';', ';no newline', '#|', '#|x|#', '#;', '#;(a)', '#t #f #true #fx', '#', '#x', '##',
+    '#(1 2)', '#()', '#(#(a))', 'a#(b', '# (', "'#(a)",
     '"', '"abc', '"abc"', '"a\\"b"', '"a\\\\"b"', '"\\', '"a\\', '"\\n\\t"', '"multi\nline"',
     '1', '-1', '-', '--1', '1.5', '1.2.3', '1e5', '1E+5', '1e-', '1e', '1ex', '-1.5e-10x', '12abc',
     '.5', '-.5', '1..', 'a-1', 'a;b', 'a#b', 'a|b', 'foo?', '->x', 'ünïcödé', 'a\x0bb', 'a\fb',

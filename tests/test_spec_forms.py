@@ -346,7 +346,7 @@ def test_try_catch_handler_frame_and_body_output():
     ("(match '(1) ((a b . rest) 1) (_ 2))", '2'),
     ("(match '(1 2) ((a b . rest) rest))", '()'),
     ("(match '(1 2 3) ((a b) 1) (_ 2))", '2'),
-    ("(match '() (() 1) (_ 2))", '2'),
+    ("(match '() (() 1) (_ 2))", '1'),
     ("(match (nil) (() 1) (_ 2))", '2'),
     ("(match (nil) ((a . r) 1) (_ 2))", '2'),
     ("(match '(list 1 2) ((list a b) b))", '2'),
@@ -379,13 +379,37 @@ def test_match_numeric_predicates_false_for_non_numbers(name):
     assert ev("(match '(1) ((? %s) 'y) (_ 'n))" % name) == 'n'
 
 
-def test_match_predicate_names_are_fixed_and_not_looked_up():
-    assert ev("(match 5 ((? integer?) 1) (_ 2))") == '2'
-    assert ev("(define (my? x) #t) (match 5 ((? my?) 1) (_ 2))") == '2'
-    assert ev("(define (number? x) #f) (match 5 ((? number?) 1) (_ 2))") == '1'
+def test_match_predicates_are_any_procedure():
+    assert ev("(match 4 ((? even?) 'even) (_ 'other))") == 'even'
+    assert ev("(match 5 ((? integer?) 1) (_ 2))") == '1'
+    assert ev("(define (my? x) #t) (match 5 ((? my?) 1) (_ 2))") == '1'
+    assert ev("(define (number? x) #f) (match 5 ((? number?) 1) (_ 2))") == '2'
+    assert ev("(let ((big? (lambda (x) (> x 10)))) (match 50 ((? big?) 'big) (_ 'small)))") == 'big'
+    assert ev("(match 3 ((? (lambda (x) (> x 2))) 'yes) (_ 'no))") == 'yes'
+    assert ev("(define (f lim) (match 7 ((? (lambda (x) (< x lim))) 'under) (_ 'over))) (list (f 10) (f 5))") \
+        == '(under over)'
+    assert ev("(match '(1 2) (((? number? a) (? number? b)) (+ a b)) (_ 'no))") == '3'
+    assert ev("(match 5 ((? number? (? positive?) x) (* x 2)) (_ 'no))") == '10'
+    assert ev("(match -5 ((? number? (? positive?) x) (* x 2)) (_ 'no))") == 'no'
     assert ev("(match (nil) ((? list?) 1) (_ 2))") == '1'
     assert ev("(match (nil) ((? nil?) 1) (_ 2))") == '1'
     assert ev("(match (nil) ((? pair?) 1) (_ 2))") == '2'
+
+
+def test_match_predicate_errors():
+    assert err("(match 5 ((? qqqqqq) 1) (_ 2))") == "Undefined: 'qqqqqq'"
+    assert err("(match 5 ((? evn?) 1) (_ 2))") == "Undefined: 'evn?' — did you mean 'even?'?"
+    assert err("(match 5 ((? 5) 1) (_ 2))") == 'match: (? 5) needs a procedure'
+    assert err("(define p \"x\") (match 5 ((? p) 1) (_ 2))") == 'match: (? p) needs a procedure'
+    assert err("(match 5 ((? while) 1) (_ 2))") == 'match: (? while) needs a procedure'
+    assert err("(match 5 ((? (lambda (x) (car x))) 1))") == 'car: not a pair'
+
+
+def test_the_empty_list_pattern():
+    assert ev("(match '() (() 'empty) (_ 'other))") == 'empty'
+    assert ev("(match '(1) (() 'empty) (_ 'other))") == 'other'
+    assert ev("(match (nil) (() 'empty) (_ 'other))") == 'other'
+    assert ev("(match '() ('() 'empty) (_ 'other))") == 'empty'
 
 
 def test_match_errors_and_evaluation():

@@ -30,8 +30,8 @@ def test_stdlib_macros_are_macros(name):
     ("(last '(1 2 3))", '3'), ("(last '(x))", 'x'),
     ('(range 2 5)', '(2 3 4)'), ('(range 5 2)', '()'), ('(range 0.5 3)', '(0.5 1.5 2.5)'), ('(range 3 3)', '()'),
     ('(range -2 1)', '(-2 -1 0)'), ('(iota 5)', '(0 1 2 3 4)'), ('(iota 0)', '()'),
-    ("(take 2 '(1 2 3))", '(1 2)'), ("(take 5 '(1 2))", '(1 2)'), ("(take 0 '(1))", '()'),
-    ("(drop 2 '(1 2 3))", '(3)'), ("(drop 5 '(1 2))", '()'), ("(drop 0 '(1))", '(1)'),
+    ("(take 2 '(1 2 3))", '(1 2)'), ("(take 2 '(1 2))", '(1 2)'), ("(take 0 '(1))", '()'),
+    ("(drop 2 '(1 2 3))", '(3)'), ("(drop 2 '(1 2))", '()'), ("(drop 0 '(1))", '(1)'),
     ("(take-while even? '(2 4 5 6))", '(2 4)'), ("(drop-while even? '(2 4 5 6))", '(5 6)'),
     ("(take-while even? '(1 2))", '()'), ("(drop-while even? '(2 4))", '()'),
     ("(flatten '(1 (2 (3 4)) 5))", '(1 2 3 4 5)'), ("(flatten '())", '()'), ("(flatten '(1 () 2))", '(1 2)'),
@@ -91,12 +91,24 @@ def test_stdlib(src, v):
 
 
 @pytest.mark.parametrize('expr', [
-    "(range 3 1)", "(iota 0)", "(take 0 '(1))", "(drop 5 '(1))", "(take-while even? '(1))", "(drop-while even? '(2))",
+    "(range 3 1)", "(iota 0)", "(take 0 '(1))", "(drop 1 '(1))", "(take-while even? '(1))", "(drop-while even? '(2))",
     "(flatten '())", "(flatten1 '())", "(zip '() '())", "(zip-with + '() '())", "(remove-duplicates '())",
     "(interleave 0 '())", "(map* '() inc)", "(filter* '(1) even?)", "(make-record)",
 ])
 def test_list_functions_return_lists_never_nil(expr):
     assert ev('(type-of %s)' % expr) == 'list'
+
+
+@pytest.mark.parametrize('src,msg', [
+    ("(take 5 '(1 2))", 'take: index 5 out of range [0, 2]'),
+    ("(take -1 '(1 2))", 'take: index -1 out of range [0, 2]'),
+    ("(take 1.5 '(1 2))", 'take: expected an index, got 1.5'),
+    ("(take 1 5)", 'take: expected a list, got 5'),
+    ("(drop 5 '(1 2))", 'drop: index 5 out of range [0, 2]'),
+    ("(drop 'a '(1 2))", 'drop: expected an index, got a'),
+])
+def test_take_and_drop_check_their_counts(src, msg):
+    assert ev('(try-catch %s (e) e)' % src) == msg
 
 
 def test_print_list():

@@ -190,7 +190,10 @@ PROGRAMS = [
             "(list %s)" % ' '.join('(try-catch (nth-at %s %s) (e) e) (try-catch (nth-swapped %s %s) (e) e)'
                                    % (lst, i, i, lst)
                                    for lst in ["'()", "'(a)", "'(a b)", "'(a b c d)", "'(a b c d e)", '"abc"', '7']
-                                   for i in ['0', '1', '2', '3', '4', '-1', '-0.0', '2.5', '"x"'])),
+                                   for i in ['0', '1', '2', '3', '4', '-1', '-0.0', '3.0', '2.5', '(sqrt -1)', '"x"'])),
+    # first and rest (inlined like car and cdr) on every kind of value
+    "(define (f x) (list (try-catch (first x) (e) e) (try-catch (rest x) (e) e))) "
+    "(list (f '(1 2)) (f '(1)) (f '()) (f (nil)) (f 5) (f #(1)) (f \"ab\"))",
     # late binding: redefining an inlined builtin is seen at once
     "(define (f l) (nth l 1)) (define l '(a b c)) (define before (f l)) "
     '(define (nth l i) "mine") (list before (f l))',
@@ -275,6 +278,7 @@ ERRORS = [
     '(define (f x) (car x)) (define (h x) (+ 1 (f x))) (h 5)',
     '(define (f x) (+ x "s")) (define (h x) (* 2 (f x))) (h 1)',
     '(define (f x) (nth x 7)) (f (list 1 2))',
+    '(define (f x) (first x)) (define (h x) (list (f x))) (h 5)',
     '(define (f a b) (/ a b)) (list (f 1 0))',
     '(define (f n) (if (< n 1) (car n) (f (- n 1)))) (f 3)',
     '(define (f n) (+ 1 (f n))) (f 1)',

@@ -81,7 +81,7 @@ PROBES = [
     '(let ((a 1) (b 2)) (swap! a b) (list a b))', '(assert (= 1 1))', '(try-catch (assert (= 1 2)) (e) e)',
     '(time 7)', '(identity 4)', '((const 3) 1 2)', '((flip -) 3 10)', '((negate even?) 3)',
     '((curry + 1 2) 3)', '((compose abs -) 4)', '((compose) 5)', '((memoize abs) -3)', '(square 3)',
-    '(cube 2)', '(inc 1)', '(dec 1)', '(average 4 6)', '(clamp 15 0 10)', '(sign -3)',
+    '(cube 2)', '(inc 1)', '(dec 1)', '(add1 1)', '(sub1 1)', '(average 4 6)', '(clamp 15 0 10)', '(sign -3)',
 ]
 
 

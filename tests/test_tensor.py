@@ -117,16 +117,18 @@ def test_shape_and_list():
 def test_tensor_ref():
     m = t('((1 2 3) (4 5 6))')
     assert call('tensor-ref', m, 1.0, 2.0) == 6.0
-    assert call('tensor-ref', m, 1.9, -3.0) == 4.0          # truncated; negative counts as 0
-    assert call('tensor-ref', m, math.nan, 1.0) == 2.0       # NaN counts as 0
+    assert call('tensor-ref', m, 1, 0) == 4.0                # exact integers too
+    assert error('tensor-ref', m, 1.9, 0.0) == 'tensor-ref: expected an index, got 1.9'
+    assert error('tensor-ref', m, 1.0, -3.0) == 'tensor-ref: index -3 out of range [0, 3)'
+    assert error('tensor-ref', m, math.nan, 1.0) == 'tensor-ref: expected an index, got NaN'
     assert call('tensor-ref', call('tensor', 7.0)) == 7.0
     assert error('tensor-ref', m, 1.0) == 'tensor-ref: 1 index(es) for a rank-2 tensor'
     assert error('tensor-ref', m, 0.0, 0.0, 0.0) == 'tensor-ref: 3 index(es) for a rank-2 tensor'
-    assert error('tensor-ref', m, 2.0, 0.0) == 'tensor-ref: index 2 out of range for axis 0 (size 2)'
-    assert error('tensor-ref', m, 0.0, 3.5) == 'tensor-ref: index 3 out of range for axis 1 (size 3)'
-    assert error('tensor-ref', m, 0.0, math.inf) == 'tensor-ref: index inf out of range for axis 1 (size 3)'
+    assert error('tensor-ref', m, 2.0, 0.0) == 'tensor-ref: index 2 out of range [0, 2)'
+    assert error('tensor-ref', m, 0.0, 3.0) == 'tensor-ref: index 3 out of range [0, 3)'
+    assert error('tensor-ref', m, 0.0, math.inf) == 'tensor-ref: expected an index, got inf'
     assert error('tensor-ref', 1.0, 0.0) == 'tensor-ref: expected a tensor, got 1'
-    assert error('tensor-ref', m, 'a', 0.0) == 'tensor-ref: expected a number, got "a"'
+    assert error('tensor-ref', m, 'a', 0.0) == 'tensor-ref: expected an index, got "a"'
 
 
 @pytest.mark.parametrize('name, op', [('tensor-add', lambda a, b: a + b),

@@ -1,12 +1,11 @@
 """Argument checks every builtin module shares: the conventions of
-the language (type errors `NAME: expected a KIND, got X`; indices
-truncated toward zero, negative and NaN counting as 0)."""
-import math
+the language (type errors `NAME: expected a KIND, got X`; indices are
+exact: an integer, or a float with no fraction, within range)."""
 from itertools import islice
 
 from ..errors import EvalError
-from ..printer import display_form, write_form
-from ..values import EMPTY, NIL, PROCEDURE_TYPES, List
+from ..printer import display_form, format_number, write_form
+from ..values import EMPTY, NIL, PROCEDURE_TYPES, List, Vector, make_list
 
 
 def expected(name: str, kind: str, x) -> EvalError:
@@ -36,14 +35,14 @@ def short_write(x, width: int = HINT_WIDTH) -> str:
             piece = str(v)
         elif v.__class__ is str:
             piece = '"' + ''.join(_ESCAPES.get(c, c) for c in v) + '"'
-        elif v.__class__ is List:
-            items = list(islice(v, width + 1))   # more could not be shown
+        elif v.__class__ is List or v.__class__ is Vector:
+            items = list(islice(v if v.__class__ is List else v.items, width + 1))   # more could not be shown
             stack.append(_Tok(')'))
             for i in range(len(items) - 1, -1, -1):
                 stack.append(items[i])
                 if i:
                     stack.append(_Tok(' '))
-            piece = '('
+            piece = '(' if v.__class__ is List else '#('
         else:
             piece = display_form(v)
         out.append(piece)
@@ -77,21 +76,64 @@ def list_arg(name: str, x) -> List:
     raise expected(name, 'list', x)
 
 
+def seq_arg(name: str, x) -> List:
+    """A list argument that may also be a vector (its elements as a fresh list)."""
+    if x.__class__ is List:
+        return x
+    if x is NIL:
+        return EMPTY
+    if x.__class__ is Vector:
+        return make_list(x.items)
+    raise expected(name, 'list', x)
+
+
 def proc_arg(name: str, x):
     if not isinstance(x, PROCEDURE_TYPES):
         raise expected(name, 'procedure', x)
     return x
 
 
-def index_arg(name: str, x):
-    """A numeric index truncated toward zero; negative and NaN count as 0,
-    +inf stays inf (so a message can say `index inf`)."""
-    if x.__class__ is int:
-        return x if x > 0 else 0
-    if x.__class__ is not float:
-        raise expected(name, 'number', x)
-    if x != x or x <= 0.0:
-        return 0.0
-    if x == math.inf:
+# ── Indices and counts ───────────────────────────────────────────────────
+# One rule for every builtin that takes an index or a count: an exact integer
+# (or a float with no fraction; never a boolean) within range, else
+# `NAME: expected an index, got X` / `NAME: index I out of range [0, N)`.
+
+def not_an_index(name: str, x) -> EvalError:
+    return EvalError('%s: expected an index, got %s' % (name, display_form(x)))
+
+
+def index_value(name: str, x) -> int:
+    """x as a Python int: an exact integer, or a float with no fraction."""
+    cls = x.__class__
+    if cls is int:
         return x
-    return float(math.trunc(x))
+    if cls is float and x.is_integer():      # false for NaN and the infinities
+        return int(x)
+    raise not_an_index(name, x)
+
+
+def index_text(x) -> str:
+    """An index as the message shows it (a float as the printer writes it)."""
+    return format_number(x) if x.__class__ is float else str(x)
+
+
+def out_of_range(name: str, x, n: int, end: bool = False) -> EvalError:
+    """`NAME: index I out of range [0, N)`, or `[0, N]` for an end position."""
+    return EvalError('%s: index %s out of range [0, %d%s' % (name, index_text(x), n, ']' if end else ')'))
+
+
+def index_arg(name: str, x, n: int, end: bool = False) -> int:
+    """An index into a sequence of length n: 0 <= i < n, or 0 <= i <= n for an
+    end position (a slice bound, a count of elements to take)."""
+    i = index_value(name, x)
+    if i < 0 or i > n or (i == n and not end):
+        raise out_of_range(name, x, n, end)
+    return i
+
+
+def count_arg(name: str, x) -> int:
+    """A count with no upper bound (a width, a size): an index >= 0."""
+    i = index_value(name, x)
+    if i < 0:
+        raise not_an_index(name, x)
+    return i

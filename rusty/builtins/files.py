@@ -195,7 +195,9 @@ def encode_model(v) -> str:
     return '{"rusty-model": 1, "value": %s}' % render_nested(v, _model_atom, _model_shape)
 
 
-def _model_shape(lst):
+def _model_shape(seq):
+    if seq.__class__ is not List:       # a vector: the model format has none
+        raise EvalError('save-model: cannot serialize %s' % display_form(seq))
     return '[', ', ', ']', plain_item
 
 

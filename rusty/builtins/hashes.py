@@ -127,6 +127,18 @@ def hash_update(host, h, k, f, default):
     return NIL
 
 
+@TABLE.fn('hash-for-each', 2, 2, host=True, doc='Call (f key value) for each entry in insertion order; Nil.',
+          sig='(hash-for-each h f)',
+          examples=(("(hash-for-each (hash 'a 1 'b 2) (lambda (k v) (display k v)))", '()'),))
+def hash_for_each(host, h, f):
+    entries = list(hash_arg('hash-for-each', h).table.values())    # f may change the table
+    proc_arg('hash-for-each', f)
+    call = host.call
+    for k, v in entries:
+        call(f, [k, v])
+    return NIL
+
+
 @TABLE.fn('hash-has?', 2, 2, doc='True if the table has key k.', sig='(hash-has? h k)',
           examples=(("(hash-has? (hash 'a 1) 'a)", '#t'), ("(hash-has? (hash 'a 1) 'b)", '#f')))
 def hash_has(h, k):

@@ -25,6 +25,14 @@ def display(host, *args):
     return NIL
 
 
+@TABLE.fn('displayln', 0, None, host=True, doc='display, then a newline.',
+          sig='(displayln x ...)', examples=(('(displayln "hi")', '()'),))
+def displayln(host, *args):
+    display(host, *args)
+    host.out.write('\n')
+    return NIL
+
+
 @TABLE.fn('newline', 0, 0, host=True, doc='Write a newline.', sig='(newline)', examples=(('(newline)', '()'),))
 def newline(host):
     host.out.write('\n')

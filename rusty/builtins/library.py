@@ -8,8 +8,9 @@ including for bad input: where that definition failed inside `car`, `cdr`,
 `string-append` or `string-length`, the primitive raises through the same
 builtin.
 """
-from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, equal
-from .lists import car, cdr
+from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, equal, make_list
+from .args import list_arg
+from .lists import car, cdr, tail
 from .strings import string_append, string_length
 
 TABLE = BuiltinTable()
@@ -52,6 +53,24 @@ def _assoc_number(k, alist):
                 return entry
         cell = cell.cdr
     return False
+# ── Slicing lists ────────────────────────────────────────────────────────
+
+@TABLE.fn('%take', 2, 2)
+def take(n, lst):
+    """The first n elements of lst, n an end position (0 to the length)."""
+    rest = tail('take', lst, n)         # checks the list and the count
+    out = []
+    cell = list_arg('take', lst)
+    while cell is not rest:
+        out.append(cell.car)
+        cell = cell.cdr
+    return make_list(out)
+
+
+@TABLE.fn('%drop', 2, 2)
+def drop(n, lst):
+    """lst without its first n elements, n an end position (0 to the length)."""
+    return tail('drop', lst, n)
 
 
 # ── Strings ──────────────────────────────────────────────────────────────

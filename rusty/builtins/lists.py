@@ -1,10 +1,10 @@
 """List builtins. Lists are immutable cells; Nil counts as
 the empty list wherever a list is expected, unless stated otherwise."""
 from ..errors import EvalError
-from ..printer import display_form, format_number
-from ..values import EMPTY, NIL, BuiltinTable, List, copy_onto, equal, make_list, reverse_onto
+from ..printer import display_form
+from ..values import EMPTY, NIL, BuiltinTable, List, Vector, copy_onto, equal, make_list, reverse_onto
 from ..values import cons as new_cell
-from .args import expected, index_arg, list_arg, proc_arg, with_value
+from .args import expected, index_value, list_arg, out_of_range, proc_arg, seq_arg, with_value
 
 TABLE = BuiltinTable()
 _new = List.__new__
@@ -21,24 +21,55 @@ def cons(x, lst):
     return cell
 
 
-@TABLE.fn('car', 1, 1, doc='First element of a list.', sig='(car lst)',
-          examples=(("(car '(1 2 3))", '1'), ("(car '())", 'error: car: not a pair')))
-def car(x):
-    if x.__class__ is List and x is not EMPTY:
-        return x.car
-    if x is NIL:
-        raise with_value(EvalError('car: empty list'), 'car', x)
-    raise with_value(EvalError('car: not a pair'), 'car', x)
+def no_pair(who: str, x) -> EvalError:
+    """The error of `car`, `cdr`, `first` or `rest` given x: Nil is an empty list, else not a pair."""
+    return with_value(EvalError('%s: %s' % (who, 'empty list' if x is NIL else 'not a pair')), who, x)
 
 
-@TABLE.fn('cdr', 1, 1, doc='The list without its first element (shared, O(1)).', sig='(cdr lst)',
-          examples=(("(cdr '(1 2 3))", '(2 3)'),))
-def cdr(x):
-    if x.__class__ is List and x is not EMPTY:
-        return x.cdr
-    if x is NIL:
-        raise with_value(EvalError('cdr: empty list'), 'cdr', x)
-    raise with_value(EvalError('cdr: not a pair'), 'cdr', x)
+def _part(who: str, slot: str):
+    """car (slot 'car') or cdr (slot 'cdr') under the name `who`."""
+    if slot == 'car':
+        def part(x):
+            if x.__class__ is List and x is not EMPTY:
+                return x.car
+            raise no_pair(who, x)
+    else:
+        def part(x):
+            if x.__class__ is List and x is not EMPTY:
+                return x.cdr
+            raise no_pair(who, x)
+    part.__name__ = who
+    return part
+
+
+car = TABLE.fn('car', 1, 1, doc='First element of a list.', sig='(car lst)',
+               examples=(("(car '(1 2 3))", '1'), ("(car '())", 'error: car: not a pair')))(_part('car', 'car'))
+cdr = TABLE.fn('cdr', 1, 1, doc='The list without its first element (shared, O(1)).', sig='(cdr lst)',
+               examples=(("(cdr '(1 2 3))", '(2 3)'),))(_part('cdr', 'cdr'))
+first = TABLE.fn('first', 1, 1, doc='The first element of a list (car).', sig='(first lst)',
+                 examples=(("(first '(1 2 3))", '1'), ("(first '())", 'error: first: not a pair')),
+                 )(_part('first', 'car'))
+rest = TABLE.fn('rest', 1, 1, doc='The list without its first element (cdr).', sig='(rest lst)',
+                examples=(("(rest '(1 2 3))", '(2 3)'), ("(rest '())", 'error: rest: not a pair')),
+                )(_part('rest', 'cdr'))
+
+
+@TABLE.fn('second', 1, 1, doc='The second element of a list (cadr).', sig='(second lst)',
+          examples=(("(second '(1 2 3))", '2'), ("(second '(1))", 'error: second: index 1 out of range [0, 1)')))
+def second(x):
+    return element('second', x, 1)
+
+
+@TABLE.fn('third', 1, 1, doc='The third element of a list (caddr).', sig='(third lst)',
+          examples=(("(third '(1 2 3))", '3'),))
+def third(x):
+    return element('third', x, 2)
+
+
+@TABLE.fn('empty?', 1, 1, doc='True for an empty list or Nil.', sig='(empty? x)',
+          examples=(("(empty? '())", '#t'), ("(empty? '(1))", '#f'), ('(empty? 0)', '#f')))
+def empty_p(x):
+    return x is EMPTY or x is NIL
 
 
 @TABLE.fn('list', 0, None, doc='Its arguments as a list.', sig='(list x ...)',
@@ -47,8 +78,8 @@ def list_(*args):
     return make_list(args)
 
 
-@TABLE.fn('length', 1, 1, doc='Number of elements (Nil has 0).', sig='(length lst)',
-          examples=(("(length '(a b c))", '3'),))
+@TABLE.fn('length', 1, 1, doc='Number of elements of a list or a vector (Nil has 0).', sig='(length lst)',
+          examples=(("(length '(a b c))", '3'), ('(length #(1 2))', '2')))
 def length(x):
     if x.__class__ is List:
         n = 0
@@ -58,6 +89,8 @@ def length(x):
         return n
     if x is NIL:
         return 0
+    if x.__class__ is Vector:
+        return len(x.items)
     raise with_value(EvalError('length: not a list'), 'length', x)
 
 
@@ -85,19 +118,31 @@ def reverse(x):
 
 
 @TABLE.fn('nth', 2, 2, doc='Element at index i (either argument order).', sig='(nth lst i)',
-          examples=(("(nth '(a b c) 1)", 'b'),))
+          examples=(("(nth '(a b c) 1)", 'b'), ("(nth 1 '(a b c))", 'b'),
+                    ("(nth '(a b c) 3)", 'error: nth: index 3 out of range [0, 3)')))
 def nth(a, b):
     if a.__class__ is float or a.__class__ is int:
         a, b = b, a
-    lst = list_arg('nth', a)
-    i = index_arg('nth', b)
+    return element('nth', a, b)
+
+
+@TABLE.fn('list-ref', 2, 2, doc='Element at index i of a list, counting from 0.', sig='(list-ref lst i)',
+          examples=(("(list-ref '(a b c) 2)", 'c'), ("(list-ref '(a b c) -1)", 'error: list-ref: index -1 out of range [0, 3)')))
+def list_ref(lst, i):
+    return element('list-ref', lst, i)
+
+
+def element(who: str, lst, x):
+    """The element at index x of lst, for builtin `who` (the index checks of every builtin)."""
+    lst = list_arg(who, lst)
+    k = index_value(who, x)
     cell = lst
-    k = i
-    while k and cell is not EMPTY:
+    i = k
+    while i > 0 and cell is not EMPTY:
         cell = cell.cdr
-        k -= 1
-    if cell is EMPTY:
-        raise with_value(EvalError('nth: index %s out of range' % format_number(i)), 'nth', lst)
+        i -= 1
+    if k < 0 or cell is EMPTY:
+        raise with_value(out_of_range(who, x, len(lst)), who, lst)
     return cell.car
 
 
@@ -113,23 +158,31 @@ def member(x, lst):
 
 
 @TABLE.fn('list-tail', 2, 2, doc='The list without its first k elements.', sig='(list-tail lst k)',
-          examples=(("(list-tail '(1 2 3 4) 2)", '(3 4)'),))
+          examples=(("(list-tail '(1 2 3 4) 2)", '(3 4)'),
+                    ("(list-tail '(1 2) 3)", 'error: list-tail: index 3 out of range [0, 2]')))
 def list_tail(lst, k):
-    lst = list_arg('list-tail', lst)
-    n = index_arg('list-tail', k)
+    return tail('list-tail', lst, k)
+
+
+def tail(who: str, lst, x) -> List:
+    """lst without its first x elements, x an end position (0 to the length)."""
+    lst = list_arg(who, lst)
+    k = index_value(who, x)
     rest = lst
-    k = n
-    while k:
-        if rest is EMPTY:
-            raise with_value(EvalError('list-tail: index %s out of range' % format_number(n)), 'list-tail', lst)
+    i = k
+    while i > 0 and rest is not EMPTY:
         rest = rest.cdr
-        k -= 1
+        i -= 1
+    if k < 0 or i > 0:
+        raise with_value(out_of_range(who, x, len(lst), end=True), who, lst)
     return rest
 
 
-@TABLE.fn('map', 2, None, host=True, doc='A list of (f x …) over the elements of the lists, to the shortest.',
+@TABLE.fn('map', 2, None, host=True,
+          doc='A list of (f x …) over the elements of the lists (or vectors), to the shortest.',
           sig='(map f lst ...)',
-          examples=(("(map inc '(1 2 3))", '(2 3 4)'), ("(map + '(1 2 3) '(10 20))", '(11 22)')))
+          examples=(("(map inc '(1 2 3))", '(2 3 4)'), ("(map + '(1 2 3) '(10 20))", '(11 22)'),
+                    ('(map inc #(1 2))', '(2 3)')))
 def map_(host, f, lst, *more):
     proc_arg('map', f)
     call = host.call
@@ -138,7 +191,7 @@ def map_(host, f, lst, *more):
     # One pass, front to back: each result goes into a fresh cell filled in
     # place and hung on the last one (nobody sees the cells before the list
     # is returned); `head` is a scratch cell in front of the result.
-    lst = list_arg('map', lst)
+    lst = seq_arg('map', lst)
     head = last = _new(List)
     while lst is not EMPTY:
         cell = _new(List)
@@ -152,7 +205,7 @@ def map_(host, f, lst, *more):
 
 def _columns(who: str, lst, more):
     """The argument lists (i-th elements of every list), stopping at the shortest."""
-    lists = [list_arg(who, lst)] + [list_arg(who, m) for m in more]
+    lists = [seq_arg(who, lst)] + [seq_arg(who, m) for m in more]
     while EMPTY not in lists:
         yield [x.car for x in lists]
         lists = [x.cdr for x in lists]
@@ -177,7 +230,37 @@ def filter_(host, f, lst):
     return head.cdr
 
 
-@TABLE.fn('for-each', 2, None, host=True, doc='Call f on the elements of the lists in turn (to the shortest); Nil.',
+@TABLE.fn('filter-map', 2, None, host=True, doc='The results of (f x …) over the lists that are not #f.',
+          sig='(filter-map f lst ...)',
+          examples=(("(filter-map (lambda (x) (and (even? x) (* x x))) '(1 2 3 4))", '(4 16)'),))
+def filter_map(host, f, lst, *more):
+    proc_arg('filter-map', f)
+    call = host.call
+    out = []
+    for args in _columns('filter-map', lst, more):
+        v = call(f, args)
+        if v is not False:
+            out.append(v)
+    return make_list(out)
+
+
+@TABLE.fn('append-map', 2, None, host=True, doc='The lists (f x …) returns over the lists, appended.',
+          sig='(append-map f lst ...)',
+          examples=(("(append-map (lambda (x) (list x x)) '(1 2))", '(1 1 2 2)'),))
+def append_map(host, f, lst, *more):
+    proc_arg('append-map', f)
+    call = host.call
+    parts = []
+    for args in _columns('append-map', lst, more):
+        v = call(f, args)
+        if v.__class__ is not List and v is not NIL:
+            raise EvalError('append-map: expected a list, got %s' % display_form(v))
+        parts.append(v)
+    return append(*parts)
+
+
+@TABLE.fn('for-each', 2, None, host=True,
+          doc='Call f on the elements of the lists (or vectors) in turn (to the shortest); Nil.',
           sig='(for-each f lst ...)',
           examples=(("(for-each display '(1 2))", '()'), ("(for-each (lambda (a b) (display (+ a b))) '(1 2) '(3 4))", '()')))
 def for_each(host, f, lst, *more):
@@ -187,7 +270,7 @@ def for_each(host, f, lst, *more):
         for args in _columns('for-each', lst, more):
             call(f, args)
         return NIL
-    lst = list_arg('for-each', lst)
+    lst = seq_arg('for-each', lst)
     while lst is not EMPTY:
         call(f, [lst.car])
         lst = lst.cdr
@@ -202,17 +285,28 @@ def _fold_list(lst, who):
     return lst
 
 
-@TABLE.fn('foldl', 3, 3, host=True, doc='acc <- (f element acc), left to right.', sig='(foldl f init lst)',
-          examples=(("(foldl cons '() '(1 2 3))", '(3 2 1)'), ("(foldl + 0 '(1 2 3))", '6')))
-def foldl(host, f, init, lst):
-    proc_arg('foldl', f)
-    call = host.call
-    acc = init
-    lst = _fold_list(lst, 'foldl')
-    while lst is not EMPTY:
-        acc = call(f, [lst.car, acc])
-        lst = lst.cdr
-    return acc
+def _left_fold(who: str):
+    """foldl under the name `who` (its messages name it)."""
+    def fold(host, f, init, lst):
+        proc_arg(who, f)
+        call = host.call
+        acc = init
+        lst = _fold_list(lst, who)
+        while lst is not EMPTY:
+            acc = call(f, [lst.car, acc])
+            lst = lst.cdr
+        return acc
+    fold.__name__ = who
+    return fold
+
+
+foldl = TABLE.fn('foldl', 3, 3, host=True, doc='acc <- (f element acc), left to right.', sig='(foldl f init lst)',
+                 examples=(("(foldl cons '() '(1 2 3))", '(3 2 1)'), ("(foldl + 0 '(1 2 3))", '6')),
+                 )(_left_fold('foldl'))
+reduce = TABLE.fn('reduce', 3, 3, host=True, doc='The left fold foldl: acc <- (f element acc), left to right.',
+                  sig='(reduce f init lst)',
+                  examples=(("(reduce + 0 '(1 2 3))", '6'), ("(reduce cons '() '(1 2 3))", '(3 2 1)')),
+                  )(_left_fold('reduce'))
 
 
 @TABLE.fn('foldr', 3, 3, host=True, doc='acc <- (f element acc), right to left.', sig='(foldr f init lst)',

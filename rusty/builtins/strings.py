@@ -4,11 +4,13 @@ JSON is written and parsed with explicit stacks, so deeply nested data never
 overflows the host stack. `parse_json` is shared with the model files.
 """
 
+import math
+
 from ..errors import EvalError
 from ..printer import display_form, format_number, int_text, plain_item, print_form, render_nested
 from ..reader import exact_integer
-from ..values import EMPTY, NIL, BuiltinTable, Hash, List, NilType, Symbol, hash_key, make_list, sym
-from .args import expected, index_arg, string_arg
+from ..values import EMPTY, NIL, BuiltinTable, Hash, List, NilType, Symbol, Vector, hash_key, make_list, sym
+from .args import count_arg, expected, index_arg, string_arg
 
 TABLE = BuiltinTable()
 
@@ -42,27 +44,24 @@ def string_append_list(lst):
     return ''.join([x if x.__class__ is str else print_form(x) for x in lst])
 
 
-@TABLE.fn('substring', 2, 3, doc='The code points from start up to end, indices clamped.',
+@TABLE.fn('substring', 2, 3, doc='The code points from start up to end (both 0 to the length); start >= end gives "".',
           sig='(substring s start [end])',
-          examples=(('(substring "hello" 1 3)', '"el"'), ('(substring "hello" 2)', '"llo"')))
+          examples=(('(substring "hello" 1 3)', '"el"'), ('(substring "hello" 2)', '"llo"'),
+                    ('(substring "hello" -3)', 'error: substring: index -3 out of range [0, 5]')))
 def substring(s, start, end=None):
     s = string_arg('substring', s)
     n = len(s)
-    lo = min(index_arg('substring', start), n)
-    hi = n if end is None else min(index_arg('substring', end), n)
-    if lo >= hi:
-        return ''
-    return s[int(lo):int(hi)]
+    lo = index_arg('substring', start, n, end=True)
+    hi = n if end is None else index_arg('substring', end, n, end=True)
+    return s[lo:hi] if lo < hi else ''
 
 
 @TABLE.fn('string-ref', 2, 2, doc='The character at an index, as a one-character string.',
-          sig='(string-ref s i)', examples=(('(string-ref "abc" 1)', '"b"'),))
+          sig='(string-ref s i)', examples=(('(string-ref "abc" 1)', '"b"'),
+                                            ('(string-ref "abc" 3)', 'error: string-ref: index 3 out of range [0, 3)')))
 def string_ref(s, i):
     s = string_arg('string-ref', s)
-    k = index_arg('string-ref', i)
-    if k >= len(s):
-        raise EvalError('string-ref: index %s out of range' % format_number(k))
-    return s[int(k)]
+    return s[index_arg('string-ref', i, len(s))]
 
 
 @TABLE.fn('string=?', 2, 2, doc='True if two strings have the same contents.',
@@ -77,23 +76,54 @@ def string_to_list(s):
     return make_list(list(string_arg('string->list', s)))
 
 
+@TABLE.fn('list->string', 1, 1, doc='The string of a list of one-character strings.',
+          sig='(list->string lst)', examples=(("(list->string '(\"a\" \"b\" \"c\"))", '"abc"'),
+                                               ("(list->string '())", '""')))
+def list_to_string(lst):
+    if lst.__class__ is not List and lst is not NIL:
+        raise expected('list->string', 'list', lst)
+    chars = list(lst) if lst is not NIL else []
+    for c in chars:
+        if c.__class__ is not str or len(c) != 1:
+            raise expected('list->string', 'one-character string', c)
+    return ''.join(chars)
+
+
+@TABLE.fn('string-prefix?', 2, 2, doc='True if s begins with prefix.', sig='(string-prefix? s prefix)',
+          examples=(('(string-prefix? "racket" "rac")', '#t'), ('(string-prefix? "r" "rac")', '#f')))
+def string_prefix(s, prefix):
+    return string_arg('string-prefix?', s).startswith(string_arg('string-prefix?', prefix))
+
+
+@TABLE.fn('string-suffix?', 2, 2, doc='True if s ends with suffix.', sig='(string-suffix? s suffix)',
+          examples=(('(string-suffix? "notes.txt" ".txt")', '#t'),))
+def string_suffix(s, suffix):
+    return string_arg('string-suffix?', s).endswith(string_arg('string-suffix?', suffix))
+
+
 @TABLE.fn('str', 0, None, doc='The print forms of the arguments concatenated.',
           sig='(str x ...)', examples=(('(str "x=" 1 \'y)', '"x=1y"'),))
 def str_(*xs):
     return ''.join([x if x.__class__ is str else print_form(x) for x in xs])
 
 
-@TABLE.fn('string-split', 1, 2,
-          doc='The pieces between occurrences of sep (default: runs of whitespace), empty pieces dropped.',
-          sig='(string-split s [sep])',
-          examples=(('(string-split "a,,b," ",")', '("a" "b")'), ('(string-split "  a b\\n c ")', '("a" "b" "c")')))
-def string_split(s, sep=None):
+@TABLE.fn('string-split', 1, 3,
+          doc="The pieces between occurrences of sep (default: runs of whitespace), empty pieces dropped; "
+              "with 'all every piece is kept, empty ones included.",
+          sig="(string-split s [sep ['all]])",
+          examples=(('(string-split "a,,b," ",")', '("a" "b")'), ('(string-split "  a b\\n c ")', '("a" "b" "c")'),
+                    ('(string-split "a,,b," "," \'all)', '("a" "" "b" "")')))
+def string_split(s, sep=None, mode=None):
     s = string_arg('string-split', s)
     if sep is None:
         return make_list(s.split())
     sep = string_arg('string-split', sep)
+    if mode is not None and mode is not sym('all'):
+        raise EvalError('string-split: expected the symbol all, got %s' % display_form(mode))
     if sep == '':
         return make_list(list(s))
+    if mode is not None:
+        return make_list(s.split(sep))
     return make_list([piece for piece in s.split(sep) if piece])
 
 
@@ -182,10 +212,22 @@ def string_to_symbol(s):
 # ── format ───────────────────────────────────────────────────────────────
 
 _FORMAT_TEXT = {'%': '\n', 't': '\t', '~': '~'}
+MAX_WIDTH = 1 << 24         # widest field (and JSON indent) made: past it, `out of memory`
+_DIGITS = '0123456789'
+_BASES = {'x': 'x', 'o': 'o', 'b': 'b'}
 
 
-@TABLE.fn('format', 1, None, doc='A string from a template: ~a ~s ~% ~t ~~.',
-          sig='(format template arg ...)', examples=(('(format "~a is ~s" "x" "y")', '"x is \\"y\\""'),))
+@TABLE.fn('format', 1, None,
+          doc='A string from a template. Directives: ~a (print form) and ~s (display form), left-aligned '
+              'in W columns as ~Wa / ~Ws, right-aligned as ~W@a / ~W@s; ~W,Pf a number with exactly P '
+              'decimals right-aligned in W; ~Wd an integer right-aligned in W; ~x ~o ~b an integer in '
+              'base 16, 8, 2; ~% a newline, ~t a tab, ~~ a tilde.',
+          sig='(format template arg ...)',
+          examples=(('(format "~a is ~s" "x" "y")', '"x is \\"y\\""'),
+                    ('(format "~8,2f|~5d|~6a|~6@a|" 3.14159 42 "ab" "cd")', '"    3.14|   42|ab    |    cd|"'),
+                    ('(format "~x ~o ~b" 255 8 5)', '"ff 10 101"'),
+                    ('(format "~q" 1)', 'error: format: unknown directive ~q'),
+                    ('(format "~,2f" "pi")', 'error: format: ~f expects a number, got "pi"')))
 def format_(template, *args):
     if template.__class__ is not str:
         raise expected('format', 'string', template)
@@ -194,21 +236,84 @@ def format_(template, *args):
     i, n = 0, len(template)
     while i < n:
         j = template.find('~', i)
-        if j < 0 or j == n - 1:
+        if j < 0:
             out.append(template[i:])
             break
         out.append(template[i:j])
-        d = template[j + 1]
-        if d in 'aAsS':
-            try:
-                x = next(pending)
-            except StopIteration:
-                raise EvalError('format: not enough args') from None
-            out.append(print_form(x) if d in 'aA' else display_form(x))
-        else:
-            out.append(_FORMAT_TEXT.get(d, template[j:j + 2]))
-        i = j + 2
+        i = _directive(template, j, pending, out)
     return ''.join(out)
+
+
+def _directive(template: str, j: int, pending, out: list) -> int:
+    """Write the directive starting at the `~` at j; the position after it."""
+    n = len(template)
+    k = j + 1
+    while k < n and template[k] in _DIGITS:
+        k += 1
+    width = _field(template[j + 1:k], 0)
+    precision = None
+    if k < n and template[k] == ',':
+        m = k + 1
+        while m < n and template[m] in _DIGITS:
+            m += 1
+        precision = _field(template[k + 1:m], None)
+        k = m
+    right = k < n and template[k] == '@'
+    if right:
+        k += 1
+    d = template[k].lower() if k < n else ''
+    text = template[j:k + 1]
+    if d in _FORMAT_TEXT and k == j + 1:
+        out.append(_FORMAT_TEXT[d])
+    elif d == 'a' or d == 's':
+        x = _next_arg(pending)
+        piece = (x if x.__class__ is str else print_form(x)) if d == 'a' else display_form(x)
+        out.append(piece.rjust(width) if right else piece.ljust(width))
+    elif d == 'f':
+        out.append(_fixed(_next_arg(pending), precision).rjust(width))
+    elif d == 'd':
+        out.append(str(_integer('d', _next_arg(pending))).rjust(width))
+    elif d in _BASES:
+        out.append(format(_integer(d, _next_arg(pending)), _BASES[d]).rjust(width))
+    else:
+        raise EvalError('format: unknown directive %s' % text)
+    return k + 1
+
+
+def _field(digits: str, default):
+    """A directive's width or precision (`default` when not written)."""
+    if not digits:
+        return default
+    if len(digits.lstrip('0')) > 9 or int(digits) > MAX_WIDTH:
+        raise MemoryError       # reported as `out of memory`, never a host error
+    return int(digits)
+
+
+def _next_arg(pending):
+    try:
+        return next(pending)
+    except StopIteration:
+        raise EvalError('format: not enough args') from None
+
+
+def _fixed(x, precision) -> str:
+    """~f: x with exactly `precision` decimals (half to even), or as printed without one."""
+    if x.__class__ is not float and x.__class__ is not int:
+        raise EvalError('format: ~f expects a number, got %s' % display_form(x))
+    if x.__class__ is int:      # exact: no rounding, and no float range to overflow
+        return str(x) + ('.' + '0' * precision if precision else '')
+    if precision is None or not math.isfinite(x):
+        return format_number(x)
+    return format(x, '.%df' % precision)
+
+
+def _integer(d: str, x) -> int:
+    """The exact integer an ~d, ~x, ~o or ~b argument stands for."""
+    if x.__class__ is int:
+        return x
+    if x.__class__ is float and x.is_integer():
+        return int(x)
+    raise EvalError('format: ~%s expects an integer, got %s' % (d, display_form(x)))
 
 
 # ── json-encode ──────────────────────────────────────────────────────────
@@ -248,30 +353,83 @@ def _json_atom(x) -> str:
         return 'true' if x else 'false'
     if cls is NilType:
         return 'null'
-    if cls is List:     # only the empty list reaches here
+    if cls is List or cls is Vector:    # only the empty ones reach here
         return '[]'
     if cls is Hash:
         return _json_hash(x)
     raise EvalError('json-encode: cannot encode %s' % display_form(x))
 
 
+def _json_key(k) -> str:
+    """A hash key as a JSON object key."""
+    if k.__class__ is Symbol:
+        k = k.name
+    elif k.__class__ is not str:
+        raise EvalError('json-encode: cannot encode key %s' % display_form(k))
+    return _json_string(k)
+
+
 def _json_hash(h: Hash) -> str:
     """A hash as a JSON object, in insertion order."""
-    parts = []
-    for k, v in h.table.values():
-        if k.__class__ is Symbol:
-            k = k.name
-        elif k.__class__ is not str:
-            raise EvalError('json-encode: cannot encode key %s' % display_form(k))
-        parts.append(_json_string(k) + ': ' + json_encode(v))
-    return '{' + ', '.join(parts) + '}'
+    return '{' + ', '.join(_json_key(k) + ': ' + json_encode(v) for k, v in h.table.values()) + '}'
 
 
-@TABLE.fn('json-encode', 1, 1, doc='JSON text for a value; key/value lists become objects.',
-          sig='(json-encode v)',
-          examples=(('(json-encode \'(("a" 1) ("b" (1 2))))', '"{\\"a\\": 1, \\"b\\": [1, 2]}"'),))
-def json_encode(v):
+@TABLE.fn('json-encode', 1, 2,
+          doc='JSON text for a value; key/value lists and hashes become objects, vectors arrays. With indent, '
+              'one member per line, indented by indent spaces per level.',
+          sig='(json-encode v [indent])',
+          examples=(('(json-encode \'(("a" 1) ("b" (1 2))))', '"{\\"a\\": 1, \\"b\\": [1, 2]}"'),
+                    ('(json-encode #(1 "x"))', '"[1, \\"x\\"]"'),
+                    ('(json-encode \'((a (1 2))) 2)', '"{\\n  \\"a\\": [\\n    1,\\n    2\\n  ]\\n}"')))
+def json_encode(v, indent=None):
+    if indent is not None:
+        n = count_arg('json-encode', indent)
+        if n > MAX_WIDTH:
+            raise MemoryError       # reported as `out of memory`, never a host error
+        return _json_indented(v, ' ' * n)
     return render_nested(v, _json_atom, _json_shape)
+
+
+def _json_members(x):
+    """(open, close, [(text before the value, value)…]) of a non-empty array or
+    object; None for everything else (atoms and the empty ones)."""
+    cls = x.__class__
+    if cls is List and x is not EMPTY:
+        if _is_object(x):
+            return '{', '}', [_json_pair(pair) for pair in x]
+        return '[', ']', [('', e) for e in x]
+    if cls is Vector and x.items:
+        return '[', ']', [('', e) for e in x.items]
+    if cls is Hash and x.table:
+        return '{', '}', [(_json_key(k) + ': ', e) for k, e in x.table.values()]
+    return None
+
+
+def _json_indented(v, pad: str) -> str:
+    """Python's json.dumps(v, indent=n) layout, walked with an explicit stack."""
+    out: list[str] = []
+    stack: list = []          # [members left, close, depth, first?] per open array or object
+    x = v
+    while True:
+        found = _json_members(x)
+        if found is None:
+            out.append(_json_atom(x))
+        else:
+            opening, close, members = found
+            out.append(opening)
+            stack.append([iter(members), close, len(stack) + 1, True])
+        while stack:
+            top = stack[-1]
+            member = next(top[0], None)
+            if member is not None:
+                out.append(('\n' if top[3] else ',\n') + pad * top[2] + member[0])
+                top[3] = False
+                x = member[1]
+                break
+            stack.pop()
+            out.append('\n' + pad * (top[2] - 1) + top[1])
+        else:
+            return ''.join(out)
 
 
 def _json_pair(pair):
@@ -279,7 +437,7 @@ def _json_pair(pair):
 
 
 def _json_shape(lst):
-    if _is_object(lst):
+    if lst.__class__ is List and _is_object(lst):
         return '{', ', ', '}', _json_pair
     return '[', ', ', ']', plain_item
 

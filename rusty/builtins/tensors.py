@@ -4,7 +4,7 @@ import sys
 
 from ..errors import EvalError
 from ..printer import display_form
-from .args import expected
+from .args import expected, index_arg
 from ..values import PROCEDURE_TYPES, BuiltinTable, List, NilType, Tensor, make_list, to_f64
 
 TABLE = BuiltinTable()
@@ -82,32 +82,17 @@ def tensor_to_list(t):
     return T.to_nested(_tensor_arg('tensor->list', t))
 
 
-def _index(x):
-    """An index truncated toward zero; negative and NaN count as 0 (inf stays inf)."""
-    if x != x or x <= 0.0:
-        return 0
-    if x == math.inf:
-        return x
-    return int(x)
-
-
 @TABLE.fn('tensor-ref', 1, None, doc='The element at one index per axis.',
-          sig='(tensor-ref t i ...)', examples=(("(tensor-ref (tensor '((1 2) (3 4))) 1 0)", '3'),))
+          sig='(tensor-ref t i ...)', examples=(("(tensor-ref (tensor '((1 2) (3 4))) 1 0)", '3'),
+                                                ("(tensor-ref (tensor '(1 2)) 2)", 'error: tensor-ref: index 2 out of range [0, 2)')))
 def tensor_ref(t, *indices):
     t = _tensor_arg('tensor-ref', t)
     rank = len(t.shape)
     if len(indices) != rank:
         raise EvalError('tensor-ref: %d index(es) for a rank-%d tensor' % (len(indices), rank))
     flat = 0
-    for axis, (x, size) in enumerate(zip(indices, t.shape)):
-        if x.__class__ is not float and x.__class__ is not int:
-            raise expected('tensor-ref', 'number', x)
-        i = _index(x)
-        if i >= size:
-            shown = 'inf' if i == math.inf else str(i)
-            raise EvalError('tensor-ref: index %s out of range for axis %d (size %d)'
-                            % (shown, axis, size))
-        flat = flat * size + i
+    for x, size in zip(indices, t.shape):
+        flat = flat * size + index_arg('tensor-ref', x, size)
     return t.data[flat]
 
 

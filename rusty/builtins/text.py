@@ -4,7 +4,7 @@ a "character" is a one-character string."""
 from ..errors import EvalError
 from ..printer import display_form, write_form
 from ..values import BuiltinTable
-from .args import expected, index_arg, string_arg
+from .args import count_arg, expected, string_arg
 
 TABLE = BuiltinTable()
 MAX_CODE_POINT = 0x10FFFF
@@ -76,14 +76,14 @@ def _padder(name: str, method: str):
     """A pad builtin: `method` ('rjust' or 'ljust') to n with a one-character fill."""
     def pad(s, n, fill=' '):
         s = string_arg(name, s)
-        width = index_arg(name, n)
+        width = count_arg(name, n)
         if fill.__class__ is not str or len(fill) != 1:
             raise expected(name, 'one-character string', fill)
         if width <= len(s):
             return s
         if width > MAX_PAD:
             raise MemoryError       # reported as `out of memory`, never a host error
-        return getattr(s, method)(int(width), fill)
+        return getattr(s, method)(width, fill)
     pad.__name__ = name.replace('-', '_')
     return pad
 

@@ -29,11 +29,12 @@ def status(text: str) -> str:
 # ── Indentation ──────────────────────────────────────────────────────────
 
 class _List:
-    __slots__ = ('col', 'items')
+    __slots__ = ('col', 'items', 'vector')
 
-    def __init__(self, col):
+    def __init__(self, col, vector=False):
         self.col = col          # 0-based column of the '('
         self.items = []         # (kind, text, line, col) of each element's first token
+        self.vector = vector    # a `#(` vector: data, aligned with its first element
 
 
 def open_lists(text: str) -> list:
@@ -51,6 +52,8 @@ def open_lists(text: str) -> list:
             top.items.append((kind, tok, span.line, span.col - 1))
         if kind == 'open':
             stack.append(_List(span.col - 1))
+        elif kind == 'vopen':                   # `#(`: its '(' is the second character
+            stack.append(_List(span.col, vector=True))
     return stack
 
 
@@ -64,12 +67,12 @@ def indent_for(text: str) -> int | None:
         return 0
     top = stack[-1]
     items = top.items
-    if not items:
+    if not items or top.vector:
         return top.col + 1
     kind, head, line, col = items[0]
     if kind == 'sym' and is_body_form(head):
         return top.col + 2
-    if kind == 'open' or kind == 'str':
+    if kind == 'open' or kind == 'vopen' or kind == 'str':
         return col
     if len(items) >= 2 and items[1][2] == line:
         return items[1][3]       # align with the first argument
@@ -90,8 +93,8 @@ def paren_pairs(text: str) -> dict:
     pairs: dict = {}
     stack = []
     for kind, _tok, span in tokens(text):
-        if kind == 'open':
-            stack.append(starts[span.line - 1] + span.col - 1)
+        if kind == 'open' or kind == 'vopen':    # the '(' of `#(` is its second character
+            stack.append(starts[span.line - 1] + span.col - (1 if kind == 'open' else 0))
         elif kind == 'close':
             off = starts[span.line - 1] + span.col - 1
             if stack:

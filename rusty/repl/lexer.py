@@ -80,7 +80,7 @@ class RustyLexer(Lexer):
                 yield pos, Comment.Single, tok
             elif kind == 'datum':
                 yield pos, Comment.Special, tok
-            elif kind == 'open':
+            elif kind == 'open' or kind == 'vopen':
                 yield pos, Punctuation, tok
             elif kind == 'close':
                 yield pos, Punctuation, tok

@@ -28,8 +28,8 @@
 (print (zeros '()) (tensor-shape (zeros '(2.9 1))))
 ; expect: #<tensor  [0]> (2 1)
 
-; Indexing: truncated toward zero, negatives and NaN count as 0.
-(print (tensor-ref a 1 0) (tensor-ref a 1.7 1.2) (tensor-ref a -5 1) (tensor-ref (tensor 9)))
+; Indexing: exact indices within each axis (a float with no fraction counts).
+(print (tensor-ref a 1 0) (tensor-ref a 1.0 1) (tensor-ref a 0 1) (tensor-ref (tensor 9)))
 ; expect: 3 4 2 9
 
 ; Elementwise: tensor ⊕ tensor, tensor ⊕ number, number ⊕ tensor.

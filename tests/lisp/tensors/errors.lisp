@@ -29,9 +29,11 @@
 (show (tensor-ref (tensor 1) 0))
 ; expect: tensor-ref: 1 index(es) for a rank-0 tensor
 (show (tensor-ref a 0 2))
-; expect: tensor-ref: index 2 out of range for axis 1 (size 2)
+; expect: tensor-ref: index 2 out of range [0, 2)
 (show (tensor-ref a 7.9 0))
-; expect: tensor-ref: index 7 out of range for axis 0 (size 2)
+; expect: tensor-ref: expected an index, got 7.9
+(show (tensor-ref a 7 0))
+; expect: tensor-ref: index 7 out of range [0, 2)
 (show (tensor-add a (tensor '(1 2 3))))
 ; expect: tensor-add: shape mismatch [2, 2] vs [3]
 (show (tensor-sub (tensor 1) a))
