@@ -12,6 +12,7 @@ from .eval import Usage, comp, comp_body, const, special, sub_span, to_code
 from .resolve import (UNBOUND, LocalRef, Scope, assign_by_name, body_defines, define_in_frame,
                       resolve)
 from .specialize_forms import specialize_and_or, specialize_cond, specialize_if, specialize_set, specialize_when
+from .syntax import check_in_scope
 from .values import EMPTY, NIL, Lambda, List, Symbol, make_list, sym
 
 
@@ -424,8 +425,9 @@ def comp_eval(x, scope, tail, span, unit):
     data_unit = unit.from_data()
 
     def ev(f):
-        code = comp(to_code(arg(f)), scope, tail, span, data_unit)
-        return code(f)
+        form = to_code(arg(f))
+        check_in_scope(form, span, scope, unit.genv)
+        return comp(form, scope, tail, span, data_unit)(f)
     return ev
 
 
