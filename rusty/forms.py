@@ -234,7 +234,8 @@ TABLE = (
           sig='(eval-when (phase...) form...)',
           doc='Like begin (phases ignored); inside defmacro its definitions are seen by the expander only.',
           examples=[('(eval-when (compile) 1 2)', '2')]),
-    _form('defmacro define-macro', 'quasiquote', 'defmacro', frame=False, effectful=True, indent='body', parts=((3, None),),
+    _form('defmacro define-macro', 'quasiquote', 'defmacro', frame=False, effectful=True, indent='body',
+          parts=((3, None),),
           sig='(defmacro name (params...) body...)',
           doc='Defines a macro: each call passes its arguments unevaluated, and the code the body '
               'returns is evaluated in place of the call. Binders in its templates are renamed.',
@@ -253,7 +254,7 @@ TABLE = (
           sig='(defrust name (params...) body)',
           doc='Compiles a numeric function to native code with rustc and binds name to it.',
           examples=[('(begin (defrust cube3 (x) (* x x x)) (cube3 3))', '27')]),
-    _form('defrust*', 'specials', 'defrust*', frame=False, effectful=True, indent='body', parts=((1, None),),
+    _form('defrust*', 'specials', 'defrust*', frame=False, effectful=True, indent='body', parts=((0, None),),
           sig='(defrust* (name (params...) body)...)',
           doc='Compiles a group of numeric functions into one library, so they can call each other.',
           examples=[('(begin (defrust* (ev1 (n) (if (= n 0) 1 (od1 (- n 1)))) '

@@ -288,7 +288,9 @@ def _shape_define(w, x) -> None:
         w.fail('define: empty signature', x.cdr)
     if target.car.__class__ is not Symbol:
         w.fail('define: first arg must be symbol or list', x.cdr)
-    _params(w, target)      # the cell after the name holds the parameters' spans
+    message = params_problem(target.cdr)
+    if message is not None:
+        w.fail(message, x.cdr)
 
 
 def _shape_def(w, x) -> None:
