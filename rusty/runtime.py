@@ -206,9 +206,11 @@ class Session:
             if module == LIBRARY_PRIMITIVES:
                 lazy.bind_builtins(lib, module, names, self.builtin, private=True)
         unit = with_globals(self.unit, lib)
+        macros = {sym(h[1]) for h in map(forms.head, range(len(forms)))
+                  if h is not None and sym(h[0]) in MACRO_HEADS}
 
         def evaluate(cell):     # a form is checked when it is decoded, as it is evaluated
-            check(cell.car, cell.span, lib.is_macro)
+            check(cell.car, cell.span, lambda s: s in macros or lib.is_macro(s))
             return ev.comp(cell.car, None, False, cell.span, unit)(None)
         lazy.bind_library(lib, forms, evaluate)
         lib.publish()
