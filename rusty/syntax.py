@@ -175,6 +175,17 @@ class _Walker:
                 raise
             cell = cell.cdr
 
+    def each(self, lst, fn) -> None:
+        """fn(cell) for each cell of list `lst`; an error inside points at that cell's element."""
+        cell = lst
+        while cell is not EMPTY:
+            try:
+                fn(cell)
+            except _Malformed as m:
+                self.locate(m, cell)
+                raise
+            cell = cell.cdr
+
     def at(self, cell, scope) -> None:
         """Check the element of `cell` as code."""
         try:
@@ -533,73 +544,40 @@ def _walk_let_star(w, x, scope) -> None:
 
 def _binding_inits(w, cell, scope) -> list:
     """Check each init of the binding list in `cell`; the names it binds."""
-    names = []
-    c = cell.car
-    while c is not EMPTY:
-        try:
-            w.at(c.car.cdr, scope)
-        except _Malformed as m:
-            w.locate(m, c)
-            raise
-        names.append(c.car.car)
-        c = c.cdr
-    return names
+    w.each(cell.car, lambda c: w.at(c.car.cdr, scope))
+    return [b.car for b in cell.car]
 
 
 def _walk_do(w, x, scope) -> None:
     specs = x.cdr.car
     names = [s.car for s in specs]
     inner = (frozenset(names), scope) if names else scope
-    c = specs
-    while c is not EMPTY:
-        try:
-            w.at(c.car.cdr, scope)
-            if c.car.cdr.cdr is not EMPTY:
-                w.at(c.car.cdr.cdr, inner)
-        except _Malformed as m:
-            w.locate(m, c)
-            raise
-        c = c.cdr
+
+    def spec(c):            # (var init [step]): the init outside, the step inside
+        w.at(c.car.cdr, scope)
+        if c.car.cdr.cdr is not EMPTY:
+            w.at(c.car.cdr.cdr, inner)
+    w.each(specs, spec)
     w.items(x.cdr.cdr.car, inner)     # test and results
     w.body(x.cdr.cdr.cdr, inner)
 
 
 def _walk_cond(w, x, scope) -> None:
-    c = x.cdr
-    while c is not EMPTY:
-        clause = c.car
-        try:
-            w.items(clause.cdr if clause.car is ELSE else clause, scope)
-        except _Malformed as m:
-            w.locate(m, c)
-            raise
-        c = c.cdr
+    w.each(x.cdr, lambda c: w.items(c.car.cdr if c.car.car is ELSE else c.car, scope))
 
 
 def _walk_case(w, x, scope) -> None:
     w.at(x.cdr, scope)
-    c = x.cdr.cdr
-    while c is not EMPTY:
-        try:
-            w.items(c.car.cdr, scope)
-        except _Malformed as m:
-            w.locate(m, c)
-            raise
-        c = c.cdr
+    w.each(x.cdr.cdr, lambda c: w.items(c.car.cdr, scope))
 
 
 def _walk_match(w, x, scope) -> None:
     w.at(x.cdr, scope)
-    c = x.cdr.cdr
-    while c is not EMPTY:
-        clause = c.car
-        try:
-            _pattern_code(w, clause.car, scope)
-            w.body(clause.cdr, scope, _pattern_names(clause.car))
-        except _Malformed as m:
-            w.locate(m, c)
-            raise
-        c = c.cdr
+
+    def clause(c):
+        _pattern_code(w, c.car.car, scope)
+        w.body(c.car.cdr, scope, _pattern_names(c.car.car))
+    w.each(x.cdr.cdr, clause)
 
 
 def _pattern_code(w, p, scope) -> None:
