@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from helpers import err
+from test_startup_imports import without_fallback_note
 
 FN = '(define (f x)\n  (+ (* x x)\n     (foo x)))\n'
 FOO_REPORT = ("Error: graph-ir: unsupported operator 'foo'\n"
@@ -21,7 +22,7 @@ def report(tmp_path, text):
     p = subprocess.run([sys.executable, '-m', 'rusty', str(prog)], capture_output=True, text=True, timeout=60,
                        env=dict(__import__('os').environ, RUSTY_CACHE_DIR=str(tmp_path / 'cache')))
     assert p.returncode == 1 and p.stdout == ''
-    return p.stderr, str(prog)
+    return without_fallback_note(p.stderr), str(prog)
 
 
 @pytest.mark.parametrize('call', ['(graph-ir f)', '(graph-node-count f)', '(graph-eval f 1)', '(graph-grad f 1)',
