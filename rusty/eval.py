@@ -136,7 +136,7 @@ def comp(x, scope, tail, span, unit):
         if head.__class__ is Symbol:
             special = SPECIALS.get(head)
             if special is not None:
-                message = problem(x)       # checked already, unless made from data unchecked
+                message = problem(x)       # what syntax.check says of the form, if it was not run
                 if message is not None:
                     return raiser(message, span)
                 try:
