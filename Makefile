@@ -4,7 +4,9 @@
 # Debian, Ubuntu, Homebrew), everything runs in a project environment, .venv/,
 # which `make install` creates; `rusty` is then .venv/bin/rusty, linked into
 # BINDIR (~/.local/bin) so that it is on PATH. Elsewhere (an active venv, pyenv,
-# CI) the Python found first is used, as before.
+# CI) the Python found first is used, as before. `make tour` (the README's first
+# command) installs and runs the tour with the rusty just installed, whether or
+# not BINDIR is on PATH yet.
 SYSPYTHON ?= python3
 VENV ?= .venv
 BINDIR ?= $(HOME)/.local/bin
@@ -16,11 +18,11 @@ PYTHON ?= $(VENV)/bin/python
 RUSTY ?= $(VENV)/bin/rusty
 else
 PYTHON ?= $(SYSPYTHON)
-RUSTY ?= rusty
+RUSTY ?= $(PYTHON) -m rusty
 endif
 PIP ?= $(PYTHON) -m pip
 
-.PHONY: install venv test test-reference test-fast bench examples repl lint docs clean
+.PHONY: install venv tour test test-reference test-fast bench examples repl lint docs clean
 
 # compat editable mode: a plain path entry, no import-hook finder (faster start-up);
 # compileall: start-up must not pay for compiling sources (PYTHONDONTWRITEBYTECODE).
@@ -32,6 +34,10 @@ ifeq ($(MANAGED),1)
 	@echo "rusty is $(CURDIR)/$(VENV)/bin/rusty, linked as $(BINDIR)/rusty"
 	@case ":$$PATH:" in *":$(BINDIR):"*) ;; *) echo "note: $(BINDIR) is not on PATH; add it, or run $(VENV)/bin/rusty";; esac
 endif
+
+# Install, then run the tour with the rusty just installed (the README's first command).
+tour: install
+	$(RUSTY) repl.lisp-examples/tour.lisp
 
 # The project environment, only where pip refuses to install outside one.
 venv:

@@ -8,33 +8,33 @@ listing an equal datum runs its body (the last form in tail position), an
 No frame is created: the bodies run in the current one.
 """
 from .eval import Usage, comp, comp_body, special, sub_span
-from .printer import display_form
+from .syntax import usage_message
 from .values import EMPTY, NIL, List, equal, sym
 
 ELSE = sym('else')
 
 
-def clause_parts(clause, last: bool):
-    """(data as a tuple, or None for else; the body) of a well-formed clause;
-    raises Usage for a malformed one."""
+def clause_parts(x, clause, last: bool):
+    """(data as a tuple, or None for else; the body) of a well-formed clause
+    of case form x; raises Usage for a malformed one."""
     if clause.__class__ is List and clause is not EMPTY:
         head = clause.car
         if head is ELSE and last:
             return None, clause.cdr
         if head.__class__ is List:
             return tuple(head), clause.cdr
-    raise Usage('case: bad clause ' + display_form(clause))
+    raise Usage(usage_message(x))
 
 
 @special('case')
 def comp_case(x, scope, tail, span, unit):
     if len(x) < 2:
-        raise Usage('case: (case key clause...)')
+        raise Usage(usage_message(x))
     key = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
     cells = list(x.cdr.cdr.cells())
     clauses = []
     for i, c in enumerate(cells):
-        data, body = clause_parts(c.car, i == len(cells) - 1)
+        data, body = clause_parts(x, c.car, i == len(cells) - 1)
         clauses.append((data, comp_body(body, scope, tail, sub_span(c, span, unit), unit)))
 
     def ev(f):

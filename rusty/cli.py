@@ -1,4 +1,4 @@
-"""The command line: `rusty [FILE | - | -e EXPR] [ARG ...]`.
+"""The command line: `rusty [FILE | - | -e EXPR] [ARG ...]`, `rusty -i FILE [ARG ...]`.
 
 Batch runs never import prompt_toolkit or pygments; the REPL is imported only
 when stdin is a terminal and no script is given.
@@ -16,6 +16,9 @@ HELP = USAGE + '''
 
   rusty              start the REPL (when stdin is a terminal)
   rusty FILE ARG...  run a script; its last value is printed unless it is Nil or #f
+  rusty -i FILE ARG...  run a script, then open the REPL with its definitions (an
+                     error in it is reported and the REPL opens all the same;
+                     with stdin not a terminal, stdin is then run as a script)
   rusty -e EXPR ARG...  run the text EXPR the same way
   rusty - ARG...     run standard input (also when stdin is not a terminal)
   rusty fmt ...      format program text (rusty fmt --help); a script named
@@ -37,8 +40,9 @@ class UsageError(Exception):
 
 def parse_args(argv: list[str]):
     """(mode, argument, program arguments); mode is 'default', 'file', 'expr',
-    'stdin', 'version' or 'help'. Everything after the script (FILE, -e EXPR
-    or -) belongs to the program; only a second -e there is a usage error."""
+    'stdin', 'interactive' (-i FILE), 'version' or 'help'. Everything after
+    the script (FILE, -e EXPR, - or -i FILE) belongs to the program; only a
+    second -e there is a usage error."""
     if not argv:
         return 'default', None, ()
     first = argv[0]
@@ -52,6 +56,10 @@ def parse_args(argv: list[str]):
         return 'expr', argv[1], tuple(argv[2:])
     if first == '-':
         return 'stdin', None, tuple(argv[1:])
+    if first == '-i':
+        if len(argv) < 2:
+            raise UsageError('-i needs a file')
+        return 'interactive', argv[1], tuple(argv[2:])
     if first.startswith('-'):
         raise UsageError('unknown option: %s' % first)
     return 'file', first, tuple(argv[1:])
@@ -83,22 +91,37 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
             return run_repl()
         mode = 'stdin'
     streams = (stdout, stderr, stdin, args)
-    if mode == 'file':
+    if mode in ('file', 'interactive'):
         try:
             with open(arg, encoding='utf-8') as fh:
                 text = fh.read()
         except (OSError, UnicodeDecodeError, ValueError) as e:
             stderr.write('Error reading %s: %s\n' % (arg, os_error_text(e)))
             return 1
+        if mode == 'interactive':
+            return run_interactive(text, arg, *streams)
         return run_batch(text, arg, *streams, script=arg)
     if mode == 'expr':
         return run_batch(arg, '<expr>', *streams)
     return run_batch(stdin.read(), '<stdin>', *streams)
 
 
-def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=None) -> int:
-    """Batch mode: evaluate all forms; print the last value; report errors."""
+def run_interactive(text: str, file: str, stdout, stderr, stdin, args=()) -> int:
+    """`rusty -i FILE`: run FILE, then the REPL in the same session (an error
+    in FILE is reported and the REPL opens all the same); without a terminal,
+    stdin is then run as a batch script in that session."""
+    if stdin.isatty() and stdout is sys.stdout:
+        from .repl.session import run_repl
+        return run_repl(script=(text, file, args))
+    return run_batch(stdin.read(), '<stdin>', stdout, stderr, stdin, args, script=file, prelude=(text, file))
+
+
+def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=None, prelude=None) -> int:
+    """Batch mode: evaluate all forms; print the last value; report errors.
+    `prelude` (text, file) runs first in the same session; an error in it is
+    reported and the run goes on (exit status 1 at the end)."""
     session = None
+    status = 0
     try:
         # Start-up makes only objects that live as long as the process (the
         # session then freezes them out of the collector's sight), so the
@@ -113,11 +136,13 @@ def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=
         finally:
             if enabled:
                 gc.enable()
+        if prelude is not None:
+            status = _run_prelude(session, prelude, stdout, stderr)
         value = session.run(text, file)
         if value is not NIL and value is not False:
             stdout.write(print_form(value) + '\n')
         stdout.flush()
-        return 0
+        return status
     except Exit as e:
         return _exit(e, stdout)
     except BrokenPipeError:
@@ -135,6 +160,21 @@ def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=
     except Exception as e:    # a bug in rusty itself: say so, without a traceback
         _flush(stdout)
         stderr.write('Error: internal error: %s: %s\n' % (type(e).__name__, e))
+        return 1
+
+
+def _run_prelude(session, prelude, stdout, stderr) -> int:
+    """Run -i's FILE in session; its error reported on stderr. The status so far."""
+    try:
+        session.run(*prelude)
+        return 0
+    except RustyError as e:
+        if isinstance(e, Interrupted):
+            raise
+        from .report import render
+        _flush(stdout)
+        stderr.write(render(e, session.sources))
+        _flush(stderr)
         return 1
 
 

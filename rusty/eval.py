@@ -16,6 +16,7 @@ from .errors import EvalError, RecursionLimit
 from .forms import NAMES
 from .printer import display_form
 from .resolve import MISSING, UNBOUND, GlobalEnv, GlobalRef, lookup_by_name, resolve, visible_names
+from .syntax import check_in_scope, problem
 from .values import EMPTY, NIL, List, Macro, Symbol, Vector, make_list, sym
 
 SPECIAL_FORM_NAMES = list(NAMES)      # forms.py's table, in its order
@@ -135,6 +136,9 @@ def comp(x, scope, tail, span, unit):
         if head.__class__ is Symbol:
             special = SPECIALS.get(head)
             if special is not None:
+                message = problem(x)       # what syntax.check says of the form, if it was not run
+                if message is not None:
+                    return raiser(message, span)
                 try:
                     return special(x, scope, tail, span, unit)
                 except Usage as u:
@@ -277,8 +281,9 @@ def expand_macro(m: Macro, arg_forms: List, f, scope, tail, span, unit, cache: l
         code = cache[2]
     else:
         fr = make_frame(m, list(arg_forms), span)
-        expansion = run(m, fr, span, D)
-        code = comp(to_code(expansion), scope, tail, span, unit.from_data())
+        expansion = to_code(run(m, fr, span, D))
+        check_in_scope(expansion, span, scope, unit.genv)
+        code = comp(expansion, scope, tail, span, unit.from_data())
         from .macro_cache import is_pure       # loaded with the first macro expansion
         if is_pure(m, unit.genv):
             cache[:] = [m, epoch, code]

@@ -127,7 +127,7 @@ def bind_library(lib, forms, evaluate) -> None:
     for i, h in enumerate(heads):
         if h is not None and (h[0], h[2]) in LAZY_SHAPES and counts[h[1]] == 1:
             s = sym(h[1])
-            lib.cell(s).defer(Pending(_definer(lib, s, forms, i, evaluate)))
+            lib.cell(s).defer(Pending(_definer(lib, s, forms, i, evaluate), macro=h[0] == 'defmacro'))
         else:
             evaluate(forms.cell(i))
 

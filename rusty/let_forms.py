@@ -6,18 +6,18 @@ from .eval import Usage, comp, comp_body, special, sub_span
 from .resolve import UNBOUND, Scope, body_defines
 from .specialize_forms import specialize_let
 from .specials import lambda_maker
+from .syntax import usage_message
 from .values import EMPTY, NIL, List, Symbol
 
-def parse_bindings(bs, name: str, star: bool):
-    """[(symbol, init form, init cell)] of a let-family binding list."""
-    usage = '%s: (%s ((x v)...) body...)' % (name, name)
+def parse_bindings(x, bs):
+    """[(symbol, init form, init cell)] of let-family form x's binding list bs."""
     if bs.__class__ is not List:
-        raise Usage(usage)
+        raise Usage(usage_message(x))
     out = []
     for c in bs.cells():
         b = c.car
         if b.__class__ is not List or len(b) != 2 or b.car.__class__ is not Symbol:
-            raise Usage('%s: each binding must be (name expr)' % name)
+            raise Usage(usage_message(x))
         out.append((b.car, b.cdr.car, b.cdr, c))
     return out
 
@@ -29,10 +29,10 @@ def _binding_span(b, span, unit):
 @special('let')
 def comp_let(x, scope, tail, span, unit):
     if len(x) < 3:
-        raise Usage('let: (let ((x v)...) body...)')
+        raise Usage(usage_message(x))
     if x.cdr.car.__class__ is Symbol:
         return comp_named_let(x, scope, tail, span, unit)
-    binds = parse_bindings(x.cdr.car, 'let', False)
+    binds = parse_bindings(x, x.cdr.car)
     inits = [comp(b[1], scope, False, _binding_span(b, span, unit), unit) for b in binds]
     lscope = Scope([b[0] for b in binds], scope)
     for d in body_defines(x.cdr.cdr):
@@ -57,9 +57,9 @@ def comp_let(x, scope, tail, span, unit):
 
 def comp_named_let(x, scope, tail, span, unit):
     if len(x) < 4:
-        raise Usage('let: (let ((x v)...) body...)')
+        raise Usage(usage_message(x))
     name = x.cdr.car
-    binds = parse_bindings(x.cdr.cdr.car, 'let', False)
+    binds = parse_bindings(x, x.cdr.cdr.car)
     inits = [comp(b[1], scope, False, _binding_span(b, span, unit), unit) for b in binds]
     outer = Scope([name], scope)
     make = lambda_maker(tuple(b[0] for b in binds), None, x.cdr.cdr.cdr, outer, span, unit, name.name)
@@ -78,10 +78,9 @@ def comp_named_let(x, scope, tail, span, unit):
 
 
 def _comp_let_star(x, scope, tail, span, unit, rec: bool):
-    name = x.car.name
     if len(x) < 3:
-        raise Usage('%s: (%s ((x v)...) body...)' % (name, name))
-    binds = parse_bindings(x.cdr.car, name, True)
+        raise Usage(usage_message(x))
+    binds = parse_bindings(x, x.cdr.car)
     names = [b[0] for b in binds]
     lscope = Scope([], scope)
     for n in names:
@@ -115,22 +114,19 @@ def comp_letrec(x, scope, tail, span, unit):
     return _comp_let_star(x, scope, tail, span, unit, True)
 
 
-DO_USAGE = 'do: (do ((var init [step])...) (test result...) body...)'
-
-
 @special('do')
 def comp_do(x, scope, tail, span, unit):
     if len(x) < 3 or x.cdr.car.__class__ is not List or x.cdr.cdr.car.__class__ is not List:
-        raise Usage(DO_USAGE)
+        raise Usage(usage_message(x))
     specs = []
     for c in x.cdr.car.cells():
         s = c.car
         if s.__class__ is not List or len(s) not in (2, 3) or s.car.__class__ is not Symbol:
-            raise Usage(DO_USAGE)
+            raise Usage(usage_message(x))
         specs.append((s, c))
     test_clause = x.cdr.cdr.car
     if test_clause is EMPTY:
-        raise Usage(DO_USAGE)
+        raise Usage(usage_message(x))
     body_forms = x.cdr.cdr.cdr
     inits = [comp(s.cdr.car, scope, False, sub_span(s.cdr, sub_span(c, span, unit), unit), unit)
              for s, c in specs]

@@ -22,22 +22,29 @@ BLOCK = re.compile(r'(<!-- names: ([\w-]+) -->\n)(.*?)(<!-- end names -->)', re.
 BANNER = re.compile(r'^; ── (.+?) ─')
 DEFINES = re.compile(r'^\((?:define|defmacro) \(?([^\s()]+)')
 
-# topic -> (builtin table modules, stdlib.lisp section banners); names found in
-# neither land in the `other` block.
+# topic -> (builtin table modules, stdlib.lisp section banners), in the
+# manual's order. Every name has a topic: generating the manual fails on a
+# name in none (a new table module gets its topic here).
 TOPICS = {
-    'numbers': (('rusty.builtins.numbers', 'rusty.builtins.grad'), ('Numbers',)),
+    'numbers': (('rusty.builtins.numbers', 'rusty.builtins.integers', 'rusty.builtins.randomness',
+                 'rusty.builtins.grad'), ('Numbers',)),
     'types': (('rusty.builtins.core',), ()),
     'lists': (('rusty.builtins.lists',), ('car/cdr compositions', 'Building and slicing lists',
                                             'Folds and searches', 'Association lists and records')),
     'vectors': (('rusty.builtins.vectors',), ()),
-    'strings': (('rusty.builtins.strings',), ('Strings',)),
+    'hashes': (('rusty.builtins.hashes',), ()),
+    'strings': (('rusty.builtins.strings', 'rusty.builtins.text'), ('Strings',)),
     'functions': ((), ('Functions on functions', 'Threading, looping and other macros')),
-    'io': (('rusty.builtins.io',), ()),
+    'io': (('rusty.builtins.io', 'rusty.builtins.layout', 'rusty.builtins.scripts'), ()),
     'files': (('rusty.builtins.files',), ()),
     'discovery': (('rusty.builtins.discovery',), ()),
     'tensors': (('rusty.builtins.tensors',), ()),
     'graphs': (('rusty.graph.builtins', 'rusty.compile_graph'), ()),
 }
+
+
+class NoTopic(Exception):
+    """Some names belong to no topic of TOPICS."""
 
 
 # ── Which names go where ─────────────────────────────────────────────────
@@ -62,18 +69,24 @@ def stdlib_sections() -> dict[str, str]:
 
 
 def grouped(session) -> dict[str, list[str]]:
-    """Topic -> names in definition order (special forms, then builtins, then the library)."""
-    groups = {'special-forms': list(session.special_names), 'other': []}
+    """Topic -> names in definition order (special forms, then builtins, then
+    the library); NoTopic if a name belongs to no topic."""
+    groups = {'special-forms': list(session.special_names)}
     groups.update((topic, []) for topic in TOPICS)
     where = {}
     for topic, (modules, sections) in TOPICS.items():
         where.update((m, topic) for m in modules)
         where.update((s, topic) for s in sections)
     seen = set(session.special_names)
+    lost = []
     for name, key in list(builtin_modules().items()) + list(stdlib_sections().items()):
         if name not in seen and session.global_value(name) is not None:
             seen.add(name)
-            groups[where.get(key, 'other')].append(name)
+            topic = where.get(key)
+            (lost if topic is None else groups[topic]).append('%s (%s)' % (name, key) if topic is None else name)
+    if lost:
+        raise NoTopic('no topic for: %s; give each module or stdlib section one in rusty/manual.py TOPICS'
+                      % ', '.join(lost))
     return groups
 
 
@@ -112,7 +125,11 @@ def main(argv=None) -> int:
     path = args[0] if args else DEFAULT_PATH
     with open(path, encoding='utf-8') as fh:
         text = fh.read()
-    new = generate(text)
+    try:
+        new = generate(text)
+    except NoTopic as e:
+        print('rusty.manual: %s' % e, file=sys.stderr)
+        return 1
     if check:
         if new != text:
             print('%s is out of date: run python3 -m rusty.manual %s' % (path, path), file=sys.stderr)

@@ -6,6 +6,7 @@ from .eval import Usage, comp, comp_body, special, sub_span
 from .printer import display_form
 from .resolve import UNBOUND, Scope, body_defines
 from .specials import DOT, items
+from .syntax import usage_message
 from .values import EMPTY, NIL, PROCEDURE_TYPES, Builtin, List, Macro, Symbol, equal, sym
 
 
@@ -129,13 +130,13 @@ def comp_predicate(p: List, slots: dict, where: Where):
 @special('match')
 def comp_match(x, scope, tail, span, unit):
     if len(x) < 3:
-        raise Usage('match: (match expr (pattern body)...)')
+        raise Usage(usage_message(x))
     subject = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
     clauses = []
     for c in x.cdr.cdr.cells():
         clause = c.car
         if clause.__class__ is not List or clause is EMPTY:
-            raise Usage('match: (match expr (pattern body)...)')
+            raise Usage(usage_message(x))
         slots: dict = {}
         matcher = comp_pattern(clause.car, slots, Where(scope, sub_span(c, span, unit), unit))
         mscope = Scope(sorted(slots, key=slots.get), scope)

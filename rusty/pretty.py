@@ -3,9 +3,12 @@
 A value whose write form fits in the columns left on the line is written on one
 line; otherwise a list is written as `(`, its first element, then each further
 element on its own line aligned with the first (column of `(` + 1), each by the
-same rule; a hash likewise after `#hash(`, a vector after `#(`. An atom that does not fit is written
-anyway. Fitting compares the write form alone (closing parentheses that follow
-are not counted) with the width minus the current column.
+same rule; a hash likewise after `#hash(`, a vector after `#(`. A list of atoms only (numbers,
+strings, symbols, booleans, Nil, `()`) is filled instead: as many elements per
+line as fit, each further line aligned with the first element. An atom that
+does not fit is written anyway. Fitting compares the write form alone (closing
+parentheses that follow are not counted) with the width minus the current
+column; a filled list counts its own closing parenthesis on its last line.
 
 Both walks use explicit stacks, and the fit test stops writing as soon as the
 text passes the room left, so the cost is linear in the output whatever the
@@ -14,7 +17,9 @@ depth or length of the value.
 from __future__ import annotations
 
 from .printer import MAX_DEPTH, write_form
-from .values import EMPTY, Hash, List, Vector, make_list
+from .values import EMPTY, NIL, Hash, List, Symbol, Vector, make_list
+
+ATOMS = (float, int, str, bool, Symbol, NIL.__class__)     # what a filled list holds
 
 # ── What the layout writes: the write form ────────────────────
 
@@ -93,7 +98,9 @@ def pretty_string(x, width: int = 80, col: int = 0) -> str:
             continue
         x, depth = item
         text = flat_within(x, width - col, depth)
-        if text is None:
+        if text is None and depth < MAX_DEPTH and _atoms_only(x):
+            text = filled(x, width, col)
+        elif text is None:
             opening, items = _broken(x, depth)
             if items is None:
                 text = opening
@@ -109,6 +116,38 @@ def pretty_string(x, width: int = 80, col: int = 0) -> str:
                 continue
         out.append(text)
         col += len(text)
+    return ''.join(out)
+
+
+def _atoms_only(x) -> bool:
+    """True for a non-empty list whose elements are all atoms."""
+    if x.__class__ is not List or x is EMPTY:
+        return False
+    for e in x:
+        if e.__class__ not in ATOMS and e is not EMPTY:
+            return False
+    return True
+
+
+def filled(x, width: int, col: int) -> str:
+    """List of atoms x written from column `col` with as many elements per
+    line as fit in `width`; further lines start under the first element."""
+    texts = [write_atom(e) for e in x]
+    inner = col + 1
+    out = ['(', texts[0]]
+    at = inner + len(texts[0])
+    last = len(texts) - 1
+    for i in range(1, len(texts)):
+        t = texts[i]
+        end = at + 1 + len(t) + (1 if i == last else 0)
+        if end <= width:
+            out.append(' ')
+            at += 1 + len(t)
+        else:
+            out.append('\n' + ' ' * inner)
+            at = inner + len(t)
+        out.append(t)
+    out.append(')')
     return ''.join(out)
 
 

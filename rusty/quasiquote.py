@@ -10,6 +10,7 @@ from .hygiene import rename_templates
 from .printer import display_form
 from .resolve import UNBOUND, Scope, body_defines
 from .specials import compile_on_first_call, definer, items, parse_params
+from .syntax import usage_message
 from .values import EMPTY, NIL, List, Macro, Symbol, Vector, make_list, sym
 
 
@@ -74,30 +75,29 @@ def comp_template(t, scope, span, unit):
 @special('quasiquote')
 def comp_quasiquote(x, scope, tail, span, unit):
     if len(x) != 2:
-        raise Usage('quasiquote: expects 1 arg')
+        raise Usage(usage_message(x))
     return comp_template(x.cdr.car, scope, span, unit)
 
 
 # ── Macros ───────────────────────────────────────────────────────────────
 
 EVAL_WHEN = sym('eval-when')
-DEFMACRO_USAGE = 'defmacro: (defmacro name (params...) body...)'
 
 
 @special('defmacro', 'define-macro')
 def comp_defmacro(x, scope, tail, span, unit):
     if len(x) < 4 or x.cdr.car.__class__ is not Symbol or x.cdr.cdr.car.__class__ is not List:
-        raise Usage(DEFMACRO_USAGE)
+        raise Usage(usage_message(x))
     name = x.cdr.car
     try:
         params, rest = parse_params(x.cdr.cdr.car)
     except Usage:
-        raise Usage(DEFMACRO_USAGE)
+        raise Usage(usage_message(x))
     body = items(x.cdr.cdr.cdr)
     blocks = [b for b in body if b.__class__ is List and b is not EMPTY and b.car is EVAL_WHEN]
     remaining = [b for b in body if not (b.__class__ is List and b is not EMPTY and b.car is EVAL_WHEN)]
     if not remaining:
-        raise Usage('defmacro: body must have an expression after any eval-when blocks')
+        raise Usage(usage_message(x))
     # The eval-when blocks run in a fresh frame that becomes the macro's environment.
     bscope = Scope([], scope)
     for d in body_defines(blocks):

@@ -15,7 +15,7 @@ or a `GlobalRef(cell)`. It must stay observably identical to by-name lookup
   cell of it) then take the by-name path.
 """
 from .forms import BY_NAME
-from .values import EMPTY, List, Symbol, sym
+from .values import EMPTY, List, Macro, Symbol, sym
 
 FIRST_SLOT = 2
 
@@ -41,12 +41,14 @@ class Pending:
     and the standard library's definitions this way (lazy.py), so a run pays
     only for what it uses. `make()` gives the value; it runs once (again after
     a failure, such as an interrupt), and the cells that share a Pending share
-    the value it made."""
-    __slots__ = ('make', 'value')
+    the value it made. `macro` says whether the value will be a macro (the
+    syntax check asks without making it)."""
+    __slots__ = ('make', 'value', 'macro')
 
-    def __init__(self, make):
+    def __init__(self, make, macro: bool = False):
         self.make = make
         self.value = MISSING
+        self.macro = macro
 
     def get(self):
         """The value, made on the first call; MISSING while it is being made."""
@@ -120,6 +122,12 @@ class Cell:
         """True if the name has a value, made or pending (makes nothing)."""
         return self.pending is not None or (self.real if self.dyn else self.value) is not MISSING
 
+    def holds_macro(self) -> bool:
+        """True if the value is a macro, made or pending (makes nothing)."""
+        if self.pending is not None:
+            return self.pending.macro
+        return (self.real if self.dyn else self.value).__class__ is Macro
+
 
 class GlobalEnv:
     """The global frame of one session: symbol -> Cell, and the epoch, which
@@ -153,6 +161,11 @@ class GlobalEnv:
     def names(self):
         """Every bound global name."""
         return [s.name for s, c in self.cells.items() if c.bound()]
+
+    def is_macro(self, s: Symbol) -> bool:
+        """True if global `s` holds a macro (makes no pending value)."""
+        c = self.cells.get(s)
+        return c is not None and c.holds_macro()
 
 
 class LibraryEnv(GlobalEnv):
@@ -190,6 +203,12 @@ class LibraryEnv(GlobalEnv):
 
     def names(self):
         return list(dict.fromkeys(GlobalEnv.names(self) + self.program.names()))
+
+    def is_macro(self, s: Symbol) -> bool:
+        c = self.cells.get(s)
+        if c is not None and c.bound():
+            return c.holds_macro()
+        return self.program.is_macro(s)
 
     def define_private(self, s: Symbol, v) -> None:
         """Bind s for the library only."""

@@ -17,6 +17,7 @@ from .lazy import import_module
 from .printer import display_form
 from .reader import read
 from .resolve import MISSING, GlobalEnv, LibraryEnv
+from .syntax import check
 from .values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, sym
 from .worker import worker
 
@@ -186,9 +187,12 @@ class Session:
             raise top_level_error(e, self.depth)
 
     def _eval_forms(self, forms, unit=None):
+        """Check (syntax.py), then evaluate, each top-level form in turn."""
         unit = unit or self.unit
+        is_macro = macro_test(unit.genv, forms)
         value = NIL
         for cell in forms.cells():
+            check(cell.car, cell.span, is_macro)
             code = ev.comp(cell.car, None, False, cell.span, unit)
             value = code(None)
         return value
@@ -202,7 +206,13 @@ class Session:
             if module == LIBRARY_PRIMITIVES:
                 lazy.bind_builtins(lib, module, names, self.builtin, private=True)
         unit = with_globals(self.unit, lib)
-        lazy.bind_library(lib, forms, lambda cell: ev.comp(cell.car, None, False, cell.span, unit)(None))
+        macros = {sym(h[1]) for h in map(forms.head, range(len(forms)))
+                  if h is not None and sym(h[0]) in MACRO_HEADS}
+
+        def evaluate(cell):     # a form is checked when it is decoded, as it is evaluated
+            check(cell.car, cell.span, lambda s: s in macros or lib.is_macro(s))
+            return ev.comp(cell.car, None, False, cell.span, unit)(None)
+        lazy.bind_library(lib, forms, evaluate)
         lib.publish()
         self.library = lib
 
@@ -290,6 +300,23 @@ class Session:
             if e.span is None:
                 e.span = span
             raise
+
+
+MACRO_HEADS = (sym('defmacro'), sym('define-macro'))
+
+
+def macro_test(genv, forms):
+    """is_macro for syntax.check: a global of `genv` holding a macro, or a
+    name a top-level defmacro among `forms` defines (a function may use a
+    macro defined further down the file: its call is checked when expanded)."""
+    later = set()
+    for x in forms:
+        if x.__class__ is List and x is not EMPTY and x.car in MACRO_HEADS \
+                and x.cdr is not EMPTY and x.cdr.car.__class__ is Symbol:
+            later.add(x.cdr.car)
+    if not later:
+        return genv.is_macro
+    return lambda s: s in later or genv.is_macro(s)
 
 
 def with_globals(unit, genv):

@@ -12,6 +12,7 @@ from .eval import Usage, comp, comp_body, const, special, sub_span, to_code
 from .resolve import (UNBOUND, LocalRef, Scope, assign_by_name, body_defines, define_in_frame,
                       resolve)
 from .specialize_forms import specialize_and_or, specialize_cond, specialize_if, specialize_set, specialize_when
+from .syntax import check_in_scope, params_problem, usage_message
 from .values import EMPTY, NIL, Lambda, List, Symbol, make_list, sym
 
 
@@ -32,14 +33,14 @@ ELSE = sym('else')
 @special('quote')
 def comp_quote(x, scope, tail, span, unit):
     if len(x) != 2:
-        raise Usage('quote: expects 1 arg')
+        raise Usage(usage_message(x))
     return const(x.cdr.car)
 
 
 @special('if')
 def comp_if(x, scope, tail, span, unit):
     if len(x) < 3:
-        raise Usage('if: (if test then [else])')
+        raise Usage(usage_message(x))
     c = cells(x)
     then = comp(c[2].car, scope, tail, sub_span(c[2], span, unit), unit)
     other = comp(c[3].car, scope, tail, sub_span(c[3], span, unit), unit) if len(x) > 3 else None
@@ -110,9 +111,8 @@ def comp_or(x, scope, tail, span, unit):
 
 
 def _comp_when(x, scope, tail, span, unit, want):
-    name = x.car.name
     if len(x) < 3:
-        raise Usage('%s: (%s test body...)' % (name, name))
+        raise Usage(usage_message(x))
     test = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
     body = comp_body(x.cdr.cdr, scope, tail, span, unit)
     fast = specialize_when(x, scope, span, unit, test, body, want)
@@ -169,31 +169,24 @@ def comp_cond(x, scope, tail, span, unit):
 @special('eval-when')
 def comp_eval_when(x, scope, tail, span, unit):
     if len(x) < 2 or x.cdr.car.__class__ is not List:
-        raise Usage('eval-when: phase spec must be a list')
+        raise Usage(usage_message(x))
     return comp_body(x.cdr.cdr, scope, tail, span, unit)
 
 
 # ── Definitions and assignment ───────────────────────────────────────────
 
-def parse_params(p, who='lambda'):
+def parse_params(p):
     """(required symbols, rest symbol or None) from a parameter spec."""
+    message = params_problem(p)
+    if message is not None:
+        raise Usage(message)
     if p.__class__ is Symbol:
         return (), p
-    if p.__class__ is not List:
-        raise Usage('params must be symbols')
     names = items(p)
-    rest = None
     if DOT in names:
         i = names.index(DOT)
-        after = names[i + 1:]
-        if len(after) != 1 or after[0].__class__ is not Symbol or after[0] is DOT:
-            raise Usage("malformed rest param after '.'")
-        rest = after[0]
-        names = names[:i]
-    for n in names:
-        if n.__class__ is not Symbol:
-            raise Usage('params must be symbols')
-    return tuple(names), rest
+        return tuple(names[:i]), names[i + 1]
+    return tuple(names), None
 
 
 def lambda_maker(params, rest, body: List, scope, span, unit, name='lambda'):
@@ -235,7 +228,7 @@ def compile_on_first_call(proc, compile_body) -> None:
 @special('lambda', 'fn', 'λ')
 def comp_lambda(x, scope, tail, span, unit):
     if len(x) < 3:
-        raise Usage('lambda: (lambda (params) body...)')
+        raise Usage(usage_message(x))
     params, rest = parse_params(x.cdr.car)
     return lambda_maker(params, rest, x.cdr.cdr, scope, span, unit)
 
@@ -263,7 +256,7 @@ def _named(v, name: Symbol):
 @special('define')
 def comp_define(x, scope, tail, span, unit):
     if len(x) < 3:
-        raise Usage('define: needs name and value')
+        raise Usage(usage_message(x))
     target = x.cdr.car
     if target.__class__ is Symbol:
         value = comp(x.cdr.cdr.car, scope, False, sub_span(x.cdr.cdr, span, unit), unit)
@@ -274,12 +267,12 @@ def comp_define(x, scope, tail, span, unit):
             return NIL
         return ev
     if target.__class__ is not List:
-        raise Usage('define: first arg must be symbol or list')
+        raise Usage(usage_message(x))
     if target is EMPTY:
-        raise Usage('define: empty signature')
+        raise Usage(usage_message(x))
     name = target.car
     if name.__class__ is not Symbol:
-        raise Usage('define: first arg must be symbol or list')
+        raise Usage(usage_message(x))
     params, rest = parse_params(target.cdr)
     make = lambda_maker(params, rest, x.cdr.cdr, scope, span, unit, name.name)
     store = definer(name, scope, span, unit)
@@ -293,25 +286,25 @@ def comp_define(x, scope, tail, span, unit):
 @special('def')
 def comp_def(x, scope, tail, span, unit):
     if len(x) < 3:
-        raise Usage('define: needs name and value')
+        raise Usage(usage_message(x))
     if len(x) == 3:
         return comp_define(x, scope, tail, span, unit)
     name, params = x.cdr.car, x.cdr.cdr.car
     if name.__class__ is not Symbol:
-        raise Usage('define: first arg must be symbol or list')
+        raise Usage(usage_message(x))
     if params.__class__ is Symbol:
         sig = make_list([name, DOT, params])
     elif params.__class__ is List:
         sig = List(name, params)
     else:
-        raise Usage('params must be symbols')
+        raise Usage(usage_message(x))
     return comp_define(List(x.car, List(sig, x.cdr.cdr.cdr), x.span), scope, tail, span, unit)
 
 
 @special('set!')
 def comp_set_bang(x, scope, tail, span, unit):
     if len(x) != 3 or x.cdr.car.__class__ is not Symbol:
-        raise Usage('set!: (set! name value)')
+        raise Usage(usage_message(x))
     name = x.cdr.car
     value = comp(x.cdr.cdr.car, scope, False, sub_span(x.cdr.cdr, span, unit), unit)
     genv = unit.genv
@@ -369,7 +362,7 @@ def _set_slot(depth: int, i: int, cell, value, by_name):
 @special('set')
 def comp_set(x, scope, tail, span, unit):
     if len(x) != 3 or x.cdr.car.__class__ is not Symbol:
-        raise Usage('set: (set name value)')
+        raise Usage(usage_message(x))
     name = x.cdr.car
     value = comp(x.cdr.cdr.car, scope, False, sub_span(x.cdr.cdr, span, unit), unit)
     genv = unit.genv
@@ -389,7 +382,7 @@ def comp_try(x, scope, tail, span, unit):
     c = cells(x)
     if len(c) < 4 or c[2].car.__class__ is not List or len(c[2].car) != 1 \
             or c[2].car.car.__class__ is not Symbol:
-        raise Usage('try-catch: (try-catch body (err) handler)')
+        raise Usage(usage_message(x))
     body = comp(c[1].car, scope, False, sub_span(c[1], span, unit), unit)
     var = c[2].car.car
     hscope = Scope([var], scope)
@@ -419,13 +412,14 @@ def comp_try(x, scope, tail, span, unit):
 @special('eval')
 def comp_eval(x, scope, tail, span, unit):
     if len(x) != 2:
-        raise Usage('eval: expects 1 arg')
+        raise Usage(usage_message(x))
     arg = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
     data_unit = unit.from_data()
 
     def ev(f):
-        code = comp(to_code(arg(f)), scope, tail, span, data_unit)
-        return code(f)
+        form = to_code(arg(f))
+        check_in_scope(form, span, scope, unit.genv)
+        return comp(form, scope, tail, span, data_unit)(f)
     return ev
 
 
@@ -433,7 +427,7 @@ def comp_eval(x, scope, tail, span, unit):
 
 def _load(x, scope, span, unit, relative: bool):
     if len(x) != 2:
-        raise Usage('load: expects 1 string argument')
+        raise Usage(usage_message(x))
     arg = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
     interp = unit.interp
 
@@ -471,7 +465,7 @@ def _rust_spec(spec, usage):
 @special('defrust')
 def comp_defrust(x, scope, tail, span, unit):
     if len(x) != 4:
-        raise Usage('defrust: (defrust name (params...) body)')
+        raise Usage(usage_message(x))
     name, params, body = _rust_spec(x.cdr, 'defrust: (defrust name (params...) body)')
     return _rust_binder([(name, params, body)], 'defrust', scope, span, unit)
 

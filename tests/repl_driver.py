@@ -29,7 +29,7 @@ def paste(text: str) -> str:
 
 
 def drive(keys, *, history_file=None, color=False, width=None, interrupt=False, session=None,
-          background=False):
+          background=False, script=None):
     """Run a REPL on `keys`; (stdout text, the Repl).
 
     interrupt=True sends a real SIGINT to the main thread once an evaluation
@@ -38,7 +38,7 @@ def drive(keys, *, history_file=None, color=False, width=None, interrupt=False, 
     out = io.StringIO()
     with create_pipe_input() as inp:
         repl = Repl(input=inp, output=DummyOutput(), out=out, color=color,
-                    history_file=history_file, session=session, background=background)
+                    history_file=history_file, session=session, background=background, script=script)
         repl._width_override = width
         inp.send_text(keys)
         stop = threading.Event()

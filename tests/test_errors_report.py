@@ -69,7 +69,7 @@ def test_undefined_points_at_the_symbol(run):
 
 def test_usage_error_points_at_the_special_form(run):
     status, o, e = run('(define x 1)\n  (if)\n')
-    assert e == ('Error: if: (if test then [else])\n'
+    assert e == ('Error: if: expected (if test then [else]), got 0 parts\n'
                  '  at prog.lisp:2:3\n'
                  '  2 |   (if)\n'
                  '    |   ^^^^\n')

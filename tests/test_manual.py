@@ -6,6 +6,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from rusty import manual
 from rusty.runtime import Session
 
@@ -85,3 +87,33 @@ def test_shipped_code_cites_no_unshipped_document():
 def test_readme_links_the_manual():
     text = read(os.path.join(ROOT, 'README.md'))
     assert '(docs/reference.md)' in text and '(docs/architecture.md)' in text
+
+
+def test_every_name_is_under_a_topic_heading():
+    text = read(MANUAL)
+    assert '<!-- names: other -->' not in text
+    blocks = re.findall(r'<!-- names: ([\w-]+) -->', text)
+    assert blocks == ['special-forms'] + list(manual.TOPICS)
+    for topic in blocks:            # each block follows a heading of its own
+        before = text[:text.index('<!-- names: %s -->' % topic)]
+        assert re.search(r'^##+ .+$', before.rsplit('<!-- end names -->', 1)[-1], re.M), topic
+
+
+def test_strings_with_strings_and_hash_tables_beside_lists():
+    text = read(MANUAL)
+
+    def block(topic):
+        start = text.index('<!-- names: %s -->' % topic)
+        return text[start:text.index('<!-- end names -->', start)]
+    assert '#### `string-upcase`' in block('strings') and '#### `string-trim`' in block('strings')
+    assert '#### `hash-ref`' in block('hashes') and '#### `make-hash`' in block('hashes')
+    assert text.index('### 6.3 Lists') < text.index('### 6.4 Hash tables') < text.index('### 6.5 Strings')
+    assert '#### `quotient`' in block('numbers') and '#### `command-line-args`' in block('io')
+
+
+def test_a_name_without_a_topic_stops_the_generator(monkeypatch):
+    topics = dict(manual.TOPICS)
+    del topics['hashes']
+    monkeypatch.setattr(manual, 'TOPICS', topics)
+    with pytest.raises(manual.NoTopic, match=r'hash-ref \(rusty\.builtins\.hashes\)'):
+        manual.generate(read(MANUAL))

@@ -41,7 +41,9 @@ def test_default_width_is_80():
     assert len(row) == 80
     assert value("(pretty-string '%s)" % row) == row
     longer = '(' + ' '.join(['abcdefghi'] * 8) + ')'
-    assert value("(pretty-string '%s)" % longer).count('\n') == 7
+    assert value("(pretty-string '%s)" % longer) == longer[:-11] + '\n abcdefghi)'      # filled
+    nested = '(' + ' '.join(['(abcdefghi)'] * 7) + ')'
+    assert value("(pretty-string '%s)" % nested).count('\n') == 6
 
 
 def test_width_must_be_a_positive_integer():
@@ -54,7 +56,8 @@ def test_width_must_be_a_positive_integer():
 
 def test_fits_exactly_at_the_width():
     assert pretty_string(form('(a b c)'), 7) == '(a b c)'
-    assert pretty_string(form('(a b c)'), 6) == '(a\n b\n c)'
+    assert pretty_string(form('(a b c)'), 6) == '(a b\n c)'
+    assert pretty_string(form('(a b (c))'), 8) == '(a\n b\n (c))'
 
 
 def test_closing_parentheses_that_follow_are_not_counted():
@@ -75,6 +78,20 @@ def test_an_atom_that_does_not_fit_is_written_anyway():
 def test_the_start_column_counts():
     assert pretty_string(form('(a b)'), 8, 3) == '(a b)'
     assert pretty_string(form('(a b)'), 7, 3) == '(a\n    b)'
+    assert pretty_string(form('(a b c)'), 9, 3) == '(a b\n    c)'
+
+
+def test_a_flat_list_that_does_not_fit_is_filled():
+    text = value('(pretty-string (iota 30) 40)')
+    rows = text.split('\n')
+    assert text == ('(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n'
+                    ' 16 17 18 19 20 21 22 23 24 25 26 27 28\n'
+                    ' 29)')
+    assert all(len(r) <= 40 for r in rows)
+    assert all(len(r.split()) > 1 for r in rows[:-1])
+    assert value('(pretty-string (list "ab" \'cd #t () 1.5 "ef") 13)') == '("ab" cd #t\n () 1.5 "ef")'
+    # a list holding a list is laid out one element per line, its atom rows filled
+    assert value('(pretty-string (list 1 (iota 12) 2) 20)') == '(1\n (0 1 2 3 4 5 6 7 8\n  9 10 11)\n 2)'
 
 
 def test_empty_lists_and_nil_are_atoms():
@@ -103,7 +120,9 @@ def test_deep_and_long_values_do_not_recurse_or_crawl():
     assert '(...)' in pretty_string(deep, 80)
     long = make_list([float(i) for i in range(100_000)])
     text = pretty_string(long, 80)
-    assert text.count('\n') == 99_999
+    assert text.count('\n') > 5000 and max(len(line) for line in text.split('\n')) <= 80
+    tall = make_list([make_list([float(i)]) for i in range(100_000)])
+    assert pretty_string(tall, 80).count('\n') == 99_999
 
 
 def test_flat_within_stops_at_the_room_left():
@@ -125,10 +144,27 @@ def reference(x, width, col=0, depth=0):
     else:
         return flat
     inner = col + len(opening)
+    if opening == '(' and not any(i.__class__ is Hash or (i.__class__ is List and i is not EMPTY) for i in items):
+        return fill_reference(items, width, col)
     parts = [reference(items[0], width, inner, depth + 1)]
     for item in items[1:]:
         parts.append('\n' + ' ' * inner + reference(item, width, inner, depth + 1))
     return opening + ''.join(parts) + ')'
+
+
+def fill_reference(items, width, col):
+    """The filled layout of a list of atoms: rows of whole elements, greedily,
+    each row starting a column after the `(`; the last counts its `)`."""
+    texts = [write_form(i) for i in items]
+    rows = [[texts[0]]]
+    for k, t in enumerate(texts[1:], 1):
+        used = col + 1 + len(' '.join(rows[-1]))
+        closing = 1 if k == len(texts) - 1 else 0
+        if used + 1 + len(t) + closing <= width:
+            rows[-1].append(t)
+        else:
+            rows.append([t])
+    return '(' + ('\n' + ' ' * (col + 1)).join(' '.join(r) for r in rows) + ')'
 
 
 ATOMS = st.one_of(st.sampled_from([sym('a'), sym('define'), sym('x'), True, False, NIL]),

@@ -54,9 +54,24 @@ def test_star_variables_hold_the_last_three_values_and_the_last_error():
 
 def test_long_results_are_pretty_printed_after_the_prompt():
     # §16.3 at the terminal's width; `=> ` counts: the value starts at column 3
+    # a list of numbers is filled: as many per line as fit, under the first
     out, _ = drive('(range 0 40)' + ENTER + CTRL_D, width=40)
     body = lines(out)
-    assert body[:body.index('')] == ['=> (0'] + ['    %d' % i for i in range(1, 39)] + ['    39)']
+    assert body[:body.index('')] == ['=> (0 1 2 3 4 5 6 7 8 9 10 11 12 13 14',
+                                     '    15 16 17 18 19 20 21 22 23 24 25 26',
+                                     '    27 28 29 30 31 32 33 34 35 36 37 38',
+                                     '    39)']
+    out, _ = drive('(iota 60)' + ENTER + CTRL_D, width=80)
+    body = lines(out)
+    assert body[:body.index('')] == [
+        '=> (0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28',
+        '    29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53',
+        '    54 55 56 57 58 59)']
+    out, _ = drive("(list 'a (range 0 30) 'b)" + ENTER + CTRL_D, width=40)
+    body = lines(out)
+    assert body[:body.index('')] == ['=> (a', '    (0 1 2 3 4 5 6 7 8 9 10 11 12 13 14',
+                                     '     15 16 17 18 19 20 21 22 23 24 25 26',
+                                     '     27 28 29)', '    b)']
 
 
 def test_the_prefix_counts_against_the_width():

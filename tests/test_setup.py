@@ -91,3 +91,23 @@ def test_make_lint_installs_pyflakes_first(tmp_path):
     install = [i for i, line in enumerate(lines) if 'pip install -q pyflakes' in line]
     run = [i for i, line in enumerate(lines) if '-m pyflakes rusty tests benchmarks' in line]
     assert install and run and install[0] < run[0]
+
+
+@needs_make
+def test_make_tour_runs_the_rusty_just_installed(tmp_path):
+    # The README's first command: with a project venv its rusty, whether or
+    # not BINDIR is on PATH yet; elsewhere the Python found first runs it.
+    def commands(managed):      # (under `make test`, make -n also says which directory it is in)
+        return [line for line in make_n(tmp_path, 'tour', managed).splitlines() if not line.startswith('make[')]
+    managed = commands(True)
+    assert managed[-1] == '.venv/bin/rusty repl.lisp-examples/tour.lisp'
+    assert any("pip install -q -e '.[test]'" in line for line in managed[:-1])
+    plain = commands(False)
+    assert plain[-1] == '%s -m rusty repl.lisp-examples/tour.lisp' % (tmp_path / 'python3')
+
+
+def test_the_readme_starts_with_make_tour_and_make_test():
+    with open(os.path.join(ROOT, 'README.md'), encoding='utf-8') as fh:
+        text = fh.read()
+    block = text[text.index('```sh\n') + 6:text.index('```', text.index('```sh\n') + 6)]
+    assert [line.split('#')[0].strip() for line in block.strip().splitlines()] == ['make tour', 'make test']

@@ -62,14 +62,15 @@ def test_last_body_form_is_a_tail_call():
     ('(case 1 "x")', 'case: bad clause "x"'),
     ('(case 1 (else 2) ((1) 3))', 'case: bad clause (else 2)'),      # else only last
     ('(case 1 ((1) 2) (x 3))', 'case: bad clause (x 3)'),
-    ('(case)', 'case: (case key clause...)'),
+    ('(case)', 'case: expected (case key ((datum...) body...)... (else body...)), got 0 parts'),
 ])
 def test_malformed_case(src, msg):
     assert err(src) == msg
 
 
-def test_malformed_clause_is_catchable():
-    assert ev('(try-catch (case 1 (1 2)) (e) e)') == 'case: bad clause (1 2)'
+def test_malformed_clause_is_caught_when_read_in_or_when_eval_is_given_it():
+    assert err('(define (f) (try-catch (case 1 (1 2)) (e) e))') == 'case: bad clause (1 2)'
+    assert ev("(try-catch (eval '(case 1 (1 2))) (e) e)") == 'case: bad clause (1 2)'
 
 
 def test_case_is_a_special_form_name():

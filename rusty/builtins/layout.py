@@ -35,8 +35,10 @@ def fmt_string(s):
 @TABLE.fn('pretty-string', 1, 2, sig='(pretty-string v [width])',
           doc='The write form of v laid out within width columns (default 80): what fits on the rest '
               'of a line stays on it; a list that does not fit puts each element after the first on its '
-              'own line, aligned with the first.',
-          examples=(("(pretty-string '(a b c) 6)", '"(a\\n b\\n c)"'),
+              'own line, aligned with the first, except a list of atoms only, which is filled: as many '
+              'elements per line as fit.',
+          examples=(("(pretty-string '((a) b c) 6)", '"((a)\\n b\\n c)"'),
+                    ("(pretty-string '(a b c) 6)", '"(a b\\n c)"'),
                     ("(pretty-string '(a \"b\" c))", '"(a \\"b\\" c)"')))
 def pretty_string(v, width=DEFAULT_WIDTH):
     from ..pretty import pretty_string

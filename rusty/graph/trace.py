@@ -2,7 +2,9 @@
 
 The builder walks the body recursively, building operands left to right before
 the node that uses them, so the creation order (and with hash-consing, the
-indices) is fixed by the source. Every error carries the `graph-ir:` prefix.
+indices) is fixed by the source. Every error carries the `graph-ir:` prefix,
+and an error about a construct of the body points at that construct (the span
+of its list cell, when it was read from source).
 """
 from __future__ import annotations
 
@@ -47,8 +49,14 @@ def build(f, show) -> tuple[Graph, int]:
     for i, p in enumerate(f.params):
         params.setdefault(p, i)
     g = Graph()
-    out = _Builder(g, params, show).expr(f.body.car)
+    out = _Builder(g, params, show).sub(f.body)
     return g, out
+
+
+def at_construct(e: EvalError, cell) -> None:
+    """Give error e the span of the element of list cell `cell`, if it has none yet."""
+    if e.span is None:
+        e.span = cell.span
 
 
 class _Builder:
@@ -56,6 +64,14 @@ class _Builder:
         self.g = graph
         self.params = params
         self.show = show
+
+    def sub(self, cell) -> int:
+        """The node of the element of list cell `cell` (errors inside point at it)."""
+        try:
+            return self.expr(cell.car)
+        except EvalError as e:
+            at_construct(e, cell)
+            raise
 
     def expr(self, x) -> int:
         cls = x.__class__
@@ -70,7 +86,7 @@ class _Builder:
         if cls is not List or x is EMPTY:
             raise EvalError('graph-ir: unsupported expression %s' % self.show(x))
         head = x.car
-        operands = list(x.cdr)
+        operands = list(x.cdr.cells())
         op = FOLDS.get(head)
         if op is not None:
             return self.fold(head, op, operands)
@@ -80,34 +96,43 @@ class _Builder:
             if len(operands) != n:
                 raise EvalError("graph-ir: '%s' expects %d operand(s), got %d"
                                 % (name, n, len(operands)))
-            return self.g.node(name, *[self.expr(a) for a in operands])
+            return self.g.node(name, *[self.sub(a) for a in operands])
         if head is IF:
             return self.if_(operands)
         name = head.name if head.__class__ is Symbol else self.show(head)
         raise EvalError("graph-ir: unsupported operator '%s'" % name)
 
     def fold(self, head: Symbol, op: str, operands: list) -> int:
-        """`((a ⊕ b) ⊕ c) …`; one operand is itself, except `(- x)` = 0 - x."""
+        """`((a ⊕ b) ⊕ c) …`; one operand is itself, except `(- x)` = 0 - x.
+        `operands` are the list cells holding them."""
         if not operands:
             raise EvalError("graph-ir: '%s' expects at least 1 operand(s), got 0" % head.name)
-        acc = self.expr(operands[0])
+        acc = self.sub(operands[0])
         if len(operands) == 1:
             if op == 'sub':
                 return self.g.node('sub', self.g.const(0.0), acc)
             return acc
         for b in operands[1:]:
-            acc = self.g.node(op, acc, self.expr(b))
+            acc = self.g.node(op, acc, self.sub(b))
         return acc
 
     def if_(self, operands: list) -> int:
-        """a, b, the comparison, then, else, and finally the `if` node."""
+        """a, b, the comparison, then, else, and finally the `if` node
+        (`operands`: the list cells holding them)."""
         if len(operands) != 3:
             raise EvalError(IF_ARITY)
-        cond, then, other = operands
+        cond_cell, then, other = operands
+        cond = cond_cell.car
         cmp = COMPARISONS.get(cond.car) if cond.__class__ is List and len(cond) == 3 else None
         if cmp is None:
-            raise EvalError(IF_COND)
-        c = self.g.node(cmp, self.expr(cond.cdr.car), self.expr(cond.cdr.cdr.car))
-        t = self.expr(then)
-        e = self.expr(other)
+            e = EvalError(IF_COND)
+            at_construct(e, cond_cell)
+            raise e
+        try:
+            c = self.g.node(cmp, self.sub(cond.cdr), self.sub(cond.cdr.cdr))
+        except EvalError as e:
+            at_construct(e, cond_cell)
+            raise
+        t = self.sub(then)
+        e = self.sub(other)
         return self.g.node('if', c, t, e)

@@ -222,11 +222,22 @@ class _Scope:
             head = e.car
             if type(head) is not Symbol:
                 raise CompileError(M_HEAD)
-            return self.application(head.name, list(e.cdr))
+            return self.application(head.name, list(e.cdr.cells()))
         raise CompileError(M_ATOM)
 
+    def at(self, cell, gen=None) -> str:
+        """gen (num by default) of the element of list cell `cell`; an error
+        inside points at that element when it was read from source."""
+        try:
+            return (gen or self.num)(cell.car)
+        except CompileError as e:
+            if e.span is None:
+                e.span = cell.span
+            raise
+
     def application(self, h: str, args: list) -> str:
-        """An application; its operands are never in tail position."""
+        """An application (`args`: the list cells of its operands); its
+        operands are never in tail position."""
         tail = self.tail
         self.tail = False
         try:
@@ -239,20 +250,20 @@ class _Scope:
         if h in ARITHMETIC and n >= 1:
             return self.arithmetic(h, args)
         if h in UNARY and n == 1:
-            return UNARY[h].format(self.num(args[0]))
+            return UNARY[h].format(self.at(args[0]))
         if h in BINARY and n == 2:
-            a = self.num(args[0])
-            return BINARY[h].format(a, self.num(args[1]))
+            a = self.at(args[0])
+            return BINARY[h].format(a, self.at(args[1]))
         if h in FOLDS and n >= 1:
-            acc = self.num(args[0])
+            acc = self.at(args[0])
             for a in args[1:]:
-                acc = '%s(%s, %s)' % (FOLDS[h], acc, self.num(a))
+                acc = '%s(%s, %s)' % (FOLDS[h], acc, self.at(a))
             return acc
         if h == 'if' and n == 3:
-            c = self.cond(args[0])
+            c = self.at(args[0], self.cond)
             self.tail = tail
-            t = self.num(args[1])
-            return '(if %s { %s } else { %s })' % (c, t, self.num(args[2]))
+            t = self.at(args[1])
+            return '(if %s { %s } else { %s })' % (c, t, self.at(args[2]))
         if h == 'cond' and n >= 1:
             return self.cond_form(args, tail)
         if h in ('let', 'let*'):
@@ -266,7 +277,7 @@ class _Scope:
             if n != arity:
                 raise CompileError(M_ARITY % (h, n, arity))
             depth = 'depth' if tail else 'depth + 1'
-            return '%s(%s)' % (impl, ', '.join(['guard', depth] + [self.num(a) for a in args]))
+            return '%s(%s)' % (impl, ', '.join(['guard', depth] + [self.at(a) for a in args]))
         raise CompileError(M_CALL % h)
 
     def arithmetic(self, h: str, args: list) -> str:
@@ -274,72 +285,77 @@ class _Scope:
         promises it: `+` folds from 0 (`(+ -0 -0)` is 0), and a two-operand
         `-` subtracts `0 + b`; n-ary `-` and `/` fold left (documented)."""
         if h == '+':
-            if _is_number(args[0]):    # 0 + c folded here, exactly
-                parts = [rust_f64(0.0 + to_f64(args[0]))]
+            if _is_number(args[0].car):    # 0 + c folded here, exactly
+                parts = [rust_f64(0.0 + to_f64(args[0].car))]
             else:
-                parts = [ZERO, self.num(args[0])]
-            parts += [self.num(a) for a in args[1:]]
+                parts = [ZERO, self.at(args[0])]
+            parts += [self.at(a) for a in args[1:]]
         elif h == '-' and len(args) == 1:
-            return '(-%s)' % self.num(args[0])
+            return '(-%s)' % self.at(args[0])
         elif h == '-' and len(args) == 2:
-            a = self.num(args[0])
-            b = args[1]
+            a = self.at(args[0])
+            b = args[1].car
             if _is_number(b):
                 return '(%s - %s)' % (a, rust_f64(0.0 + to_f64(b)))
-            return '(%s - (%s + %s))' % (a, ZERO, self.num(b))
+            return '(%s - (%s + %s))' % (a, ZERO, self.at(args[1]))
         else:
-            parts = [self.num(a) for a in args]
+            parts = [self.at(a) for a in args]
         return '(%s)' % (' %s ' % h).join(parts)
 
     # codegen_let
-    def let_form(self, sequential: bool, bindings, body, tail: bool) -> str:
+    def let_form(self, sequential: bool, bindings_cell, body_cell, tail: bool) -> str:
+        """`(let ((n v)…) body)` from the list cells of its bindings and body."""
+        bindings = bindings_cell.car
         if type(bindings) is not List:
-            raise CompileError(M_LET_LIST)
+            raise self.pointing(CompileError(M_LET_LIST), bindings_cell)
         pairs = []
-        for b in bindings:
+        for c in bindings.cells():
+            b = c.car
             if type(b) is not List or len(b) != 2:
-                raise CompileError(M_LET_PAIR)
+                raise self.pointing(CompileError(M_LET_PAIR), c)
             if type(b.car) is not Symbol:
-                raise CompileError(M_LET_NAME)
-            pairs.append((b.car.name, b.cdr.car))
+                raise self.pointing(CompileError(M_LET_NAME), c)
+            pairs.append((b.car.name, b.cdr))
         saved = len(self.locals)
         code = []
         if sequential:
             for name, init in pairs:
-                init_code = self.num(init)       # sees the earlier bindings
+                init_code = self.at(init)       # sees the earlier bindings
                 code.append('let %s = %s; ' % (self.fresh_local(name), init_code))
         else:
-            inits = [self.num(init) for _, init in pairs]   # all in the outer scope
+            inits = [self.at(init) for _, init in pairs]   # all in the outer scope
             names = [self.fresh_local(name) for name, _ in pairs]
             if len(names) == 1:
                 code.append('let %s = %s; ' % (names[0], inits[0]))
             elif names:
                 code.append('let (%s) = (%s); ' % (', '.join(names), ', '.join(inits)))
         self.tail = tail
-        body_code = self.num(body)
+        body_code = self.at(body_cell)
         del self.locals[saved:]
         return '({ %s%s })' % (''.join(code), body_code)
 
     # codegen_cond
     def cond_form(self, clauses: list, tail: bool) -> str:
+        """`(cond (test expr)…)` from the list cells of its clauses."""
         arms = []
         last = len(clauses) - 1
-        for i, clause in enumerate(clauses):
+        for i, cell in enumerate(clauses):
+            clause = cell.car
             if type(clause) is not List:
-                raise CompileError(M_COND_LIST)
+                raise self.pointing(CompileError(M_COND_LIST), cell)
             if len(clause) != 2:
-                raise CompileError(M_COND_ONE)
-            test, value = clause.car, clause.cdr.car
+                raise self.pointing(CompileError(M_COND_ONE), cell)
+            test = clause.car
             if type(test) is Symbol and test.name == 'else':
                 if i != last:
-                    raise CompileError(M_COND_ELSE_LAST)
+                    raise self.pointing(CompileError(M_COND_ELSE_LAST), cell)
                 self.tail = tail
-                arms.append((None, self.num(value)))
+                arms.append((None, self.at(clause.cdr)))
             else:
                 self.tail = False
-                c = self.cond(test)
+                c = self.at(clause, self.cond)
                 self.tail = tail
-                arms.append((c, self.num(value)))
+                arms.append((c, self.at(clause.cdr)))
         if arms[-1][0] is not None:
             raise CompileError(M_COND_NO_ELSE)
         if len(arms) == 1:
@@ -358,17 +374,23 @@ class _Scope:
     def cond(self, e) -> str:
         if type(e) is List and e is not EMPTY and type(e.car) is Symbol:
             h = e.car.name
-            args = list(e.cdr)
+            args = list(e.cdr.cells())
             n = len(args)
             if h in COMPARISONS and n == 2:
-                a = self.num(args[0])
-                return '(%s %s %s)' % (a, COMPARISONS[h], self.num(args[1]))
+                a = self.at(args[0])
+                return '(%s %s %s)' % (a, COMPARISONS[h], self.at(args[1]))
             if h in ('and', 'or') and n >= 1:
                 op = ' && ' if h == 'and' else ' || '
-                return '(%s)' % op.join([self.cond(a) for a in args])
+                return '(%s)' % op.join([self.at(a, self.cond) for a in args])
             if h == 'not' and n == 1:
-                return '(!%s)' % self.cond(args[0])
+                return '(!%s)' % self.at(args[0], self.cond)
         raise CompileError(M_CONDITION)
+
+    @staticmethod
+    def pointing(e: CompileError, cell) -> CompileError:
+        """e, pointing at the element of list cell `cell` (when it has a span)."""
+        e.span = cell.span
+        return e
 
 
 # ── Whole libraries ──────────────────────────────────────────────────────

@@ -88,7 +88,7 @@ class Repl:
     """One interactive session: a rusty Session plus a prompt."""
 
     def __init__(self, input=None, output=None, out=None, history_file=None,
-                 color=None, session=None, background=False):
+                 color=None, session=None, background=False, script=None):
         stream = out if out is not None else sys.stdout
         self.out = Out(stream)
         self.color = color_wanted(stream) if color is None else color
@@ -102,6 +102,7 @@ class Repl:
         self._session_ready = threading.Event()
         self._session_error = None
         self._start_lock = threading.Lock()
+        self.script = script        # (text, file, args) of `rusty -i FILE ARG…`: run first
         self._building = session is not None
         if session is not None:
             self._adopt(session)
@@ -144,8 +145,9 @@ class Repl:
 
     def _build_session(self) -> None:
         from ..runtime import Session
+        file, args = (self.script[1], self.script[2]) if self.script else (None, ())
         try:
-            self._adopt(Session(out=self.out))
+            self._adopt(Session(out=self.out, script=file, args=args))
         except (KeyboardInterrupt, Interrupted):
             with self._start_lock:      # Ctrl-C while starting: start again when next needed
                 self._building = False
@@ -172,7 +174,13 @@ class Repl:
         self.write(BANNER % __version__)
         status = 0
         try:
-            while True:
+            quit_now = False
+            if self.script is not None:
+                try:
+                    self.run_script()
+                except Exit as e:           # (exit N) in FILE ends the session as in the REPL
+                    status, quit_now = e.status, True
+            while not quit_now:
                 try:
                     if self.step() is meta.QUIT:
                         break
@@ -189,6 +197,22 @@ class Repl:
         self.write('\nGoodbye.\n')
         self.out.flush()
         return status
+
+    def run_script(self) -> None:
+        """`rusty -i FILE`: run FILE in the session before the first prompt;
+        an error is reported (its definitions so far stay) and the REPL goes on."""
+        text, file, _ = self.script
+        session = self.session
+        self._listen_for_compiles()
+        try:
+            session.run(text, file)
+        except KeyboardInterrupt:
+            self.report(Interrupted())
+        except RustyError as e:
+            self.report(e)
+        else:
+            self.fresh_line()
+            self.write('; loaded %s\n' % file)
 
     def step(self):
         """Read one input and handle it; QUIT at the end."""
