@@ -8,7 +8,7 @@ import os
 import sys
 
 from . import __version__
-from .errors import Abort, Exit, Interrupted, RustyError, os_error_text
+from .errors import Abort, Exit, Interrupted, RustyError, os_error_text, out_of_memory
 
 USAGE = 'usage: rusty [FILE | - | -e EXPR]'
 HELP = USAGE + '''
@@ -132,6 +132,10 @@ def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=
         _flush(stdout)
         stderr.write('Error: interrupted\n')
         return 130
+    except MemoryError:       # printing the value ran out: the reserve makes room to say so
+        _flush(stdout)
+        stderr.write('Error: %s\n' % out_of_memory().message)
+        return 1
     except Exception as e:    # a bug in rusty itself: say so, without a traceback
         _flush(stdout)
         stderr.write('Error: internal error: %s: %s\n' % (type(e).__name__, e))
