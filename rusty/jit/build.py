@@ -139,7 +139,7 @@ def _memoised_rustc_vv() -> str:
     if fp is None:
         return run_rustc_vv()   # no rustc on PATH: this raises the exact message
     d = cache_dir()
-    memo = os.path.join(d, 'rustc-vV-%s.txt' % hashlib.sha256(fp.encode()).hexdigest()[:32])
+    memo = os.path.join(d, 'rustc-vV-%s.txt' % hashlib.sha256(fp.encode('utf-8', 'surrogatepass')).hexdigest()[:32])
     try:
         st = os.stat(memo)
         if cache.secure(st):
@@ -216,7 +216,7 @@ def cache_key(source: str, flags, toolchain: str) -> str:
     """SHA-256 over the format version, the rustc arguments, `rustc -vV` and the source."""
     h = hashlib.sha256()
     for part in (FORMAT_VERSION, '\0'.join(flags), toolchain, source):
-        data = part.encode('utf-8')
+        data = part.encode('utf-8', 'surrogatepass')
         h.update(len(data).to_bytes(8, 'little'))
         h.update(data)
     return h.hexdigest()
