@@ -178,6 +178,8 @@ def comp_eval_when(x, scope, tail, span, unit):
 def parse_params(p, who='lambda'):
     """(required symbols, rest symbol or None) from a parameter spec."""
     if p.__class__ is Symbol:
+        if p is DOT:            # (lambda . body): no parameter list at all
+            raise Usage("malformed rest param after '.'")
         return (), p
     if p.__class__ is not List:
         raise Usage('params must be symbols')
