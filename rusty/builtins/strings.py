@@ -5,7 +5,7 @@ overflows the host stack. `parse_json` is shared with the model files.
 """
 
 from ..errors import EvalError
-from ..printer import display_form, format_number, plain_item, print_form, render_nested
+from ..printer import display_form, format_number, hash_cells, plain_item, print_form, render_nested
 from ..values import EMPTY, NIL, BuiltinTable, Hash, List, NilType, Symbol, hash_key, make_list, sym
 from .args import expected, index_arg, string_arg
 
@@ -209,28 +209,28 @@ def _json_atom(x) -> str:
         return 'null'
     if cls is List:     # only the empty list reaches here
         return '[]'
-    if cls is Hash:
-        return _json_hash(x)
     raise EvalError('json-encode: cannot encode %s' % display_form(x))
 
 
-def _json_hash(h: Hash) -> str:
-    """A hash as a JSON object, in insertion order."""
-    parts = []
-    for k, v in h.table.values():
-        if k.__class__ is Symbol:
-            k = k.name
-        elif k.__class__ is not str:
+def _json_hash(h: Hash):
+    """A hash as a JSON object, in insertion order (render_nested's hash_shape)."""
+    cells = hash_cells(h)
+    for entry in cells:
+        k = entry.car
+        if k.__class__ is not Symbol and k.__class__ is not str:
             raise EvalError('json-encode: cannot encode key %s' % display_form(k))
-        parts.append(_json_string(k) + ': ' + json_encode(v))
-    return '{' + ', '.join(parts) + '}'
+    return '{', ', ', '}', _json_pair, cells
+
+
+def _json_cycle(h: Hash):
+    raise EvalError('json-encode: cannot encode a hash that contains itself')
 
 
 @TABLE.fn('json-encode', 1, 1, doc='JSON text for a value; key/value lists become objects.',
           sig='(json-encode v)',
           examples=(('(json-encode \'(("a" 1) ("b" (1 2))))', '"{\\"a\\": 1, \\"b\\": [1, 2]}"'),))
 def json_encode(v):
-    return render_nested(v, _json_atom, _json_shape)
+    return render_nested(v, _json_atom, _json_shape, hash_shape=_json_hash, cycle=_json_cycle)
 
 
 def _json_pair(pair):
