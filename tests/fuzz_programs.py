@@ -198,7 +198,9 @@ def fuzz(n: int, seed: int = 0, timeout: float = 1.0, show: int = 5, log=print) 
         for i in range(n):
             if i % PROGRAMS_PER_SESSION == 0:
                 session = new_session()
-                watchdog = Watchdog(session, timeout)
+                if watchdog is None:
+                    watchdog = Watchdog(session, timeout)
+                watchdog.session = session
                 grammar = Grammar(rng, vocabulary(session))
             text = grammar.program()
             session.out.seek(0)
