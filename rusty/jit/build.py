@@ -287,6 +287,7 @@ def _compile(source: str, path: str, replace: bool, base: str) -> None:
 def _run_rustc(src: str, out: str, cwd: str, what: str) -> str:
     """Run rustc; its standard error (with a final newline, or empty) on success."""
     args = ['rustc', *rustc_flags(), '-o', out, src]
+    stale = _stop_requested()       # a request left from before this run is not about it
     for on_start, _ in list(_listeners):
         on_start(what)
     try:
@@ -298,7 +299,7 @@ def _run_rustc(src: str, out: str, cwd: str, what: str) -> str:
             on_end(what)
     text = _capped(_text(err).rstrip('\n'))
     if status != 0:
-        raise _rustc_failure(status, text, cwd)
+        raise _rustc_failure(status, text, cwd, stale)
     return text + '\n' if text else ''
 
 
@@ -327,13 +328,13 @@ def _wait_for_rustc(args: list, cwd: str) -> tuple:
 
 # ── Why rustc failed ─────────────────────────────────────────────────────
 
-def _rustc_failure(status: int, text: str, work: str) -> BaseException:
+def _rustc_failure(status: int, text: str, work: str, stale: bool = False) -> BaseException:
     """What a failed rustc run raises: KeyboardInterrupt when the user
     interrupted it (Ctrl-C reaches rustc too), the cannot-write error when the
     disk is full (the linker then dies of odd causes, such as a bus error),
     else `rustc failed` with its (capped) standard error, or with how it died
     when it wrote nothing."""
-    if _interrupted(status, text):
+    if _interrupted(status, text, stale):
         return KeyboardInterrupt()
     if _disk_full(work):
         import errno
@@ -350,13 +351,16 @@ def _rustc_failure(status: int, text: str, work: str) -> BaseException:
     return CompileError('defrust: rustc failed:\n' + text)
 
 
-def _interrupted(status: int, text: str) -> bool:
+def _interrupted(status: int, text: str, stale: bool = False) -> bool:
     """Whether rustc stopped because of an interrupt: it died of SIGINT, or
-    the session has been asked to stop (waiting a moment for the request when
-    rustc says it was interrupted: the signal reached rustc first)."""
+    the session has been asked to stop since it started (waiting a moment for
+    the request when rustc says it was interrupted: the signal reached rustc
+    first)."""
     import signal
     if status in (-signal.SIGINT, 128 + signal.SIGINT):
         return True
+    if stale:
+        return False
     import time
     deadline = time.monotonic() + (INTERRUPT_WAIT if 'interrupt' in text.lower() else 0.0)
     while True:
