@@ -129,6 +129,7 @@ class Watchdog:
         self.started = None
         self.interrupted = False
         self.stuck = None
+        self.closed = False
         threading.Thread(target=self._watch, daemon=True).start()
 
     def begin(self):
@@ -140,8 +141,12 @@ class Watchdog:
         with self.lock:
             self.started = None
 
+    def close(self):
+        """Let the watching thread end."""
+        self.closed = True
+
     def _watch(self):
-        while True:
+        while not self.closed:
             time.sleep(0.05)
             with self.lock:
                 started = self.started
@@ -228,6 +233,8 @@ def fuzz(n: int, seed: int = 0, timeout: float = 1.0, show: int = 5, log=print) 
                 log('%d programs, %.0f s: %s' % (i + 1, time.monotonic() - t0, _summary(counts)), file=stderr)
     finally:
         sys.stderr = stderr
+        if watchdog is not None:
+            watchdog.close()
     counts['seconds'] = round(time.monotonic() - t0, 1)
     counts['examples'] = examples
     return counts
