@@ -19,6 +19,7 @@ import pytest
 from rusty.errors import CompileError, RustyError
 from rusty.jit import build
 from rusty.runtime import Session
+from test_jit_faults import fake_rustc
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUSTC = shutil.which('rustc')
@@ -40,15 +41,6 @@ def cache_dir(tmp_path, monkeypatch):
     build.reset_process_state()
     yield d
     build.reset_process_state()
-
-
-def fake_rustc(tmp_path, body):
-    bindir = tmp_path / 'fakebin'
-    bindir.mkdir(exist_ok=True)
-    fake = bindir / 'rustc'
-    fake.write_text('#!/bin/sh\nif [ "$1" = "-vV" ]; then exec %s -vV; fi\n%s\n' % (RUSTC, body))
-    os.chmod(fake, 0o755)
-    return '%s:%s' % (bindir, os.environ.get('PATH', ''))
 
 
 def cache_entries(d):
