@@ -172,6 +172,17 @@ def _silence(stream) -> None:
         os.close(null)
 
 
+def _tolerant(stream) -> None:
+    """Let a strict stream write strings that carry undecodable bytes (from
+    getenv, file names, command-line arguments) as those bytes, as Python
+    already does under the C locale, instead of failing on them."""
+    try:
+        if stream.errors == 'strict':
+            stream.reconfigure(errors='surrogateescape')
+    except (AttributeError, ValueError, OSError):
+        pass
+
+
 def _flush(stream) -> None:
     try:
         stream.flush()
@@ -181,6 +192,7 @@ def _flush(stream) -> None:
 
 def console_main() -> None:
     """Entry point of the `rusty` command."""
+    _tolerant(sys.stdout)
     try:
         status = main()
         sys.stdout.flush()

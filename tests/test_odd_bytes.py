@@ -106,3 +106,10 @@ def test_a_toolchain_name_that_is_not_utf8_is_a_rustc_failure_not_a_host_error(t
         assert text.startswith('Error: defrust: rustc failed:'), text
     else:
         assert r.stdout == b'9\n'
+
+
+def test_undecodable_bytes_are_written_back_as_bytes_even_on_a_strict_stdout():
+    # a UTF-8 locale other than C gives Python a strict stdout
+    r = rusty(['-e', '(display (getenv "ODD")) (getenv "ODD")'],
+              env={'ODD': os.fsdecode(b'ca\xffe'), 'PYTHONIOENCODING': 'utf-8:strict'})
+    assert (r.returncode, r.stdout, r.stderr) == (0, b'ca\xffeca\xffe\n', b'')
