@@ -19,6 +19,7 @@ import pytest
 from rusty.errors import CompileError, RustyError
 from rusty.jit import build
 from rusty.runtime import Session
+import test_jit_faults
 from test_jit_faults import fake_rustc
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -29,18 +30,8 @@ SOURCE = ('#[no_mangle]\npub extern "C" fn rusty_probe(args: *const f64, len: us
 TRAPS_SIGINT = ('echo $$ > "%s"; trap \'echo "error: compilation was interrupted" >&2; exit 1\' INT; '
                 'sleep 60 & wait')
 
-pytestmark = pytest.mark.rustc
-
-
-@pytest.fixture
-def cache_dir(tmp_path, monkeypatch):
-    if RUSTC is None:
-        pytest.skip('rustc not on PATH')
-    d = tmp_path / 'cache'
-    monkeypatch.setenv('RUSTY_CACHE_DIR', str(d))
-    build.reset_process_state()
-    yield d
-    build.reset_process_state()
+cache_dir = test_jit_faults.cache_dir     # the private-cache fixture
+pytestmark = [pytest.mark.rustc, pytest.mark.skipif(RUSTC is None, reason='rustc not on PATH')]
 
 
 def cache_entries(d):
