@@ -22,7 +22,7 @@ RUSTY ?= $(PYTHON) -m rusty
 endif
 PIP ?= $(PYTHON) -m pip
 
-.PHONY: install venv tour test test-reference test-fast bench examples repl lint docs clean
+.PHONY: install venv tour test test-reference test-fast fuzz bench examples repl lint docs clean
 
 # compat editable mode: a plain path entry, no import-hook finder (faster start-up);
 # compileall: start-up must not pay for compiling sources (PYTHONDONTWRITEBYTECODE).
@@ -60,6 +60,12 @@ test-reference: install
 
 test-fast: install
 	$(PYTHON) -m pytest -q -m 'not slow'
+
+# Random whole programs (tests/fuzz_programs.py): counts internal errors, host
+# tracebacks and hangs, exit 1 if any. tests/test_fuzz.py runs a bounded few.
+FUZZ_PROGRAMS ?= 100000
+fuzz: install
+	nice $(PYTHON) tests/fuzz_programs.py -n $(FUZZ_PROGRAMS)
 
 bench: install
 	$(PYTHON) benchmarks/run.py

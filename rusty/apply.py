@@ -11,7 +11,7 @@ specialize.py inlines `run`'s body into its call templates: `run_body()` is
 that text, read from this very function's source, so the two cannot drift.
 """
 from . import diskcache
-from .errors import Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError, is_out_of_memory
+from .errors import Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError, is_out_of_memory, out_of_memory
 from .printer import display_form, lambda_params
 from .resolve import UNBOUND
 from .values import Builtin, Lambda, Native, NativeGrad, make_list, to_f64
@@ -243,7 +243,7 @@ def located(e: BaseException, span, D: Depth) -> RustyError:
         if isinstance(e, RecursionError):
             err = RecursionLimit(recursion_message(D))
         elif is_out_of_memory(e):
-            err = EvalError('out of memory')
+            err = out_of_memory()
         elif isinstance(e, KeyboardInterrupt):
             err = Interrupted()
         else:

@@ -8,7 +8,7 @@ import os
 import sys
 
 from . import __version__
-from .errors import Abort, Exit, Interrupted, RustyError, os_error_text
+from .errors import Abort, Exit, Interrupted, RustyError, os_error_text, out_of_memory
 
 USAGE = 'usage: rusty [FILE | - | -e EXPR]'
 HELP = USAGE + '''
@@ -157,6 +157,10 @@ def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=
         _flush(stdout)
         stderr.write('Error: interrupted\n')
         return 130
+    except MemoryError:       # printing the value ran out: the reserve makes room to say so
+        _flush(stdout)
+        stderr.write('Error: %s\n' % out_of_memory().message)
+        return 1
     except Exception as e:    # a bug in rusty itself: say so, without a traceback
         _flush(stdout)
         stderr.write('Error: internal error: %s: %s\n' % (type(e).__name__, e))
@@ -208,6 +212,17 @@ def _silence(stream) -> None:
         os.close(null)
 
 
+def _tolerant(stream) -> None:
+    """Let a strict stream write strings that carry undecodable bytes (from
+    getenv, file names, command-line arguments) as those bytes, as Python
+    already does under the C locale, instead of failing on them."""
+    try:
+        if stream.errors == 'strict':
+            stream.reconfigure(errors='surrogateescape')
+    except (AttributeError, ValueError, OSError):
+        pass
+
+
 def _flush(stream) -> None:
     try:
         stream.flush()
@@ -217,6 +232,7 @@ def _flush(stream) -> None:
 
 def console_main() -> None:
     """Entry point of the `rusty` command."""
+    _tolerant(sys.stdout)
     try:
         status = main()
         sys.stdout.flush()

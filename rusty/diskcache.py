@@ -8,6 +8,12 @@ or entry that others can write is neither read nor written. An entry is a
 format line, a BLAKE2b checksum of the payload, then the payload; one that is
 unreadable, foreign or fails its checksum counts as missing (and is rebuilt by
 the caller). Nothing here raises: a cache can only make start-up faster.
+
+Size. Like the JIT's libraries, the entries are bounded: after the first
+store of a process and every EVICT_EVERY-th one after it, the least recently
+used entries (a hit refreshes an entry's mtime, at most once a TOUCH_AFTER)
+are removed until they hold at most `RUSTY_CODE_CACHE_MAX` bytes (default
+64 MiB; 0 or less: unbounded; read when used).
 """
 import marshal
 import os
@@ -15,6 +21,11 @@ import sys
 
 FORMAT = b'rusty-cache-1\n'
 DIGEST = 20     # bytes of BLAKE2b
+PREFIXES = ('code-', 'stdlib-', 'tables-')     # the names of this module's entries
+DEFAULT_MAX = 64 << 20
+EVICT_EVERY = 64         # stores between two checks of the size bound
+TOUCH_AFTER = 3600       # seconds: a hit on an entry older than this refreshes its mtime
+_stores = [0]
 
 
 def cache_dir() -> str:
@@ -47,7 +58,8 @@ def load(path: str):
     """The payload stored at `path`, or None (missing, not ours, corrupt)."""
     try:
         with open(path, 'rb') as fh:
-            if not _ours(os.fstat(fh.fileno())):
+            st = os.fstat(fh.fileno())
+            if not _ours(st):
                 return None
             data = fh.read()
     except (OSError, ValueError):
@@ -55,7 +67,17 @@ def load(path: str):
     head = len(FORMAT) + DIGEST
     if not data.startswith(FORMAT) or _digest(data[head:]) != data[len(FORMAT):head]:
         return None
+    if _age(st) > TOUCH_AFTER:
+        try:
+            os.utime(path)       # used: the size bound keeps it
+        except OSError:
+            pass
     return data[head:]
+
+
+def _age(st) -> float:
+    import time
+    return time.time() - st.st_mtime
 
 
 def store(path: str, payload: bytes) -> None:
@@ -74,6 +96,44 @@ def store(path: str, payload: bytes) -> None:
             os.unlink(tmp)
         except OSError:
             pass
+        return
+    _stores[0] += 1
+    if _stores[0] % EVICT_EVERY == 1 or EVICT_EVERY <= 1:
+        evict(os.path.dirname(path))
+
+
+def max_bytes() -> int:
+    """`RUSTY_CODE_CACHE_MAX` in bytes (default 64 MiB; 0 or less: unbounded)."""
+    try:
+        return int(os.environ.get('RUSTY_CODE_CACHE_MAX', DEFAULT_MAX))
+    except ValueError:
+        return DEFAULT_MAX
+
+
+def evict(d: str) -> None:
+    """Remove the least recently used entries of directory `d` until they fit
+    max_bytes() (other files there, the JIT's, are not counted or touched)."""
+    limit = max_bytes()
+    if limit <= 0:
+        return
+    found = []
+    try:
+        with os.scandir(d) as it:
+            for e in it:
+                if e.name.startswith(PREFIXES) and '.tmp-' not in e.name:
+                    st = e.stat(follow_symlinks=False)
+                    found.append((st.st_mtime_ns, st.st_size, e.path))
+    except OSError:
+        return
+    total = sum(f[1] for f in found)
+    for _, size, p in sorted(found):
+        if total <= limit:
+            return
+        try:
+            os.unlink(p)
+        except OSError:
+            continue
+        total -= size
 
 
 # ── Compiled code ────────────────────────────────────────────────────────

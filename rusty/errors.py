@@ -116,3 +116,43 @@ def is_out_of_memory(e: BaseException) -> bool:
     Python frames (it returns failure without setting MemoryError)."""
     return isinstance(e, MemoryError) or (
         e.__class__ is SystemError and str(e) == 'error return without exception set')
+
+
+# ── Memory to report with ────────────────────────────────────────────────
+# When a program fills memory and a global keeps it full, reporting the error
+# needs memory too (the error object, the report's text, the REPL's next
+# prompt). A reserve is set aside while programs run and given back at the
+# first sign of running out. bytes(N) is calloc'd: address space (what
+# `ulimit -v` bounds), no pages touched until used. Above 32 MiB (the most
+# glibc's sliding mmap threshold reaches) it is always its own mapping, so
+# freeing it gives the address space back to every thread, not to one malloc
+# arena; 32 MiB proved too little for the REPL to report and prompt again
+# after a second fill.
+
+RESERVE_BYTES = 64 << 20
+_reserve: list = [None, None]     # [the ready-made error, the reserved bytes]
+
+
+def hold_reserve() -> None:
+    """Set aside the reserve (and a ready-made error) unless it is held; quietly
+    does without while memory is still short."""
+    try:
+        if _reserve[0] is None:
+            _reserve[0] = EvalError('out of memory')
+        if _reserve[1] is None:
+            _reserve[1] = bytes(RESERVE_BYTES)
+    except MemoryError:
+        pass
+
+
+def out_of_memory() -> 'EvalError':
+    """The error `out of memory`, made after giving back the reserve."""
+    ready, _reserve[0], _reserve[1] = _reserve[0], None, None
+    try:
+        return EvalError('out of memory')
+    except MemoryError:
+        if ready is None:
+            raise
+        ready.span = ready.__traceback__ = ready.__cause__ = ready.__context__ = None
+        del ready.trace[:]
+        return ready

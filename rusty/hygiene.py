@@ -121,7 +121,7 @@ def _lambda(syntax, t, env):
     head, params, body = t.car, t.cdr.car, t.cdr.cdr
     if params.__class__ is Symbol:
         inner = _fresh([params], env)
-        new_params = inner[params]
+        new_params = inner.get(params, params)     # `.`: a dotted template, left to lambda to refuse
     elif params.__class__ is List:
         inner = _fresh(list(params), env)
         new_params = rebuild(params, [inner.get(p, p) if p.__class__ is Symbol else _template(p, env)

@@ -16,7 +16,7 @@ depth or length of the value.
 """
 from __future__ import annotations
 
-from .printer import MAX_DEPTH, write_form
+from .printer import MAX_DEPTH, has_cycle, write_form
 from .values import EMPTY, NIL, Hash, List, Symbol, Vector, make_list
 
 ATOMS = (float, int, str, bool, Symbol, NIL.__class__)     # what a filled list holds
@@ -87,7 +87,10 @@ def flat_within(x, room: int, depth: int = 0):
 
 def pretty_string(x, width: int = 80, col: int = 0) -> str:
     """x laid out within `width` columns, its first line starting at column `col`
-    (later lines carry their full indentation)."""
+    (later lines carry their full indentation). A value with a hash that
+    contains itself is written on one line, with the write form's labels."""
+    if x.__class__ is Hash and has_cycle(x) or x.__class__ is List and has_cycle(x):
+        return write_form(x)
     out: list[str] = []
     todo = [(x, 0)]
     while todo:

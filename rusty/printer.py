@@ -104,17 +104,25 @@ def _parens(seq):
     return '#(' if seq.__class__ is Vector else '(', ' ', ')', plain_item
 
 
-def render_nested(x, atom, shape, max_depth=None, too_deep='') -> str:
-    """The text of x, walking lists and vectors with an explicit stack.
+def render_nested(x, atom, shape, max_depth=None, too_deep='', hash_shape=None, cycle=None) -> str:
+    """The text of x, walking lists, vectors (and hashes) with an explicit stack.
 
-    `atom(v)` writes anything that is not a non-empty list or vector. `shape(seq)`
-    gives (open, separator, close, item) for a non-empty list or vector, where
-    `item(e)` is (text written before the element, the value written for it).
-    Past `max_depth` open sequences one is written as `too_deep`. The printer,
-    json-encode and save-model share this walk.
+    `atom(v)` writes anything that is not a non-empty list or vector (nor, with
+    `hash_shape`, a hash). `shape(seq)` gives (open, separator, close, item)
+    for a non-empty list or vector, where `item(e)` is (text written before the
+    element, the value written for it). `hash_shape(h)` gives (open,
+    separator, close, item, cells) for a hash, `cells` the List of what its
+    entries are written as. Past `max_depth` open sequences one is written as
+    `too_deep`. A hash met again inside itself is a cycle: by default the
+    hash it closes gets the label `#N=` in front and the inner occurrence is
+    written `#N#` (Racket's notation); `cycle(h)` may raise instead. The
+    printer, json-encode and save-model share this walk.
     """
     out: list[str] = []
-    stack: list = []      # [remaining cells, separator, close, item] per open list
+    stack: list = []      # [remaining cells, separator, close, item, hash or None, where its text opened]
+    open_hashes: dict = {}    # id of a hash being written -> its stack entry
+    labels: dict = {}         # id of a stack entry's hash -> its label number
+    numbered = 0              # labels given so far
     while True:
         cls = x.__class__
         if (cls is List and x is not EMPTY) or (cls is Vector and x.items):
@@ -124,12 +132,35 @@ def render_nested(x, atom, shape, max_depth=None, too_deep='') -> str:
                 opening, sep, close, item = shape(x)
                 if cls is Vector:
                     x = make_list(x.items)
-                stack.append([x, sep, close, item])
+                stack.append([x, sep, close, item, None, 0])
                 prefix, x = item(x.car)
                 out.append(opening + prefix)
                 continue
         elif (cls is List or cls is Vector) and max_depth is not None and len(stack) >= max_depth:
             out.append(too_deep)
+        elif cls is Hash and hash_shape is not None:
+            entry = open_hashes.get(id(x))
+            if entry is not None:
+                if cycle is not None:
+                    cycle(x)
+                n = labels.get(id(entry))
+                if n is None:
+                    n = labels[id(entry)] = numbered
+                    numbered += 1
+                out.append('#%d#' % n)
+            elif max_depth is not None and len(stack) >= max_depth:
+                out.append(too_deep)
+            else:
+                opening, sep, close, item, cells = hash_shape(x)
+                if cells is EMPTY:
+                    out.append(opening + close)
+                else:
+                    entry = [cells, sep, close, item, x, len(out)]
+                    stack.append(entry)
+                    open_hashes[id(x)] = entry
+                    prefix, x = item(cells.car)
+                    out.append(opening + prefix)
+                    continue
         else:
             out.append(atom(x))
         while stack:
@@ -146,13 +177,46 @@ def render_nested(x, atom, shape, max_depth=None, too_deep='') -> str:
                 break
             stack.pop()
             out.append(top[2])
+            if top[4] is not None:
+                del open_hashes[id(top[4])]
+                n = labels.pop(id(top), None)
+                if n is not None:
+                    out[top[5]] = '#%d=' % n + out[top[5]]
         else:
             return ''.join(out)
 
 
-def hash_text(h: Hash, form) -> str:
-    """`#hash((k v) …)` in insertion order, keys and values written by `form`."""
-    return '#hash(%s)' % ' '.join('(%s %s)' % (form(k), form(v)) for k, v in h.table.values())
+def has_cycle(x) -> bool:
+    """Whether some hash inside x contains itself (walked without recursion)."""
+    if x.__class__ is not List and x.__class__ is not Hash:
+        return False
+    found = []
+
+    def cycle(h):
+        found.append(h)
+        raise _CycleFound
+    try:
+        render_nested(x, _no_text, _parens, MAX_DEPTH, '', _hash_parens, cycle)
+    except _CycleFound:
+        return True
+    return False
+
+
+class _CycleFound(Exception):
+    """has_cycle's early exit."""
+
+
+def _no_text(x) -> str:
+    return ''
+
+
+def hash_cells(h: Hash) -> List:
+    """A hash's entries as a List of two-element Lists `(key value)`, in order."""
+    return make_list([make_list([k, v]) for k, v in h.table.values()])
+
+
+def _hash_parens(h: Hash):
+    return '#hash(', ' ', ')', plain_item, hash_cells(h)
 
 
 def _display_atom(x) -> str:
@@ -161,8 +225,6 @@ def _display_atom(x) -> str:
         return format_number(x)
     if cls is str:
         return '"' + x + '"'
-    if cls is Hash:
-        return hash_text(x, display_form)
     return _atom(x, True)
 
 
@@ -172,8 +234,6 @@ def _print_atom(x) -> str:
         return format_number(x)
     if cls is str:
         return x
-    if cls is Hash:
-        return hash_text(x, print_form)
     return _atom(x, False)
 
 
@@ -191,27 +251,30 @@ def _write_atom(x) -> str:
         return format_number(x)
     if cls is str:
         return write_string(x)
-    if cls is Hash:
-        return hash_text(x, write_form)
     return _atom(x, True)
 
 
+# Lists nest without host recursion, and so do hashes: a hash that contains
+# itself (directly or through others) is written with Racket's labels,
+# `#0=#hash((self #0#))`: `#N=` before the hash a cycle returns to, `#N#`
+# where it returns.
+
 def display_form(x) -> str:
     """Strings quoted (unescaped); used by display, ~s and error messages."""
-    if x.__class__ is not List and x.__class__ is not Vector:
+    if x.__class__ is not List and x.__class__ is not Hash and x.__class__ is not Vector:
         return _display_atom(x)
-    return render_nested(x, _display_atom, _parens, MAX_DEPTH, '(...)')
+    return render_nested(x, _display_atom, _parens, MAX_DEPTH, '(...)', _hash_parens)
 
 
 def print_form(x) -> str:
     """Strings raw at every level; used by print, str, ~a and the REPL."""
-    if x.__class__ is not List and x.__class__ is not Vector:
+    if x.__class__ is not List and x.__class__ is not Hash and x.__class__ is not Vector:
         return _print_atom(x)
-    return render_nested(x, _print_atom, _parens, MAX_DEPTH, '(...)')
+    return render_nested(x, _print_atom, _parens, MAX_DEPTH, '(...)', _hash_parens)
 
 
 def write_form(x) -> str:
     """Display form with strings escaped so they read back: `repr`, the REPL."""
-    if x.__class__ is not List and x.__class__ is not Vector:
+    if x.__class__ is not List and x.__class__ is not Hash and x.__class__ is not Vector:
         return _write_atom(x)
-    return render_nested(x, _write_atom, _parens, MAX_DEPTH, '(...)')
+    return render_nested(x, _write_atom, _parens, MAX_DEPTH, '(...)', _hash_parens)

@@ -179,9 +179,13 @@ def block_end(text: str, pos: int) -> int:
 def tokens(text: str, file: str = '<string>'):
     """Yield (kind, text, span) for every token, comments and whitespace skipped.
 
-    A block comment never closed is the token 'unclosed' (the `#|` only)."""
+    A block comment never closed is the token 'unclosed' (the `#|` only); a
+    byte-order mark (U+FEFF) opening the text is skipped, columns counting
+    from after it."""
     pos, n = 0, len(text)
-    line, line_start = 1, 0
+    if text.startswith('\ufeff'):
+        pos = 1
+    line, line_start = 1, pos
     while pos < n:
         kind, end = scan(text, pos)
         tok = text[pos:end]

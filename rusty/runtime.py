@@ -11,7 +11,7 @@ from . import forms, lazy, specialize, specials
 from . import eval as ev
 from .apply import Depth, make_frame, procedure_caller, recursion_message, run
 from .errors import (STDLIB_FILE, Abort, EvalError, Exit, Interrupted, ReadError, RecursionLimit, RustyError,
-                     is_out_of_memory, os_error_text)
+                     is_out_of_memory, os_error_text, out_of_memory)
 from .formcache import load_forms
 from .lazy import import_module
 from .printer import display_form
@@ -369,7 +369,7 @@ def top_level_error(e: BaseException, depth: Depth) -> RustyError:
     if isinstance(e, RecursionError):
         return RecursionLimit(recursion_message(depth))
     if is_out_of_memory(e):
-        return EvalError('out of memory')
+        return out_of_memory()
     err = EvalError('internal error: %s: %s' % (type(e).__name__, e))
     err.__cause__ = e
     return err

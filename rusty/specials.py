@@ -7,7 +7,7 @@ a closure. A form of the wrong shape raises Usage, which `comp` turns into a
 closure raising the usage error when (and only if) the form is evaluated.
 """
 from .apply import recursion_message
-from .errors import EvalError, Interrupted, RustyError
+from .errors import EvalError, Interrupted, RustyError, out_of_memory
 from .eval import Usage, comp, comp_body, const, special, sub_span, to_code
 from .resolve import (UNBOUND, LocalRef, Scope, assign_by_name, body_defines, define_in_frame,
                       resolve)
@@ -181,6 +181,8 @@ def parse_params(p):
     if message is not None:
         raise Usage(message)
     if p.__class__ is Symbol:
+        if p is DOT:            # (lambda . body): no parameter list at all
+            raise Usage("malformed rest param after '.'")
         return (), p
     names = items(p)
     if DOT in names:
@@ -402,7 +404,7 @@ def comp_try(x, scope, tail, span, unit):
         except RecursionError:
             message = recursion_message(D)
         except MemoryError:
-            message = 'out of memory'
+            message = out_of_memory().message
         return handler([f, hscope, message] + extra)
     return ev
 

@@ -266,12 +266,16 @@ The strings of lst joined with sep between them.
   (%string-join lst sep))
 
 ;; s repeated n times (n truncated; NaN or below 1: none), by doubling, so
-;; the work is linear in the result; a count past 2^53 (or inf) is refused.
+;; the work is linear in the result; a count past 2^53 (or inf) is refused,
+;; and so is a result longer than 2^28 characters, before anything is built.
 (define (string-repeat s n)
   "(string-repeat s n)
-s repeated n times.
+s repeated n times. A result longer than 268,435,456 (2^28) characters is
+refused before it is built: string-repeat: result too large.
   (string-repeat \"ab\" 3) ⇒ \"ababab\""
   (if (>= n 9007199254740992) (error "string-repeat: count too large:" n))
+  (if (and (>= n 1) (> (* (string-length s) (truncate n)) 268435456))
+      (error "string-repeat: result too large"))
   (let loop ((k (if (>= n 1) (truncate n) 0)) (piece s) (acc ""))
     (cond ((< k 1) acc)
           ((odd? k) (loop (quotient k 2) (if (< k 2) piece (string-append piece piece))

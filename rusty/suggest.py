@@ -63,7 +63,7 @@ def levenshtein(a: str, b: str, cap: int) -> int:
 
 def closest(name: str, candidates) -> str | None:
     """The nearest candidate within the "did you mean" threshold (ties: smallest name)."""
-    cap = 1 if len(name.encode('utf-8')) <= 3 else 2
+    cap = 1 if len(name.encode('utf-8', 'surrogatepass')) <= 3 else 2
     best = None
     best_d = cap + 1
     for cand in set(candidates):

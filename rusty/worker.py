@@ -34,7 +34,7 @@ import sys
 import time
 from _thread import allocate_lock, get_ident, stack_size, start_new_thread   # threading's own imports cost start-up time
 
-from .errors import Abort, EvalError, is_out_of_memory
+from .errors import Abort, EvalError, hold_reserve, is_out_of_memory, out_of_memory
 
 # Natives exist only once the JIT's ffi module is loaded, so a run that never
 # loads it has no interrupt flag to clear and no kernel to wait for: ctypes and
@@ -54,6 +54,7 @@ HEAP_PER_LEVEL = 2 << 10      # heap one level of plain recursion may use (refer
 HEAP_BASE = 128 << 20         # heap besides the levels: the thread's allocator arena, the library, code
 FLOOR_LEVELS = 1000           # nested callbacks the stack holds however tight the address space
 PY_FRAMES_PER_LEVEL = 24      # Python frames one Lisp level may use, with margin
+_FAILED = (False, None)      # a job's outcome when even its error could not be made: out of memory
 ALIVE_POLL = 0.5              # seconds between checks that the thread is still there
 NATIVE_ACK = 0.05             # seconds a running native has to answer an interrupt itself
 
@@ -196,10 +197,23 @@ class Mailbox:
         return items.pop(0)
 
 
+def _quiet_about_memory(hook):
+    """An unraisable-exception hook that drops running out of memory (a
+    generator or finalizer failing while the job that filled memory unwinds:
+    the job reports it) and hands everything else to `hook`."""
+    def unraisable(info):
+        if not is_out_of_memory(info.exc_value or MemoryError()):
+            hook(info)
+    unraisable.quiet_about_memory = True
+    return unraisable
+
+
 class Worker:
     """Runs callables on one long-lived big-stack thread, one at a time."""
 
     def __init__(self, depth_limit: int):
+        if not getattr(sys.unraisablehook, 'quiet_about_memory', False):
+            sys.unraisablehook = _quiet_about_memory(sys.unraisablehook)
         self.jobs = Mailbox()
         self.running = False
         self.interrupts = 0
@@ -225,7 +239,10 @@ class Worker:
                 continue
             fn, args, box, done = job
             job = None
-            outcome = self._run_job(fn, args)
+            try:
+                outcome = self._run_job(fn, args)
+            except BaseException:    # even the error handling ran out of memory: never lose the thread
+                outcome = _FAILED
             fn = args = None
             handed = False
             while not handed:        # an interrupt landing here must not lose the job
@@ -240,7 +257,7 @@ class Worker:
                 except (KeyboardInterrupt, Abort, _Late):
                     pass
                 except MemoryError:
-                    outcome = (False, EvalError('out of memory'))
+                    outcome = _FAILED
                     gc.collect()
             outcome = box = done = None   # the caller owns it now (an error's backtrace can be large)
 
@@ -251,6 +268,7 @@ class Worker:
         try:
             try:
                 sys.setrecursionlimit(max(saved, self.recursion_limit))
+                hold_reserve()
                 self.interrupts = 0
                 clear_stop = loaded_ffi('clear_stop')
                 if clear_stop is not None:
@@ -274,10 +292,14 @@ class Worker:
                 outcome = (False, KeyboardInterrupt())
         except MemoryError:
             outcome = None
-        if outcome is None or not outcome[0] and _out_of_memory(outcome[1]):
-            outcome = (False, _release(outcome[1] if outcome else MemoryError()))
-        elif not outcome[0]:
-            _drop_tracebacks(outcome[1])
+        if outcome is None:
+            outcome = _FAILED
+        elif not outcome[0] and _out_of_memory(outcome[1]):
+            outcome = (False, _release(outcome[1]))
+        else:
+            if not outcome[0]:
+                _drop_tracebacks(outcome[1])
+            hold_reserve()           # again, if the job gave back what an earlier one filled
         return outcome
 
     def call(self, fn, *args):
@@ -302,7 +324,7 @@ class Worker:
         ok, value = box[0]
         if ok:
             return value
-        raise value
+        raise value if value is not None else out_of_memory()
 
     def interrupt(self):
         """Stop the running job: natives through the flag they poll, Python
@@ -413,7 +435,7 @@ def _release(e: BaseException) -> BaseException:
         inner.__cause__ = inner.__context__ = None
         inner = nxt
     gc.collect()
-    return EvalError('out of memory') if is_out_of_memory(e) else e
+    return out_of_memory() if is_out_of_memory(e) else e
 
 
 _worker: Worker | None = None

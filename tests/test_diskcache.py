@@ -91,3 +91,38 @@ def test_the_procedure_caller_comes_from_the_cache(cache, monkeypatch):
     assert code_entries(cache) == [name] and apply._caller_code == first
     assert first.co_filename == '<rusty-caller>'
     assert call(apply.Builtin('add', lambda a, b: a + b, 2, 2), [1.0, 2.0]) == 3.0
+
+
+# ── The size bound ───────────────────────────────────────────────────────
+
+def test_the_compiled_code_cache_is_bounded_least_recently_used_first(cache, monkeypatch):
+    import time
+    monkeypatch.setattr(diskcache, 'EVICT_EVERY', 1)
+    first = diskcache.compiled(SOURCE, '<keep>')
+    size = os.path.getsize(cache / code_entries(cache)[0])
+    monkeypatch.setenv('RUSTY_CODE_CACHE_MAX', str(10 * size + size // 2))
+    old = time.time() - 2 * diskcache.TOUCH_AFTER
+    for p in code_entries(cache):
+        os.utime(cache / p, (old, old))
+    assert diskcache.compiled(SOURCE, '<keep>').co_consts == first.co_consts    # a hit refreshes it
+    jit_file = cache / 'rusty_f_abc.so'
+    jit_file.write_bytes(b'x' * (20 * size))       # the JIT's files are its own cache's business
+    for i in range(40):
+        diskcache.compiled(SOURCE.replace('+ 1', '+ %d' % (i + 2)), '<fill>')
+        stamp = old + i + 1                       # written in order, all before the kept entry's hit
+        os.utime(cache / sorted(code_entries(cache), key=lambda p: os.path.getmtime(cache / p))[-1],
+                 (stamp, stamp))
+    names = code_entries(cache)
+    assert 0 < len(names) <= 10
+    assert sum(os.path.getsize(cache / p) for p in names) <= 10 * size + size // 2
+    assert jit_file.exists()
+    keep = diskcache.entry_path('code-%s.pyc' % diskcache.key(b'<keep>', SOURCE.encode()))
+    assert os.path.exists(keep)                    # most recently used: kept
+
+
+def test_an_unbounded_code_cache_keeps_everything(cache, monkeypatch):
+    monkeypatch.setattr(diskcache, 'EVICT_EVERY', 1)
+    monkeypatch.setenv('RUSTY_CODE_CACHE_MAX', '0')
+    for i in range(12):
+        diskcache.compiled(SOURCE.replace('+ 1', '+ %d' % (i + 2)), '<fill>')
+    assert len(code_entries(cache)) == 12

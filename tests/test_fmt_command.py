@@ -173,6 +173,7 @@ def test_a_failing_replace_leaves_the_old_text_and_no_temporary(files, monkeypat
     assert sorted(os.listdir(files)) == ['bad.lisp', 'clean.lisp', 'messy.lisp']
 
 
+THIS_RUSTY = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 KILLER = textwrap.dedent('''
     import os, signal, sys
     from rusty import fmt_command
@@ -193,7 +194,55 @@ KILLER = textwrap.dedent('''
 ])
 def test_killed_mid_write_leaves_the_old_or_the_new_text(files, step, when, expected):
     os.chmod(files / 'messy.lisp', 0o604)
-    r = subprocess.run([sys.executable, '-c', KILLER, step, when], cwd=files, capture_output=True, timeout=120)
+    r = subprocess.run([sys.executable, '-c', KILLER, step, when], cwd=files, capture_output=True, timeout=120,
+                       env=THIS_RUSTY)
     assert r.returncode == -signal.SIGKILL
     assert (files / 'messy.lisp').read_text() == expected
     assert os.stat(files / 'messy.lisp').st_mode & 0o777 == 0o604
+
+
+def test_killed_while_writing_leaves_no_temporary_and_a_kill_before_the_rename_is_cleaned_next_run(files):
+    r = subprocess.run([sys.executable, '-c', KILLER, 'fsync', 'before'], cwd=files, capture_output=True, timeout=120,
+                       env=THIS_RUSTY)
+    assert r.returncode == -signal.SIGKILL
+    assert sorted(os.listdir(files)) == ['bad.lisp', 'clean.lisp', 'messy.lisp']    # the text had no name yet
+    r = subprocess.run([sys.executable, '-c', KILLER, 'replace', 'before'], cwd=files, capture_output=True,
+                       timeout=120, env=THIS_RUSTY)
+    assert r.returncode == -signal.SIGKILL
+    left = [n for n in os.listdir(files) if n.endswith('.fmt-tmp')]
+    assert len(left) == 1 and left[0].startswith('.messy.lisp.')      # named in the last instant
+    assert run('fmt', '--write', 'messy.lisp') == (0, 'formatted messy.lisp\n', '')
+    assert sorted(os.listdir(files)) == ['bad.lisp', 'clean.lisp', 'messy.lisp']    # the dead run's name removed
+    assert (files / 'messy.lisp').read_text() == CLEAN
+
+
+# ── What --write refuses, and what it keeps ──────────────────────────────
+
+@pytest.mark.skipif(not hasattr(os, 'geteuid') or os.geteuid() != 0, reason='changing owners needs root')
+def test_write_keeps_the_owner_and_group(files):
+    os.chown(files / 'messy.lisp', 12345, 23456)
+    os.chmod(files / 'messy.lisp', 0o640)
+    assert run('fmt', '--write', 'messy.lisp') == (0, 'formatted messy.lisp\n', '')
+    st = os.stat(files / 'messy.lisp')
+    assert (st.st_uid, st.st_gid, st.st_mode & 0o777) == (12345, 23456, 0o640)
+    assert (files / 'messy.lisp').read_text() == CLEAN
+
+
+def test_write_refuses_read_only_hard_linked_and_non_regular_files(files):
+    (files / 'ro.lisp').write_text(MESSY)
+    os.chmod(files / 'ro.lisp', 0o444)
+    (files / 'linked.lisp').write_text(MESSY)
+    os.link(files / 'linked.lisp', files / 'other-name.lisp')
+    os.mkfifo(files / 'fifo.lisp')
+    os.mkdir(files / 'dir.lisp')
+    status, out, err = run('fmt', '--write', 'ro.lisp', 'linked.lisp', 'fifo.lisp', 'dir.lisp', 'messy.lisp')
+    assert (status, out) == (1, 'formatted messy.lisp\n')
+    assert err == ('rusty fmt: ro.lisp is read-only\n'
+                   'rusty fmt: linked.lisp has 2 hard links (replacing it would split them)\n'
+                   'rusty fmt: fifo.lisp is not a regular file\n'
+                   'rusty fmt: dir.lisp is not a regular file\n')
+    for name in ('ro.lisp', 'linked.lisp', 'other-name.lisp'):
+        assert (files / name).read_text() == MESSY
+    assert os.stat(files / 'linked.lisp').st_nlink == 2
+    status, out, err = run('fmt', '--check', 'fifo.lisp')           # would wait for a writer
+    assert (status, err) == (1, 'rusty fmt: fifo.lisp is not a regular file\n')

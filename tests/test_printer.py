@@ -6,7 +6,7 @@ import pytest
 from rusty.printer import display_form, format_number, print_form
 from rusty.values import EMPTY, NIL, make_list, sym
 
-from helpers import dv, ev, out
+from helpers import dv, ev, out, value
 
 
 # ── §3.3 number formatting ───────────────────────────────────────────────
@@ -182,3 +182,61 @@ def test_deep_list_built_in_the_language_prints_ellipsis():
     assert out(prog + "(print (nest 4999 '(1)))") == '(' * 4000 + '(...)' + ')' * 4000 + '\n'
     assert out(prog + "(display (nest 3999 '(\"s\")))") == '(' * 4000 + '"s"' + ')' * 4000
     assert dv(prog + "(string-length (str (nest 99999 '(1))))") == '8005'
+
+
+# ── Deep and self-containing hashes ──────────────────────────────────────
+
+def _deep_hash_program(n):
+    return ("(define (deep n) (if (= n 0) (make-hash) (let ((h (make-hash))) (hash-set! h 'k (deep (- n 1))) h))) "
+            "(deep %d)" % n)
+
+
+def test_a_hash_that_contains_itself_prints_with_labels():
+    from helpers import err
+    assert ev("(let ((h (make-hash))) (hash-set! h 'me h) h)") == '#0=#hash((me #0#))'
+    assert ev("(let ((h (make-hash))) (hash-set! h 1 h) (list h h))") == '(#0=#hash((1 #0#)) #1=#hash((1 #1#)))'
+    assert ev("(define a (make-hash)) (define b (make-hash)) (hash-set! a 'b b) (hash-set! b 'a a) "
+              "(hash-set! a 'x \"y\") a") == '#0=#hash((b #hash((a #0#))) (x y))'
+    assert out("(let ((h (make-hash))) (hash-set! h \"s\\n\" h) (display h) (display (str h)) (display (repr h)))") == \
+        '#0=#hash(("s\n" #0#))#0=#hash((s\n #0#))#0=#hash(("s\\n" #0#))'
+    assert ev("(let ((h (make-hash))) (hash-set! h 1 h) (pretty-string (list 1 h) 10))") == \
+        '(1 #0=#hash((1 #0#)))'
+    assert err("(let ((h (make-hash))) (hash-set! h \"a\" h) (json-encode h))") == \
+        'json-encode: cannot encode a hash that contains itself'
+
+
+def test_a_shared_hash_without_a_cycle_prints_in_full_each_time():
+    from helpers import ev
+    assert ev("(let ((h (hash 1 2))) (hash (quote a) h (quote b) h))") == '#hash((a #hash((1 2))) (b #hash((1 2))))'
+
+
+def test_deep_hashes_print_without_host_recursion():
+    import subprocess
+    import sys
+    from rusty.printer import MAX_DEPTH, display_form, print_form, write_form
+    from rusty.values import Hash, hash_key, sym
+    h = Hash()
+    for _ in range(5000):           # deeper than the host's recursion limit
+        outer = Hash()
+        outer.table[hash_key(sym('k'))] = (sym('k'), h)
+        h = outer
+    for form in (print_form, display_form, write_form):
+        text = form(h)                  # each level opens a hash and its entry: 2 of the depth bound
+        assert text.count('#hash(') == MAX_DEPTH // 2 and text.count('(...)') == 1
+    # a batch program's last value is printed outside the evaluation thread
+    r = subprocess.run([sys.executable, '-m', 'rusty', '-e', _deep_hash_program(300)], capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count('#hash((k') == 300
+    deep_json = '{"a":' * 300 + '1' + '}' * 300
+    r = subprocess.run([sys.executable, '-m', 'rusty', '-e', "(json-decode (getenv \"J\") 'hash)"],
+                       capture_output=True, text=True, timeout=60, env=dict(__import__('os').environ, J=deep_json))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith('#hash((a #hash((a ') and r.stdout.count('#hash(') == 300     # print form
+
+
+def test_deep_hashes_pretty_print_and_encode():
+    program = _deep_hash_program(300).rsplit(' (deep', 1)[0]      # the definition only
+    assert ev('%s (string-length (json-encode (deep 300)))' % program) == str(len('{"k": ' * 300 + '{}' + '}' * 300))
+    laid_out = value('%s (pretty-string (deep 300) 40)' % program)
+    assert laid_out.count('#hash((k') == 300 and laid_out.count('\n') >= 300

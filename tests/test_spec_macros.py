@@ -175,3 +175,10 @@ def test_macro_expansion_errors_propagate():
 
 def test_macro_using_stdlib_macro():
     assert ev("(defmacro twice (e) `(begin ,e ,e)) (define n 0) (twice (set! n (+ n 1))) n") == '2'
+
+
+@pytest.mark.parametrize('template', ['`(lambda . z)', '`(fn . z)', '`(λ . z)'])
+def test_a_dotted_lambda_template_is_a_usage_error_not_a_host_error(template):
+    # hygiene renames a template's binders; `.` in the parameter place binds nothing
+    assert err('(defmacro m () %s) (m)' % template) == "malformed rest param after '.'"
+    assert err(template[1:]) == "malformed rest param after '.'"      # as when written directly

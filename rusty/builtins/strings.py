@@ -7,7 +7,7 @@ overflows the host stack. `parse_json` is shared with the model files.
 import math
 
 from ..errors import EvalError
-from ..printer import display_form, format_number, int_text, plain_item, print_form, render_nested
+from ..printer import display_form, format_number, has_cycle, hash_cells, int_text, plain_item, print_form, render_nested
 from ..reader import exact_integer
 from ..values import EMPTY, NIL, BuiltinTable, Hash, List, NilType, Symbol, Vector, hash_key, make_list, sym
 from .args import count_arg, expected, index_arg, string_arg
@@ -355,8 +355,6 @@ def _json_atom(x) -> str:
         return 'null'
     if cls is List or cls is Vector:    # only the empty ones reach here
         return '[]'
-    if cls is Hash:
-        return _json_hash(x)
     raise EvalError('json-encode: cannot encode %s' % display_form(x))
 
 
@@ -369,9 +367,16 @@ def _json_key(k) -> str:
     return _json_string(k)
 
 
-def _json_hash(h: Hash) -> str:
-    """A hash as a JSON object, in insertion order."""
-    return '{' + ', '.join(_json_key(k) + ': ' + json_encode(v) for k, v in h.table.values()) + '}'
+def _json_hash(h: Hash):
+    """A hash as a JSON object, in insertion order (render_nested's hash_shape)."""
+    cells = hash_cells(h)
+    for entry in cells:
+        _json_key(entry.car)
+    return '{', ', ', '}', _json_pair, cells
+
+
+def _json_cycle(h: Hash):
+    raise EvalError('json-encode: cannot encode a hash that contains itself')
 
 
 @TABLE.fn('json-encode', 1, 2,
@@ -386,8 +391,10 @@ def json_encode(v, indent=None):
         n = count_arg('json-encode', indent)
         if n > MAX_WIDTH:
             raise MemoryError       # reported as `out of memory`, never a host error
+        if has_cycle(v):
+            _json_cycle(v)
         return _json_indented(v, ' ' * n)
-    return render_nested(v, _json_atom, _json_shape)
+    return render_nested(v, _json_atom, _json_shape, hash_shape=_json_hash, cycle=_json_cycle)
 
 
 def _json_members(x):

@@ -42,6 +42,10 @@ FORMAT_VERSION = 'rusty-jit-cache-1'
 BASE_FLAGS = ('--edition', '2021', '-C', 'opt-level=3', '--crate-type', 'cdylib')
 AVX2_FLAGS = ('-C', 'target-feature=+avx,+avx2')
 RUSTC_STACK = 512 << 20    # virtual; ~150 MiB are touched at 8,000 nested levels
+RUSTC_POLL = 0.1           # seconds between the moments an interrupt can stop a rustc run
+STDERR_CAP = 16 << 10      # characters of rustc's standard error a failure message keeps
+LOW_SPACE = 16 << 20       # bytes free below which a failed build is blamed on a full disk
+INTERRUPT_WAIT = 0.5       # seconds a rustc that says it was interrupted waits for the request to arrive
 
 if sys.platform == 'darwin':
     LIB_SUFFIX = '.dylib'
@@ -139,7 +143,7 @@ def _memoised_rustc_vv() -> str:
     if fp is None:
         return run_rustc_vv()   # no rustc on PATH: this raises the exact message
     d = cache_dir()
-    memo = os.path.join(d, 'rustc-vV-%s.txt' % hashlib.sha256(fp.encode()).hexdigest()[:32])
+    memo = os.path.join(d, 'rustc-vV-%s.txt' % hashlib.sha256(fp.encode('utf-8', 'surrogatepass')).hexdigest()[:32])
     try:
         st = os.stat(memo)
         if cache.secure(st):
@@ -216,7 +220,7 @@ def cache_key(source: str, flags, toolchain: str) -> str:
     """SHA-256 over the format version, the rustc arguments, `rustc -vV` and the source."""
     h = hashlib.sha256()
     for part in (FORMAT_VERSION, '\0'.join(flags), toolchain, source):
-        data = part.encode('utf-8')
+        data = part.encode('utf-8', 'surrogatepass')
         h.update(len(data).to_bytes(8, 'little'))
         h.update(data)
     return h.hexdigest()
@@ -282,22 +286,113 @@ def _compile(source: str, path: str, replace: bool, base: str) -> None:
 
 def _run_rustc(src: str, out: str, cwd: str, what: str) -> str:
     """Run rustc; its standard error (with a final newline, or empty) on success."""
-    import subprocess
     args = ['rustc', *rustc_flags(), '-o', out, src]
+    stale = _stop_requested()       # a request left from before this run is not about it
     for on_start, _ in list(_listeners):
         on_start(what)
     try:
-        proc = subprocess.run(args, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
-                              env=_rustc_env(), preexec_fn=_die_with_parent())
+        status, err = _wait_for_rustc(args, cwd)
     except OSError as e:
         raise _failed_to_run(e) from None
     finally:
         for _, on_end in list(_listeners):
             on_end(what)
-    text = _text(proc.stderr).rstrip('\n')
-    if proc.returncode != 0:
-        raise CompileError('defrust: rustc failed:\n' + text)
+    text = _capped(_text(err).rstrip('\n'))
+    if status != 0:
+        raise _rustc_failure(status, text, cwd, stale)
     return text + '\n' if text else ''
+
+
+def _wait_for_rustc(args: list, cwd: str) -> tuple:
+    """(exit status, standard error) of rustc run with `args`. It is waited
+    for in short slices, so an interrupt (an asynchronous KeyboardInterrupt)
+    lands within one; rustc is then killed and reaped before it propagates."""
+    import subprocess
+    proc = subprocess.Popen(args, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=_rustc_env(), preexec_fn=_die_with_parent())
+    try:
+        while True:
+            try:
+                _, err = proc.communicate(timeout=RUSTC_POLL)
+                return proc.returncode, err
+            except subprocess.TimeoutExpired:
+                continue
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+    finally:
+        for f in (proc.stdout, proc.stderr):
+            f.close()
+
+
+# ── Why rustc failed ─────────────────────────────────────────────────────
+
+def _rustc_failure(status: int, text: str, work: str, stale: bool = False) -> BaseException:
+    """What a failed rustc run raises: KeyboardInterrupt when the user
+    interrupted it (Ctrl-C reaches rustc too), the cannot-write error when the
+    disk is full (the linker then dies of odd causes, such as a bus error),
+    else `rustc failed` with its (capped) standard error, or with how it died
+    when it wrote nothing."""
+    if _interrupted(status, text, stale):
+        return KeyboardInterrupt()
+    if _disk_full(work):
+        import errno
+        return cache.cannot_write(work, OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)))
+    if status < 0:
+        import signal
+        try:
+            name = signal.Signals(-status).name
+        except ValueError:
+            name = 'an unknown signal'
+        text = (text + '\n' if text else '') + 'rustc was killed by signal %d (%s)' % (-status, name)
+    elif not text:
+        text = 'rustc exited with status %d and no message' % status
+    return CompileError('defrust: rustc failed:\n' + text)
+
+
+def _interrupted(status: int, text: str, stale: bool = False) -> bool:
+    """Whether rustc stopped because of an interrupt: it died of SIGINT, or
+    the session has been asked to stop since it started (waiting a moment for
+    the request when rustc says it was interrupted: the signal reached rustc
+    first)."""
+    import signal
+    if status in (-signal.SIGINT, 128 + signal.SIGINT):
+        return True
+    if stale:
+        return False
+    import time
+    deadline = time.monotonic() + (INTERRUPT_WAIT if 'interrupt' in text.lower() else 0.0)
+    while True:
+        if _stop_requested():
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.01)
+
+
+def _stop_requested() -> bool:
+    """Whether an interrupt has asked running code to stop (rusty.jit.ffi's
+    flag, which exists once an interrupt has been sent)."""
+    ffi = sys.modules.get('rusty.jit.ffi')
+    stop = getattr(ffi, '_stop', None)
+    return bool(stop) and stop[0].value != 0
+
+
+def _disk_full(work: str) -> bool:
+    try:
+        st = os.statvfs(work)
+    except (OSError, AttributeError):
+        return False
+    return st.f_bavail * st.f_frsize < LOW_SPACE
+
+
+def _capped(text: str) -> str:
+    """rustc's standard error, cut to STDERR_CAP characters (a linker can dump
+    megabytes, binary ones included)."""
+    if len(text) <= STDERR_CAP:
+        return text
+    return text[:STDERR_CAP] + '\n… (%d more characters of rustc output)' % (len(text) - STDERR_CAP)
 
 
 def _die_with_parent():

@@ -51,23 +51,27 @@ def grad_caller(fn, param_shapes: tuple, out_shapes: tuple, bridge: MmBridge, sh
     an exception sent just before a kernel starts is raised at the gate,
     never in a matmul callback): an interrupt asks the kernel (which polls
     the flag between nodes) and the matmul bridge to stop instead, and the
-    call then raises
-    KeyboardInterrupt — the whole call is aborted, nothing is returned, and a
-    bridge callback never sees an exception it could lose. The shared cells are guarded by a lock
-    taken without waiting: a concurrent call from another thread gets its own.
+    call then raises KeyboardInterrupt — the whole call is aborted, nothing
+    is returned, and a bridge callback never sees an exception it could lose.
+
+    The gate is taken by a `with` statement (the lock's C-level enter and the
+    exit handler are set up in one step, so no asynchronous exception can
+    land between taking it and the promise to give it back), and the count
+    is undone only if it was made. The shared cells belong to the first
+    thread that calls (claimed by one dict.setdefault); any other thread gets
+    fresh ones, so no lock is held across a point an interrupt could split.
     """
     nin, nout = len(param_shapes), len(out_shapes)
-    lock = threading.Lock()
     scalar_in = [i for i, s in enumerate(param_shapes) if s is None]
     scalar_out = [k for k, s in enumerate(out_shapes) if s is None]
     env = {
         'fn': fn, 'bridge_fn': bridge.fn, 'errors': bridge.errors, 'check': bridge.check,
         'Tensor': Tensor, 'List': List, 'EMPTY': EMPTY, 'new': object.__new__, 'to_f64': to_f64,
         'zero': array('d', [0.0]),
-        'EvalError': EvalError, 'acquire': lock.acquire, 'release': lock.release,
+        'EvalError': EvalError, 'owner': {}, 'ident': threading.get_ident,
         'kernels': ffi.kernel_calls, 'take_stop': ffi.take_stop,
         'stop': ctypes.c_void_p(ctypes.addressof(ffi.stop_flag())),
-        'gate_acquire': ffi.kernel_gate.acquire, 'gate_release': ffi.kernel_gate.release,
+        'gate': ffi.kernel_gate,
         'bad': lambda i, x: _bad_argument(name, param_shapes[i], x, show),
         'arity_message': '%s: expected %d arg(s), got %%d' % (name, nin),
         'cells': lambda: _cells(nin, nout, scalar_in, scalar_out),
@@ -101,36 +105,36 @@ def grad_caller(fn, param_shapes: tuple, out_shapes: tuple, bridge: MmBridge, sh
                 continue
             if shared:
                 lines += ['if %s.data is not last%d:' % (a[i], i),
-                          '    last%d = %s.data' % (i, a[i]),
-                          '    inp[%d] = last%d.buffer_info()[0]' % (i, i)]
+                          '    inp[%d] = %s.data.buffer_info()[0]' % (i, a[i]),
+                          '    last%d = %s.data' % (i, a[i])]
             else:
                 lines.append('inp[%d] = %s.data.buffer_info()[0]' % (i, a[i]))
         for k, s in enumerate(out_shapes):
             if s is not None:
                 lines.append('o%d = zero * %d' % (k, math.prod(s)))
                 lines.append('outp[%d] = o%d.buffer_info()[0]' % (k, k))
-        lines += ['gate_acquire()',
-                  'kernels[0] += 1',
-                  'gate_release()',
+        lines += ['entered = False',
                   'try:',
+                  '    with gate:',
+                  '        kernels[0] += 1',
+                  '        entered = True',
                   '    fn(inp, outp, bridge_fn, stop)',
                   'finally:',
-                  '    kernels[0] -= 1']
+                  '    if entered:',
+                  '        kernels[0] -= 1']
         for j, k in enumerate(scalar_out):
             lines.append('o%d = sout[%d]' % (k, j))
         return lines
 
     lasts = ['last%d' % i for i, s in enumerate(param_shapes) if s is not None]
     results = ','.join('o%d' % k for k in range(nout))
-    L += ['    if acquire(False):',
-          '        try:']
+    L += ['    me = ident()',
+          '    if owner.setdefault(0, me) == me:']
     if lasts:
         L.insert(1, '    global %s' % ', '.join(lasts))
         env.update((name, None) for name in lasts)
-    L += ['            ' + line for line in marshal(True)]
-    L += ['        finally:',
-          '            release()',
-          '    else:',
+    L += ['        ' + line for line in marshal(True)]
+    L += ['    else:',
           '        %s%s = contended(%s)' % (results, ',' if nout == 1 else '', ', '.join(a)),
           '    if errors: check()',
           '    if take_stop(): raise KeyboardInterrupt()']

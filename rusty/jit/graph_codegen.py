@@ -335,19 +335,32 @@ class _GradWriter:
             return
         self.emit('{ let a = &%s[..%d]; let b = &%s[..%d]; let o = &mut %s[..%d];'
                   % (v[0], n * k, v[1], k * m, o, n * m))
+        poll = self.inner_poll(n * k * m, m)
         if m <= ROW_IN_REGISTERS:
             # each output row accumulates in a local array (registers), then is stored
             self.emit('  for i in 0..%d { let mut acc = [0.0_f64; %d];' % (n, m))
-            self.emit('    for p in 0..%d { let x = a[i * %d + p]; let b_row = &b[p * %d..p * %d + %d];'
-                      % (k, k, m, m, m))
+            self.emit('    for p in 0..%d {%s let x = a[i * %d + p]; let b_row = &b[p * %d..p * %d + %d];'
+                      % (k, poll, k, m, m, m))
             self.emit('      for j in 0..%d { acc[j] += x * b_row[j]; } }' % m)
             self.emit('    o[i * %d..i * %d + %d].copy_from_slice(&acc); } }' % (m, m, m))
             return
         self.emit('  for x in o.iter_mut() { *x = 0.0; }')
         self.emit('  for i in 0..%d { let o_row = &mut o[i * %d..i * %d + %d];' % (n, m, m, m))
-        self.emit('    for p in 0..%d { let x = a[i * %d + p]; let b_row = &b[p * %d..p * %d + %d];'
-                  % (k, k, m, m, m))
+        self.emit('    for p in 0..%d {%s let x = a[i * %d + p]; let b_row = &b[p * %d..p * %d + %d];'
+                  % (k, poll, k, m, m, m))
         self.emit('      for j in 0..%d { o_row[j] += x * b_row[j]; } } } }' % m)
+
+    def inner_poll(self, work: int, per_step: int) -> str:
+        """A poll for the inner loop of an inlined matmul doing `work`
+        multiply-adds, `per_step` each step (every POLL_WORK of them), or ''
+        when the polls between nodes are often enough. A single-row product
+        never reaches the bridge however large, so without it one node could
+        run for seconds deaf to Ctrl-C."""
+        if work <= POLL_WORK:
+            return ''
+        self.polls += 1
+        every = max(1, POLL_WORK // max(per_step, 1))
+        return " if p %% %d == 0 && rusty_stopped(stop) { break 'kernel; }" % every
 
     def store(self, k: int, o: int) -> None:
         """Hand output k (node o) to its result buffer, unless computed there."""

@@ -14,7 +14,7 @@ import sys
 import threading
 
 from .. import __version__
-from ..errors import Exit, Interrupted, RustyError
+from ..errors import Exit, Interrupted, RustyError, out_of_memory
 from ..pretty import pretty_string
 from ..report import render
 from ..values import NIL, sym
@@ -189,6 +189,8 @@ class Repl:
                     break
                 except KeyboardInterrupt:       # outside an evaluation: never fatal
                     self._quietly(self.report, Interrupted())
+                except MemoryError:             # showing a result ran out: the reserve makes room
+                    self._quietly(self.report, out_of_memory())
                 except Exception as e:          # a bug in the REPL itself: say so, go on
                     self._quietly(self.write, 'Error: internal error: %s: %s\n' % (type(e).__name__, e))
         finally:
