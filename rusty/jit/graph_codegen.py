@@ -446,8 +446,12 @@ BRIDGE_TYPE = (
     '}\n')
 
 
-def grad_function(g: Graph, outputs: list, shapes: list, symbol: str = GRAD_SYMBOL) -> str:
-    """The Rust function of a shape-specialised forward+backward kernel."""
+def grad_body(g: Graph, outputs: list, shapes: list) -> tuple:
+    """(statements, scratch elements, polls) of a forward+backward kernel: the
+    statements compute every node and store output k through `out.add(k)`,
+    reading the arguments through `inp`, the bridge `mm`, the flag `stop` and,
+    when scratch elements are needed, a `scratch` slice of that many; a poll
+    that sees a stop request does `break 'kernel`."""
     resolved = _resolve_homes(g, outputs, shapes)
     w = _GradWriter(g, resolved, shapes)
     # Only nodes computed by a loop or the bridge can live in a result buffer.
@@ -460,15 +464,21 @@ def grad_function(g: Graph, outputs: list, shapes: list, symbol: str = GRAD_SYMB
         w.node(i, op, args, attr)
     for k, o in enumerate(resolved):
         w.store(k, o)
-    if w.polls:          # a poll that sees a stop request leaves the block
-        w.lines = ["    'kernel: {"] + ['    ' + line for line in w.lines] + ['    }']
-    body = '\n'.join(w.lines)
-    if w.scratch:
+    return w.lines, w.scratch, w.polls
+
+
+def grad_function(g: Graph, outputs: list, shapes: list, symbol: str = GRAD_SYMBOL) -> str:
+    """The Rust function of a shape-specialised forward+backward kernel."""
+    lines, scratch, polls = grad_body(g, outputs, shapes)
+    if polls:          # a poll that sees a stop request leaves the block
+        lines = ["    'kernel: {"] + ['    ' + line for line in lines] + ['    }']
+    body = '\n'.join(lines)
+    if scratch:
         body = ('    let mut rusty_buf = RUSTY_SCRATCH.with(|c| c.take());\n'
                 '    if rusty_buf.len() < %d { rusty_buf = vec![0.0_f64; %d]; }\n'
                 '    {\n    let scratch = &mut rusty_buf[..%d];\n%s\n    }\n'
                 '    RUSTY_SCRATCH.with(|c| c.set(rusty_buf));'
-                % (w.scratch, w.scratch, w.scratch, body))
+                % (scratch, scratch, scratch, body))
     return ('/// One pointer per argument (in), one per output (out): loss, then each gradient;\n'
             '/// `stop` is the host\'s interrupt flag.\n'
             '#[no_mangle]\npub unsafe extern "C" fn %s(inp: *const *const f64, '
