@@ -16,7 +16,11 @@ here over floats and tensors (the interpreted trainer, graph-train) and
 rendered to Rust by rusty.jit.train_codegen (graph-compile-train), operation
 for operation, so both give the same bits. The formulas are PyTorch's
 (torch.optim.SGD with dampening 0, torch.optim.Adam without weight decay or
-amsgrad), in one fixed order with no fused multiply-add.
+amsgrad), in one fixed order with no fused multiply-add: Adam's bias
+corrections as PyTorch computes them (`lr / (1 - b1 ** t)`, `(1 - b2 ** t) ** 0.5`,
+C's pow, then `sqrt(v) / that + eps`); its first moment as `m + (1 - b1) * (g - m)`
+(PyTorch's lerp for β1 > 0.5; its vectorised loops fuse some multiply-adds, so
+PyTorch agrees to rounding, not to the bit).
 """
 from __future__ import annotations
 
@@ -53,7 +57,7 @@ ADAM = Rule('adam', ('lr', 'b1', 'b2', 'eps'), ('m', 'v'),
             (('w1', ('sub', 1.0, 'b1')),
              ('w2', ('sub', 1.0, 'b2')),
              ('nss', ('neg', ('div', 'lr', ('sub', 1.0, ('pow', 'b1', 't'))))),
-             ('c2', ('sqrt', ('sub', 1.0, ('pow', 'b2', 't'))))),
+             ('c2', ('pow', ('sub', 1.0, ('pow', 'b2', 't')), 0.5))),
             (('m', ('add', 'm', ('mul', 'w1', ('sub', 'g', 'm')))),
              ('v', ('add', ('mul', 'v', 'b2'), ('mul', ('mul', 'w2', 'g'), 'g'))),
              ('p', ('add', 'p', ('div', ('mul', 'nss', 'm'),
@@ -126,7 +130,7 @@ def read_optimizer(x, prefix: str, show) -> tuple:
             raise EvalError('%s: bad optimizer %s: %s' % (prefix, show(x), e.message.split(': ', 1)[1]))
         if head.name == 'adam':
             return ADAM, tuple(checked[1:])
-        if len(checked) == 2:
+        if len(checked) == 2 or checked[3] == 0.0:      # PyTorch: no momentum buffer
             return SGD, (checked[1],)
         return SGD_MOMENTUM, (checked[1], checked[3])
     raise EvalError('%s: the optimizer must be %s, got %s' % (prefix, SHAPES, show(x)))

@@ -37,7 +37,8 @@ TRAIN_SYMBOL = 'rusty_train_kernel'
 
 RUST_RULE = {
     'add': '(%s + %s)', 'sub': '(%s - %s)', 'mul': '(%s * %s)', 'div': '(%s / %s)',
-    'neg': '(-%s)', 'sqrt': '%s.sqrt()', 'pow': '%s.powf(%s)',
+    # the exponent behind a barrier: LLVM would turn pow(x, 0.5) into sqrt(x)
+    'neg': '(-%s)', 'sqrt': '%s.sqrt()', 'pow': '%s.powf(std::hint::black_box(%s))',
 }
 
 
