@@ -108,9 +108,8 @@ def graph_compile_train(host, f, names, optimizer, *args):
     _lambda(COMPILED, f, host.display)
     trained, rule, hyper, args, g, outputs, shapes, param_shapes = prepare(
         COMPILED, f, names, optimizer, args, host.display)
-    from .compile_graph import bridge
     from .jit.train_codegen import compile_train
-    native = compile_train(g, outputs, shapes, param_shapes, trained, rule, bridge())
+    native = compile_train(g, outputs, shapes, param_shapes, trained, rule)
     native.start(args, hyper)
     return _trainer('native-train', COMPILED, f, trained, param_shapes, rule, native)
 

@@ -2,7 +2,7 @@
 parameters, gradients and optimizer state) and the one foreign call that
 runs a whole `train!`.
 
-    NativeTrainer(fn, lib, source, bridge, param_shapes, trained, nstate)
+    NativeTrainer(fn, lib, source, matmul, param_shapes, trained, nstate)
       .train(steps, data) -> loss    .params() -> list    .reset()
       .start(args, hyper)            (the initial arguments and hyperparameters)
 
@@ -19,8 +19,7 @@ import threading
 from array import array
 
 from rusty.errors import EvalError
-from rusty.jit import ffi
-from rusty.jit.matmul_bridge import MmBridge
+from rusty.jit import bands, ffi
 from rusty.values import Tensor
 
 BUSY = 'train!: this trainer is already running (in another thread)'
@@ -36,12 +35,12 @@ def _size(shape) -> int:
 class NativeTrainer:
     """One compiled trainer's state and its call."""
 
-    def __init__(self, fn, lib, source: str, bridge: MmBridge, param_shapes: tuple,
+    def __init__(self, fn, lib, source: str, matmul: int, param_shapes: tuple,
                  trained: tuple, nstate: int):
         self.fn = fn
         self.lib = lib                      # keeps the library loaded
         self.source = source
-        self.bridge = bridge
+        self.matmul = ctypes.c_void_p(matmul)     # rusty_k_matmul_lanes
         self.shapes = param_shapes
         self.trained = trained
         self.lock = threading.Lock()
@@ -56,7 +55,7 @@ class NativeTrainer:
                       for _ in range(nstate)]
         self.st = (ctypes.c_void_p * max(len(self.state), 1))(
             *[b.buffer_info()[0] for b in self.state])
-        self.ctl = (ctypes.c_double * 4)()
+        self.ctl = (ctypes.c_double * 5)()
         self.initial: dict = {}
         self.hyper = None
 
@@ -94,17 +93,16 @@ class NativeTrainer:
             ctl[0] = float(steps)
             ctl[2] = 0.0
             ctl[3] = float('nan')
+            ctl[4] = float(bands.lanes())
             gate = ffi.kernel_gate
             gate.acquire()
             ffi.kernel_calls[0] += 1
             gate.release()
             try:
-                self.fn(self.inp, self.out, self.st, self.hyper, ctl, self.bridge.fn,
+                self.fn(self.inp, self.out, self.st, self.hyper, ctl, self.matmul,
                         ctypes.c_void_p(ctypes.addressof(ffi.stop_flag())))
             finally:
                 ffi.kernel_calls[0] -= 1
-            if self.bridge.errors:
-                self.bridge.check()
             if ffi.take_stop():
                 raise KeyboardInterrupt()
             return ctl[3]

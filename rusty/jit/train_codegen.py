@@ -2,7 +2,7 @@
 grad kernel and an optimizer's update rule, rendered into one Rust function
 that runs the whole step loop.
 
-    compile_train(g, outputs, shapes, param_shapes, trained, rule, bridge) -> NativeTrainer
+    compile_train(g, outputs, shapes, param_shapes, trained, rule) -> NativeTrainer
 
 `outputs` are the loss then the gradient of each trained parameter (in the
 order named, `trained` holding their parameter indices); `rule` is an
@@ -14,13 +14,15 @@ no reordering — so a step gives the bits of the interpreted trainer
 
 The function (ABI):
 
-    rusty_train_kernel(inp, out, st, hyper, ctl, mm, stop)
+    rusty_train_kernel(inp, out, st, hyper, ctl, matmul, stop)
 
 `inp` one pointer per lambda parameter (the trained ones are updated in
 place), `out` one per output (loss cell, gradient buffers), `st` one per
 state slot per trained parameter, `hyper` the hyperparameters in the rule's
 order, `ctl` = [steps (0: the loss only, no update), steps done so far (t),
-steps completed by this call, the last completed step's loss]. Before each
+steps completed by this call, the last completed step's loss, matmul lanes],
+`matmul` the native banded product (rusty_k_matmul_lanes of kernels.rs,
+called directly: a trainer needs no Python during its loop). Before each
 step and after its forward and backward pass the kernel polls the host's
 interrupt flag; a stop request ends the loop there, before the update, so the
 parameters are those of the last completed step.
@@ -28,9 +30,8 @@ parameters are those of the last completed step.
 from __future__ import annotations
 
 from rusty.graph.ir import Graph
-from rusty.jit import build
+from rusty.jit import build, kernels
 from rusty.jit.graph_codegen import grad_body, grad_prelude, rust_const, size
-from rusty.jit.matmul_bridge import MmBridge
 from rusty.jit.train_call import NativeTrainer
 
 TRAIN_SYMBOL = 'rusty_train_kernel'
@@ -82,9 +83,17 @@ def train_function(g: Graph, outputs: list, shapes: list, trained: tuple, rule,
     L = ['/// The step loop of a trainer (see rusty.jit.train_codegen).',
          '#[no_mangle]',
          'pub unsafe extern "C" fn %s(inp: *const *const f64, out: *const *mut f64, '
-         'st: *const *mut f64, hyper: *const f64, ctl: *mut f64, mm: MmBridgeFn, '
+         'st: *const *mut f64, hyper: *const f64, ctl: *mut f64, matmul: RustyLanesFn, '
          'stop: *const std::sync::atomic::AtomicI32) {' % symbol,
          '    let stop = &*stop;',
+         '    let lanes = *ctl.add(4) as usize;',
+         '    // a product over the crossover: row bands on the lanes (the split rule of',
+         '    // rusty.jit.bands), by the native kernel itself, with no Python in between',
+         '    let mm = |a: *const f64, _: usize, b: *const f64, _: usize, o: *mut f64, n: usize,'
+         ' k: usize, m: usize| {',
+         '        let rows = (n + lanes.min(n).max(1) - 1) / lanes.min(n).max(1);',
+         '        matmul(a, b, o, n, k, m, rows, lanes);',
+         '    };',
          '    let steps = *ctl as u64;',
          '    let mut t = *ctl.add(1);',
          '    let mut loss = *ctl.add(3);',
@@ -128,17 +137,24 @@ def train_function(g: Graph, outputs: list, shapes: list, trained: tuple, rule,
     return '\n'.join(L) + '\n'
 
 
+LANES_TYPE = (
+    '/// rusty_k_matmul_lanes (kernels.rs): (a, b, out, n, k, m, rows per band, lanes).\n'
+    'pub type RustyLanesFn = unsafe extern "C" fn(*const f64, *const f64, *mut f64, usize, '
+    'usize, usize, usize, usize) -> i32;\n\n')
+
+
 def train_source(g: Graph, outputs: list, shapes: list, trained: tuple, rule) -> str:
     """The whole library source of a graph-compile-train kernel."""
-    return grad_prelude() + train_function(g, outputs, shapes, trained, rule)
+    return grad_prelude() + LANES_TYPE + train_function(g, outputs, shapes, trained, rule)
 
 
 def compile_train(g: Graph, outputs: list, shapes: list, param_shapes: tuple, trained: tuple,
-                  rule, bridge: MmBridge) -> NativeTrainer:
+                  rule) -> NativeTrainer:
     """graph-compile-train: build (or find) the step loop and wrap it."""
     source = train_source(g, outputs, shapes, trained, rule)
     lib = build.build_and_load(source, TRAIN_SYMBOL)
     fn = lib.symbol(TRAIN_SYMBOL)
     fn.restype = None
     fn.argtypes = None
-    return NativeTrainer(fn, lib, source, bridge, param_shapes, trained, len(rule.state))
+    return NativeTrainer(fn, lib, source, kernels.matmul_lanes_address(), param_shapes, trained,
+                         len(rule.state))
