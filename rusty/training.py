@@ -30,7 +30,7 @@ def sgd(host, *args):
 @TABLE.fn('adam', 1, 4, host=True, sig='(adam lr [b1 b2 eps])',
           doc='The optimizer for trainers: Adam with learning rate `lr` (β1 0.9, β2 0.999, '
               'ε 1e-8 unless given; PyTorch\'s Adam without weight decay). It is data: a list.',
-          examples=(('(adam 0.01)', '(adam 0.01 0.9 0.999 1e-08)'),))
+          examples=(('(adam 0.01)', '(adam 0.01 0.9 0.999 0.00000001)'),))
 def adam(host, *args):
     from .graph.optimizers import make_adam
     return make_adam(args, host.display)
@@ -194,7 +194,8 @@ def trainer_params(host, tr):
 @TABLE.fn('trainer-reset!', 1, 1, host=True, sig='(trainer-reset! trainer)',
           doc='Put the trainer back to its initial parameters with a fresh optimizer state '
               '(the data args stay as last given); ⇒ the trainer.',
-          examples=())
+          examples=(("(let ((tr (graph-train (lambda (w) (* w w)) '(w) (sgd 0.25) 4))) "
+                     "(train! tr 3) (trainer-params (trainer-reset! tr)))", '(4)'),))
 def trainer_reset(host, tr):
     _is_trainer('trainer-reset!', tr, host.display)
     tr.run.reset()
