@@ -318,3 +318,28 @@ def test_pytorch_float64_agrees_to_1e_12(s, opt, torch_opt):
     Wr, br = s.run('(trainer-params c)', '<test>')
     assert all(close(a, b_) for a, b_ in zip(Wr.data, W))
     assert close(br, b)
+
+
+def test_exact_integer_arguments_become_floats():
+    from rusty.training import _numbers
+    t = Tensor(None, (2,))
+    assert _numbers([3, 2.5, t, True, 'a']) == [3.0, 2.5, t, True, 'a']
+    assert [x.__class__ for x in _numbers([3, -7])] == [float, float]
+
+
+@pytest.mark.rustc
+def test_no_host_error_escapes_from_odd_arguments(s):
+    s.run('(define c (make graph-compile-train (sgd 0.01)))', '<test>')
+    odd = ['5', '"s"', "'a", "'()", "'(1 2)", '(tensor 1)', 'c', '(lambda (x) x)', '-1', '1e400',
+           '(/ 0.0 0.0)']
+    for a in odd:
+        for src in ('(train! c %s)' % a, '(train! c 1 %s (nth small 3) 64)' % a,
+                    '(train! %s 1)' % a, '(trainer-params %s)' % a, '(sgd %s)' % a,
+                    "(sgd 0.1 'momentum %s)" % a, '(adam 0.1 %s 0.9 0)' % a,
+                    "(graph-compile-train loss %s (sgd 0.1) 1 2 3 4 5)" % a,
+                    "(graph-compile-train loss '(W) %s 1 2 3 4 5)" % a,
+                    "(graph-train %s '(w) (sgd 0.1) 1)" % a):
+            try:
+                s.run(src, '<test>')
+            except RustyError as e:
+                assert 'internal error' not in e.message, (src, e.message)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from rusty.graph.ir import Graph
 from rusty.jit import build, kernels
-from rusty.jit.graph_codegen import grad_body, grad_prelude, rust_const, size
+from rusty.jit.graph_codegen import grad_parts, grad_prelude, rust_const, size
 from rusty.jit.train_call import NativeTrainer
 
 TRAIN_SYMBOL = 'rusty_train_kernel'
@@ -54,6 +54,16 @@ def rule_expr(expr, local: frozenset) -> str:
     if op == 'first':
         return '(if h_first { %s } else { %s })' % (args[0], args[1])
     return RUST_RULE[op] % tuple(args)
+
+
+def invariants(g: Graph, trained: tuple) -> frozenset:
+    """The nodes that do not depend on a trained parameter: the same in
+    every step of a call, so computed once before the loop."""
+    varying: set = set()
+    for i, op, args, attr in g.rows():
+        if (op == 'param' and attr in trained) or any(a in varying for a in args):
+            varying.add(i)
+    return frozenset(i for i in range(len(g)) if i not in varying)
 
 
 def update_block(rule, param: int, grad_out: int, state_base: int, n: int) -> list:
@@ -79,7 +89,8 @@ def train_function(g: Graph, outputs: list, shapes: list, trained: tuple, rule,
                    symbol: str = TRAIN_SYMBOL) -> str:
     """The Rust function of a trainer: the step loop around the grad kernel's
     statements and the update of every trained parameter."""
-    body, scratch, _ = grad_body(g, outputs, shapes)
+    w = grad_parts(g, outputs, shapes, invariants(g, trained))
+    body, scratch, pre, pre_scratch = w.lines, w.scratch, w.pre, w.pre_scratch
     L = ['/// The step loop of a trainer (see rusty.jit.train_codegen).',
          '#[no_mangle]',
          'pub unsafe extern "C" fn %s(inp: *const *const f64, out: *const *mut f64, '
@@ -99,14 +110,18 @@ def train_function(g: Graph, outputs: list, shapes: list, trained: tuple, rule,
          '    let mut loss = *ctl.add(3);',
          '    let mut done = 0u64;']
     L += ['    let h_%s = *hyper.add(%d);' % (name, j) for j, name in enumerate(rule.hyper)]
-    if scratch:
+    if scratch or pre_scratch:
+        total = scratch + pre_scratch
         L += ['    let mut rusty_buf = RUSTY_SCRATCH.with(|c| c.take());',
-              '    if rusty_buf.len() < %d { rusty_buf = vec![0.0_f64; %d]; }' % (scratch, scratch)]
+              '    if rusty_buf.len() < %d { rusty_buf = vec![0.0_f64; %d]; }' % (total, total),
+              '    let (pre_scratch, loop_scratch) = rusty_buf.split_at_mut(%d);' % pre_scratch]
+    L.append('    // loop invariants: what depends on the data alone, once per call')
+    L += pre
     L += ["    'train: loop {",
           "        if rusty_stopped(stop) { break 'train; }",
           '        {']
     if scratch:
-        L.append('        let scratch = &mut rusty_buf[..%d];' % scratch)
+        L.append('        let scratch = &mut loop_scratch[..%d];' % scratch)
     L.append("        'kernel: {")
     L += ['        ' + line for line in body]
     L += ['        }',
@@ -128,7 +143,7 @@ def train_function(g: Graph, outputs: list, shapes: list, trained: tuple, rule,
           '        done += 1;',
           "        if done >= steps { break 'train; }",
           '    }']
-    if scratch:
+    if scratch or pre_scratch:
         L.append('    RUSTY_SCRATCH.with(|c| c.set(rusty_buf));')
     L += ['    *ctl.add(1) = t;',
           '    *ctl.add(2) = done as f64;',
