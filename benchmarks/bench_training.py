@@ -111,8 +111,11 @@ def val(i, off):
 
 # ── PyTorch ──────────────────────────────────────────────────────────────
 
-def torch_trainer(m, k, n, steps):
-    """A function training the workload in PyTorch float64; returns the final loss."""
+def torch_trainer(m, k, n, steps, optimizer=None):
+    """Functions training the workload in PyTorch float64 (returning the final
+    loss) and computing one gradient. The update is the hand-written SGD step
+    the rusty loops mirror, or with `optimizer` = (name, kwargs) a torch.optim
+    optimizer's step, as a PyTorch user writes it."""
     import torch
 
     def mat(r, c, off):
@@ -127,6 +130,8 @@ def torch_trainer(m, k, n, steps):
     def train():
         W = W0.clone().requires_grad_(True)
         b = torch.tensor(val(1, 0), dtype=torch.float64, requires_grad=True)
+        if optimizer is not None:
+            return optimized(W, b)
         for _ in range(steps):
             loss = loss_of(W, b)
             loss.backward()
@@ -135,6 +140,15 @@ def torch_trainer(m, k, n, steps):
                 b -= 0.01 * b.grad
             W.grad = None
             b.grad = None
+        with torch.no_grad():
+            return loss_of(W, b).item()
+
+    def optimized(W, b):
+        opt = getattr(torch.optim, optimizer[0])([W, b], **optimizer[1])
+        for _ in range(steps):
+            opt.zero_grad()
+            loss_of(W, b).backward()
+            opt.step()
         with torch.no_grad():
             return loss_of(W, b).item()
 
@@ -351,33 +365,6 @@ TRAINERS = '''
 '''
 
 
-def torch_optim_trainer(m, k, n, steps, opt_name, kwargs):
-    """A function training the workload with a torch.optim optimizer (float64),
-    as a PyTorch user writes it; returns the loss at the final weights."""
-    import torch
-
-    def mat(r, c, off):
-        return torch.tensor([val(i, off) for i in range(r * c)], dtype=torch.float64).reshape(r, c)
-    x, t, W0 = mat(m, k, 0), mat(m, n, 5), mat(k, n, 3)
-    nn = float(m * n)
-
-    def loss_of(W, b):
-        d = torch.relu(x @ W + b) - t
-        return (d * d / nn).sum()
-
-    def train():
-        W = W0.clone().requires_grad_(True)
-        b = torch.tensor(val(1, 0), dtype=torch.float64, requires_grad=True)
-        opt = getattr(torch.optim, opt_name)([W, b], **kwargs)
-        for _ in range(steps):
-            opt.zero_grad()
-            loss_of(W, b).backward()
-            opt.step()
-        with torch.no_grad():
-            return loss_of(W, b).item()
-    return train
-
-
 def trainer_rows(runs, torch_ok, problems):
     """(per-step rows, goal rows) of compiled trainers against PyTorch's optimizers."""
     rows, goals = [], []
@@ -393,7 +380,7 @@ def trainer_rows(runs, torch_ok, problems):
             if m * k * n >= 65536:      # over the crossover: the lane setting matters
                 contenders['graph-compile-train %s, 1 lane' % opt] = with_lanes('1', rusty)
             if torch_ok:
-                train = torch_optim_trainer(m, k, n, steps, torch_name, kwargs)
+                train, _ = torch_trainer(m, k, n, steps, (torch_name, kwargs))
 
                 def torch_run(train=train, opt=opt):
                     losses['torch ' + opt] = train()
