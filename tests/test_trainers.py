@@ -325,6 +325,11 @@ def test_exact_integer_arguments_become_floats():
     t = Tensor(None, (2,))
     assert _numbers([3, 2.5, t, True, 'a']) == [3.0, 2.5, t, True, 'a']
     assert [x.__class__ for x in _numbers([3, -7])] == [float, float]
+    assert _numbers([10 ** 400, -10 ** 400]) == [math.inf, -math.inf]
+    assert display_form(O.make_adam((1,), display_form)) == '(adam 1 0.9 0.999 0.00000001)'
+    with pytest.raises(RustyError) as e:
+        O.make_sgd((10 ** 400, O.MOMENTUM, -1.0), display_form)
+    assert e.value.message == 'sgd: the momentum must be a non-negative number, got -1'
 
 
 @pytest.mark.rustc

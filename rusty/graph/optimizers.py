@@ -72,11 +72,15 @@ SHAPES = "(sgd lr), (sgd lr 'momentum m), (adam lr) or (adam lr b1 b2 eps)"
 # ── The optimizer values: the builtins sgd and adam, and reading them back ─
 
 def number(x):
-    """x as a float if it is a number (an exact integer included), else None."""
+    """x as a float if it is a number (an exact integer included: the nearest
+    float, ±inf beyond the range), else None."""
     if x.__class__ is float:
         return x
     if x.__class__ is int:
-        return float(x)
+        try:
+            return float(x)
+        except OverflowError:
+            return math.inf if x > 0 else -math.inf
     return None
 
 
