@@ -18,12 +18,8 @@ import ctypes
 import threading
 from array import array
 
-from rusty.errors import EvalError
 from rusty.jit import bands, ffi
 from rusty.values import Tensor
-
-BUSY = 'train!: this trainer is already running (in another thread)'
-
 
 def _size(shape) -> int:
     n = 1
@@ -83,10 +79,13 @@ class NativeTrainer:
 
     def train(self, steps: int, data: dict | None):
         """Run `steps` steps in one call (0: the loss only), after replacing the
-        data arguments in `data`; the loss of the last completed step."""
-        if not self.lock.acquire(False):
-            raise EvalError(BUSY)
-        try:
+        data arguments in `data`; the loss of the last completed step.
+
+        One call at a time per trainer (its buffers are shared): the lock,
+        like the kernel gate, is taken by `with` statements, so an
+        asynchronous exception can never leave either held, and the kernel
+        count is undone only if it was made."""
+        with self.lock:
             for i, x in (data or {}).items():
                 self._set(i, x)
             ctl = self.ctl
@@ -94,33 +93,28 @@ class NativeTrainer:
             ctl[2] = 0.0
             ctl[3] = float('nan')
             ctl[4] = float(bands.lanes())
-            gate = ffi.kernel_gate
-            gate.acquire()
-            ffi.kernel_calls[0] += 1
-            gate.release()
+            entered = False
             try:
+                with ffi.kernel_gate:
+                    ffi.kernel_calls[0] += 1
+                    entered = True
                 self.fn(self.inp, self.out, self.st, self.hyper, ctl, self.matmul,
                         ctypes.c_void_p(ctypes.addressof(ffi.stop_flag())))
             finally:
-                ffi.kernel_calls[0] -= 1
+                if entered:
+                    ffi.kernel_calls[0] -= 1
             if ffi.take_stop():
                 raise KeyboardInterrupt()
             return ctl[3]
-        finally:
-            self.lock.release()
 
     def params(self) -> list:
         return [self._copy(i) for i in self.trained]
 
     def reset(self) -> None:
         """Back to the initial parameters and a fresh optimizer (the data stays)."""
-        if not self.lock.acquire(False):
-            raise EvalError(BUSY)
-        try:
+        with self.lock:
             for i, x in self.initial.items():
                 self._set(i, x)
             for b in self.state:
                 b[:] = array('d', [0.0]) * len(b)
             self.ctl[1] = 0.0
-        finally:
-            self.lock.release()
