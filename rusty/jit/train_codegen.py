@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from rusty.graph.ir import Graph
 from rusty.jit import build, kernels
-from rusty.jit.graph_codegen import grad_parts, grad_prelude, rust_const, size
+from rusty.jit.graph_codegen import SHAPE_ONLY_SECOND, grad_parts, grad_prelude, rust_const, size
 from rusty.jit.train_call import NativeTrainer
 
 TRAIN_SYMBOL = 'rusty_train_kernel'
@@ -58,10 +58,12 @@ def rule_expr(expr, local: frozenset) -> str:
 
 def invariants(g: Graph, trained: tuple) -> frozenset:
     """The nodes that do not depend on a trained parameter: the same in
-    every step of a call, so computed once before the loop."""
+    every step of a call, so computed once before the loop. (The second
+    argument of `expand` and `sum-to` gives only a shape.)"""
     varying: set = set()
     for i, op, args, attr in g.rows():
-        if (op == 'param' and attr in trained) or any(a in varying for a in args):
+        read = args[:1] if op in SHAPE_ONLY_SECOND else args
+        if (op == 'param' and attr in trained) or any(a in varying for a in read):
             varying.add(i)
     return frozenset(i for i in range(len(g)) if i not in varying)
 
