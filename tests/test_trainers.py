@@ -366,3 +366,13 @@ def test_gradients_that_do_not_change_between_steps_are_hoisted_and_still_right(
             s.run('(train! i 4 %s)' % data, '<test>'))
         assert params(s, 'c') == params(s, 'i')
     assert s.run("(equal? (cadr (trainer-params c)) (matrix 2 2 1))", '<test>') is True
+
+
+@pytest.mark.rustc
+def test_hyperparameters_are_arguments_so_a_new_rate_reuses_the_library(s):
+    s.run('(define a (make graph-compile-train (adam 0.01))) '
+          '(define b (make graph-compile-train (adam 0.5 0.8 0.9 0.1)))'
+          '(define c (make graph-compile-train (sgd 0.01)))', '<test>')
+    a, b, c = (s.run(n, '<test>').run for n in 'abc')
+    assert a.source == b.source and a.lib.path == b.lib.path
+    assert a.source != c.source
