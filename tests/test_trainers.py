@@ -237,15 +237,23 @@ def test_train_errors_leave_the_trainer_as_it_was(s, maker, src, message):
 
 # ── Ctrl-C between steps ─────────────────────────────────────────────────
 
+def steps_done(trainer) -> int:
+    """How many steps a trainer has completed since its start or reset."""
+    run = trainer.run
+    return int(run.ctl[1] if hasattr(run, 'ctl') else run.now[2])
+
+
 @pytest.mark.rustc
-@pytest.mark.parametrize('opt', ['(sgd 0.001)', '(adam 0.001)'])
-def test_interrupt_keeps_the_last_completed_step(s, opt):
-    """A long run (MEDIUM-sized steps, matmuls through the bridge) stopped
+@pytest.mark.parametrize('maker,opt', [('graph-compile-train', '(sgd 0.001)'),
+                                       ('graph-compile-train', '(adam 0.001)'),
+                                       ('graph-train', '(adam 0.001)')])
+def test_interrupt_keeps_the_last_completed_step(s, maker, opt):
+    """A long run (MEDIUM-sized steps, matmuls over the crossover) stopped
     by Ctrl-C holds exactly the parameters of some number of whole steps:
     a fresh trainer run for that many steps gives the same bits."""
     s.run('(define medium (mlp 64 256 64))'
-          "(define (mk) (apply graph-compile-train (append (list loss '(W b) %s) medium)))"
-          '(define c (mk)) (define kept 41)' % opt, '<test>')
+          "(define (mk) (apply %s (append (list loss '(W b) %s) medium)))"
+          '(define c (mk)) (define kept 41)' % (maker, opt), '<test>')
     s.run('(train! c 1)', '<test>')
 
     def fire():
@@ -262,7 +270,7 @@ def test_interrupt_keeps_the_last_completed_step(s, opt):
     th.join()
     assert e.value.message == 'interrupted'
     assert time.monotonic() - started < 10
-    done = int(s.run('c', '<test>').run.ctl[1])
+    done = steps_done(s.run('c', '<test>'))
     assert done > 1
     assert s.run('(+ kept 1)', '<test>') == 42.0
     s.run('(define d (mk))', '<test>')
