@@ -25,7 +25,9 @@ steps completed by this call, the last completed step's loss, matmul lanes],
 called directly: a trainer needs no Python during its loop). Before each
 step and after its forward and backward pass the kernel polls the host's
 interrupt flag; a stop request ends the loop there, before the update, so the
-parameters are those of the last completed step.
+parameters are those of the last completed step. Nodes that depend on the
+data alone (`invariants`: a transposed input, constants, a gradient of the
+data alone) are computed once per call, before the loop.
 """
 from __future__ import annotations
 
