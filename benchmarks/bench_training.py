@@ -3,7 +3,11 @@ workloads with graph-grad and graph-compile-grad, the update written in rusty,
 against PyTorch float64 (1 thread and default threads) in the same run; the
 kernel call alone; and where the time of a compiled SMALL step goes.
 
-    python3 benchmarks/bench_training.py [--quick] [--mallopt]
+    python3 benchmarks/bench_training.py [--quick] [--mallopt] [--trainers]
+
+It also times trainers (graph-compile-train: the whole step loop in one native
+call) with SGD and Adam against PyTorch's own torch.optim.SGD / torch.optim.Adam
+loops, 1 thread, in the same run; `--trainers` runs only those rows.
 
 Prints markdown tables (run.py embeds them and reads the goal rows). Uses
 RUSTY_CACHE_DIR if set, else a private temporary JIT cache. Needs rustc.
@@ -107,8 +111,11 @@ def val(i, off):
 
 # ── PyTorch ──────────────────────────────────────────────────────────────
 
-def torch_trainer(m, k, n, steps):
-    """A function training the workload in PyTorch float64; returns the final loss."""
+def torch_trainer(m, k, n, steps, optimizer=None):
+    """Functions training the workload in PyTorch float64 (returning the final
+    loss) and computing one gradient. The update is the hand-written SGD step
+    the rusty loops mirror, or with `optimizer` = (name, kwargs) a torch.optim
+    optimizer's step, as a PyTorch user writes it."""
     import torch
 
     def mat(r, c, off):
@@ -123,6 +130,8 @@ def torch_trainer(m, k, n, steps):
     def train():
         W = W0.clone().requires_grad_(True)
         b = torch.tensor(val(1, 0), dtype=torch.float64, requires_grad=True)
+        if optimizer is not None:
+            return optimized(W, b)
         for _ in range(steps):
             loss = loss_of(W, b)
             loss.backward()
@@ -131,6 +140,15 @@ def torch_trainer(m, k, n, steps):
                 b -= 0.01 * b.grad
             W.grad = None
             b.grad = None
+        with torch.no_grad():
+            return loss_of(W, b).item()
+
+    def optimized(W, b):
+        opt = getattr(torch.optim, optimizer[0])([W, b], **optimizer[1])
+        for _ in range(steps):
+            opt.zero_grad()
+            loss_of(W, b).backward()
+            opt.step()
         with torch.no_grad():
             return loss_of(W, b).item()
 
@@ -331,6 +349,83 @@ def profile_small(s):
     return rows
 
 
+# ── Trainers: the whole step loop in one native call ─────────────────────
+
+TRAINER_GOALS = {        # (optimizer, workload) -> speed-up over PyTorch's optimizer on 1 thread
+    ('sgd', 'SMALL'): 20.0, ('adam', 'SMALL'): 20.0,
+    ('sgd', 'MEDIUM'): 2.0, ('adam', 'MEDIUM'): 2.0,
+}
+TRAINER_OPTIMIZERS = {'sgd': ('(sgd 0.01)', 'SGD', {'lr': 0.01}),
+                      'adam': ('(adam 0.001)', 'Adam', {'lr': 0.001})}
+TRAINERS = '''
+(define sgd-trainer (graph-compile-train loss '(W b) (sgd 0.01) x W0 b0 t nn))
+(define adam-trainer (graph-compile-train loss '(W b) (adam 0.001) x W0 b0 t nn))
+(define sgd-reference (graph-train loss '(W b) (sgd 0.01) x W0 b0 t nn))
+(define adam-reference (graph-train loss '(W b) (adam 0.001) x W0 b0 t nn))
+'''
+
+
+def trainer_rows(runs, torch_ok, problems):
+    """(per-step rows, goal rows) of compiled trainers against PyTorch's optimizers."""
+    rows, goals = [], []
+    for name, (m, k, n, steps, want, digits) in WORKLOADS.items():
+        s = session_for(m, k, n)
+        s.run(TRAINERS, '<bench>')
+        losses, contenders = {}, {}
+        for opt, (_, torch_name, kwargs) in TRAINER_OPTIMIZERS.items():
+            def rusty(opt=opt):
+                losses[opt] = s.run('(begin (trainer-reset! %s-trainer) (train! %s-trainer %d) '
+                                    '(train! %s-trainer 0))' % (opt, opt, steps, opt), '<bench>')
+            contenders['graph-compile-train %s' % opt] = rusty
+            if m * k * n >= 65536:      # over the crossover: the lane setting matters
+                contenders['graph-compile-train %s, 1 lane' % opt] = with_lanes('1', rusty)
+            if torch_ok:
+                train, _ = torch_trainer(m, k, n, steps, (torch_name, kwargs))
+
+                def torch_run(train=train, opt=opt):
+                    losses['torch ' + opt] = train()
+                contenders['PyTorch %s, 1 thread' % torch_name] = with_torch_threads(1, torch_run)
+        for fn in contenders.values():      # warm up, and check the losses
+            fn()
+        checked('%s trainer sgd' % name, losses['sgd'], want, digits, problems)
+        for opt in TRAINER_OPTIMIZERS:      # the reference gives the same bits
+            ref = s.run('(begin (train! %s-reference %d) (train! %s-reference 0))'
+                        % (opt, steps, opt), '<bench>')
+            if ref != losses[opt]:
+                problems.append('%s %s: compiled %r, graph-train %r' % (name, opt, losses[opt], ref))
+        stats = {c: Stat([t / steps for t in ts]) for c, ts in interleave(contenders, runs).items()}
+        for c, st in stats.items():
+            opt = 'sgd' if 'sgd' in c or 'SGD' in c else 'adam'
+            loss = losses[opt] if c.startswith('graph') else losses.get('torch ' + opt)
+            rows.append(('%s (%d×%d·%d×%d, %d steps)' % (name, m, k, k, n, steps), c,
+                         '%s (%s)' % (fmt_time(st.min), fmt_time(st.median)), repr(loss)))
+        if torch_ok:
+            for opt, (_, torch_name, _) in TRAINER_OPTIMIZERS.items():
+                ours = min(st.min for c, st in stats.items()
+                           if c.startswith('graph-compile-train %s' % opt))
+                ratio = stats['PyTorch %s, 1 thread' % torch_name].min / ours
+                target = TRAINER_GOALS[(opt, name)]
+                goals.append(('graph-compile-train %s %s vs PyTorch 1 thread' % (opt, name),
+                              fmt_ratio(ratio), '≥ %g×' % target,
+                              'met' if ratio >= target else 'missed'))
+    return rows, goals
+
+
+def trainer_section(runs, torch_ok, problems) -> list:
+    rows, goals = trainer_rows(runs, torch_ok, problems)
+    out = ['### Trainers: the whole step in one native call\n',
+           'Per step: one `train!` of the whole workload from the same start (after '
+           '`trainer-reset!`), against PyTorch\'s own optimizer loop (`zero_grad`, `backward`, '
+           '`step`) on 1 thread; minimum over interleaved runs (median in brackets). Final '
+           'losses are at the final weights (`(train! tr 0)`); the compiled trainers are '
+           'checked against `graph-train`, bit for bit. For MEDIUM the better of the two lane '
+           'settings counts, as above.\n',
+           md_table(['workload', 'path', 'per step', 'final loss'], rows), '']
+    if goals:
+        out += [md_table(['comparison', 'speed-up', 'goal', 'verdict'], goals), '']
+    return out
+
+
 # ── Main ─────────────────────────────────────────────────────────────────
 
 def raise_malloc_thresholds():
@@ -355,21 +450,36 @@ def main(argv):
         own_cache = tempfile.mkdtemp(prefix='rusty-bench-cache-')
         os.environ['RUSTY_CACHE_DIR'] = own_cache
     try:
+        if '--trainers' in argv:
+            return run_trainers(runs)
         return run(runs, quick, '--mallopt' in argv)
     finally:
         if own_cache:
             shutil.rmtree(own_cache, ignore_errors=True)
 
 
-def run(runs, quick, mallopt):
-    problems = []
+def torch_info():
+    """(torch importable, its default threads, its version)."""
     try:
         import torch
-        torch_ok = True
-        default_threads = torch.get_num_threads()
-        torch_version = torch.__version__
+        return True, torch.get_num_threads(), torch.__version__
     except ImportError:
-        torch_ok, default_threads, torch_version = False, 0, 'not installed'
+        return False, 0, 'not installed'
+
+
+def run_trainers(runs):
+    problems = []
+    torch_ok, _, version = torch_info()
+    out = ['PyTorch %s float64.\n' % version] + trainer_section(runs, torch_ok, problems)
+    if problems:
+        out.append('**Problems found:**\n' + ''.join('- %s\n' % p for p in problems))
+    print('\n'.join(out))
+    return 1 if problems else 0
+
+
+def run(runs, quick, mallopt):
+    problems = []
+    torch_ok, default_threads, torch_version = torch_info()
     out = []
     out.append('PyTorch %s float64; its default here is %d threads. rusty: row bands on native lanes, '
                'with the default lanes (RUSTY_MM_THREADS unset: %s) and with 1 lane. Per-step '
@@ -422,6 +532,8 @@ def run(runs, quick, mallopt):
                       'the same bits' if exact == losses['SMALL']['graph-grad'] else 'differs',
                       losses['MEDIUM']['graph-grad'], losses['MEDIUM']['graph-compile-grad'],
                       losses['MEDIUM'].get('PyTorch')))
+
+    out += trainer_section(runs, torch_ok, problems)
 
     # The gradient alone
     rows = []

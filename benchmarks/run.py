@@ -47,7 +47,7 @@ FAMILIES = {
     'defrust': ('defrust: native fib(30), compile and cache', 'bench_defrust.py', [], 'defrust'),
     'native-call': ('defrust: per-call overhead from rusty', 'bench_native_call.py', [], 'json'),
     'repl': ('REPL: time to the first prompt', 'bench_repl.py', [], 'repl'),
-    'training': ('Training: MLP SGD step vs PyTorch float64', 'bench_training.py', [], 'training'),
+    'training': ('Training: MLP steps (SGD, Adam) vs PyTorch float64', 'bench_training.py', [], 'training'),
     'wordfreq': ('Scripts: wordfreq.lisp on a 1 MB text', 'bench_wordfreq.py', [], 'json'),
     'fmt': ('Formatter: `fmt-string` on 10,000 lines and growth', 'bench_fmt.py', [], 'json'),
 }

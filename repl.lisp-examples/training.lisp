@@ -1,7 +1,7 @@
-; Training a small network two ways: with graph-grad (the graph is built once
-; and evaluated by the interpreter) and with graph-compile-grad (the same
-; forward+backward graph compiled to one native kernel). Both give the same
-; bits, so the final losses are identical.
+; Training a small network with trainers: graph-compile-train compiles the
+; whole step (forward, backward and the optimizer's update) to native code and
+; runs any number of steps in one call; graph-train is the same trainer run by
+; the interpreter (graph-grad and the tensor ops). Both give the same bits.
 ; requires: rustc
 
 ; The MLP SMALL workload: 8 examples of 16 features, one 16x8 layer with a
@@ -20,40 +20,53 @@
                                         (tensor-sub (relu (tensor-add (matmul x W) b)) t))
                             nn))))
 
-; One SGD step takes (loss grad-x grad-W grad-b grad-t grad-nn) from `step`
-; and moves W and b against their gradients: W <- W - 0.01 gW, b <- b - 0.01 gb.
-(define (train step W b steps)
-  (if (= steps 0)
-      (car (step x W b t nn))
-      (let ((r (step x W b t nn)))
-        (train step
-               (tensor-sub W (tensor-mul 0.01 (nth r 2)))
-               (- b (* 0.01 (nth r 3)))
-               (- steps 1)))))
-
 (define W0 (matrix 16 8 3))
 (define b0 (val 1 0))
 
-; The compiled kernel is specialised to the example arguments' shapes.
-(define kernel (graph-compile-grad loss x W0 b0 t nn))
-(println kernel)
-; expect: #<native-grad:grad-kernel (8x16 16x8 scalar 8x8 scalar)>
+; W and b are trained, with SGD at learning rate 0.01; x, t and nn are data.
+; The arguments are the starting values, and their shapes are the trainer's.
+(define fast (graph-compile-train loss '(W b) (sgd 0.01) x W0 b0 t nn))
+(define slow (graph-train loss '(W b) (sgd 0.01) x W0 b0 t nn))
+(println fast)
+; expect: #<native-train:loss (16x8 scalar) sgd>
+(println slow)
+; expect: #<train:loss (16x8 scalar) sgd>
 
-; Its result is exactly graph-grad's.
-(println (equal? (kernel x W0 b0 t nn) (graph-grad loss x W0 b0 t nn)))
-; expect: #t
-
-(define interpreted (train (lambda (x W b t nn) (graph-grad loss x W b t nn)) W0 b0 1000))
-(define compiled (train kernel W0 b0 1000))
-(println "initial loss:" (car (kernel x W0 b0 t nn)))
+; (train! tr 0) is the loss at the current parameters; (train! tr N) runs N
+; steps and gives the loss of the last one.
+(println "initial loss:" (train! fast 0))
 ; expect: initial loss: 1.2212867736816406
-(println "final loss, graph-grad:" interpreted)
-; expect: final loss, graph-grad: 0.35312804084655014
-(println "final loss, graph-compile-grad:" compiled)
-; expect: final loss, graph-compile-grad: 0.35312804084655014
-(println (= interpreted compiled))
+(println "after 1000 steps:" (train! fast 1000) (train! slow 1000))
+; expect: after 1000 steps: 0.3531348049950783 0.3531348049950783
+(println "final loss:" (train! fast 0))
+; expect: final loss: 0.35312804084655014
+(println (equal? (trainer-params fast) (trainer-params slow)))
+; expect: #t
+(println "b:" (cadr (trainer-params fast)))
+; expect: b: -1.2891070557052173
+
+; Adam and SGD with momentum, as PyTorch defines them.
+(define adam-fast (graph-compile-train loss '(W b) (adam 0.01) x W0 b0 t nn))
+(define adam-slow (graph-train loss '(W b) (adam 0.01) x W0 b0 t nn))
+(println (= (train! adam-fast 200) (train! adam-slow 200)))
+; expect: #t
+(define heavy (graph-compile-train loss '(W b) (sgd 0.002 'momentum 0.9) x W0 b0 t nn))
+(println (train! heavy 100))
+; expect: 0.4307423939233498
+
+; trainer-reset! starts over: the same steps give the same losses.
+(trainer-reset! adam-fast)
+(define first-run (train! adam-fast 50))
+(trainer-reset! adam-fast)
+(println (= (train! adam-fast 50) first-run))
 ; expect: #t
 
-; The kernel checks its arguments against the shapes it was compiled for.
-(println (try-catch (kernel (matrix 4 16 0) W0 b0 t nn) (e) e))
-; expect: grad-kernel: compiled for shape [8, 16], got [4, 16] — run graph-compile-grad again for new shapes
+; New data (same shapes) replaces the old for this and later calls.
+(println (train! fast 0 (matrix 8 16 4) (matrix 8 8 9) 64))
+; expect: 0.41718813671752736
+
+; A trainer checks new data against the shapes it was compiled for.
+(println (try-catch (train! fast 1 (matrix 4 16 0) t nn) (e) e))
+; expect: train!: compiled for shape [8, 16], got [4, 16] — run graph-compile-train again for new shapes
+(println (try-catch (graph-compile-train loss '(W w) (sgd 0.01) x W0 b0 t nn) (e) e))
+; expect: graph-compile-train: w is not a parameter of loss (x W b t nn)

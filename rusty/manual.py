@@ -39,7 +39,7 @@ TOPICS = {
     'files': (('rusty.builtins.files',), ()),
     'discovery': (('rusty.builtins.discovery',), ()),
     'tensors': (('rusty.builtins.tensors',), ()),
-    'graphs': (('rusty.graph.builtins', 'rusty.compile_graph'), ()),
+    'graphs': (('rusty.graph.builtins', 'rusty.compile_graph', 'rusty.training'), ()),
 }
 
 

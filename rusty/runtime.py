@@ -29,7 +29,7 @@ FORM_MODULES = ev.defer_specials(forms.TABLE, lambda m: import_module('rusty.' +
 TABLE_MODULES = tuple('rusty.builtins.' + m for m in (
     'numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'files', 'tensors',
     'integers', 'randomness', 'text', 'hashes', 'scripts', 'layout', 'vectors')) + (
-    'rusty.graph.builtins', 'rusty.compile_graph')
+    'rusty.graph.builtins', 'rusty.compile_graph', 'rusty.training')
 LIBRARY_PRIMITIVES = 'rusty.builtins.library'     # bound for the standard library only
 STDLIB_PATH = os.path.join(os.path.dirname(__file__), 'stdlib.lisp')
 DEFAULT_RECURSION_LIMIT = 200_000

@@ -282,6 +282,21 @@ class NativeGrad:
         self.handle = handle
 
 
+class Trainer:
+    """A trainer (graph-compile-train, graph-train): `kind` is `native-train`
+    or `train`, `name` the loss's name, `shapes` one entry per trained
+    parameter (dims tuple or None), `optimizer` its name; `run` does the work
+    (train(steps, data), params(), reset())."""
+    __slots__ = ('kind', 'name', 'shapes', 'optimizer', 'run')
+
+    def __init__(self, kind, name, shapes, optimizer, run):
+        self.kind = kind
+        self.name = name
+        self.shapes = shapes
+        self.optimizer = optimizer
+        self.run = run
+
+
 PROCEDURE_TYPES = (Builtin, Lambda, Macro, Native, NativeGrad)
 
 
@@ -371,7 +386,7 @@ _TYPE_NAMES = {
     float: 'number', int: 'number', bool: 'boolean', str: 'string', Symbol: 'symbol',
     List: 'list', NilType: 'nil', Lambda: 'lambda', Macro: 'macro',
     Builtin: 'builtin', Tensor: 'tensor', Native: 'native', NativeGrad: 'native-grad',
-    Hash: 'hash', Vector: 'vector',
+    Hash: 'hash', Vector: 'vector', Trainer: 'trainer',
 }
 
 

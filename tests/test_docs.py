@@ -29,7 +29,7 @@ except ImportError:
             return '(' + ' '.join(write_form(e) for e in x) + ')'
         return display_form(x)
 
-NEEDS_RUSTC = {'graph-compile', 'graph-compile-grad', 'defrust', 'defrust*'}
+NEEDS_RUSTC = {'graph-compile', 'graph-compile-grad', 'defrust', 'defrust*', 'graph-compile-train', 'train!'}
 
 
 def fresh():

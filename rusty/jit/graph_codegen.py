@@ -192,10 +192,18 @@ class _GradWriter:
         self.scratch = 0                   # elements of the buffers in the scratch vector
         self.unpolled = 0                  # work emitted since the last interrupt poll
         self.polls = 0
+        # Nodes computed once, before a trainer's step loop (see grad_parts):
+        # their statements go to `pre`, their big buffers to `pre_scratch`.
+        self.hoist: frozenset = frozenset()
+        self.hoisting = False
+        self.pre: list[str] = []
+        self.pre_scratch = 0
 
     def poll(self, work: int) -> None:
         """Before a node doing `work` operations: poll the interrupt flag if
         the work since the last poll, this node's included, reaches POLL_WORK."""
+        if self.hoisting:
+            return
         self.unpolled += work
         if self.unpolled >= POLL_WORK:
             self.emit("if rusty_stopped(stop) { break 'kernel; }")
@@ -203,7 +211,7 @@ class _GradWriter:
             self.polls += 1
 
     def emit(self, text: str) -> None:
-        self.lines.append('    ' + text)
+        (self.pre if self.hoisting else self.lines).append('    ' + text)
 
     def buffer(self, i: int, n: int) -> str:
         """Declare node i's result buffer of n elements; returns the variable."""
@@ -216,12 +224,16 @@ class _GradWriter:
         elif self.stack + n <= STACK_ELEMENTS:
             self.emit('let mut %s = [0.0_f64; %d];' % (v, n))
             self.stack += n
+        elif self.hoisting:
+            self.emit('let (%s, pre_scratch) = pre_scratch.split_at_mut(%d);' % (v, n))
+            self.pre_scratch += n
         else:
             self.emit('let (%s, scratch) = scratch.split_at_mut(%d);' % (v, n))
             self.scratch += n
         return v
 
     def node(self, i: int, op: str, args: tuple, attr) -> None:
+        self.hoisting = i in self.hoist
         s = self.shapes[i]
         sa = [self.shapes[a] for a in args]
         v = [self.name[a] for a in args]
@@ -459,10 +471,25 @@ BRIDGE_TYPE = (
     '}\n')
 
 
-def grad_function(g: Graph, outputs: list, shapes: list, symbol: str = GRAD_SYMBOL) -> str:
-    """The Rust function of a shape-specialised forward+backward kernel."""
+def grad_body(g: Graph, outputs: list, shapes: list) -> tuple:
+    """(statements, scratch elements, polls) of a forward+backward kernel: the
+    statements compute every node and store output k through `out.add(k)`,
+    reading the arguments through `inp`, the bridge `mm`, the flag `stop` and,
+    when scratch elements are needed, a `scratch` slice of that many; a poll
+    that sees a stop request does `break 'kernel`."""
+    w = grad_parts(g, outputs, shapes)
+    return w.lines, w.scratch, w.polls
+
+
+def grad_parts(g: Graph, outputs: list, shapes: list, hoist: frozenset = frozenset()):
+    """The writer after writing a forward+backward kernel (grad_body): its
+    `lines`, `scratch` and `polls`; and for a trainer, the nodes in `hoist`
+    (nodes whose arguments are all in it too: loop invariants) written apart
+    into `pre`, with big buffers from a `pre_scratch` slice of `pre_scratch`
+    elements and no polls, to run once before the step loop."""
     resolved = _resolve_homes(g, outputs, shapes)
     w = _GradWriter(g, resolved, shapes)
+    w.hoist = hoist
     # Only nodes computed by a loop or the bridge can live in a result buffer.
     for o in list(w.home):
         if g.ops[o] in ('param', 'if', 'const') or shapes[o] is None:
@@ -471,17 +498,24 @@ def grad_function(g: Graph, outputs: list, shapes: list, symbol: str = GRAD_SYMB
     w.inline = _inline_nodes(g, set(resolved), shapes, w.source)
     for i, op, args, attr in g.rows():
         w.node(i, op, args, attr)
+    w.hoisting = False
     for k, o in enumerate(resolved):
         w.store(k, o)
-    if w.polls:          # a poll that sees a stop request leaves the block
-        w.lines = ["    'kernel: {"] + ['    ' + line for line in w.lines] + ['    }']
-    body = '\n'.join(w.lines)
-    if w.scratch:
+    return w
+
+
+def grad_function(g: Graph, outputs: list, shapes: list, symbol: str = GRAD_SYMBOL) -> str:
+    """The Rust function of a shape-specialised forward+backward kernel."""
+    lines, scratch, polls = grad_body(g, outputs, shapes)
+    if polls:          # a poll that sees a stop request leaves the block
+        lines = ["    'kernel: {"] + ['    ' + line for line in lines] + ['    }']
+    body = '\n'.join(lines)
+    if scratch:
         body = ('    let mut rusty_buf = RUSTY_SCRATCH.with(|c| c.take());\n'
                 '    if rusty_buf.len() < %d { rusty_buf = vec![0.0_f64; %d]; }\n'
                 '    {\n    let scratch = &mut rusty_buf[..%d];\n%s\n    }\n'
                 '    RUSTY_SCRATCH.with(|c| c.set(rusty_buf));'
-                % (w.scratch, w.scratch, w.scratch, body))
+                % (scratch, scratch, scratch, body))
     return ('/// One pointer per argument (in), one per output (out): loss, then each gradient;\n'
             '/// `stop` is the host\'s interrupt flag.\n'
             '#[no_mangle]\npub unsafe extern "C" fn %s(inp: *const *const f64, '

@@ -204,6 +204,7 @@ def _make_table(lib) -> dict:
         return out
     table['matmul'] = matmul
     table['matmul_into'] = matmul_into
+    table['matmul_lanes_address'] = ctypes.cast(in_lanes, ctypes.c_void_p).value
     table['lane_worker_bands'] = _fn(lib, 'rusty_k_lanes_worker_bands', [], _N)
     return table
 
@@ -215,6 +216,16 @@ def matmul_into(a: int, b: int, out: int, n: int, k: int, m: int) -> bool:
     if table is None:
         raise CompileError('native kernels are not available')
     return table['matmul_into'](a, b, out, n, k, m)
+
+
+def matmul_lanes_address() -> int:
+    """The address of `rusty_k_matmul_lanes` (the banded product, called
+    with the rows per band and the lanes), for generated code that calls it
+    directly rather than through the Python bridge (compiled trainers)."""
+    table = load()
+    if table is None:
+        raise CompileError('native kernels are not available')
+    return table['matmul_lanes_address']
 
 
 def lane_worker_bands() -> int:

@@ -18,7 +18,7 @@ from ..errors import RustyError
 from ..printer import display_form
 from ..reader import read
 from ..suggest import closest
-from ..values import EMPTY, Builtin, Lambda, List, Macro, Native, NativeGrad, type_name
+from ..values import EMPTY, Builtin, Lambda, List, Macro, Native, NativeGrad, Trainer, type_name
 
 QUIT = object()
 COMMAND = re.compile(r'^(\s*,)([^\s()"\']*)')
@@ -298,6 +298,8 @@ def _rust(repl, cmd):
     v = repl.session.global_value(name)
     if v is None:
         repl.write(undefined(repl, name) + '\n')
+    elif v.__class__ is Trainer and getattr(v.run, 'source', ''):      # a compiled trainer
+        repl.write(repl.highlight(v.run.source.rstrip('\n'), 'rust') + '\n')
     elif v.__class__ not in (Native, NativeGrad) or not v.source:
         repl.write('%s is %s, not a native function (define one with defrust)\n'
                    % (name, repl.short(display_form(v))))
