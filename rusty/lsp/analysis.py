@@ -33,6 +33,7 @@ MAX_EXPANSIONS = 2000       # macro expansions per analysis
 MAX_EXPANSION_NESTING = 40  # an expansion inside an expansion inside …
 BUDGET = 2.0                # seconds of walking per analysis
 MACRO_TIMEOUT = 0.5         # seconds a macro body may run before it is interrupted
+MAX_CUTS = 6               # tries at reading the part of a broken text before its error
 
 # A binding an editor can point at. kind: function, variable, macro, native,
 # parameter, local; `sig` is a call signature or None; `doc` a docstring or None.
@@ -144,19 +145,26 @@ def offset_of(text: str, line: int, col: int) -> int:
 
 
 def read_forms(text: str, file: str):
-    """(forms, error): all top-level forms, or on a read error the forms that
-    read before the place it points at, and the error."""
+    """(forms, error): all top-level forms, or on a read error the forms
+    before the place it points at (cutting again, at most MAX_CUTS times,
+    while what is left does not read either: an unclosed form inside an
+    unclosed form), and the first error."""
     try:
         return read(text, file), None
     except ReadError as e:
         err = e
-    if err.span is None:
-        return EMPTY, err
-    head = text[:offset_of(text, err.span.line, err.span.col)]
-    try:
-        return read(head, file), err
-    except ReadError:
-        return EMPTY, err
+    first, cut = err, len(text)
+    for attempt in range(MAX_CUTS):
+        if err.span is None:
+            return EMPTY, first
+        cut = min(cut, offset_of(text, err.span.line, err.span.col))
+        if attempt == MAX_CUTS - 1:         # deep nesting: back to a line that starts a top-level form
+            cut = max(text.rfind('\n(', 0, cut) + 1, 0)
+        try:
+            return read(text[:cut], file), first
+        except ReadError as e:
+            err = e
+    return EMPTY, first
 
 
 def syntax_problem(form, span, unit):
