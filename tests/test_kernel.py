@@ -215,3 +215,14 @@ def test_without_ipykernel_install_says_how():
                        text=True, timeout=60)
     assert (r.returncode, r.stderr) == (
         1, "rusty kernel needs ipykernel and jupyter_client: pip install 'rusty[jupyter]'\n")
+
+
+def test_stdin_is_empty_and_exit_keeps_the_session(kernel):
+    _km, kc = kernel
+    reply, out = execute(kc, '(read-line)', timeout=30)
+    assert reply['status'] == 'ok'
+    reply, _out = execute(kc, '(define still 1)\n(exit 3)')
+    assert (reply['status'], reply['evalue']) == (
+        'error', 'exit: (exit 3) ends a script; the notebook session goes on')
+    _r, out = execute(kc, 'still')
+    assert out[0][1]['data']['text/plain'] == '1'

@@ -10,13 +10,14 @@ the session and its definitions stay.
 """
 from __future__ import annotations
 
+import io
 import re
 import sys
 
 from ipykernel.kernelbase import Kernel
 
 from .. import __version__
-from ..errors import EvalError, RustyError
+from ..errors import EvalError, Exit, Interrupted, RustyError
 from ..forms import NAMES
 from ..reader import open_depth
 from ..runtime import Session
@@ -61,7 +62,8 @@ class RustyKernel(Kernel):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.streams = (_Current('stdout'), _Current('stderr'))
-        self.rusty = Session(out=self.streams[0], err=self.streams[1])
+        # standard input is empty: a notebook has no terminal to read from
+        self.rusty = Session(out=self.streams[0], err=self.streams[1], inp=io.StringIO())
         self._install_display()
 
     # ── Display from code ──
@@ -106,6 +108,11 @@ class RustyKernel(Kernel):
                 shown = rich.bundle(value) if value is not NIL else None
         except RustyError as e:
             return self._error(e, silent)
+        except KeyboardInterrupt:       # an interrupt that landed outside the evaluation itself
+            return self._error(Interrupted(), silent)
+        except Exit as e:
+            return self._error(EvalError('exit: (exit %d) ends a script; the notebook session goes on'
+                                         % e.status), silent)
         sys.stdout.flush()          # what the cell printed comes before its value
         sys.stderr.flush()
         if shown is not None and not silent:

@@ -28,7 +28,7 @@ from ..resolve import body_defines
 from ..suggest import undefined_message
 from ..values import EMPTY, Builtin, Lambda, List, Macro, Symbol
 
-MAX_DEPTH = 400             # nesting looked into
+MAX_DEPTH = 150             # nesting looked into (deeper code is not judged)
 MAX_EXPANSIONS = 2000       # macro expansions per analysis
 MAX_EXPANSION_NESTING = 40  # an expansion inside an expansion inside …
 BUDGET = 2.0                # seconds of walking per analysis
@@ -252,13 +252,14 @@ class _Walker:
             problem = syntax_problem(form, span, unit) if unit is not None else None
             if problem is not None:
                 a.diagnostics.append(Diagnostic(problem.span, problem.message, 'error'))
-                self.lenient += 1
-                try:
-                    self.walk(form, span, [], 0)
-                finally:
-                    self.lenient -= 1
-            else:
+            saved = self.lenient, self.expanding
+            self.lenient += problem is not None
+            try:
                 self.walk(form, span, [], 0)
+            except RecursionError:      # nesting the depth bound did not catch: leave this form unjudged
+                pass
+            finally:
+                self.lenient, self.expanding = saved
 
     def _unit(self):
         session = getattr(self.known, 'session', None)

@@ -8,6 +8,7 @@ characters from 1. Every conversion goes through `to_range` / `from_position`.
 """
 from __future__ import annotations
 
+import logging
 import os
 import sys
 
@@ -20,6 +21,7 @@ from . import analysis as an
 from . import features as feat
 
 LOADED_CACHE = 64       # loaded files whose definitions are kept
+MAX_DIAGNOSTICS = 500   # per document, in the order of the text
 
 
 # ── Positions ────────────────────────────────────────────────────────────
@@ -83,7 +85,15 @@ class RustyServer(LanguageServer):
 
     def analyse(self, uri: str, text: str) -> an.Analysis:
         path = self.path_of(uri)
-        a = an.analyse(text, path, self.known, lambda p, rel: self.load_names(p, rel, path))
+        try:
+            a = an.analyse(text, path, self.known, lambda p, rel: self.load_names(p, rel, path))
+        except Exception as e:          # a bug of ours: say so in the log, keep answering
+            logging.getLogger('rusty.lsp').exception('internal error while analysing %s', uri)
+            self.window_log_message(t.LogMessageParams(type=t.MessageType.Error,
+                                                       message='rusty lsp: internal error: %s: %s'
+                                                       % (type(e).__name__, e)))
+            a = an.Analysis(text, path)
+            a.partial = True
         self.analyses[uri] = a
         return a
 
@@ -142,7 +152,8 @@ SEVERITY = {'error': t.DiagnosticSeverity.Error, 'warning': t.DiagnosticSeverity
 def publish(ls: RustyServer, uri: str, a: an.Analysis) -> None:
     lines = a.text.split('\n')
     diags = [t.Diagnostic(range=to_range(lines, d.span), message=d.message, source='rusty',
-                          severity=SEVERITY[d.severity]) for d in a.diagnostics if d.span is not None]
+                          severity=SEVERITY[d.severity]) for d in a.diagnostics[:MAX_DIAGNOSTICS]
+             if d.span is not None]
     if a.partial:
         diags.append(t.Diagnostic(range=t.Range(start=t.Position(line=0, character=0),
                                                 end=t.Position(line=0, character=0)),
