@@ -73,11 +73,19 @@ def test_a_session_from_initialize_to_shutdown(lsp):
     # a local's definition is its binding
     loc = lsp.at('textDocument/definition', lsp.uri, 8, 28)
     assert loc['uri'] == lsp.uri and loc['range']['start'] == {'line': 7, 'character': 9}
+    # a standard-library function's definition is in the library's source
+    lsp.change(lsp.uri, PROGRAM + '(last (list 1 2))\n', 2)
+    lsp.diagnostics(lsp.uri)
+    loc = lsp.at('textDocument/definition', lsp.uri, 11, 2)
+    assert loc['uri'].endswith('/rusty/stdlib.lisp')
+    with open(os.path.join(ROOT, 'rusty', 'stdlib.lisp'), encoding='utf-8') as fh:
+        line = fh.read().split('\n')[loc['range']['start']['line']]
+    assert line.startswith('(define (last ')
     # editing: the new text is analysed, its diagnostics replace the old
     fixed = PROGRAM.replace('filtr', 'filter').replace('(sq 1 2)', '(sq 1)')
-    lsp.change(lsp.uri, fixed, 2)
+    lsp.change(lsp.uri, fixed, 3)
     assert lsp.diagnostics(lsp.uri) == []
-    lsp.change(lsp.uri, fixed + '(define (broken x)\n  (+ x', 3)
+    lsp.change(lsp.uri, fixed + '(define (broken x)\n  (+ x', 4)
     assert messages(lsp.diagnostics(lsp.uri)) == [(12, 2, "unexpected end of input: a '(' is never closed")]
     # the part that still reads keeps answering
     hover = lsp.at('textDocument/hover', lsp.uri, 9, 5)
