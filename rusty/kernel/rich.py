@@ -106,9 +106,7 @@ class _HtmlStyle:
     def code(s):
         return highlight(s)
 
-    @staticmethod
-    def caret(s):
-        return '<span style="color:#c00;font-weight:bold">%s</span>' % escape(s)
+    caret = message
 
     @staticmethod
     def frame(s):

@@ -556,15 +556,18 @@ def _walk_cond(w, f, x, span, scopes, depth):
         w.walk_items(rest, clause.span or span, scopes, depth)
 
 
-def _walk_case(w, f, x, span, scopes, depth):
+def _key_then_clauses(w, x, span, scopes, depth) -> list:
+    """case and match: walk the key; the cells of the clauses that are lists."""
     cells = _cells(x)
     if len(cells) < 2:
-        return
+        return []
     w.walk(cells[1].car, cells[1].span or span, scopes, depth)
-    for clause in cells[2:]:
-        c = clause.car
-        if c.__class__ is List and c is not EMPTY:
-            w.walk_items(list(c.cells())[1:], clause.span or span, scopes, depth)
+    return [c for c in cells[2:] if c.car.__class__ is List and c.car is not EMPTY]
+
+
+def _walk_case(w, f, x, span, scopes, depth):
+    for clause in _key_then_clauses(w, x, span, scopes, depth):
+        w.walk_items(list(clause.car.cells())[1:], clause.span or span, scopes, depth)
 
 
 def _walk_try(w, f, x, span, scopes, depth):
@@ -659,16 +662,9 @@ def _walk_do(w, f, x, span, scopes, depth):
 
 
 def _walk_match(w, f, x, span, scopes, depth):
-    cells = _cells(x)
-    if len(cells) < 2:
-        return
-    w.walk(cells[1].car, cells[1].span or span, scopes, depth)
-    for clause in cells[2:]:
-        c = clause.car
-        if c.__class__ is not List or c is EMPTY:
-            continue
+    for clause in _key_then_clauses(w, x, span, scopes, depth):
         inner = w.new_scope(clause.span or span, scopes)
-        parts = list(c.cells())
+        parts = list(clause.car.cells())
         _pattern(w, parts[0].car, parts[0].span or span, inner, depth)
         _body(w, parts[1:], clause.span or span, inner, depth)
 
