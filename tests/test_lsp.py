@@ -225,3 +225,23 @@ def test_without_pygls_it_says_how_to_install():
     assert r.returncode == 1
     assert r.stderr == "rusty lsp needs pygls: pip install 'rusty[lsp]' (or pip install pygls)\n"
     assert r.stdout == ''
+
+
+def test_quick_changes_publish_the_latest_text(lsp):
+    uri = (lsp.dir / 'typing.lisp').as_uri()
+    lsp.open(uri, '(car)\n')
+    assert messages(lsp.diagnostics(uri)) == [(0, 0, 'car: expected 1 arg(s), got 0')]
+    for version, text in enumerate(['(c', '(ca', '(cdr)\n', '(cdr 1 2)\n'], 2):
+        lsp.change(uri, text, version)
+    assert messages(lsp.diagnostics(uri)) == [(0, 0, 'cdr: expected 1 arg(s), got 2')]
+    # a request made right after a change answers from the new text
+    lsp.change(uri, '(define (fresh-name q) q)\n(fresh-name 1)\n', 6)
+    assert '(fresh-name q)' in lsp.at('textDocument/hover', uri, 1, 3)['contents']['value']
+
+
+def test_one_documents_macros_stay_in_it(lsp):
+    a, b = (lsp.dir / 'a.lisp').as_uri(), (lsp.dir / 'b.lisp').as_uri()
+    lsp.open(a, '(defmacro twice (e) `(begin ,e ,e))\n(twice (println 1))\n')
+    assert lsp.diagnostics(a) == []
+    lsp.open(b, '(twice (println 1))\n')
+    assert messages(lsp.diagnostics(b)) == [(0, 1, "Undefined: 'twice' — did you mean 'time'?")]

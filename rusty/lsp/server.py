@@ -8,6 +8,7 @@ characters from 1. Every conversion goes through `to_range` / `from_position`.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sys
@@ -22,6 +23,7 @@ from . import features as feat
 
 LOADED_CACHE = 64       # loaded files whose definitions are kept
 MAX_DIAGNOSTICS = 500   # per document, in the order of the text
+DEBOUNCE = 0.15         # seconds of quiet after a change before its diagnostics
 
 
 # ── Positions ────────────────────────────────────────────────────────────
@@ -61,6 +63,7 @@ class RustyServer(LanguageServer):
         super().__init__('rusty', __version__, text_document_sync_kind=t.TextDocumentSyncKind.Full)
         self._known = None
         self.analyses: dict[str, an.Analysis] = {}
+        self.pending: dict = {}             # uri -> the timer that will analyse its latest text
         self.loaded: dict[tuple, dict] = {}
         self._stdlib: dict | None = None
 
@@ -173,8 +176,19 @@ def did_open(ls: RustyServer, params: t.DidOpenTextDocumentParams):
 
 @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: RustyServer, params: t.DidChangeTextDocumentParams):
+    """Analyse once typing pauses for DEBOUNCE seconds (a request in between
+    analyses the text it sees, so its answer is current)."""
     uri = params.text_document.uri
-    publish(ls, uri, ls.analyse(uri, ls.workspace.get_text_document(uri).source))
+    pending = ls.pending.pop(uri, None)
+    if pending is not None:
+        pending.cancel()
+    ls.pending[uri] = asyncio.get_running_loop().call_later(DEBOUNCE, _publish_current, ls, uri)
+
+
+def _publish_current(ls: RustyServer, uri: str) -> None:
+    ls.pending.pop(uri, None)
+    if uri in ls.workspace.text_documents:
+        publish(ls, uri, ls.analysis(uri))
 
 
 @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
@@ -186,6 +200,9 @@ def did_save(ls: RustyServer, params: t.DidSaveTextDocumentParams):
 def did_close(ls: RustyServer, params: t.DidCloseTextDocumentParams):
     uri = params.text_document.uri
     ls.analyses.pop(uri, None)
+    pending = ls.pending.pop(uri, None)
+    if pending is not None:
+        pending.cancel()
     ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
