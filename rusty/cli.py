@@ -22,7 +22,7 @@ HELP = USAGE + '''
   rusty lsp          a language server for editors (the lsp extra)
   rusty kernel install [--user] [--prefix P]
                      install the Jupyter kernel (the jupyter extra)
-  A script named fmt, lsp or kernel runs as rusty ./NAME.
+  A script named fmt, lsp or kernel runs as rusty ./fmt (./lsp, ./kernel).
   rusty --version    print the version
   rusty --help       print this text
 

@@ -245,3 +245,42 @@ def test_one_documents_macros_stay_in_it(lsp):
     assert lsp.diagnostics(a) == []
     lsp.open(b, '(twice (println 1))\n')
     assert messages(lsp.diagnostics(b)) == [(0, 1, "Undefined: 'twice' — did you mean 'time'?")]
+
+
+def test_no_false_alarms_on_the_example_programs():
+    """Programs that run cleanly get no diagnostics (the names they use are all bound,
+    their calls have the right arities, their special forms the right shapes)."""
+    from rusty.lsp import analysis as an
+    known = an.session_globals()
+    folder = os.path.join(ROOT, 'repl.lisp-examples')
+    names = sorted(n for n in os.listdir(folder) if n.endswith('.lisp') and n != 'errors.lisp')
+    assert len(names) >= 6
+    for name in names:
+        path = os.path.join(folder, name)
+        with open(path, encoding='utf-8') as fh:
+            a = an.analyse(fh.read(), path, known)
+        assert a.diagnostics == [] and not a.partial, name
+        assert a.symbols, name
+
+
+def test_scopes_of_the_binding_forms():
+    from rusty.lsp import analysis as an
+    text = textwrap.dedent('''\
+        (define (f a . rest)
+          (do ((i 0 (+ i 1))) ((= i 3) i)
+            (case i ((1) (list a)) (else rest)))
+          (try-catch (car a) (err) (string-length err))
+          (match rest ((x y) (+ x y)) ((? number?) 1) (_ 0))
+          (let loop ((k 3)) (if (= k 0) k (loop (- k 1))))
+          (letrec ((ev? (lambda (n) (if (= n 0) #t (od? (- n 1)))))
+                   (od? (lambda (n) (if (= n 0) #f (ev? (- n 1))))))
+            (ev? 4))
+          `(a ,a ,@rest ,(undefined-here)))
+        ''')
+    a = an.analyse(text, 'f.lisp', an.session_globals())
+    assert [(d.span.line, d.message) for d in a.diagnostics] == [(10, 'Undefined: \'undefined-here\' (try (apropos "undefined"))')]
+    assert sorted(a.locals_at(5, 25)) == ['a', 'rest', 'x', 'y']
+    assert 'err' in a.locals_at(4, 30) and 'err' not in a.locals_at(5, 10) and 'x' not in a.locals_at(5, 40)
+    k = a.occurrence_at(6, 44)
+    assert (k.name, k.binding.kind, k.binding.span.line, k.binding.span.col) == ('k', 'local', 6, 15)
+    assert a.arities['f'] == (1, True)

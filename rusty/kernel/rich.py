@@ -139,7 +139,7 @@ def error_bundle(err, sources: dict) -> dict:
 
 # ── Plots ────────────────────────────────────────────────────────────────
 
-PLOT_W, PLOT_H, PAD = 480, 240, 40
+PLOT_W, PLOT_H, PAD = 480, 240, 56
 
 
 def plot_bundle(ys: list[float], title: str = '') -> dict:
@@ -147,24 +147,23 @@ def plot_bundle(ys: list[float], title: str = '') -> dict:
     lo, hi = min(ys), max(ys)
     span = (hi - lo) or 1.0
     n = len(ys)
-    xs = [PAD + (PLOT_W - 2 * PAD) * (i / (n - 1) if n > 1 else 0.5) for i in range(n)]
-    pts = ' '.join('%.2f,%.2f' % (x, PLOT_H - PAD - (PLOT_H - 2 * PAD) * (y - lo) / span)
-                   for x, y in zip(xs, ys))
-    label = escape(title)
-    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">'
-           '<rect width="100%%" height="100%%" fill="white"/>'
-           '<text x="%d" y="20" font-family="sans-serif" font-size="14">%s</text>'
-           '<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#888"/>'
-           '<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#888"/>'
-           '<text x="4" y="%d" font-family="monospace" font-size="10">%s</text>'
-           '<text x="4" y="%d" font-family="monospace" font-size="10">%s</text>'
-           '<text x="%d" y="%d" font-family="monospace" font-size="10">%d</text>'
-           '<polyline fill="none" stroke="#06c" stroke-width="1.5" points="%s"/></svg>'
-           % (PLOT_W, PLOT_H, PLOT_W, PLOT_H, PAD, label,
-              PAD, PLOT_H - PAD, PLOT_W - PAD, PLOT_H - PAD,
-              PAD, PAD, PAD, PLOT_H - PAD,
-              PAD, escape(format_number(hi)), PLOT_H - PAD, escape(format_number(lo)),
-              PLOT_W - PAD - 10, PLOT_H - PAD + 14, n - 1, pts))
+    left, right, top, bottom = PAD, PLOT_W - 16, 32, PLOT_H - 28
+    xs = [left + (right - left) * (i / (n - 1) if n > 1 else 0.5) for i in range(n)]
+    pts = ' '.join('%.2f,%.2f' % (x, bottom - (bottom - top) * (y - lo) / span) for x, y in zip(xs, ys))
+    text = '<text x="%d" y="%d" font-family="sans-serif" font-size="%d" text-anchor="%s">%s</text>'
+    parts = [
+        '<rect width="100%" height="100%" fill="white"/>',
+        text % (left, 20, 14, 'start', escape(title)),
+        '<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#888"/>' % (left, bottom, right, bottom),
+        '<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#888"/>' % (left, top, left, bottom),
+        text % (left - 4, top + 4, 11, 'end', escape('%.4g' % hi)),
+        text % (left - 4, bottom + 4, 11, 'end', escape('%.4g' % lo)),
+        text % (left, bottom + 16, 11, 'middle', '0'),
+        text % (right, bottom + 16, 11, 'middle', n - 1),
+        '<polyline fill="none" stroke="#06c" stroke-width="1.5" points="%s"/>' % pts,
+    ]
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">%s</svg>'
+           % (PLOT_W, PLOT_H, PLOT_W, PLOT_H, ''.join(parts)))
     return {'image/svg+xml': svg, 'text/plain': text_sketch(ys, title)}
 
 
