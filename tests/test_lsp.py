@@ -114,6 +114,13 @@ def test_formatting_whole_file_and_range(lsp):
     assert lsp.request('textDocument/formatting', {'textDocument': {'uri': uri}, 'options': opts}) is None
 
 
+def test_hover_shows_a_plain_docstring_whole():
+    from rusty.lsp import analysis as an, features as feat
+    a = an.analyse('(define (sq x) "Square x.\n  (sq 2) ⇒ 4" (* x x))\n', 'd.lisp', an.session_globals())
+    text = feat.describe_definition(a.globals['sq'])
+    assert text == '```rusty\n(sq x)\n```\n\n*function* — d.lisp:1\n\nSquare x.\n\n```rusty\n(sq 2) ⇒ 4\n```'
+
+
 def test_signature_help_and_symbols(lsp):
     text = '(define (area w h) (* w h))\n(define unit 1)\n(area 3 \n'
     uri = (lsp.dir / 'sig.lisp').as_uri()

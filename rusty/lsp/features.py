@@ -57,8 +57,14 @@ def describe_definition(d: Definition) -> str:
     where = '' if d.span is None else ' — %s:%d' % (_short(d.span.file), d.span.line)
     out = ['```rusty\n%s\n```' % head, '*%s*%s' % (KIND_WORDS.get(d.kind, d.kind), where)]
     if d.doc:
-        out.append(_doc_markdown(docs.parse_doc(d.doc) if d.sig else docs.Doc('', d.doc, ())))
+        out.append(_doc_markdown(parse_docstring(d.doc)))
     return '\n\n'.join(out)
+
+
+def parse_docstring(text: str):
+    """A docstring as docs.Doc: its first line is the signature only when it is
+    written as one (starts with '('); otherwise every line is prose or example."""
+    return docs.parse_doc(text if text.startswith('(') else '\n' + text)
 
 
 def describe_global(known: Globals, name: str) -> str | None:
@@ -143,7 +149,7 @@ def completions(known: Globals, a: Analysis | None, line: int, col: int):
 def _lambda_sig(name, v) -> str | None:
     if v.__class__ is Lambda or v.__class__ is Macro:
         text = docs.docstring(v)
-        if text:
+        if text and text.startswith('('):
             return text.split('\n', 1)[0]
         params = ' '.join(p.name for p in v.params) + (' . ' + v.rest.name if v.rest is not None else '')
         return '(%s%s)' % (name, ' ' + params if params.strip() else '')
