@@ -160,13 +160,16 @@ def test_syntax_and_macro_diagnostics(lsp):
 
 
 def test_it_never_runs_the_program(lsp, tmp_path):
-    marker = tmp_path / 'ran'
-    text = '(write-file "%s" "x")\n(define (f) (write-file "%s" "y"))\n' % (marker, marker)
+    """Only a defmacro's body runs (to expand its calls); nothing else does."""
+    program, expander = tmp_path / 'program-ran', tmp_path / 'expander-ran'
+    text = ('(file-write "%s" "x")\n(define (f) (file-write "%s" "y"))\n'
+            '(defmacro m () (file-write "%s" "z") 1)\n(m)\n' % (program, program, expander))
     uri = (lsp.dir / 'effects.lisp').as_uri()
     lsp.open(uri, text)
-    lsp.diagnostics(uri)
+    assert lsp.diagnostics(uri) == []
     lsp.at('textDocument/hover', uri, 0, 2)
-    assert not marker.exists()
+    assert not program.exists()
+    assert expander.read_text() == 'z'
 
 
 def test_a_runaway_macro_does_not_stop_it(lsp):
