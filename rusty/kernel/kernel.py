@@ -50,6 +50,11 @@ class _Current:
         return False
 
 
+def _is_number(v) -> bool:
+    """A rusty number: a float, or an exact integer (never a boolean)."""
+    return v.__class__ is float or v.__class__ is int
+
+
 class RustyKernel(Kernel):
     implementation = 'rusty'
     implementation_version = __version__
@@ -75,10 +80,11 @@ class RustyKernel(Kernel):
         def plot(ys, title=''):
             values = list(ys.data) if ys.__class__ is Tensor and len(ys.shape) == 1 else (
                 list(ys) if ys.__class__ is List else None)
-            if not values or any(v.__class__ is not float for v in values):
+            if not values or not all(_is_number(v) for v in values):
                 raise EvalError('plot: expects a non-empty list or rank-1 tensor of numbers')
             if title.__class__ is not str:
                 raise EvalError('plot: the title must be a string')
+            values = [float(v) for v in values]
             self.display(rich.plot_bundle(values, title))
             return NIL
         self.rusty.genv.define(sym('plot'), Builtin(
