@@ -268,9 +268,7 @@ def signature_help(ls: RustyServer, params: t.SignatureHelpParams):
     sig, doc = found
     label = sig.split(' | ')[0]
     params_ = [t.ParameterInformation(label=(s, e)) for s, e in feat.parameters(label)]
-    active = min(index, len(params_) - 1) if params_ else 0
-    if params_ and label[params_[-1].label[0]:params_[-1].label[1]].endswith('...'):
-        active = min(index, len(params_) - 1)
+    active = min(index, len(params_) - 1) if params_ else 0     # past the last: a rest parameter's
     return t.SignatureHelp(signatures=[t.SignatureInformation(
         label=label, documentation=t.MarkupContent(kind=t.MarkupKind.Markdown, value=doc or ''),
         parameters=params_)], active_signature=0, active_parameter=active)
