@@ -21,13 +21,16 @@ PYTHON ?= $(SYSPYTHON)
 RUSTY ?= $(PYTHON) -m rusty
 endif
 PIP ?= $(PYTHON) -m pip
+# Optional extras installed with the test tools: `make install EXTRAS=test,lsp,jupyter`
+# (CI does, so the language server's and the kernel's tests run there).
+EXTRAS ?= test
 
-.PHONY: install venv tour test test-reference test-fast fuzz bench examples repl lint docs clean
+.PHONY: install venv tour test test-editors test-reference test-fast fuzz bench examples repl lint docs clean
 
 # compat editable mode: a plain path entry, no import-hook finder (faster start-up);
 # compileall: start-up must not pay for compiling sources (PYTHONDONTWRITEBYTECODE).
 install: venv
-	$(PIP) install -q -e '.[test]' --config-settings editable_mode=compat
+	$(PIP) install -q -e '.[$(EXTRAS)]' --config-settings editable_mode=compat
 	$(PYTHON) -m compileall -q rusty
 ifeq ($(MANAGED),1)
 	@mkdir -p $(BINDIR) && ln -sf $(CURDIR)/$(VENV)/bin/rusty $(BINDIR)/rusty
@@ -48,6 +51,10 @@ endif
 
 test: install
 	$(PYTHON) -m pytest -q
+
+# The editors' and notebooks' faces: rusty lsp and the Jupyter kernel (needs EXTRAS with lsp,jupyter).
+test-editors: install
+	$(PYTHON) -m pytest -q tests/test_lsp.py tests/test_kernel.py
 
 # The language-core tests again with every generated fast path off
 # (RUSTY_SPECIALIZE=0): the closure compiler alone, the reference the fast

@@ -21,8 +21,11 @@ HELP = USAGE + '''
                      with stdin not a terminal, stdin is then run as a script)
   rusty -e EXPR ARG...  run the text EXPR the same way
   rusty - ARG...     run standard input (also when stdin is not a terminal)
-  rusty fmt ...      format program text (rusty fmt --help); a script named
-                     fmt runs as rusty ./fmt
+  rusty fmt ...      format program text (rusty fmt --help)
+  rusty lsp          a language server for editors (the lsp extra)
+  rusty kernel install [--user] [--prefix P]
+                     install the Jupyter kernel (the jupyter extra)
+  A script named fmt, lsp or kernel runs as rusty ./fmt (./lsp, ./kernel).
   rusty --version    print the version
   rusty --help       print this text
 
@@ -32,6 +35,25 @@ RUSTY_CACHE_DIR (JIT and standard-library cache, default ~/.rusty/jit-cache), RU
 (its size bound in bytes, default 1 GiB), NO_COLOR.
 Exit status: 0 success, 1 error, 2 usage, 130 interrupted, 141 output pipe closed,
 or the status given to (exit N).'''
+
+
+def _fmt(argv, stdout, stderr, stdin) -> int:
+    from .fmt_command import main as fmt_main
+    return fmt_main(argv, stdout, stderr, stdin)
+
+
+def _lsp(argv, stdout, stderr, stdin) -> int:
+    from .lsp.command import main as lsp_main
+    return lsp_main(argv, stdout, stderr)
+
+
+def _kernel(argv, stdout, stderr, stdin) -> int:
+    from .kernel.command import main as kernel_main
+    return kernel_main(argv, stdout, stderr)
+
+
+# `rusty NAME …` runs a tool instead of a script named NAME (run that as ./NAME).
+SUBCOMMANDS = {'fmt': _fmt, 'lsp': _lsp, 'kernel': _kernel}
 
 
 class UsageError(Exception):
@@ -71,9 +93,8 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     stdin = stdin or sys.stdin
-    if argv and argv[0] == 'fmt':
-        from .fmt_command import main as fmt_main
-        return fmt_main(argv[1:], stdout, stderr, stdin)
+    if argv and argv[0] in SUBCOMMANDS:
+        return SUBCOMMANDS[argv[0]](argv[1:], stdout, stderr, stdin)
     try:
         mode, arg, args = parse_args(argv)
     except UsageError as e:

@@ -40,7 +40,13 @@ LAYERS = {
                  'graph.*', 'jit.*', 'report', 'forms', 'diskcache']),
     'front': (['repl.*', 'cli', '__main__', 'manual', 'fmt_command'],
               ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'jit.build', 'docs',
-               'suggest', '__init__', 'forms', 'fmt', 'pretty']),
+               'suggest', '__init__', 'forms', 'fmt', 'pretty', 'lsp.command', 'kernel.command']),
+    # rusty lsp and the Jupyter kernel: faces like the REPL, which also read
+    # the resolver's body scan, the evaluator's form compilers (to check a
+    # form's shape without running it) and the builtins' arity message.
+    'editors': (['lsp.*', 'kernel.*'],
+                ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'docs', 'suggest', '__init__',
+                 'forms', 'fmt', 'pretty', 'resolve', 'eval', 'apply', 'repl.show', 'repl.lexer']),
 }
 
 # Never, whatever the table says (DESIGN.md §2's last column).

@@ -8,10 +8,26 @@ from ..values import List, Symbol
 
 def graph_table(data, param_names=()) -> str:
     """`(graph-ir f)` data `(NODES OUTPUT)` as aligned rows; the output marked."""
+    rows = graph_rows(data, param_names)
+    if rows is None:
+        return display_form(data)
+    wi = max([len(r[0]) for r in rows] + [1]) + 1
+    wo = max([len(r[1]) for r in rows] + [2])
+    lines = ['  %s  %-*s  %s' % ('#'.rjust(wi), wo, 'op', 'args / value')]
+    for index, op, what, out in rows:
+        mark = '  <- output' if out else ''
+        lines.append('  %s  %-*s  %s%s' % (('%' + index).rjust(wi), wo, op, what, mark))
+    return '\n'.join(line.rstrip() for line in lines)
+
+
+def graph_rows(data, param_names=()):
+    """The rows (index, op, args / value, is the output) of `(graph-ir f)`
+    data, or None if it is not graph IR (the REPL's and the notebook's tables)."""
     items = list(data) if data.__class__ is List else []
     if len(items) != 2 or items[0].__class__ is not List:
-        return display_form(data)
+        return None
     nodes, output = items
+    out_index = _num(output)
     rows = []
     for node in nodes:
         cells = list(node) if node.__class__ is List else [node]
@@ -27,15 +43,8 @@ def graph_table(data, param_names=()) -> str:
                 what += '  (%s)' % param_names[k]
         else:
             what = ' '.join('%' + _num(x) for x in rest)
-        rows.append((index, op, what))
-    out_index = _num(output)
-    wi = max([len(r[0]) for r in rows] + [1]) + 1
-    wo = max([len(r[1]) for r in rows] + [2])
-    lines = ['  %s  %-*s  %s' % ('#'.rjust(wi), wo, 'op', 'args / value')]
-    for index, op, what in rows:
-        mark = '  <- output' if index == out_index else ''
-        lines.append('  %s  %-*s  %s%s' % (('%' + index).rjust(wi), wo, op, what, mark))
-    return '\n'.join(line.rstrip() for line in lines)
+        rows.append((index, op, what, index == out_index))
+    return rows
 
 
 def _num(x) -> str:

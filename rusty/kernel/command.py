@@ -1,0 +1,78 @@
+"""The `rusty kernel install [--user] [--prefix P]` command."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+
+INSTALL_HINT = "rusty kernel needs ipykernel and jupyter_client: pip install 'rusty[jupyter]'"
+USAGE = 'usage: rusty kernel install [--user] [--prefix P]'
+HELP = USAGE + '''
+
+Installs the Jupyter kernel spec "rusty" (display name "rusty"), so that
+JupyterLab, Notebook and nbconvert can run notebooks in rusty:
+  --user      in your own Jupyter data directory
+  --prefix P  under P/share/jupyter/kernels (for instance a virtual environment's prefix)
+Without either, in the system-wide directory.'''
+KERNEL_NAME = 'rusty'
+
+
+def kernel_spec() -> dict:
+    """The kernel.json contents: this Python running the kernel module."""
+    return {'argv': [sys.executable, '-m', 'rusty.kernel', '-f', '{connection_file}'],
+            'display_name': 'rusty', 'language': 'rusty', 'interrupt_mode': 'signal',
+            'metadata': {'debugger': False}}
+
+
+def parse(argv) -> tuple[bool, str | None]:
+    """(user, prefix) from the options after `install`; ValueError on a bad one."""
+    user, prefix = False, None
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == '--user':
+            user = True
+        elif a == '--prefix':
+            if i + 1 >= len(argv):
+                raise ValueError('--prefix needs a directory')
+            prefix = argv[i + 1]
+            i += 1
+        elif a.startswith('--prefix='):
+            prefix = a[len('--prefix='):]
+        else:
+            raise ValueError('unknown option: %s' % a)
+        i += 1
+    if user and prefix is not None:
+        raise ValueError('--user and --prefix cannot be used together')
+    return user, prefix
+
+
+def main(argv, stdout, stderr) -> int:
+    """`rusty kernel …`; the exit status."""
+    if not argv or argv[0] in ('--help', '-h'):
+        (stdout if argv else stderr).write(HELP + '\n')
+        return 0 if argv else 2
+    if argv[0] != 'install':
+        stderr.write('rusty kernel: unknown command: %s\n%s\n' % (argv[0], USAGE))
+        return 2
+    try:
+        user, prefix = parse(argv[1:])
+    except ValueError as e:
+        stderr.write('rusty kernel: %s\n%s\n' % (e, USAGE))
+        return 2
+    from ..lsp.command import installed
+    if not installed('ipykernel', 'jupyter_client'):
+        stderr.write(INSTALL_HINT + '\n')
+        return 1
+    from jupyter_client.kernelspec import KernelSpecManager
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, 'kernel.json'), 'w', encoding='utf-8') as fh:
+            json.dump(kernel_spec(), fh, indent=1)
+        try:
+            dest = KernelSpecManager().install_kernel_spec(tmp, KERNEL_NAME, user=user, prefix=prefix)
+        except OSError as e:
+            stderr.write('rusty kernel: cannot install the kernel spec: %s\n' % e)
+            return 1
+    stdout.write('installed the rusty kernel spec in %s\n' % dest)
+    return 0
