@@ -52,7 +52,7 @@ def test_a_session_from_initialize_to_shutdown(lsp):
     lsp.open(lsp.uri, PROGRAM)
     assert messages(lsp.diagnostics(lsp.uri)) == [
         (8, 5, "Undefined: 'filtr' — did you mean 'filter'?"),
-        (9, 4, 'Arity error: expected 1 args, got 2'),
+        (9, 4, 'sq: expected 1 args, got 2'),
     ]
     # hover: the signature and the docstring of the document's own function
     hover = lsp.at('textDocument/hover', lsp.uri, 9, 5)
@@ -153,9 +153,9 @@ def test_syntax_and_macro_diagnostics(lsp):
     uri = (lsp.dir / 'macros.lisp').as_uri()
     lsp.open(uri, text)
     assert messages(lsp.diagnostics(uri)) == [
-        (4, 0, 'Arity error: expected 2 args, got 1'),
+        (4, 0, 'swap!: expected 2 args, got 1'),
         (5, 39, "Undefined: 'zork' — did you mean 'or'?"),
-        (6, 24, 'set!: (set! name value)'),
+        (6, 24, 'set!: expected (set! name value), got 1 part'),
     ]
 
 

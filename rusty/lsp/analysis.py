@@ -169,13 +169,22 @@ def read_forms(text: str, file: str):
 
 def syntax_problem(form, span, unit):
     """The first malformed special form in a top-level form, as a rusty error
-    with its span, or None.
+    with its span, or None: the syntax check a program gets when it is read in
+    (`rusty.syntax.check`, nested lambda bodies and all), then each special
+    form handed to its compile function (which runs nothing) for the kinds of
+    parts only the compiler judges."""
+    from .. import syntax
+    try:
+        syntax.check(form, span, unit.genv.is_macro)
+    except RustyError as e:
+        return RustyError(e.message, e.span or span)
+    except Exception:       # a shape the check did not expect: not ours to judge here
+        pass
+    return _compile_problem(form, span, unit)
 
-    Today: each special form in it is handed to its compile function (which
-    checks its shape and runs nothing). When `rusty.syntax.check(form, …)`
-    lands it plugs in here: `check` raises the same errors for the whole form,
-    nested lambda bodies and all, so this becomes one call in a try.
-    """
+
+def _compile_problem(form, span, unit):
+    """The first special form in `form` its compile function refuses, or None."""
     from .. import eval as ev
     stack = [(form, span, 0)]
     while stack:
@@ -422,7 +431,7 @@ class _Walker:
         if x.span is not None and x.span.file == self.a.file:
             self.a.occurrences.append(Occurrence(x.span, x.car.name, self.a.globals.get(x.car.name)))
         n = len(x) - 1
-        message = arity_problem(len(m.params), m.rest is not None, n)
+        message = arity_problem(m.name, len(m.params), m.rest is not None, n)
         if message is not None:
             self.problem(span, message)
             return
@@ -452,7 +461,7 @@ class _Walker:
         n = len(x) - 1
         if name in self.a.arities:
             req, rest = self.a.arities[name]
-            message = arity_problem(req, rest, n)
+            message = arity_problem(name, req, rest, n)
         elif name in self.top_names or name in self.extra_globals:
             return
         else:
@@ -460,19 +469,20 @@ class _Walker:
             if v.__class__ is Builtin:
                 message = builtin_arity_message(v, n) if not v.lo <= n <= v.hi else None
             elif v.__class__ is Lambda:
-                message = arity_problem(len(v.params), v.rest is not None, n)
+                message = arity_problem(v.name, len(v.params), v.rest is not None, n)
             else:
                 return
         if message is not None:
             self.problem(span, message)
 
 
-def arity_problem(required: int, rest: bool, n: int) -> str | None:
-    """The arity error of a lambda with these parameters called with n args, or None."""
+def arity_problem(name: str, required: int, rest: bool, n: int) -> str | None:
+    """The arity error of lambda or macro `name` with these parameters called
+    with n args (the message applying it gives), or None."""
     if rest and n < required:
-        return 'Arity error: expected at least %d args, got %d' % (required, n)
+        return '%s: expected at least %d args, got %d' % (name, required, n)
     if not rest and n != required:
-        return 'Arity error: expected %d args, got %d' % (required, n)
+        return '%s: expected %d args, got %d' % (name, required, n)
     return None
 
 
