@@ -2,11 +2,10 @@
 every form, the vector builtins, equality, JSON, the sequence builtins that
 take vectors, the layout tools (pretty printer, `rusty fmt`, the REPL's lexer
 and indenter) and a clear error wherever a vector is not accepted."""
-import io
 
 import pytest
 
-from helpers import dv, err, ev, out, session, value
+from helpers import err, ev, out, session, value
 from rusty.errors import RustyError
 from rusty.fmt import fmt_string
 from rusty.pretty import pretty_string
