@@ -70,3 +70,43 @@ def test_defrust_construct_spans(tmp_path, src, where, marked):
     assert lines[0].startswith('Error: defrust: ')
     assert lines[1] == '  at %s:%d:%d' % (p, where, marked.index('^') - 6 + 1)
     assert lines[3] == marked
+
+
+# Errors found after the graph is built (differentiation, code generation,
+# shape inference) point at the construct that made the failing node too.
+AFTER_BUILD = [
+    ('(if (< x 1) x 2)', '(graph-grad g 1)', "graph-grad: cannot differentiate through 'if'", 2, 3),
+    ('(+ 1\n     (matmul x x))', '(graph-compile g)', "graph-compile: 'matmul' is a tensor op", 3, 6),
+    ('(+ 1\n     (matmul x x))', '(graph-compile-grad g 1)',
+     'graph-compile-grad: matmul: both arguments must be rank-2 tensors', 3, 6),
+    ('(tensor-sum\n    (transpose x))', '(graph-compile-grad g 1)',
+     'graph-compile-grad: transpose: argument must be a rank-2 tensor', 3, 5),
+    ('(tensor-sum (tensor-add x\n                        (* x 2)))', "(graph-compile-grad g (tensor '(1 2)))",
+     'graph-compile-grad: scalar op applied to a tensor', 3, 25),
+    # folded and shared nodes keep the span of the first construct that made them
+    ('(+ (if (< 1 2)\n         (matmul x x) 0)\n     (matmul x x))', '(graph-compile g)',
+     "graph-compile: 'matmul' is a tensor op", 3, 10),
+]
+
+
+@pytest.mark.parametrize('body,call,message,where,col', AFTER_BUILD)
+def test_errors_after_building_point_at_the_construct(tmp_path, body, call, message, where, col):
+    e, p = report(tmp_path, '(define (g x)\n  %s)\n%s\n' % (body, call))
+    lines = e.splitlines()
+    assert lines[0].startswith('Error: ' + message)
+    assert lines[1] == '  at %s:%d:%d' % (p, where, col)
+    assert lines[3].startswith('    |' + ' ' * col + '^')
+
+
+def test_after_building_the_messages_are_unchanged():
+    assert err('(graph-compile (lambda (x) (matmul x x)))') == (
+        "graph-compile: 'matmul' is a tensor op — compiled graph kernels are scalar-only "
+        '(tensor fusion is shape-specialized, see graph-grad)')
+    assert err('(graph-compile-grad (lambda (x) (transpose x)) 1)') == \
+        'graph-compile-grad: transpose: argument must be a rank-2 tensor'
+
+
+def test_a_tensor_loss_still_points_at_the_call(tmp_path):
+    e, p = report(tmp_path, '(define (g x)\n  (tensor-add x 1))\n(graph-compile-grad g (tensor (quote (1 2))))\n')
+    assert e.splitlines()[0:2] == ['Error: graph-compile-grad: the loss must evaluate to a scalar '
+                                   '(use tensor-sum or a mean)', '  at %s:3:1' % p]

@@ -5,7 +5,8 @@ generator yielding `(argument, contribution)` pairs; the walk accumulates each
 pair before asking for the next, so node creation follows the specified order:
 contributions are built inner first (Python's argument order), the one for the
 first argument before the second, each accumulated as soon as it exists. New
-nodes go into the forward graph's own table, sharing with it by hash-consing.
+nodes go into the forward graph's own table, sharing with it by hash-consing;
+a new adjoint node takes the span of the forward node whose rule made it.
 """
 from __future__ import annotations
 
@@ -123,11 +124,13 @@ def backward(G: Graph, loss: int, nparams: int) -> list[int]:
             continue
         rule = RULES.get(op)
         if rule is None:
-            raise not_differentiable(op)
+            raise G.at_node(not_differentiable(op), i)
+        G.span = G.spans[i]
         for arg, contribution in rule(G, *G.args[i], g):
             prev = adjoint.get(arg)
             adjoint[arg] = (contribution if prev is None
                             else G.node('tensor-add', prev, contribution))
+    G.span = None
     outputs = [loss]
     for p in range(nparams):
         node = G.find_param(p)

@@ -5,6 +5,10 @@ smaller than i. Creating a node whose key already exists returns the existing
 index (hash-consing — the only common-subexpression elimination). Keys are
 `(op, args)`; a constant is keyed by its bit pattern (so 0.0 and -0.0 differ),
 a parameter by its position.
+
+Each node also records the source span of the construct that first made it
+(`spans[i]`, None when unknown) so errors found after building can point at
+it. Spans are not part of a key and never reach code generation.
 """
 from __future__ import annotations
 
@@ -46,14 +50,18 @@ def float_bits(x: float) -> int:
 
 class Graph:
     """Hash-consed nodes: `ops[i]` the op name, `args[i]` the argument indices,
-    `attrs[i]` the constant's value or the parameter's index (else None)."""
-    __slots__ = ('ops', 'args', 'attrs', 'keys')
+    `attrs[i]` the constant's value or the parameter's index (else None),
+    `spans[i]` the span of the construct that first made the node. A new node
+    takes the current `span`, which the builder and the passes set."""
+    __slots__ = ('ops', 'args', 'attrs', 'keys', 'spans', 'span')
 
     def __init__(self):
         self.ops: list[str] = []
         self.args: list[tuple] = []
         self.attrs: list = []
         self.keys: dict = {}
+        self.spans: list = []
+        self.span = None
 
     def __len__(self) -> int:
         return len(self.ops)
@@ -65,6 +73,7 @@ class Graph:
             self.ops.append(op)
             self.args.append(args)
             self.attrs.append(attr)
+            self.spans.append(self.span)
         return i
 
     def const(self, x: float) -> int:
@@ -82,6 +91,12 @@ class Graph:
     def find_param(self, i: int):
         """The index of parameter i's node, or None if the graph has none."""
         return self.keys.get(('param', i))
+
+    def at_node(self, e, i: int):
+        """Error e, given node i's construct span if it has no span yet."""
+        if e.span is None:
+            e.span = self.spans[i]
+        return e
 
     def rows(self):
         """(index, op, args, attr) for every node, in order."""

@@ -1,6 +1,7 @@
 """The two optimisation passes of a traced graph: constant folding, then DCE.
 
 Nothing else: no algebraic identities, no strength reduction, no tensor folding.
+Each node of the result keeps the span of the first construct that made it.
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ def fold(g: Graph, outputs: list[int]) -> tuple[Graph, list[int]]:
     where: list[int] = []          # old index -> new index
     ops, attrs = new.ops, new.attrs
     for i, op, args, attr in g.rows():
+        new.span = g.spans[i]
         if op == 'const':
             where.append(new.const(attr))
             continue
@@ -45,6 +47,7 @@ def fold(g: Graph, outputs: list[int]) -> tuple[Graph, list[int]]:
             where.append(a[1] if attrs[a[0]] != 0.0 else a[2])
         else:
             where.append(new.node(op, *a))
+    new.span = None
     return new, [where[o] for o in outputs]
 
 
@@ -62,10 +65,12 @@ def dce(g: Graph, outputs: list[int]) -> tuple[Graph, list[int]]:
     for i, op, args, attr in g.rows():
         if not live[i]:
             continue
+        new.span = g.spans[i]
         if op == 'const':
             where[i] = new.const(attr)
         elif op == 'param':
             where[i] = new.param(attr)
         else:
             where[i] = new.node(op, *[where[a] for a in args])
+    new.span = None
     return new, [where[o] for o in outputs]

@@ -2,7 +2,8 @@
 
 A shape is None for a scalar and a dims tuple for a tensor (`()` for rank 0).
 Each parameter takes its example argument's shape. Errors carry the
-`graph-compile-grad:` prefix (or the one given).
+`graph-compile-grad:` prefix (or the one given) and point at the construct of
+the failing node, except the loss-not-scalar one, which is about the call.
 """
 from __future__ import annotations
 
@@ -21,8 +22,9 @@ def shape_of(x):
 
 def infer(g: Graph, param_shapes, prefix: str = PREFIX) -> list:
     """The shape of every node, given the shape of each parameter."""
-    def fail(msg):
-        raise EvalError('%s: %s' % (prefix, msg))
+    def fail(msg, at=True):
+        e = EvalError('%s: %s' % (prefix, msg))
+        raise g.at_node(e, i) if at else e
 
     shapes: list = []
     push = shapes.append
@@ -64,7 +66,7 @@ def infer(g: Graph, param_shapes, prefix: str = PREFIX) -> list:
         elif op == 'sum-to':
             gs, like = s
             if like is not None and gs is None:
-                fail('the loss must evaluate to a scalar (use tensor-sum or a mean)')
+                fail('the loss must evaluate to a scalar (use tensor-sum or a mean)', at=False)
             push(like if like is None else gs)
         elif op == 'expand':
             gs, like = s

@@ -66,12 +66,17 @@ class _Builder:
         self.show = show
 
     def sub(self, cell) -> int:
-        """The node of the element of list cell `cell` (errors inside point at it)."""
+        """The node of the element of list cell `cell` (errors inside, and
+        the nodes it makes, point at it)."""
+        g = self.g
+        outer, g.span = g.span, cell.span
         try:
             return self.expr(cell.car)
         except EvalError as e:
             at_construct(e, cell)
             raise
+        finally:
+            g.span = outer
 
     def expr(self, x) -> int:
         cls = x.__class__
@@ -128,11 +133,15 @@ class _Builder:
             e = EvalError(IF_COND)
             at_construct(e, cond_cell)
             raise e
+        g = self.g
+        outer, g.span = g.span, cond_cell.span
         try:
-            c = self.g.node(cmp, self.sub(cond.cdr), self.sub(cond.cdr.cdr))
+            c = g.node(cmp, self.sub(cond.cdr), self.sub(cond.cdr.cdr))
         except EvalError as e:
             at_construct(e, cond_cell)
             raise
+        finally:
+            g.span = outer
         t = self.sub(then)
         e = self.sub(other)
         return self.g.node('if', c, t, e)

@@ -111,10 +111,11 @@ def _scalar_expr(op: str, v: list, attr) -> str:
 
 
 def check_scalar(g: Graph) -> None:
-    """Raise the unsupported-op error at the first tensor op, in node order."""
-    for op in g.ops:
+    """Raise the unsupported-op error at the first tensor op, in node order
+    (pointing at the construct that made it)."""
+    for i, op in enumerate(g.ops):
         if op not in SCALAR_OPS:
-            raise EvalError(M_TENSOR_OP % op)
+            raise g.at_node(EvalError(M_TENSOR_OP % op), i)
 
 
 def scalar_function(g: Graph, output: int, nparams: int, symbol: str = SCALAR_SYMBOL) -> str:
