@@ -83,6 +83,11 @@ AFTER_BUILD = [
      'graph-compile-grad: transpose: argument must be a rank-2 tensor', 3, 5),
     ('(tensor-sum (tensor-add x\n                        (* x 2)))', "(graph-compile-grad g (tensor '(1 2)))",
      'graph-compile-grad: scalar op applied to a tensor', 3, 25),
+    # evaluation (graph-grad, graph-eval) too
+    ('(tensor-sum\n    (matmul x x))', '(graph-grad g 1)',
+     'graph-eval: matmul: both arguments must be rank-2 tensors', 3, 5),
+    ('(tensor-sum (tensor-add x\n                (transpose x)))', "(graph-eval g (tensor '((1 2))))",
+     'graph-eval: tensor-add: shape mismatch', 2, 15),
     # folded and shared nodes keep the span of the first construct that made them
     ('(+ (if (< 1 2)\n         (matmul x x) 0)\n     (matmul x x))', '(graph-compile g)',
      "graph-compile: 'matmul' is a tensor op", 3, 10),
@@ -106,7 +111,9 @@ def test_after_building_the_messages_are_unchanged():
         'graph-compile-grad: transpose: argument must be a rank-2 tensor'
 
 
-def test_a_tensor_loss_still_points_at_the_call(tmp_path):
-    e, p = report(tmp_path, '(define (g x)\n  (tensor-add x 1))\n(graph-compile-grad g (tensor (quote (1 2))))\n')
-    assert e.splitlines()[0:2] == ['Error: graph-compile-grad: the loss must evaluate to a scalar '
-                                   '(use tensor-sum or a mean)', '  at %s:3:1' % p]
+@pytest.mark.parametrize('fn', ['graph-grad', 'graph-compile-grad'])
+@pytest.mark.parametrize('body', ['(tensor-mul x x)', '(tensor-add x 1)'])   # found late / by a sum-to node
+def test_a_tensor_loss_still_points_at_the_call(tmp_path, fn, body):
+    e, p = report(tmp_path, '(define (g x)\n  %s)\n(%s g (tensor (quote (1 2))))\n' % (body, fn))
+    assert e.splitlines()[0:2] == ['Error: %s: the loss must evaluate to a scalar '
+                                   '(use tensor-sum or a mean)' % fn, '  at %s:3:1' % p]

@@ -2,7 +2,8 @@
 
 Values are floats (scalars) or Tensors. Nodes are evaluated once each, in index
 order; `if` is eager (both branches are earlier nodes). Errors carry the
-`graph-eval:` prefix whichever entry point evaluates.
+`graph-eval:` prefix whichever entry point evaluates, and point at the
+construct of the failing node (except the loss-not-scalar one: the call's).
 """
 from __future__ import annotations
 
@@ -26,7 +27,10 @@ def evaluate(g: Graph, args, outputs: list[int]) -> list:
         elif op == 'param':
             push(args[attr])
         else:
-            push(EVAL[op](*[vals[x] for x in a]))
+            try:
+                push(EVAL[op](*[vals[x] for x in a]))
+            except EvalError as e:
+                raise e if op == 'sum-to' else g.at_node(e, i)
     return [vals[o] for o in outputs]
 
 
