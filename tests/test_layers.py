@@ -42,11 +42,12 @@ LAYERS = {
               ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'jit.build', 'docs',
                'suggest', '__init__', 'forms', 'fmt', 'pretty', 'lsp.command', 'kernel.command']),
     # rusty lsp and the Jupyter kernel: faces like the REPL, which also read
-    # the resolver's body scan, the evaluator's form compilers (to check a
-    # form's shape without running it) and the builtins' arity message.
+    # the resolver's body scan, the syntax check and the evaluator's form
+    # compilers (to check a form's shape without running it) and the builtins'
+    # arity message.
     'editors': (['lsp.*', 'kernel.*'],
                 ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'docs', 'suggest', '__init__',
-                 'forms', 'fmt', 'pretty', 'resolve', 'eval', 'apply', 'repl.show', 'repl.lexer']),
+                 'forms', 'fmt', 'pretty', 'resolve', 'eval', 'syntax', 'apply', 'repl.show', 'repl.lexer']),
 }
 
 # Never, whatever the table says (DESIGN.md §2's last column).
