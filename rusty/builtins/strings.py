@@ -355,6 +355,8 @@ def _json_atom(x) -> str:
         return 'null'
     if cls is List or cls is Vector:    # only the empty ones reach here
         return '[]'
+    if cls is Hash:                     # likewise (the indented layout's walk)
+        return '{}'
     raise EvalError('json-encode: cannot encode %s' % display_form(x))
 
 
