@@ -107,7 +107,8 @@ def test_strings_with_strings_and_hash_tables_beside_lists():
         return text[start:text.index('<!-- end names -->', start)]
     assert '#### `string-upcase`' in block('strings') and '#### `string-trim`' in block('strings')
     assert '#### `hash-ref`' in block('hashes') and '#### `make-hash`' in block('hashes')
-    assert text.index('### 6.3 Lists') < text.index('### 6.4 Hash tables') < text.index('### 6.5 Strings')
+    assert text.index('### 6.3 Lists') < text.index('### 6.4 Hash tables') < text.index('### 6.5 Vectors') \
+        < text.index('### 6.6 Strings')
     assert '#### `quotient`' in block('numbers') and '#### `command-line-args`' in block('io')
 
 
