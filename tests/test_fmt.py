@@ -9,7 +9,7 @@ from helpers import err, value
 from rusty.errors import RustyError
 from rusty.fmt import fmt_string, layout, lex
 from rusty.reader import read
-from rusty.values import List, Symbol
+from rusty.values import List, Symbol, Vector
 
 
 def fmt(text):
@@ -205,6 +205,8 @@ def shape(forms):
             return ('L', tuple(one(e) for e in x))
         if x.__class__ is Symbol:
             return ('S', x.name)
+        if x.__class__ is Vector:
+            return ('V', tuple(one(e) for e in x.items))
         return (type(x).__name__, x)
     return tuple(one(f) for f in forms)
 
