@@ -75,3 +75,17 @@ def builtin_caller(table):
             return e.message
         raise AssertionError('no error raised by %s' % name)
     return call, msg
+
+
+# The MLP workload of the training benchmarks and examples (the manual's
+# Graphs section): its data generator and loss, for tests that train it.
+MLP_DEFS = '''(define (val i off) (/ (- (mod (+ (* 7 i) off) 17) 8) 8))
+(define (matrix rows cols off)
+  (tensor (map (lambda (r) (map (lambda (c) (val (+ (* r cols) c) off)) (range 0 cols)))
+               (range 0 rows))))
+(define loss
+  (lambda (x W b t nn)
+    (tensor-sum (tensor-div (tensor-mul (tensor-sub (relu (tensor-add (matmul x W) b)) t)
+                                        (tensor-sub (relu (tensor-add (matmul x W) b)) t))
+                            nn))))
+'''

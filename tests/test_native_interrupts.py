@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import MLP_DEFS
 from rusty.errors import RustyError
 from rusty.jit import build, codegen
 from rusty.runtime import Session
@@ -30,17 +31,7 @@ pytestmark = pytest.mark.rustc
 # A 256×256 training step through graph-compile-grad (its matmuls go through
 # the bridge), and a loop that compares every result with the first one:
 # `bad` counts wrong results, `runs` the results the loop saw.
-GRAD_PROGRAM = '''
-(define (val i off) (/ (- (mod (+ (* 7 i) off) 17) 8) 8))
-(define (matrix rows cols off)
-  (tensor (map (lambda (r) (map (lambda (c) (val (+ (* r cols) c) off)) (range 0 cols)))
-               (range 0 rows))))
-(define loss
-  (lambda (x W b t nn)
-    (tensor-sum (tensor-div (tensor-mul (tensor-sub (relu (tensor-add (matmul x W) b)) t)
-                                        (tensor-sub (relu (tensor-add (matmul x W) b)) t))
-                            nn))))
-(define x (matrix 256 256 0))
+GRAD_PROGRAM = MLP_DEFS + '''(define x (matrix 256 256 0))
 (define t (matrix 256 256 5))
 (define W0 (matrix 256 256 3))
 (define nn (* 256 256))

@@ -10,24 +10,14 @@ import time
 
 import pytest
 
-from helpers import err, session
+from helpers import MLP_DEFS, err, session
 from rusty.errors import RustyError
 from rusty.graph import optimizers as O
 from rusty.jit import train_codegen as TC
 from rusty.printer import display_form
 from rusty.values import Tensor
 
-PRELUDE = '''
-(define (val i off) (/ (- (mod (+ (* 7 i) off) 17) 8) 8))
-(define (matrix rows cols off)
-  (tensor (map (lambda (r) (map (lambda (c) (val (+ (* r cols) c) off)) (range 0 cols)))
-               (range 0 rows))))
-(define loss
-  (lambda (x W b t nn)
-    (tensor-sum (tensor-div (tensor-mul (tensor-sub (relu (tensor-add (matmul x W) b)) t)
-                                        (tensor-sub (relu (tensor-add (matmul x W) b)) t))
-                            nn))))
-(define (mlp m k n)
+PRELUDE = MLP_DEFS + '''(define (mlp m k n)
   (list (matrix m k 0) (matrix k n 3) (val 1 0) (matrix m n 5) (* m n)))
 (define small (mlp 8 16 8))
 (define (make maker opt) (apply maker (append (list loss '(W b) opt) small)))
