@@ -55,12 +55,13 @@ def test_rustup_without_toolchain_skips_native_tests_otherwise(tmp_path):
 
 # ── make on a PEP 668 Python ─────────────────────────────────────────────
 
-def make_n(tmp_path, target, managed):
+def make_n(tmp_path, target, managed, extras='test'):
     """`make -n TARGET` with a stand-in system Python that says whether it is externally managed."""
     py = tmp_path / 'python3'
     py.write_text('#!/bin/sh\necho %d\n' % int(managed))
     py.chmod(0o755)
-    done = subprocess.run(['make', '-n', target, 'SYSPYTHON=%s' % py, 'BINDIR=%s' % (tmp_path / 'bin')],
+    # EXTRAS pinned: CI exports EXTRAS=test,lsp,jupyter, which these texts do not expect
+    done = subprocess.run(['make', '-n', target, 'SYSPYTHON=%s' % py, 'BINDIR=%s' % (tmp_path / 'bin'), 'EXTRAS=%s' % extras],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return done.stdout
@@ -83,6 +84,11 @@ def test_make_install_uses_the_python_found_first_otherwise(tmp_path):
     text = make_n(tmp_path, 'install', managed=False)
     assert '.venv' not in text
     assert "-m pip install -q -e '.[test]'" in text
+
+
+@needs_make
+def test_make_install_takes_the_extras_ci_asks_for(tmp_path):
+    assert "-m pip install -q -e '.[test,lsp,jupyter]'" in make_n(tmp_path, 'install', False, 'test,lsp,jupyter')
 
 
 @needs_make
