@@ -6,11 +6,7 @@ limit; every function here that can nest takes it as `D`.
 the tuple (lambda, frame, call site) instead of calling the lambda, and the
 loop continues with it, so tail recursion runs in constant host stack. No
 rusty value is a Python tuple.
-
-specialize.py inlines `run`'s body into its call templates: `run_body()` is
-that text, read from this very function's source, so the two cannot drift.
 """
-from . import diskcache
 from .errors import Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError, is_out_of_memory, out_of_memory
 from .printer import display_form, lambda_params
 from .resolve import UNBOUND
@@ -63,28 +59,6 @@ def run(p, fr, site, D):
     except BaseException:
         D.n -= 1
         raise
-
-
-_run_body: list | None = None
-
-
-def run_body() -> list:
-    """The lines of `run`'s body (after its docstring), unindented, for inlining:
-    they expect `p`, `fr`, `site` and `D` bound."""
-    global _run_body
-    if _run_body is None:
-        with open(__file__, encoding='utf-8') as fh:
-            lines = fh.read().splitlines()
-        start = run.__code__.co_firstlineno      # the line after `def run…:`
-        body = []
-        for line in lines[start:]:
-            if line and not line.startswith('    '):
-                break
-            body.append(line[4:])
-        while body and not body[-1].strip():
-            body.pop()
-        _run_body = body[1:]                     # without the docstring
-    return _run_body
 
 
 # ── Frames ───────────────────────────────────────────────────────────────
@@ -197,23 +171,7 @@ def apply_procedure(p, args: list, span, tail, D: Depth):
 
 def procedure_caller(D: Depth):
     """`call(p, args)`: apply any procedure non-tail, for builtins (map, filter,
-    apply, sort…); a plain lambda takes the direct path, with `run`'s body
-    inlined (one host call per element, not two)."""
-    global _caller_code
-    if _caller_code is None:
-        lines = ['def make(D):', '    def call(p, args):',
-                 '        if p.__class__ is Lambda and p.fast == len(args):',
-                 '            fr = [p.env, p.scope]', '            fr += args', '            site = None']
-        lines += ['            ' + line for line in run_body()]
-        lines += ['        return apply_procedure(p, args, None, False, D)', '    return call']
-        _caller_code = diskcache.compiled('\n'.join(lines) + '\n', '<rusty-caller>')
-    ns = {}
-    exec(_caller_code, globals(), ns)
-    return ns['make'](D)
-
-
-def procedure_caller_reference(D: Depth):
-    """What procedure_caller's `call` does, through `run` itself (for the tests)."""
+    apply, sort…); a plain lambda takes the direct path to `run`."""
     def call(p, args: list):
         if p.__class__ is Lambda and p.fast == len(args):
             fr = [p.env, p.scope]
@@ -221,9 +179,6 @@ def procedure_caller_reference(D: Depth):
             return run(p, fr, None, D)
         return apply_procedure(p, args, None, False, D)
     return call
-
-
-_caller_code = None
 
 
 # ── Errors ───────────────────────────────────────────────────────────────

@@ -138,9 +138,10 @@ def evict(d: str) -> None:
 
 # ── Compiled code ────────────────────────────────────────────────────────
 
-def compiled(source: str, filename: str):
+def compiled(source: str, filename: str, tree=None):
     """compile(source, filename, 'exec', dont_inherit=True), from the cache
-    when it has it.
+    when it has it; with `tree` (an ast module), `source` is only its key
+    and the tree is what is compiled.
 
     For generated code that start-up compiles every time (the evaluator's
     specialised templates): a cached code object is the one compile() gives.
@@ -155,7 +156,7 @@ def compiled(source: str, filename: str):
                     return code
             except (ValueError, EOFError, TypeError):
                 pass
-    code = compile(source, filename, 'exec', dont_inherit=True)
+    code = compile(source if tree is None else tree, filename, 'exec', dont_inherit=True)
     if path is not None:
         store(path, marshal.dumps(code))
     return code

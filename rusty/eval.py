@@ -7,9 +7,10 @@ limit, builtin and native calls, located errors) in apply.py. This module
 holds what the forms share: compile units, variable references, calls and
 macro expansion.
 
-This is the reference evaluator. A unit may carry `specialize_call`
-(specialize.py, installed by the runtime unless RUSTY_SPECIALIZE=0): faster
-nodes for hot call shapes that must behave exactly like the ones here.
+This is the reference evaluator. A unit may carry `compile_lambda` (the
+runtime's door to the compiler to Python, unless RUSTY_SPECIALIZE=0): it
+wraps each lambda's maker, and the lambdas it compiles must behave exactly
+like the ones here.
 """
 from .apply import Depth, apply_procedure, make_frame, recursion_message, run
 from .errors import EvalError, RecursionLimit
@@ -75,24 +76,24 @@ def undefined_error(s: Symbol, frame, genv: GlobalEnv, span) -> EvalError:
 
 class Unit:
     """What a compilation needs besides the form: the globals, the host
-    interpreter, the session's depth state, the fast-node builder
-    (`specialize_call`, or None for the reference evaluator alone), and whether
+    interpreter, the session's depth state, the hook wrapping a lambda's maker
+    (`compile_lambda`, or None for the reference evaluator alone), and whether
     the code came from source (with spans) or from data (macro expansions and
     eval, whose errors point at the enclosing form)."""
-    __slots__ = ('genv', 'interp', 'depth', 'specialize_call', 'use_spans')
+    __slots__ = ('genv', 'interp', 'depth', 'compile_lambda', 'use_spans')
 
-    def __init__(self, genv: GlobalEnv, interp, depth: Depth, specialize_call=None, use_spans=True):
+    def __init__(self, genv: GlobalEnv, interp, depth: Depth, compile_lambda=None, use_spans=True):
         self.genv = genv
         self.interp = interp
         self.depth = depth
-        self.specialize_call = specialize_call
+        self.compile_lambda = compile_lambda
         self.use_spans = use_spans
 
     def from_data(self) -> 'Unit':
         """This unit for code made from data (no spans of its own)."""
         if not self.use_spans:
             return self
-        return Unit(self.genv, self.interp, self.depth, self.specialize_call, False)
+        return Unit(self.genv, self.interp, self.depth, self.compile_lambda, False)
 
 
 class Usage(Exception):
@@ -299,9 +300,9 @@ def expand_macro(m: Macro, arg_forms: List, f, scope, tail, span, unit, cache: l
         D.n -= 1
 
 
-def comp_generic_call(x: List, scope, tail, span, unit):
-    """The general call node `generic(f, p)` (p: the head's value, or MISSING
-    to evaluate it), the compiled arguments, and the compiled head."""
+def comp_call(x: List, scope, tail, span, unit):
+    """A call: evaluate the head, then a macro expands, anything else is
+    applied; `generic(f, p)` (p: the head's value, or MISSING to evaluate it)."""
     head = x.car
     head_code = comp(head, scope, False, sub_span(x, span, unit), unit)
     arg_forms = x.cdr
@@ -319,13 +320,4 @@ def comp_generic_call(x: List, scope, tail, span, unit):
             raise EvalError('Not callable: ' + display_form(p), span)
         args = [a(f) for a in arg_codes]
         return apply_procedure(p, args, span, tail, D)
-    return generic, arg_codes, head_code
-
-
-def comp_call(x: List, scope, tail, span, unit):
-    """A call: the generic node, or the unit's faster node for its shape."""
-    generic, arg_codes, head_code = comp_generic_call(x, scope, tail, span, unit)
-    if unit.specialize_call is None:
-        return generic
-    fast = unit.specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code)
-    return generic if fast is None else fast
+    return generic

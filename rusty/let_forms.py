@@ -4,7 +4,6 @@ through the tail-call machinery of apply.py."""
 from .apply import make_frame, run
 from .eval import Usage, comp, comp_body, special, sub_span
 from .resolve import UNBOUND, Scope, body_defines
-from .specialize_forms import specialize_let
 from .specials import lambda_maker
 from .syntax import usage_message
 from .values import EMPTY, NIL, List, Symbol
@@ -39,10 +38,6 @@ def comp_let(x, scope, tail, span, unit):
         lscope.add(d, maybe_unbound=True)
     nextra = len(lscope.names) - len(binds)
     body = comp_body(x.cdr.cdr, lscope, tail, span, unit)
-    init_cells = [b[2] for b in binds]
-    fast = specialize_let(init_cells, inits, lscope, nextra, body, scope, span, unit)
-    if fast is not None:
-        return fast
     extra = [UNBOUND] * nextra
 
     def ev(f):

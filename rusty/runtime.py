@@ -7,7 +7,7 @@ import gc
 import os
 import sys
 
-from . import forms, lazy, specialize, specials
+from . import forms, lazy, specials
 from . import eval as ev
 from .apply import Depth, make_frame, procedure_caller, recursion_message, run
 from .errors import (STDLIB_FILE, Abort, EvalError, Exit, Interrupted, ReadError, RecursionLimit, RustyError,
@@ -36,10 +36,10 @@ DEFAULT_RECURSION_LIMIT = 200_000
 
 
 def specialize_from_env() -> bool:
-    """False when RUSTY_SPECIALIZE=0: the closure compiler alone, no generated
-    fast nodes, and every global made at start-up (the references the fast
-    nodes and lazy start-up are tested against)."""
-    return os.environ.get('RUSTY_SPECIALIZE', '1').strip() != '0'
+    """False when RUSTY_SPECIALIZE=0 (or RUSTY_COMPILE=0): the reference
+    evaluator alone, no compiled lambdas, and every global made at start-up
+    (the references the compiler and lazy start-up are tested against)."""
+    return all(os.environ.get(v, '1').strip() != '0' for v in ('RUSTY_SPECIALIZE', 'RUSTY_COMPILE'))
 
 
 def recursion_limit_from_env() -> int:
@@ -50,6 +50,11 @@ def recursion_limit_from_env() -> int:
     except ValueError:
         return DEFAULT_RECURSION_LIMIT
     return n if n > 0 else DEFAULT_RECURSION_LIMIT
+
+
+def compile_hook():
+    """The compiler to Python's door (rusty/compile/link.py)."""
+    return import_module('rusty.compile.link').compile_lambda
 
 
 # ── Builtin tables and the standard library (loaded once per process) ────
@@ -132,7 +137,7 @@ class Session:
         self.depth = depth if depth is not None else Depth(recursion_limit_from_env())
         # Apply a procedure (non-tail); the host's `call`, used by map, apply, sort, …
         self.call = procedure_caller(self.depth)
-        fast = specialize.specialize_call if specialize_from_env() else None
+        fast = compile_hook() if specialize_from_env() else None
         self.unit = ev.Unit(self.genv, self, self.depth, fast)
         self.sources: dict[str, str] = {}
         self.files: list[str] = [script] if script else []   # innermost file being run, last

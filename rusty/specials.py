@@ -11,7 +11,6 @@ from .errors import EvalError, Interrupted, RustyError, out_of_memory
 from .eval import Usage, comp, comp_body, const, special, sub_span, to_code
 from .resolve import (UNBOUND, LocalRef, Scope, assign_by_name, body_defines, define_in_frame,
                       resolve)
-from .specialize_forms import specialize_and_or, specialize_cond, specialize_if, specialize_set, specialize_when
 from .syntax import check_in_scope, params_problem, usage_message
 from .values import EMPTY, NIL, Lambda, List, Symbol, make_list, sym
 
@@ -44,9 +43,6 @@ def comp_if(x, scope, tail, span, unit):
     c = cells(x)
     then = comp(c[2].car, scope, tail, sub_span(c[2], span, unit), unit)
     other = comp(c[3].car, scope, tail, sub_span(c[3], span, unit), unit) if len(x) > 3 else None
-    fast = specialize_if(x, scope, tail, span, unit, then, other)
-    if fast is not None:
-        return fast
     test = comp(c[1].car, scope, False, sub_span(c[1], span, unit), unit)
     if other is None:
         def ev(f):
@@ -80,9 +76,6 @@ def comp_and(x, scope, tail, span, unit):
     if len(x) == 1:
         return const(True)
     init, last = _operands(x, scope, tail, span, unit)
-    fast = specialize_and_or(x, scope, span, unit, init, last, True)
-    if fast is not None:
-        return fast
 
     def ev(f):
         for code in init:
@@ -97,9 +90,6 @@ def comp_or(x, scope, tail, span, unit):
     if len(x) == 1:
         return const(False)
     init, last = _operands(x, scope, tail, span, unit)
-    fast = specialize_and_or(x, scope, span, unit, init, last, False)
-    if fast is not None:
-        return fast
 
     def ev(f):
         for code in init:
@@ -115,9 +105,6 @@ def _comp_when(x, scope, tail, span, unit, want):
         raise Usage(usage_message(x))
     test = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
     body = comp_body(x.cdr.cdr, scope, tail, span, unit)
-    fast = specialize_when(x, scope, span, unit, test, body, want)
-    if fast is not None:
-        return fast
 
     def ev(f):
         if (test(f) is not False) is want:
@@ -138,7 +125,7 @@ def comp_unless(x, scope, tail, span, unit):
 
 @special('cond')
 def comp_cond(x, scope, tail, span, unit):
-    clauses, shapes = [], []
+    clauses = []
     for c in x.cdr.cells():
         clause = c.car
         if clause.__class__ is not List or clause is EMPTY:
@@ -148,12 +135,8 @@ def comp_cond(x, scope, tail, span, unit):
         test = None if is_else else comp(clause.car, scope, False, sub_span(clause, cspan, unit), unit)
         body = comp_body(clause.cdr, scope, tail, cspan, unit) if len(clause) > 1 else None
         clauses.append((test, body))
-        shapes.append((None if is_else else clause, test, body, cspan))
         if is_else:
             break
-    fast = specialize_cond(shapes, scope, span, unit)
-    if fast is not None:
-        return fast
 
     def ev(f):
         for test, body in clauses:
@@ -195,7 +178,8 @@ def lambda_maker(params, rest, body: List, scope, span, unit, name='lambda'):
     """Prepare a lambda; returns make(f) -> Lambda closed over frame f.
 
     The body is compiled when the lambda is first called, not when it is
-    defined: most library functions are never called in a given run.
+    defined: most library functions are never called in a given run. A unit
+    with `compile_lambda` wraps `make` (the compiler's door).
     """
     slots = list(params) + ([rest] if rest is not None else [])
     lscope = Scope(slots, scope)
@@ -215,7 +199,9 @@ def lambda_maker(params, rest, body: List, scope, span, unit, name='lambda'):
         lam = Lambda(params, rest, body, None, f, name, lscope, extra)
         compile_on_first_call(lam, code)
         return lam
-    return make
+    if unit.compile_lambda is None:
+        return make
+    return unit.compile_lambda(make, params, rest, body, lscope, extra, span, unit, name)
 
 
 def compile_on_first_call(proc, compile_body) -> None:
@@ -312,10 +298,7 @@ def comp_set_bang(x, scope, tail, span, unit):
     genv = unit.genv
     ref = resolve(scope, name, genv)
     if ref.__class__ is LocalRef and not ref.maybe_unbound and ref.depth <= 2:
-        by_name = _set_by_name(name, genv, span)
-        fast = specialize_set(ref, x.cdr.cdr, value, by_name, scope, span, unit)
-        return fast or _set_slot(ref.depth, ref.index, genv.cell(name), value, by_name)
-
+        return _set_slot(ref.depth, ref.index, genv.cell(name), value, _set_by_name(name, genv, span))
 
     def ev(f):
         v = value(f)

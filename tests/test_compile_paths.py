@@ -1,6 +1,6 @@
-"""The generated fast nodes (rusty/specialize.py) against the reference: the
-same programs run in a session with RUSTY_SPECIALIZE=0 (the closure compiler
-alone) and in one with the fast nodes, and, for the inline builtins, against
+"""The compiler to Python (rusty/compile/) against the reference: the same
+programs run in a session with RUSTY_SPECIALIZE=0 (the reference evaluator
+alone) and in one with compiled lambdas, and, for the inline builtins, against
 the builtin itself called through the generic path. Values must agree
 bitwise (floats: sign of zero, NaN-ness and payload), errors by message,
 position and backtrace."""
@@ -10,10 +10,8 @@ import struct
 import pytest
 
 from rusty.errors import RustyError
-from rusty.eval import comp
-from rusty.reader import read
 from rusty.runtime import Session
-from rusty.specialize import INLINE
+from rusty.compile.inline import INLINE
 from rusty.values import EMPTY, NIL, List, make_list, sym
 
 NAN = float('nan')
@@ -345,17 +343,18 @@ def test_undefined_global_operand_reports_the_name_itself(monkeypatch):
         assert s.run('(f)', '<test>') == 1.0
 
 
-def test_the_switch_leaves_the_closure_compiler_alone(monkeypatch):
-    # RUSTY_SPECIALIZE=0 is read when the session is made: no generated node.
-    forms = read('(f 1 2) (if (< a 1) a 2) (let ((c (car b))) c)', '<test>')
-    shapes = {}
+def test_the_switch_leaves_the_reference_alone(monkeypatch):
+    # RUSTY_SPECIALIZE=0 is read when the session is made: no compiled lambda.
     for fast in (False, True):
         s = session(monkeypatch, fast)
-        codes = [comp(x, None, False, None, s.unit) for x in forms]
-        shapes[fast] = {code.__code__.co_filename for code in codes}
-        assert (s.unit.specialize_call is not None) is fast
-    assert '<rusty-specialized>' not in shapes[False]
-    assert shapes[True] == {'<rusty-specialized>'}
+        s.run('(define (f a b) (if (< a b) a b)) (f 1 2)', '<test>')
+        assert (s.unit.compile_lambda is not None) is fast
+        assert (s.genv.lookup(sym('f')).direct is not None) is fast
+
+
+def test_rusty_compile_0_is_the_switch_too(monkeypatch):
+    monkeypatch.setenv('RUSTY_COMPILE', '0')
+    assert Session().unit.compile_lambda is None
 
 
 NATIVE_CALLS = ['(use-sq 3)', '(use-sq -0.0)', '(use-sq "s")', '(use-sq-none)', '(use-sq-two 1 2)',
@@ -390,19 +389,3 @@ def test_native_grad_calls_run_the_same_both_ways(monkeypatch, call):
         s.run(src, '<grad>')
         got.append(outcome(lambda: s.run(call, '<call>')))
     assert got[0] == got[1]
-
-
-def test_renaming_run_body_words_matches_a_word_boundary_regex():
-    """specialize._rename (no `re` at start-up) against the regex it replaces,
-    on run's own body and on lines made of word and non-word characters."""
-    import random
-    import re
-    from rusty import apply
-    from rusty.specialize import _rename
-    names = {n: n + 'Kx1' for n in ('p', 'fr', 'site', 'entry', 'r')}
-    word = re.compile(r'\b(p|fr|site|entry|r)\b')
-    rng = random.Random(7)
-    pieces = ['p', 'fr', 'site', 'entry', 'r', 'rp', 'p_', '_r', 'r2', ' ', '.', '(', ')', '[0]', ', ', 'é', 'x']
-    lines = list(apply.run_body()) + [''.join(rng.choice(pieces) for _ in range(12)) for _ in range(500)]
-    for line in lines:
-        assert _rename(line, names) == word.sub(lambda m: names[m.group(1)], line), line

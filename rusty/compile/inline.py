@@ -1,0 +1,150 @@
+"""The builtins compiled inline: name -> (arity, builder). A builder takes the
+operands (ast expressions that may be repeated: names and constants) and
+gives (guard, value): `value` is the result while `guard` holds; otherwise
+the builtin itself is called (its exact result or error). Guards admit exact
+integers (int, never bool) and floats only where Python computes what the
+builtin does."""
+import ast
+
+from ..values import EMPTY, List, NIL, Symbol
+
+
+def _attr(x, name):
+    return ast.Attribute(x, name, ast.Load())
+
+
+def _is(a, b):
+    """a is b; decided now when one is a constant (a literal is never one of
+    the objects the code compares it with)."""
+    ca, cb = a.__class__ is ast.Constant, b.__class__ is ast.Constant
+    if ca and cb:
+        return ast.Constant(a.value is b.value if type(a.value) in (bool, type(None)) else False)
+    if (ca and type(a.value) not in (bool, type(None))) or (cb and type(b.value) not in (bool, type(None))):
+        return ast.Constant(False)
+    return ast.Compare(a, [ast.Is()], [b])
+
+
+def _cls_is(x, kind: str):
+    """x.__class__ is kind (decided now for a constant)."""
+    if x.__class__ is ast.Constant:
+        return ast.Constant(type(x.value).__name__ == kind)
+    return _is(_cls(x), _g(kind))
+
+
+def _is_not(a, b):
+    same = _is(a, b)
+    if same.__class__ is ast.Constant:
+        return ast.Constant(not same.value)
+    return ast.Compare(a, [ast.IsNot()], [b])
+
+
+def _and(*xs):
+    """xs all true (constants folded)."""
+    if any(x.__class__ is ast.Constant and x.value is False for x in xs):
+        return ast.Constant(False)
+    xs = [x for x in xs if not (x.__class__ is ast.Constant and x.value is True)]
+    return xs[0] if len(xs) == 1 else ast.BoolOp(ast.And(), xs) if xs else ast.Constant(True)
+
+
+def _or(*xs):
+    """any of xs true (constants folded)."""
+    if any(x.__class__ is ast.Constant and x.value is True for x in xs):
+        return ast.Constant(True)
+    xs = [x for x in xs if not (x.__class__ is ast.Constant and x.value is False)]
+    return xs[0] if len(xs) == 1 else ast.BoolOp(ast.Or(), xs) if xs else ast.Constant(False)
+
+
+def _g(name):
+    """A global of the generated code's namespace (see link.NAMESPACE)."""
+    return ast.Name(name, ast.Load())
+
+
+def _cls(x):
+    return _attr(x, '__class__')
+
+
+def _const(v):
+    return ast.Constant(v)
+
+
+def _binop(a, op, b):
+    return ast.BinOp(a, op, b)
+
+
+def _int2(x, y):
+    return _and(_cls_is(x, 'int'), _cls_is(y, 'int'))
+
+
+def _float2(x, y):
+    return _and(_cls_is(x, 'float'), _cls_is(y, 'float'))
+
+
+def _num(x):
+    return _or(_cls_is(x, 'int'), _cls_is(x, 'float'))
+
+
+def _arith(int_value, float_value):
+    """An operator over two exact integers or two floats."""
+    def build(x, y):
+        return [(_int2(x, y), int_value(x, y)), (_float2(x, y), float_value(x, y))]
+    return build
+
+
+def _compare(op):
+    def build(x, y):
+        return [(_and(_num(x), _num(y)), ast.Compare(x, [op], [y]))]
+    return build
+
+
+def _pair(x):
+    return _and(_cls_is(x, 'List'), _is_not(x, _g('EMPTY')))
+
+
+def _always(value):
+    def build(*xs):
+        return [(None, value(*xs))]
+    return build
+
+
+# + folds from 0 (0.0 + x + y keeps (+ -0.0 -0.0) at 0.0); - subtracts 0 + y
+INLINE = {
+    '+': (2, _arith(lambda x, y: _binop(x, ast.Add(), y),
+                    lambda x, y: _binop(_binop(_const(0.0), ast.Add(), x), ast.Add(), y))),
+    '-': (2, _arith(lambda x, y: _binop(x, ast.Sub(), y),
+                    lambda x, y: _binop(x, ast.Sub(), _binop(_const(0.0), ast.Add(), y)))),
+    '*': (2, _arith(lambda x, y: _binop(x, ast.Mult(), y), lambda x, y: _binop(x, ast.Mult(), y))),
+    '<': (2, _compare(ast.Lt())),
+    '>': (2, _compare(ast.Gt())),
+    '<=': (2, _compare(ast.LtE())),
+    '>=': (2, _compare(ast.GtE())),
+    '=': (2, _compare(ast.Eq())),
+    'car': (1, lambda x: [(_pair(x), _attr(x, 'car'))]),
+    'cdr': (1, lambda x: [(_pair(x), _attr(x, 'cdr'))]),
+    'cons': (2, lambda x, y: [(_is(_cls(y), _g('List')), ast.Call(_g('CONS'), [x, y], []))]),
+    'null?': (1, _always(lambda x: _or(_is(x, _g('NIL')), _is(x, _g('EMPTY'))))),
+    'pair?': (1, _always(lambda x: _pair(x))),
+    'not': (1, _always(lambda x: _is(x, _const(False)))),
+    'eq?': (2, lambda x, y: [(_is(_cls(x), _g('Symbol')), _is(x, y))]),
+    'number?': (1, _always(lambda x: _num(x))),
+    'symbol?': (1, _always(lambda x: _is(_cls(x), _g('Symbol')))),
+    'string?': (1, _always(lambda x: _is(_cls(x), _g('str')))),
+}
+for _alias, _op in (('add', '+'), ('sub', '-'), ('mul', '*'), ('lt', '<'), ('gt', '>'), ('le', '<='),
+                    ('ge', '>='), ('first', 'car'), ('rest', 'cdr'), ('nil?', 'null?'), ('equal?', 'eq?'),
+                    ('eq', 'eq?')):
+    INLINE[_alias] = INLINE[_op]
+
+# The inline builtins whose value is always a boolean (a test can use it directly).
+PREDICATES = frozenset('< > <= >= = lt gt le ge null? nil? pair? not eq? equal? eq number? symbol? '
+                       'string?'.split())
+
+# What the generated code's guards and values name.
+NAMES = {'List': List, 'EMPTY': EMPTY, 'NIL': NIL, 'Symbol': Symbol, 'int': int, 'float': float, 'str': str}
+
+
+def inline_spec(b, nargs: int):
+    """The builder of builtin b called with nargs arguments, if it is inlined."""
+    spec = INLINE.get(b.name)
+    if spec is None or spec[0] != nargs:
+        return None
+    return spec[1]

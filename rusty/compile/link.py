@@ -1,0 +1,107 @@
+"""The compiler's one door: `compile_lambda`, the runtime's Unit hook around
+specials.lambda_maker. A lambda is lowered when one of its values is first
+called; the code object is cached content-addressed (diskcache), the factory
+run once per lambda value (linking it to that value, its frame and the
+session), and a lambda the lowering refuses stays on the reference.
+
+RUSTY_SPECIALIZE=0 (or RUSTY_COMPILE=0) leaves the hook out: the reference
+evaluator alone."""
+from .. import diskcache
+from ..values import Lambda, Macro, Vector, cons
+from . import support
+
+FILENAME = '<rusty-compiled>'
+
+# The globals of every generated module: helpers, classes and markers it names.
+NAMESPACE: dict = {}
+# Sources of the lambdas compiled in this process, for `,py`: id(body) -> text.
+SOURCES: dict = {}
+
+
+def namespace() -> dict:
+    if not NAMESPACE:
+        from ..resolve import MISSING
+        from .inline import NAMES
+        NAMESPACE.update(NAMES)
+        NAMESPACE.update({
+            'Lambda': Lambda, 'Macro': Macro, 'MISSING': MISSING, 'CONS': cons, 'VECTOR': Vector,
+            'tuple': tuple, 'BaseException': BaseException,
+            'CALL_ANY': support.call_any, 'CALL_BUILTIN': support.call_builtin_at, 'FINISH': support.finish_tail,
+            'EXPAND': support.expand_at, 'TOO_DEEP': support.too_deep, 'CALL_FAILED': support.call_failed,
+            'FAILED': support.failed_here, 'TAILED': support.tailed, 'ENV_READ': support.env_read,
+            'ENV_WRITE': support.env_write, 'GLOBAL_WRITE': support.global_write,
+            'GLOBAL_MISSING': support.global_missing, '__builtins__': {},
+        })
+    return NAMESPACE
+
+
+class Compiled:
+    """A lowered lambda: its factory and what it is linked with."""
+    __slots__ = ('factory', 'consts', 'table', 'source')
+
+    def __init__(self, factory, consts, table, source):
+        self.factory, self.consts, self.table, self.source = factory, consts, table, source
+
+
+def compile_lambda(make, params, rest, body, lscope, extra, span, unit, name):
+    """lambda_maker's `make`, wrapped: the values it makes run compiled code
+    from their first call (or the reference's, when lowering refuses)."""
+    if extra:
+        return make                    # internal defines: the reference
+    state = []                         # [] not tried; [None] the reference; [Compiled]
+
+    def first_use():
+        if not state:
+            state.append(lowered(params, rest, body, lscope, span, unit, name))
+        return state[0]
+
+    def make_compiled(f):
+        lam = make(f)
+        if state and state[0] is None:
+            return lam
+        reference = lam.code
+
+        def first_call(fr):
+            c = first_use()
+            if c is None:
+                lam.code = reference
+            else:
+                link(c, lam, f, unit)
+            return lam.code(fr)
+        lam.code = first_call
+        return lam
+    return make_compiled
+
+
+def lowered(params, rest, body, lscope, span, unit, name):
+    """The Compiled lambda, or None when it stays on the reference."""
+    from .lower import Unsupported, lower
+    try:
+        mod, consts, table = lower(unit, params, rest, body, lscope, span, name)
+    except Unsupported:
+        return None
+    import ast
+    code = diskcache.compiled(ast.dump(mod, include_attributes=True), FILENAME, tree=mod)
+    ns = {}
+    exec(code, namespace(), ns)
+    consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth)
+              if c.__class__.__name__ == '_MakerSpec' else c for c in consts]
+    return Compiled(ns['factory'], consts, table, mod)
+
+
+def link(c: Compiled, lam, env, unit) -> None:
+    """Make lam run c: its positional function and run's adapter into it."""
+    D = unit.depth
+    fn = c.factory(env, lam, D, D.limit, c.table, unit.genv, *c.consts)
+    lam.direct = fn if lam.fast >= 0 else None
+    lam.code = support.adapter(fn, D)
+    SOURCES[id(lam.body)] = c.source
+
+
+def python_source(lam) -> str | None:
+    """The generated Python of a compiled lambda value, or None."""
+    mod = SOURCES.get(id(getattr(lam, 'body', None)))
+    if mod is None:
+        return None
+    import ast
+    return ast.unparse(mod)

@@ -1,0 +1,753 @@
+"""Lisp to Python: one lambda (and every lambda nested in it) lowered to the
+`ast` of a factory function `factory(E, SELF, D, LIMIT, TABLE, GENV, k…)`
+that makes the lambda's positional function `fn(d, arg…)`.
+
+Names are resolved as the reference resolves them (resolve.py, the same Scope
+objects): a local of this lambda or of a lambda nested in it is a Python local
+(captured: a closure cell; assigned from inside a nested lambda: nonlocal),
+a local of the reference frames around it is read through its frame (E), a
+global through its cell. `d` is the run level's depth (see support.py).
+Every form the lowering does not handle raises Unsupported, and the lambda
+stays on the reference. Each statement and expression carries a line number;
+TABLE maps it to the span the reference would report there.
+"""
+import ast
+
+from ..eval import SPECIALS, sub_span
+from ..resolve import GlobalRef, LocalRef, Scope, body_defines, resolve
+from ..syntax import problem
+from ..values import EMPTY, Builtin, List, Symbol, Vector, sym
+from .inline import _is_not, inline_spec
+
+
+class Unsupported(Exception):
+    """A form this compiler leaves to the reference evaluator."""
+
+
+L, S = ast.Load(), ast.Store()
+FN_FORMS = frozenset(map(sym, ('lambda', 'fn', 'λ')))
+DOT, ELSE = sym('.'), sym('else')
+
+
+def name(n):
+    return ast.Name(n, L)
+
+
+def store(n):
+    return ast.Name(n, S)
+
+
+def assign(target: str, value):
+    return ast.Assign([store(target)], value)
+
+
+def call(fn, *args):
+    return ast.Call(fn, list(args), [])
+
+
+def is_(a, b):
+    return ast.Compare(a, [ast.Is()], [b])
+
+
+def is_not(a, b):
+    return ast.Compare(a, [ast.IsNot()], [b])
+
+
+def attr(x, a):
+    return ast.Attribute(x, a, L)
+
+
+def const(v):
+    return ast.Constant(v)
+
+
+def pure(e) -> bool:
+    """An expression that may be repeated and moved: a constant or a name."""
+    return e.__class__ is ast.Constant or e.__class__ is ast.Name
+
+
+def _ident(text: str) -> str:
+    return ''.join(c if c.isascii() and (c.isalnum() or c == '_') else '_' for c in text)
+
+
+class Fn:
+    """One Python function being generated: a lambda, a named let's loop."""
+
+    def __init__(self, pyname, params, outer, loop=None, selfname=None):
+        self.pyname = pyname
+        self.params = params            # Python parameter names after d
+        self.outer = outer
+        self.loop = loop                # how a self tail call is recognised: ('cell', k) / ('var', name) / None
+        self.selfname = selfname        # expression text's owner of .name for backtraces (SELF or a var)
+        self.assigned_outer = set()     # names of outer functions this one assigns
+        self.looped = False             # a self tail call was compiled as the loop
+
+
+class Lowering:
+    """The lowering of one root lambda; `consts` are the objects the factory
+    receives (in order), `table` line -> span."""
+
+    def __init__(self, unit, name: str):
+        self.unit = unit
+        self.genv = unit.genv
+        self.root_name = name
+        self.consts: list = []
+        self._const_ids: dict = {}
+        self.table: dict = {}
+        self.vars: dict = {}            # (id(scope), slot index) -> (python name, Fn)
+        self.compiled_scopes: set = set()
+        self.root_scope = None
+        self.count = 0
+        self.assigned: set = set()      # symbols some set! in the unit targets
+        self.no_inline = 0
+        self.known: dict = {}           # python name of a named let's loop -> (its function, its arity)
+
+    # ── bookkeeping ──
+
+    def fresh(self, stem='t') -> str:
+        self.count += 1
+        return '%s%d' % (stem, self.count)
+
+    def k(self, obj) -> ast.Name:
+        """The factory parameter holding obj."""
+        key = id(obj)
+        n = self._const_ids.get(key)
+        if n is None:
+            n = self._const_ids[key] = 'k%d' % len(self.consts)
+            self.consts.append(obj)
+        return name(n)
+
+    def line(self, span) -> int:
+        n = len(self.table) + 1
+        self.table[n] = span
+        return n
+
+    def stamp(self, nodes, ln: int):
+        """Give every node (and descendant) without a position line ln."""
+        for top in nodes:
+            for node in ast.walk(top):
+                if 'lineno' in node._attributes and not hasattr(node, 'lineno'):
+                    node.lineno = node.end_lineno = ln
+                    node.col_offset = node.end_col_offset = 0
+        return nodes
+
+    def span_of(self, cell, span):
+        return sub_span(cell, span, self.unit)
+
+    def bind(self, scope: Scope, fn: Fn) -> list:
+        """Python names for every slot of scope, owned by fn."""
+        self.compiled_scopes.add(id(scope))
+        names = []
+        for i, s in enumerate(scope.names):
+            n = 'v_%s_%d' % (_ident(s.name), self.count + 1)
+            self.count += 1
+            self.vars[(id(scope), i + 2)] = (n, fn)
+            names.append(n)
+        return names
+
+    # ── the root ──
+
+    def root(self, params, rest, body, lscope, span):
+        """The factory's Module."""
+        if body_defines(body):
+            raise Unsupported('internal define')
+        self.scan_assigned(body)
+        self.root_scope = lscope
+        looping = self.root_name != 'lambda' and rest is None
+        top = Fn('f_' + _ident(self.root_name), None, None, loop=('self', None) if looping else None,
+                 selfname='SELF')
+        top.params = self.bind(lscope, top)
+        fdef = self.function(top, body, lscope, span)
+        ln = self.line(span)
+        factory = ast.FunctionDef('factory', self.arguments(['E', 'SELF', 'D', 'LIMIT', 'TABLE', 'GENV']
+                                                            + ['k%d' % i for i in range(len(self.consts))]),
+                                  [fdef, ast.Return(name(top.pyname))], [])
+        self.stamp([factory], ln)
+        mod = ast.Module([factory], [])
+        return mod
+
+    def arguments(self, names):
+        return ast.arguments([], [ast.arg(n) for n in names], None, [], [], None, [])
+
+    def scan_assigned(self, forms):
+        stack = list(forms)
+        while stack:
+            x = stack.pop()
+            if x.__class__ is List and x is not EMPTY:
+                if x.car is sym('set!') and x.cdr is not EMPTY and x.cdr.car.__class__ is Symbol:
+                    self.assigned.add(x.cdr.car)
+                if x.car is sym('quote'):
+                    continue
+                stack.extend(x)
+
+    def function(self, fn: Fn, body, scope, span):
+        """The FunctionDef of fn: its body in tail position, in a loop if it
+        makes self tail calls, inside the handler that locates failures."""
+        loop_ok = fn.loop is not None and not _makes_functions(body)
+        if not loop_ok:
+            fn.loop = None
+        stmts = self.body(body, scope, span, fn, tail=True)
+        if fn.looped:
+            stmts = [assign('site', const(None)), ast.While(const(True), stmts, [])]
+            tail = ast.IfExp(is_(name('site'), const(None)), const(None),
+                             ast.Tuple([name('site'), attr(name(fn.selfname), 'name')], L))
+        else:
+            tail = const(None)
+        handler = ast.ExceptHandler(name('BaseException'), 'e', [
+            ast.Raise(call(name('FAILED'), name('e'), name('TABLE'), name('D'), tail), None)])
+        decls = [ast.Nonlocal(sorted(fn.assigned_outer))] if fn.assigned_outer else []
+        return ast.FunctionDef(fn.pyname, self.arguments(['d'] + fn.params),
+                               decls + [ast.Try(stmts, [handler], [], [])], [])
+
+    # ── bodies and forms ──
+
+    def body(self, forms, scope, span, fn, tail):
+        """comp_body: the forms in order (docstrings skipped), the last in tail
+        position; statements, ending in a return when tail, else with the value
+        in the last (returned by value())."""
+        cells = [c for c in forms.cells() if c.car.__class__ is not str or c.cdr is EMPTY]
+        if not cells:
+            return [ast.Return(name('NIL'))] if tail else ([], name('NIL'))
+        stmts = []
+        for c in cells[:-1]:
+            s, e = self.value(c.car, scope, self.span_of(c, span), fn)
+            stmts += s
+            if not pure(e):
+                stmts.append(self.stamp([ast.Expr(e)], self.line(span))[0])
+        last = cells[-1]
+        if tail:
+            return stmts + self.tail(last.car, scope, self.span_of(last, span), fn)
+        s, e = self.value(last.car, scope, self.span_of(last, span), fn)
+        return stmts + s, e
+
+    def form_kind(self, x):
+        if x.__class__ is List and x is not EMPTY and x.car.__class__ is Symbol and x.car in SPECIALS:
+            if problem(x) is not None:
+                raise Unsupported('malformed ' + x.car.name)
+            return x.car.name
+        return None
+
+    def value(self, x, scope, span, fn):
+        """(statements, expression) computing form x, not in tail position."""
+        kind = self.form_kind(x)
+        if kind is not None:
+            method = FORMS.get(kind)
+            if method is None:
+                raise Unsupported(kind)
+            out = method(self, x, scope, span, fn, False)
+            return self.stamp(out[0], self.line(span)), self.stamp([out[1]], self.line(span))[0]
+        ln = self.line(span)
+        cls = x.__class__
+        if cls is Symbol:
+            return [], self.stamp([self.ref(x, scope, span, fn)], ln)[0]
+        if cls is List:
+            if x is EMPTY:
+                return [], name('NIL')
+            s, e = self.call(x, scope, span, fn, False)
+            return self.stamp(s, ln), self.stamp([e], ln)[0]
+        if cls is int or cls is float or cls is str or cls is bool:
+            return [], self.stamp([const(x)], ln)[0]
+        if cls is Vector:
+            return [], self.stamp([call(name('VECTOR'), call(attr(attr(self.k(x), 'items'), 'copy')))], ln)[0]
+        return [], name('NIL')
+
+    def tail(self, x, scope, span, fn):
+        """Statements computing form x in tail position (ending in return)."""
+        kind = self.form_kind(x)
+        ln = self.line(span)
+        if kind is not None:
+            method = FORMS.get(kind)
+            if method is None:
+                raise Unsupported(kind)
+            return self.stamp(method(self, x, scope, span, fn, True), ln)
+        if x.__class__ is List and x is not EMPTY:
+            return self.stamp(self.call(x, scope, span, fn, True), ln)
+        s, e = self.value(x, scope, span, fn)
+        return s + self.stamp([ast.Return(e)], ln)
+
+    def tail_or_value(self, x, scope, span, fn, tail):
+        if tail:
+            return self.tail(x, scope, span, fn)
+        return self.value(x, scope, span, fn)
+
+    def into(self, stmts, e, target):
+        """Statements leaving the value e (after stmts) in target."""
+        return stmts + [assign(target, e)]
+
+    # ── variables ──
+
+    def locate(self, ref, scope):
+        """(python name, owning Fn) of a compiled local, or (hops, index) beyond the root."""
+        sc = scope
+        for _ in range(ref.depth):
+            sc = sc.parent
+        if id(sc) in self.compiled_scopes:
+            return self.vars[(id(sc), ref.index)], None
+        return None, ref.depth - self.levels(scope)     # hops from E, the frame around the root
+
+    def levels(self, scope) -> int:
+        """Compiled scopes from scope out to the root scope, inclusive."""
+        n = 0
+        sc = scope
+        while sc is not None and id(sc) in self.compiled_scopes:
+            n += 1
+            sc = sc.parent
+        return n
+
+    def ref(self, s, scope, span, fn):
+        ref = resolve(scope, s, self.genv)
+        if ref.__class__ is GlobalRef:
+            return self.global_read(ref.cell, s, scope, span)
+        found, hops = self.locate(ref, scope)
+        if found is not None:
+            if ref.maybe_unbound:
+                raise Unsupported('maybe unbound')
+            return name(found[0])
+        return call(name('ENV_READ'), name('E'), const(hops), const(ref.index), self.k(self.genv.cell(s)),
+                    self.k(s), const(ref.maybe_unbound), self.k(span), name('GENV'), self.k(scope),
+                    const(self.levels(scope)))
+
+    def global_read(self, cell, s, scope, span):
+        t = self.fresh('g')
+        slow = call(name('GLOBAL_MISSING'), self.k(cell), self.k(s), name('E'), self.k(scope),
+                    const(self.levels(scope)), self.k(span), name('GENV'))
+        test = is_not(ast.NamedExpr(store(t), attr(self.k(cell), 'value')), name('MISSING'))
+        return ast.IfExp(test, name(t), slow)
+
+    def use(self, n: str, owner: Fn, fn: Fn, write: bool):
+        if write and owner is not fn:
+            f = fn
+            while f is not owner:
+                f.assigned_outer.add(n)
+                f = f.outer
+
+    # ── calls ──
+
+    def args(self, cells, scope, span, fn):
+        """Statements and pure expressions of the arguments, left to right."""
+        parts = [self.value(c.car, scope, self.span_of(c, span), fn) for c in cells]
+        stmts, exprs = [], []
+        for i, (s, e) in enumerate(parts):
+            stmts += s
+            later = any(p[0] for p in parts[i + 1:])
+            if e.__class__ is not ast.Constant and (not pure(e) or later):
+                t = self.fresh()
+                stmts.append(assign(t, e))
+                e = name(t)
+            exprs.append(e)
+        return stmts, exprs
+
+    def call(self, x, scope, span, fn, tail):
+        head = x.car
+        cells = list(x.cdr.cells())
+        if head.__class__ is Symbol:
+            ref = resolve(scope, head, self.genv)
+            if ref.__class__ is GlobalRef:
+                cell = ref.cell
+                if cell.holds_macro():
+                    raise Unsupported('macro call')
+                if tail and fn.loop is not None and fn.loop[0] == 'self' and head.name == self.root_name:
+                    return self.self_call(x, cells, scope, span, fn, self.global_read(cell, head, scope, span))
+                b = cell.current()
+                builder = inline_spec(b, len(cells)) if b.__class__ is Builtin and not self.no_inline else None
+                if builder is not None:
+                    return self.inline(x, cells, cell, b, builder, scope, span, fn, tail)
+            else:
+                found, _ = self.locate(ref, scope)
+                if found is not None and found[0] in self.known and head not in self.assigned:
+                    return self.known_call(x, cells, found[0], scope, span, fn, tail)
+        hs, he = self.value(head, scope, self.span_of(x, span), fn)
+        p = self.fresh('p')
+        return self.dispatch(x, cells, hs + [assign(p, he)], p, scope, span, fn, tail)
+
+    def dispatch(self, x, cells, head_stmts, p, scope, span, fn, tail):
+        """The generic call once the head's value is in p: a macro expands,
+        a compiled lambda of the arity is called directly, anything else the
+        reference way."""
+        n = len(cells)
+        arg_stmts, args = self.args(cells, scope, span, fn)
+        r = self.fresh('r')
+        site = self.k(span)
+        expand = call(name('EXPAND'), name(p), self.k([x.cdr, scope, span, self.unit, [None, -1, None]]),
+                      name('d'), name('D'), self.frames(scope, fn), const(tail))
+        fits = ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Lambda')),
+                                      ast.Compare(attr(name(p), 'fast'), [ast.Eq()], [const(n)])])
+        other = call(name('CALL_ANY'), name(p), ast.List(args, L), site, const(tail), name('d'), name('D'))
+        if tail:
+            frame = ast.List([attr(name(p), 'env'), attr(name(p), 'scope')] + args, L)
+            direct = [ast.Return(ast.Tuple([name(p), frame, site], L))]
+            rest = arg_stmts + [ast.If(fits, direct, [ast.Return(other)])]
+            return head_stmts + [ast.If(is_(attr(name(p), '__class__'), name('Macro')),
+                                        [ast.Return(expand)], rest)]
+        fnv = self.fresh('q')
+        fits.values.append(is_not(ast.NamedExpr(store(fnv), attr(name(p), 'direct')), const(None)))
+        direct = self.direct_call(name(fnv), name(p), args, site, r)
+        rest = arg_stmts + [ast.If(fits, direct, [assign(r, other)])]
+        return head_stmts + [ast.If(is_(attr(name(p), '__class__'), name('Macro')),
+                                    [assign(r, expand)], rest)], name(r)
+
+    def direct_call(self, fnv, lam, args, site, r):
+        """A non-tail call of positional function fnv (lambda lam): the depth
+        check, the call, its failures and a tail call it returns, as run does."""
+        check = ast.If(ast.Compare(name('d'), [ast.GtE()], [name('LIMIT')]),
+                       [ast.Raise(call(name('TOO_DEEP'), site, name('D')), None)], [])
+        go = ast.Try([assign(r, call(fnv, ast.BinOp(name('d'), ast.Add(), const(1)), *args))],
+                     [ast.ExceptHandler(name('BaseException'), 'e', [
+                         ast.Raise(call(name('CALL_FAILED'), name('e'), lam, site, name('D')), None)])], [], [])
+        finish = ast.If(is_(attr(name(r), '__class__'), name('tuple')),
+                        [assign(r, call(name('FINISH'), name(r), lam, site, name('d'), name('D')))], [])
+        return [check, go, finish]
+
+    def frames(self, scope, fn):
+        """A thunk building the reference frame chain of the compiled locals
+        visible from scope (for a macro expanded at run time)."""
+        chain = []
+        sc = scope
+        while sc is not None and id(sc) in self.compiled_scopes:
+            chain.append(sc)
+            sc = sc.parent
+        f = name('E')
+        for sc in reversed(chain):
+            vals = [name(self.vars[(id(sc), i + 2)][0]) for i in range(len(sc.names))]
+            f = ast.List([f, self.k(sc)] + vals, L)
+        return ast.Lambda(self.arguments([]), f)
+
+    def self_call(self, x, cells, scope, span, fn, head):
+        """A tail call that may be the lambda calling itself: the loop, else a tail call."""
+        p = self.fresh('p')
+        arg_stmts, args = self.args(cells, scope, span, fn)
+        if len(cells) != len(fn.params):
+            return self.dispatch(x, cells, [assign(p, head)], p, scope, span, fn, True)
+        fn.looped = True
+        again = arg_stmts + [ast.Assign([ast.Tuple([store(n) for n in fn.params], S)],
+                                        ast.Tuple(args, L))] if args else list(arg_stmts)
+        again += [assign('site', self.k(span)), ast.Continue()]
+        other = self.dispatch(x, cells, [], p, scope, span, fn, True)
+        return [assign(p, head), ast.If(is_(name(p), name(fn.selfname)), again, other)]
+
+    def known_call(self, x, cells, var, scope, span, fn, tail):
+        """A call of a named let's loop (a local never assigned): its function directly."""
+        loopfn, nparams = self.known[var]
+        if len(cells) != nparams:
+            p = self.fresh('p')
+            return self.dispatch(x, cells, [assign(p, name(var))], p, scope, span, fn, tail)
+        arg_stmts, args = self.args(cells, scope, span, fn)
+        if tail and fn.loop == ('var', var):
+            fn.looped = True
+            again = [ast.Assign([ast.Tuple([store(n) for n in fn.params], S)], ast.Tuple(args, L))] if args else []
+            return arg_stmts + again + [assign('site', self.k(span)), ast.Continue()]
+        if tail:        # a tail call from elsewhere: by the run loop (no host stack grows)
+            p = self.fresh('p')
+            return self.dispatch(x, cells, [assign(p, name(var))], p, scope, span, fn, tail)
+        site = self.k(span)
+        r = self.fresh('r')
+        return arg_stmts + self.direct_call(name(loopfn), name(var), args, site, r), name(r)
+
+    def inline(self, x, cells, cell, b, builder, scope, span, fn, tail):
+        """An inlined builtin, while its cell still holds it; the generic call otherwise."""
+        arg_stmts, args = self.args(cells, scope, span, fn)
+        r = self.fresh('r')
+        fallback = call(name('CALL_BUILTIN'), self.k(b), ast.List(args, L), self.k(span), name('d'), name('D'))
+        value = fallback
+        for guard, v in reversed(builder(*args)):
+            if guard is None or (guard.__class__ is ast.Constant and guard.value is True):
+                value = v
+            elif not (guard.__class__ is ast.Constant and guard.value is False):
+                value = ast.IfExp(guard, v, value)
+        self.no_inline += 1
+        try:
+            p = self.fresh('p')
+            generic = self.dispatch(x, cells, [assign(p, attr(self.k(cell), 'value'))], p, scope, span, fn, tail)
+        finally:
+            self.no_inline -= 1
+        held = is_(attr(self.k(cell), 'value'), self.k(b))
+        if tail:
+            return [ast.If(held, arg_stmts + [ast.Return(value)], generic)]
+        g_stmts, g_value = generic
+        return [ast.If(held, arg_stmts + [assign(r, value)], g_stmts + [assign(r, g_value)])], name(r)
+
+    # ── special forms ──
+
+    def f_quote(self, x, scope, span, fn, tail):
+        return self.result([], self.k(x.cdr.car), tail)
+
+    def result(self, stmts, e, tail):
+        if tail:
+            return stmts + [ast.Return(e)]
+        return stmts, e
+
+    def test(self, x, scope, span, fn):
+        """(statements, Python condition) true when form x's value is not #f."""
+        s, e = self.value(x, scope, span, fn)
+        return s, _is_not(e, const(False))
+
+    def f_if(self, x, scope, span, fn, tail):
+        c = list(x.cells())
+        if len(c) not in (3, 4):
+            raise Unsupported('if')
+        ts, te = self.test(c[1].car, scope, self.span_of(c[1], span), fn)
+        if tail:
+            then = self.tail(c[2].car, scope, self.span_of(c[2], span), fn)
+            other = (self.tail(c[3].car, scope, self.span_of(c[3], span), fn) if len(c) == 4
+                     else [ast.Return(name('NIL'))])
+            return ts + [ast.If(te, then, other)]
+        r = self.fresh('r')
+        s1, e1 = self.value(c[2].car, scope, self.span_of(c[2], span), fn)
+        s2, e2 = self.value(c[3].car, scope, self.span_of(c[3], span), fn) if len(c) == 4 else ([], name('NIL'))
+        if not s1 and not s2:
+            if not ts:
+                return [], ast.IfExp(te, e1, e2)
+        return ts + [ast.If(te, s1 + [assign(r, e1)], s2 + [assign(r, e2)])], name(r)
+
+    def f_begin(self, x, scope, span, fn, tail):
+        return self.body(x.cdr, scope, span, fn, tail)
+
+    def f_and(self, x, scope, span, fn, tail, is_and=True):
+        c = list(x.cdr.cells())
+        if not c:
+            return self.result([], const(is_and), tail)
+        r = self.fresh('r')
+        out = []
+        target = out
+        for k in c[:-1]:
+            s, e = self.value(k.car, scope, self.span_of(k, span), fn)
+            target += s
+            target.append(assign(r, e))
+            stop = is_(name(r), const(False)) if is_and else is_not(name(r), const(False))
+            inner = []
+            target.append(ast.If(stop, [ast.Return(name(r))] if tail else [ast.Pass()], inner))
+            target = inner
+        last = c[-1]
+        if tail:
+            target += self.tail(last.car, scope, self.span_of(last, span), fn)
+            return out
+        s, e = self.value(last.car, scope, self.span_of(last, span), fn)
+        target += s + [assign(r, e)]
+        return out, name(r)
+
+    def f_or(self, x, scope, span, fn, tail):
+        return self.f_and(x, scope, span, fn, tail, False)
+
+    def f_when(self, x, scope, span, fn, tail, want=True):
+        if len(x) < 3:
+            raise Unsupported('when')
+        ts, te = self.test(x.cdr.car, scope, self.span_of(x.cdr, span), fn)
+        if not want:
+            te = ast.UnaryOp(ast.Not(), te)
+        if tail:
+            return ts + [ast.If(te, self.body(x.cdr.cdr, scope, span, fn, True), [ast.Return(name('NIL'))])]
+        s, e = self.body(x.cdr.cdr, scope, span, fn, False)
+        r = self.fresh('r')
+        return ts + [ast.If(te, s + [assign(r, e)], [assign(r, name('NIL'))])], name(r)
+
+    def f_unless(self, x, scope, span, fn, tail):
+        return self.f_when(x, scope, span, fn, tail, False)
+
+    def f_cond(self, x, scope, span, fn, tail):
+        r = None if tail else self.fresh('r')
+        out = []
+        target = out
+        done = False
+        for c in x.cdr.cells():
+            clause = c.car
+            if clause.__class__ is not List or clause is EMPTY:
+                continue
+            cspan = self.span_of(c, span)
+            has_body = clause.cdr is not EMPTY
+            if clause.car is ELSE:
+                if has_body:
+                    target += self.body_into(clause.cdr, scope, cspan, fn, tail, r)
+                else:
+                    target += self.result_into([], name('NIL'), tail, r)
+                done = True
+                break
+            ts, te = self.test(clause.car, scope, self.span_of(clause, cspan), fn)
+            inner = []
+            if has_body:
+                then = self.body_into(clause.cdr, scope, cspan, fn, tail, r)
+            else:
+                v = self.fresh()
+                ts2, te2 = self.value(clause.car, scope, self.span_of(clause, cspan), fn)
+                target += ts2 + [assign(v, te2)]
+                ts, te = [], is_not(name(v), const(False))
+                then = self.result_into([], name(v), tail, r)
+            target += ts + [ast.If(te, then, inner)]
+            target = inner
+        if not done:
+            target += self.result_into([], name('NIL'), tail, r)
+        if tail:
+            return out
+        return out, name(r)
+
+    def body_into(self, forms, scope, span, fn, tail, r):
+        if tail:
+            return self.body(forms, scope, span, fn, True)
+        s, e = self.body(forms, scope, span, fn, False)
+        return s + [assign(r, e)]
+
+    def result_into(self, s, e, tail, r):
+        return s + [ast.Return(e)] if tail else s + [assign(r, e)]
+
+    def f_set(self, x, scope, span, fn, tail):
+        if len(x) != 3 or x.cdr.car.__class__ is not Symbol:
+            raise Unsupported('set!')
+        s = x.cdr.car
+        vs, ve = self.value(x.cdr.cdr.car, scope, self.span_of(x.cdr.cdr, span), fn)
+        ref = resolve(scope, s, self.genv)
+        if ref.__class__ is GlobalRef:
+            out = vs + [ast.Expr(call(name('GLOBAL_WRITE'), name('E'), self.k(s), ve, self.k(span), name('GENV')))]
+            return self.result(out, name('NIL'), tail)
+        found, hops = self.locate(ref, scope)
+        if found is None:
+            by_slot = not ref.maybe_unbound and ref.depth <= 2
+            out = vs + [ast.Expr(call(name('ENV_WRITE'), name('E'), const(hops), const(ref.index),
+                                      self.k(self.genv.cell(s)), self.k(s), ve, const(by_slot),
+                                      self.k(span), name('GENV')))]
+            return self.result(out, name('NIL'), tail)
+        if ref.maybe_unbound:
+            raise Unsupported('maybe unbound')
+        self.use(found[0], found[1], fn, True)
+        return self.result(vs + [assign(found[0], ve)], name('NIL'), tail)
+
+    def f_lambda(self, x, scope, span, fn, tail):
+        if len(x) < 3:
+            raise Unsupported('lambda')
+        params, rest = _params(x.cdr.car)
+        body = x.cdr.cdr
+        lam = self.nested(params, rest, body, scope, span, fn, 'lambda')
+        return self.result(*lam, tail)
+
+    def nested(self, params, rest, body, scope, span, fn, lname, loopvar=None, pyname=None):
+        """(statements, expression) making the Lambda of a nested lambda."""
+        if body_defines(body):
+            raise Unsupported('internal define')
+        slots = list(params) + ([rest] if rest is not None else [])
+        lscope = Scope(slots, scope)
+        pyname = pyname or self.fresh('f_' + _ident(lname) + '_')
+        inner = Fn(pyname, None, fn, loop=('var', loopvar) if loopvar else None, selfname=loopvar)
+        inner.params = self.bind(lscope, inner)
+        fdef = self.function(inner, body, lscope, span)
+        maker = self.k(_MakerSpec(params, rest, body, lscope, lname))
+        return [fdef], call(maker, name(pyname))
+
+    def f_let(self, x, scope, span, fn, tail):
+        if len(x) < 3:
+            raise Unsupported('let')
+        if x.cdr.car.__class__ is Symbol:
+            return self.named_let(x, scope, span, fn, tail)
+        binds = _bindings(x.cdr.car)
+        stmts, vals = self.inits(binds, scope, span, fn)
+        lscope = Scope([b[0] for b in binds], scope)
+        if body_defines(x.cdr.cdr):
+            raise Unsupported('internal define')
+        names = self.bind(lscope, fn)
+        for n, v in zip(names, vals):
+            stmts.append(assign(n, v))
+        if tail:
+            return stmts + self.body(x.cdr.cdr, lscope, span, fn, True)
+        s, e = self.body(x.cdr.cdr, lscope, span, fn, False)
+        return stmts + s, e
+
+    def inits(self, binds, scope, span, fn):
+        parts = [self.value(b[1], scope, sub_span(b[2], sub_span(b[3], span, self.unit), self.unit), fn)
+                 for b in binds]
+        stmts, vals = [], []
+        for s, e in parts:
+            stmts += s
+            if e.__class__ is not ast.Constant:
+                t = self.fresh()
+                stmts.append(assign(t, e))
+                e = name(t)
+            vals.append(e)
+        return stmts, vals
+
+    def named_let(self, x, scope, span, fn, tail):
+        if len(x) < 4:
+            raise Unsupported('named let')
+        lname = x.cdr.car
+        binds = _bindings(x.cdr.cdr.car)
+        stmts, vals = self.inits(binds, scope, span, fn)
+        outer = Scope([lname], scope)
+        (var,) = self.bind(outer, fn)
+        params = tuple(b[0] for b in binds)
+        loopvar = var if lname not in self.assigned else None
+        loopfn = self.fresh('f_' + _ident(lname.name) + '_')
+        if loopvar is not None:
+            self.known[var] = (loopfn, len(params))
+        defs, make = self.nested(params, None, x.cdr.cdr.cdr, outer, span, fn, lname.name, loopvar, loopfn)
+        stmts += defs + [assign(var, make)]
+        site = self.k(span)
+        if tail:
+            return stmts + [ast.Try([ast.Return(call(name(loopfn), name('d'), *vals))], [
+                ast.ExceptHandler(name('BaseException'), 'e', [
+                    ast.Raise(call(name('TAILED'), name('e'), site, name(var)), None)])], [], [])]
+        r = self.fresh('r')
+        q = self.fresh('q')
+        return stmts + [assign(q, attr(name(var), 'direct'))] + self.direct_call(name(q), name(var), vals, site, r), name(r)
+
+
+
+class _MakerSpec:
+    """What a nested lambda's LambdaMaker needs besides the session's depth."""
+    __slots__ = ('params', 'rest', 'body', 'scope', 'name')
+
+    def __init__(self, params, rest, body, scope, name):
+        self.params, self.rest, self.body, self.scope, self.name = params, rest, body, scope, name
+
+
+def _params(p):
+    """(required symbols, rest symbol or None), as specials.parse_params."""
+    from ..syntax import params_problem
+    if params_problem(p) is not None:
+        raise Unsupported('params')
+    if p.__class__ is Symbol:
+        if p is DOT:
+            raise Unsupported('params')
+        return (), p
+    names = list(p)
+    if DOT in names:
+        i = names.index(DOT)
+        return tuple(names[:i]), names[i + 1]
+    return tuple(names), None
+
+
+def _bindings(bs):
+    if bs.__class__ is not List:
+        raise Unsupported('bindings')
+    out = []
+    for c in bs.cells():
+        b = c.car
+        if b.__class__ is not List or len(b) != 2 or b.car.__class__ is not Symbol:
+            raise Unsupported('bindings')
+        out.append((b.car, b.cdr.car, b.cdr, c))
+    return out
+
+
+def _makes_functions(forms) -> bool:
+    """True if the forms contain a lambda or a named let (a closure over a
+    loop's variables would see them change)."""
+    stack = list(forms)
+    while stack:
+        x = stack.pop()
+        if x.__class__ is List and x is not EMPTY:
+            if x.car in FN_FORMS or (x.car is sym('let') and x.cdr is not EMPTY and x.cdr.car.__class__ is Symbol):
+                return True
+            if x.car is sym('quote'):
+                continue
+            stack.extend(x)
+    return False
+
+
+FORMS = {
+    'quote': Lowering.f_quote, 'if': Lowering.f_if, 'begin': Lowering.f_begin, 'and': Lowering.f_and,
+    'or': Lowering.f_or, 'when': Lowering.f_when, 'unless': Lowering.f_unless, 'cond': Lowering.f_cond,
+    'set!': Lowering.f_set, 'lambda': Lowering.f_lambda, 'fn': Lowering.f_lambda, 'λ': Lowering.f_lambda,
+    'let': Lowering.f_let,
+}
+
+
+def lower(unit, params, rest, body, lscope, span, name):
+    """(Module, consts, table) of the root lambda, or Unsupported."""
+    low = Lowering(unit, name)
+    mod = low.root(params, rest, body, lscope, span)
+    return mod, low.consts, low.table

@@ -1,0 +1,215 @@
+"""What compiled code calls besides itself: the slow paths of a call (any
+procedure, a macro, the rest of a tail-call chain), the error handling that
+makes a compiled function's failures the reference's (positions, backtrace
+entries, the depth limit), and the adapters through which apply.run enters
+a compiled function.
+
+Compiled code keeps the depth of its run level in a local `d` (what the
+reference's `D.n` would be); it writes `D.n = d` before entering reference
+code (a builtin, `run`), and an adapter puts `D.n` back when control returns
+to the reference. A compiled function leaves the backtrace entry of its run
+level to whoever entered it (a compiled caller's `call_failed`, or `run`
+through the adapter); an error that leaves a function after a tail call
+within its run level carries that call (`rusty_tail`: site, name) for them.
+"""
+from ..apply import apply_procedure, call_builtin, located, recursion_message, run
+from ..errors import Abort, Exit, RecursionLimit, RustyError
+from ..eval import expand_macro, undefined_error
+from ..resolve import MISSING, UNBOUND, assign_by_name
+from ..values import NIL, Lambda
+
+
+# ── Calls ────────────────────────────────────────────────────────────────
+
+def call_any(p, args, site, tail, d, D):
+    """Apply any procedure the reference way (not a compiled lambda of the right arity)."""
+    D.n = d
+    return apply_procedure(p, args, site, tail, D)
+
+
+def call_builtin_at(b, args, site, d, D):
+    """An inlined builtin's fallback: the builtin itself, for its exact result or error."""
+    D.n = d
+    return call_builtin(b, args, site, D)
+
+
+def finish_tail(r, p, site, d, D):
+    """Continue the run level that compiled code entered at `site` (calling p)
+    with the tail call `r` the callee returned, as apply.run would."""
+    D.n = d
+    try:
+        return run(r[0], r[1], r[2], D)
+    except RustyError as e:
+        tr = e.trace
+        if tr and len(tr[-1]) == 3 and tr[-1][2] is r[2]:
+            tr[-1] = tr[-1][:2] + (site,)      # the level was entered at site, not at the tail call
+        raise
+
+
+def expand_at(m, key, d, D, frames, tail):
+    """A call whose head turned out to be a macro at run time: expand it in a
+    frame chain holding the compiled locals' values (`frames()`: the chain and
+    the call's static description `key`)."""
+    D.n = d
+    f, (arg_forms, scope, span, unit, cache) = frames(), key
+    return expand_macro(m, arg_forms, f, scope, tail, span, unit, cache)
+
+
+# ── Failures ─────────────────────────────────────────────────────────────
+
+def too_deep(site, D):
+    """The depth-limit error of a call at site (run's own check)."""
+    return RecursionLimit(recursion_message(D), site)
+
+
+def call_failed(e, p, site, D):
+    """What run does with an exception leaving lambda p's run level entered at site."""
+    if isinstance(e, RustyError):
+        here, name = _tail(e, site, p)
+        e.trace.append((here, name, site))
+        e.__traceback__ = None
+        return e
+    if isinstance(e, KeyboardInterrupt):
+        here, name = _tail(e, site, p)
+        err = located(e, here, D)
+        err.trace.append((here, name))
+        return err
+    return e
+
+
+def _tail(e, site, p):
+    """(site, name) of the call the failing run level last made: a tail call's, else its entry."""
+    t = e.__dict__.pop('rusty_tail', None)
+    return (site, p.name) if t is None else t
+
+
+def failed_here(e, table, D, tail):
+    """An exception leaving a compiled function: one its own code raised (an
+    inlined builtin's host error, Ctrl-C) becomes the rusty error the builtin
+    would have raised, at the position of the code (`table`: line -> span);
+    `tail` is the (site, name) of the tail call the function's run level made,
+    or None."""
+    if not isinstance(e, (RustyError, KeyboardInterrupt, Exit, Abort)):
+        tb = e.__traceback__
+        if tb is not None and tb.tb_next is None and 'rusty_seen' not in e.__dict__:
+            e = located(e, table.get(tb.tb_lineno), D)
+        else:
+            e.rusty_seen = True          # from deeper down: passed on as the reference does
+    e.__traceback__ = None
+    if tail is not None and (isinstance(e, RustyError) or isinstance(e, KeyboardInterrupt)):
+        if 'rusty_tail' not in e.__dict__:
+            e.rusty_tail = tail
+    return e
+
+
+def tailed(e, site, lam):
+    """An exception leaving a tail call made directly (a named let's first
+    call): the run level's last call was that one."""
+    if (isinstance(e, RustyError) or isinstance(e, KeyboardInterrupt)) and 'rusty_tail' not in e.__dict__:
+        e.rusty_tail = (site, lam.name)
+    return e
+
+
+def thrown(e, fr):
+    """The adapter's answer to a failure: raise it, or, when the run level made
+    a tail call before failing, a tail call that raises it there (so `run`
+    records that call, as it would have)."""
+    t = e.__dict__.pop('rusty_tail', None)
+    if t is None:
+        raise e
+    site, name = t
+
+    def fail(_):
+        raise e
+    return (Lambda((), None, NIL, fail, None, name), fr, site)
+
+
+# ── Lambdas made by compiled code ────────────────────────────────────────
+
+class LambdaMaker:
+    """Makes the Lambda values of one lambda expression in compiled code: its
+    positional function `fn(d, *args)` as `direct`, and a frame adapter as the
+    `code` run calls."""
+    __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'D')
+
+    def __init__(self, params, rest, body, scope, name, D):
+        self.params, self.rest, self.body, self.scope, self.name, self.D = params, rest, body, scope, name, D
+
+    def __call__(self, fn):
+        lam = Lambda(self.params, self.rest, self.body, adapter(fn, self.D), None, self.name, self.scope, 0)
+        lam.direct = fn if lam.fast >= 0 else None
+        return lam
+
+
+def adapter(fn, D):
+    """run's entry `code(frame)` into positional function fn."""
+    def code(fr):
+        n = D.n
+        try:
+            r = fn(n, *fr[2:])
+        except BaseException as e:
+            D.n = n
+            return thrown(e, fr)
+        D.n = n
+        return r
+    return code
+
+
+# ── Variables ────────────────────────────────────────────────────────────
+
+def global_missing(cell, s, env, scope, levels, span, genv):
+    """A global read that found no value: by name (a dyn binding, a pending
+    value), else the Undefined error with the names visible at the read."""
+    v = _by_name(env, s, genv)
+    if v is MISSING:
+        raise undefined_error(s, visible_frames(env, scope, levels), genv, span)
+    return v
+
+
+def _by_name(env, s, genv):
+    from ..resolve import lookup_by_name
+    return lookup_by_name(env, s, genv)
+
+
+def visible_frames(env, scope, levels):
+    """A frame chain standing for `levels` compiled scopes (innermost `scope`)
+    over env, every slot bound: what visible_names walks."""
+    scopes = []
+    for _ in range(levels):
+        scopes.append(scope)
+        scope = scope.parent
+    f = env
+    for sc in reversed(scopes):
+        f = [f, sc] + [True] * len(sc.names)
+    return f
+
+
+def env_read(env, hops, i, cell, s, maybe_unbound, span, genv, scope, levels):
+    """A local of the enclosing reference frames, read as eval.comp_ref does."""
+    if not cell.dyn:
+        fr = env
+        for _ in range(hops):
+            fr = fr[0]
+        v = fr[i]
+        if not maybe_unbound or v is not UNBOUND:
+            return v
+    return global_missing(cell, s, env, scope, levels, span, genv)
+
+
+def env_write(env, hops, i, cell, s, v, by_slot, span, genv):
+    """set! of a local of the enclosing reference frames, as specials.comp_set_bang does."""
+    if by_slot and not cell.dyn:
+        fr = env
+        for _ in range(hops):
+            fr = fr[0]
+        fr[i] = v
+        return NIL
+    return global_write(env, s, v, span, genv)
+
+
+def global_write(env, s, v, span, genv):
+    """set! by name (a global, or a name no slot is known for)."""
+    from ..errors import EvalError
+    if not assign_by_name(env, s, v, genv):
+        raise EvalError("set!: undefined variable '%s'" % s.name, span)
+    return NIL
