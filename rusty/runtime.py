@@ -57,6 +57,11 @@ def compile_hook():
     return import_module('rusty.compile.link').compile_lambda
 
 
+def compiled_caller(depth: Depth):
+    """The builtins' `call`, entering compiled lambdas directly."""
+    return import_module('rusty.compile.support').procedure_caller(depth)
+
+
 # ── Builtin tables and the standard library (loaded once per process) ────
 
 _tables: list | None = None
@@ -136,8 +141,8 @@ class Session:
         self.genv = GlobalEnv()
         self.depth = depth if depth is not None else Depth(recursion_limit_from_env())
         # Apply a procedure (non-tail); the host's `call`, used by map, apply, sort, …
-        self.call = procedure_caller(self.depth)
         fast = compile_hook() if specialize_from_env() else None
+        self.call = procedure_caller(self.depth) if fast is None else compiled_caller(self.depth)
         self.unit = ev.Unit(self.genv, self, self.depth, fast)
         self.sources: dict[str, str] = {}
         self.files: list[str] = [script] if script else []   # innermost file being run, last
@@ -256,7 +261,10 @@ class Session:
         """A lambda with `template`'s parameters and environment but a new body."""
         parent = template.scope.parent if template.scope is not None else None
         make = specials.lambda_maker(template.params, template.rest, body, parent, None, self.unit)
-        return make(template.env)
+        env = template.env
+        if callable(env):      # a lambda made by compiled code: the frames of the locals it sees
+            env = env()
+        return make(env)
 
     def load(self, path: str, relative: bool, span):
         """`load` / `load-relative`: read all of a file, evaluate it globally."""

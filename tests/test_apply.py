@@ -6,7 +6,7 @@ import pathlib
 
 import pytest
 
-from rusty import apply, specialize
+from rusty import apply
 from rusty.errors import RustyError
 from rusty.runtime import Session
 from rusty.values import sym
@@ -84,32 +84,22 @@ def test_sessions_count_depth_separately(monkeypatch):
 
 # ── One source for application ───────────────────────────────────────────
 
-def test_run_body_is_the_body_of_run():
-    body = apply.run_body()
-    tree = ast.parse('def run(p, fr, site, D):\n' + ''.join('    %s\n' % line for line in body))
-    ref = ast.parse(pathlib.Path(apply.__file__).read_text(encoding='utf-8'))
-    real = next(n for n in ref.body if isinstance(n, ast.FunctionDef) and n.name == 'run')
-    real.body = real.body[1:]     # the docstring
-    assert [ast.dump(n) for n in tree.body[0].body] == [ast.dump(n) for n in real.body]
-    assert len(real.body) == 4      # the depth step, the limit check, the entry site, the loop's try
-
-
-def test_templates_name_only_what_their_namespace_holds(monkeypatch):
+def test_compiled_code_names_only_what_its_namespace_holds(monkeypatch):
+    from rusty.compile.link import namespace
     s = make_session(monkeypatch)
     s.run('(define (f a b) (if (null? a) (nth b 1) (car (cdr (cons a b))))) (define (g x) (f x (list 1 2)))'
-          '(define (h n) (let ((m (- n 1))) (if (< m 0) 0 (+ 1 (h m))))) (h 5) (g 1)', '<test>')
-    assert specialize._factories
-    ns = specialize.template_namespace()
-    import builtins
+          '(define (h n) (let ((m (- n 1))) (if (< m 0) 0 (+ 1 (h m))))) (h 5) (g 1)'
+          '(define (k n) (let loop ((i 0) (fs (list))) (if (< i n) (loop (+ i 1) (cons (lambda () i) fs)) fs)))'
+          '(k 3)', '<test>')
+    ns = namespace()
+    codes = [s.genv.lookup(sym(n)).direct.__code__ for n in 'fghk']
     missing = set()
-    for factory in specialize._factories.values():
-        codes = [factory.__code__]
-        while codes:
-            code = codes.pop()
-            codes += [c for c in code.co_consts if hasattr(c, 'co_code')]
-            for ins in dis.get_instructions(code):
-                if ins.opname == 'LOAD_GLOBAL' and ins.argval not in ns and not hasattr(builtins, ins.argval):
-                    missing.add(ins.argval)
+    while codes:
+        code = codes.pop()
+        codes += [c for c in code.co_consts if hasattr(c, 'co_code')]
+        for ins in dis.get_instructions(code):
+            if ins.opname == 'LOAD_GLOBAL' and ins.argval not in ns:
+                missing.add(ins.argval)
     assert missing == set()
 
 
@@ -162,10 +152,10 @@ def reachable(graph: dict, start: str) -> set:
 
 
 def test_the_cycle_check_sees_a_cycle():
-    # Guard the guard: the checker finds a lazy import of eval from specialize.
-    graph = {'eval': {'specialize'}, 'specialize': {'resolve'}}
-    assert reachable(graph, 'eval') == {'specialize', 'resolve'}
-    graph['specialize'].add('eval')
+    # Guard the guard: the checker finds a lazy import of eval from the compiler.
+    graph = {'eval': {'compile.link'}, 'compile.link': {'resolve'}}
+    assert reachable(graph, 'eval') == {'compile.link', 'resolve'}
+    graph['compile.link'].add('eval')
     assert 'eval' in reachable(graph, 'eval')
-    assert {'apply', 'eval', 'specialize'} <= imports_anywhere(PKG / 'runtime.py')
+    assert {'apply', 'eval', 'specials'} <= imports_anywhere(PKG / 'runtime.py')
     assert 'runtime' in imports_anywhere(PKG / 'repl' / 'session.py')    # inside a method

@@ -79,22 +79,6 @@ def test_syntax_errors_are_compiles(cache):
     assert code_entries(cache) == []
 
 
-def test_the_procedure_caller_comes_from_the_cache(cache, monkeypatch):
-    # Start-up takes the builtins' caller from the cache instead of compiling it.
-    from rusty import apply
-    monkeypatch.setattr(apply, '_caller_code', None)
-    apply.procedure_caller(apply.Depth(100))
-    (name,) = code_entries(cache)
-    first = apply._caller_code
-    monkeypatch.setattr(apply, '_caller_code', None)
-    call = apply.procedure_caller(apply.Depth(100))
-    assert code_entries(cache) == [name] and apply._caller_code == first
-    assert first.co_filename == '<rusty-caller>'
-    assert call(apply.Builtin('add', lambda a, b: a + b, 2, 2), [1.0, 2.0]) == 3.0
-
-
-# ── The size bound ───────────────────────────────────────────────────────
-
 def test_the_compiled_code_cache_is_bounded_least_recently_used_first(cache, monkeypatch):
     import time
     monkeypatch.setattr(diskcache, 'EVICT_EVERY', 1)

@@ -25,9 +25,12 @@ LAYERS = {
     'reader': (['reader', 'printer'], ['values', 'errors']),
     'layout': (['fmt', 'pretty'], ['reader', 'printer', 'values', 'errors', 'forms']),
     'tensor': (['tensor'], ['values', 'errors', 'printer', 'jit.kernels']),
-    'eval': (['resolve', 'apply', 'eval', 'specials', 'let_forms', 'quasiquote', 'patterns', 'case_form', 'specialize', 'specialize_forms', 'hygiene', 'suggest',
+    'eval': (['resolve', 'apply', 'eval', 'specials', 'let_forms', 'quasiquote', 'patterns', 'case_form', 'hygiene', 'suggest',
               'macro_cache', 'syntax', 'builtins.*'],
              ['reader', 'printer', 'values', 'tensor', 'errors', 'forms', 'fmt', 'pretty', 'diskcache']),
+    # The compiler to Python: it reads the reference's resolver and calls its
+    # application and error machinery; the reference never imports it.
+    'compile': (['compile.*'], ['resolve', 'apply', 'eval', 'syntax', 'values', 'errors', 'diskcache']),
     'graph': (['graph.*'], ['values', 'tensor', 'errors']),
     'codegen': (['jit.codegen', 'jit.graph_codegen', 'jit.grad_call', 'jit.matmul_bridge',
                  'jit.train_codegen', 'jit.train_call'],
@@ -35,7 +38,7 @@ LAYERS = {
     'report': (['report'], ['errors', 'printer']),
     'runtime': (['runtime', 'worker', 'compile_graph', 'training', 'docs', 'formcache', 'lazy'],
                 ['errors', 'values', 'reader', 'printer', 'tensor', 'resolve', 'apply', 'eval', 'specials', 'let_forms',
-                 'quasiquote', 'patterns', 'case_form', 'specialize', 'specialize_forms', 'hygiene', 'suggest', 'macro_cache',
+                 'quasiquote', 'patterns', 'case_form', 'compile.*', 'hygiene', 'suggest', 'macro_cache',
                  'syntax', 'builtins.*',
                  'graph.*', 'jit.*', 'report', 'forms', 'diskcache']),
     'front': (['repl.*', 'cli', '__main__', 'manual', 'fmt_command'],
@@ -54,7 +57,7 @@ LAYERS = {
 FORBIDDEN = {
     'reader': ['eval', 'runtime', 'repl.*', 'graph.*'],
     'tensor': ['eval', 'runtime', 'repl.*', 'graph.*'],
-    'eval': ['runtime', 'repl.*', 'jit.codegen', 'graph.*'],
+    'eval': ['runtime', 'repl.*', 'jit.codegen', 'graph.*', 'compile.*'],
     'graph': ['eval', 'runtime', 'repl.*', 'jit.codegen'],
     'codegen': ['eval', 'resolve', 'runtime', 'repl.*'],
     'report': ['eval', 'runtime', 'repl.*'],
@@ -213,3 +216,32 @@ def test_every_special_form_has_a_compiler():
     missing = [n for n in ev.SPECIAL_FORM_NAMES
                if sym(n) not in ev.SPECIALS and n not in ('unquote', 'unquote-splicing')]
     assert missing == []
+
+
+def test_the_reference_reaches_nothing_of_the_compiler():
+    # The reference evaluator (the eval layer) judges the compiler: no import
+    # of it, at module level or in a function, directly or through another module.
+    graph = import_graph()
+    reference = [m for m in graph if layer_of(m) == 'eval']
+    seen, todo = set(), list(reference)
+    while todo:
+        for d in graph.get(todo.pop(), ()):
+            if d not in seen:
+                seen.add(d)
+                todo.append(d)
+    assert 'eval' in reference and 'specials' in reference
+    assert sorted(d for d in seen if d.startswith('compile')) == []
+
+
+def test_the_switch_off_loads_no_compiler_module():
+    import subprocess
+    import sys
+    code = ('import sys; from rusty.runtime import Session; s = Session(); '
+            's.run("(define (f n) (if (< n 1) 0 (+ 1 (f (- n 1))))) (f 10) (map (lambda (x) x) (list 1))"); '
+            'print(sorted(m for m in sys.modules if m.startswith("rusty.compile.")))')
+    env = dict(__import__('os').environ, RUSTY_SPECIALIZE='0')
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=env, cwd=str(ROOT))
+    assert out.stdout.strip() == '[]', out.stderr
+    env['RUSTY_SPECIALIZE'] = '1'
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=env, cwd=str(ROOT))
+    assert 'rusty.compile.lower' in out.stdout, out.stderr

@@ -150,10 +150,10 @@ def caller_outcome(session, text):
 
 @pytest.mark.parametrize('text', CALLBACKS)
 def test_the_inlined_caller_matches_run(text):
-    from rusty.apply import procedure_caller_reference
+    from rusty.apply import procedure_caller
     fast = Session(out=io.StringIO())
     ref = Session(out=io.StringIO())
-    ref.call = procedure_caller_reference(ref.depth)
+    ref.call = procedure_caller(ref.depth)
     got, want = caller_outcome(fast, text), caller_outcome(ref, text)
     assert got == want
     assert 'internal error' not in repr(got)

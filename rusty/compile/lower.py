@@ -628,7 +628,7 @@ class Lowering:
         inner.params = self.bind(lscope, inner)
         fdef = self.function(inner, body, lscope, span)
         maker = self.k(_MakerSpec(params, rest, body, lscope, lname))
-        return [fdef], call(maker, name(pyname))
+        return [fdef], call(maker, name(pyname), self.frames(scope, fn))
 
     def f_let(self, x, scope, span, fn, tail):
         if len(x) < 3:

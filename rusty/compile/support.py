@@ -124,19 +124,44 @@ def thrown(e, fr):
     return (Lambda((), None, NIL, fail, None, name), fr, site)
 
 
+def procedure_caller(D):
+    """apply.procedure_caller's `call(p, args)` (for map, sort, …), calling a
+    compiled lambda's positional function directly, as run would."""
+    from ..apply import procedure_caller as reference
+    slow = reference(D)
+
+    def call(p, args):
+        if p.__class__ is Lambda and p.fast == len(args) and p.direct is not None:
+            n = D.n
+            if n >= D.limit:
+                raise too_deep(None, D)
+            try:
+                r = p.direct(n + 1, *args)
+            except BaseException as e:
+                D.n = n
+                raise call_failed(e, p, None, D)
+            D.n = n
+            if r.__class__ is tuple:
+                r = finish_tail(r, p, None, n, D)
+            return r
+        return slow(p, args)
+    return call
+
+
 # ── Lambdas made by compiled code ────────────────────────────────────────
 
 class LambdaMaker:
     """Makes the Lambda values of one lambda expression in compiled code: its
-    positional function `fn(d, *args)` as `direct`, and a frame adapter as the
-    `code` run calls."""
+    positional function `fn(d, *args)` as `direct`, a frame adapter as the
+    `code` run calls, and as `env` a thunk making the reference frames of the
+    locals it sees (for a body made from it, see runtime.make_lambda)."""
     __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'D')
 
     def __init__(self, params, rest, body, scope, name, D):
         self.params, self.rest, self.body, self.scope, self.name, self.D = params, rest, body, scope, name, D
 
-    def __call__(self, fn):
-        lam = Lambda(self.params, self.rest, self.body, adapter(fn, self.D), None, self.name, self.scope, 0)
+    def __call__(self, fn, frames):
+        lam = Lambda(self.params, self.rest, self.body, adapter(fn, self.D), frames, self.name, self.scope, 0)
         lam.direct = fn if lam.fast >= 0 else None
         return lam
 
