@@ -54,7 +54,7 @@ def recursion_limit_from_env() -> int:
 
 def compile_hook():
     """The compiler to Python's door (rusty/compile/link.py)."""
-    return import_module('rusty.compile.link').compile_lambda
+    return import_module('rusty.compile.link').door_from_env()
 
 
 def compiled_caller(depth: Depth):

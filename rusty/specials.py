@@ -179,7 +179,8 @@ def lambda_maker(params, rest, body: List, scope, span, unit, name='lambda'):
 
     The body is compiled when the lambda is first called, not when it is
     defined: most library functions are never called in a given run. A unit
-    with `compile_lambda` wraps `make` (the compiler's door).
+    with `compile_lambda` wraps `make` (the compiler's door; `code()` gives
+    it this body).
     """
     slots = list(params) + ([rest] if rest is not None else [])
     lscope = Scope(slots, scope)
@@ -201,7 +202,7 @@ def lambda_maker(params, rest, body: List, scope, span, unit, name='lambda'):
         return lam
     if unit.compile_lambda is None:
         return make
-    return unit.compile_lambda(make, params, rest, body, lscope, extra, span, unit, name)
+    return unit.compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, name)
 
 
 def compile_on_first_call(proc, compile_body) -> None:

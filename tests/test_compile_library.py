@@ -31,7 +31,9 @@ SHAPES = [
 def session(monkeypatch, fast: bool, limit: str = '2000') -> Session:
     monkeypatch.setenv('RUSTY_SPECIALIZE', '1' if fast else '0')
     monkeypatch.setenv('RUSTY_RECURSION_LIMIT', limit)
+    monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
     s = Session()
+    monkeypatch.delenv('RUSTY_COMPILE_CALLS')
     monkeypatch.delenv('RUSTY_SPECIALIZE')
     monkeypatch.delenv('RUSTY_RECURSION_LIMIT')
     return s

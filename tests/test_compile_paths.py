@@ -84,9 +84,12 @@ def outcome(fn):
 
 
 def session(monkeypatch, fast: bool) -> Session:
+    """A session on the reference alone, or one compiling every lambda on its first call."""
     monkeypatch.setenv('RUSTY_SPECIALIZE', '1' if fast else '0')
+    monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
     s = Session()
     monkeypatch.delenv('RUSTY_SPECIALIZE')
+    monkeypatch.delenv('RUSTY_COMPILE_CALLS')
     return s
 
 
@@ -350,6 +353,16 @@ def test_the_switch_leaves_the_reference_alone(monkeypatch):
         s.run('(define (f a b) (if (< a b) a b)) (f 1 2)', '<test>')
         assert (s.unit.compile_lambda is not None) is fast
         assert (s.genv.lookup(sym('f')).direct is not None) is fast
+
+
+def test_a_lambda_is_compiled_from_its_second_call(monkeypatch):
+    monkeypatch.delenv('RUSTY_COMPILE_CALLS', raising=False)
+    monkeypatch.delenv('RUSTY_SPECIALIZE', raising=False)
+    s = Session()
+    s.run('(define (f a) (+ a 1)) (f 1)', '<test>')
+    assert s.genv.lookup(sym('f')).direct is None
+    assert s.run('(f 2)', '<test>') == 3
+    assert s.genv.lookup(sym('f')).direct is not None
 
 
 def test_rusty_compile_0_is_the_switch_too(monkeypatch):

@@ -110,12 +110,33 @@ def test_a_batch_run_imports_only_the_builtin_tables_it_uses():
     assert sorted(m for m in modules if m in TABLE_MODULES) == owner
 
 
+def compiler_imports() -> set:
+    """What the compiler to Python imports when it first compiles (the ast
+    module and what that needs), in a fresh `python3 -S`."""
+    code = 'import sys; a = set(sys.modules); import ast; print(" ".join(sorted(set(sys.modules) - a)))'
+    proc = subprocess.run([sys.executable, '-S', '-c', code], capture_output=True, text=True, timeout=60)
+    return set(proc.stdout.split())
+
+
 def test_the_library_macros_run_without_the_kept_out_modules():
-    # Expanding a library macro compiles its body (on first use): still no heavy import.
-    status, out, err, modules = batch_modules(
-        '-e', '(let ((acc 0)) (dotimes (i 4) (set! acc (+ acc i))) (while #f 1) acc)')
+    # Expanding a library macro compiles its body (on first use): still no heavy
+    # import. Off, nothing else; on, the loop it makes runs compiled (ast is imported).
+    src = '(let ((acc 0)) (dotimes (i 4) (set! acc (+ acc i))) (while #f 1) acc)'
+    status, out, err, modules = batch_modules('-e', src, RUSTY_SPECIALIZE='0')
     assert (status, out, err) == (0, '6\n', '')
     assert [m for m in kept_out_found(modules) if m not in FORMS_ON_USE] == []
+    status, out, err, modules = batch_modules('-e', src, RUSTY_SPECIALIZE='1')
+    assert (status, out, err) == (0, '6\n', '')
+    assert 'ast' in modules
+    allowed = compiler_imports()
+    assert [m for m in kept_out_found(modules) if m not in FORMS_ON_USE and m not in allowed] == []
+
+
+def test_a_batch_run_compiles_nothing_it_calls_once():
+    # A lambda runs compiled from its second call: one called once costs no compile.
+    status, out, err, modules = batch_modules('-e', '((lambda (x) (+ x 1)) 1)', RUSTY_SPECIALIZE='1')
+    assert (status, out, err) == (0, '2\n', '')
+    assert 'ast' not in modules and 'rusty.compile.lower' not in modules
 
 
 @pytest.mark.parametrize('expr,module,shown', [
@@ -250,12 +271,12 @@ def without_fallback_note(err: str) -> str:
     return ''.join(line for line in err.splitlines(True) if not line.startswith(note))
 
 
-def test_the_evaluator_and_its_fast_nodes_import_no_math():
-    # math is for the builtins that need it (and the inline `mod` template).
+def test_the_evaluator_and_its_compiler_import_no_math():
+    # math is for the builtins that need it.
     env = dict(os.environ)
     env['PYTHONPATH'] = str(REPO)
-    script = ('import sys; import rusty.specialize, rusty.specials, rusty.worker, rusty.apply;'
-              " print('math' in sys.modules)")
+    script = ('import sys; import rusty.compile.link, rusty.compile.support, rusty.compile.lower, rusty.specials,'
+              " rusty.worker, rusty.apply; print('math' in sys.modules)")
     proc = subprocess.run([sys.executable, '-S', '-c', script], capture_output=True, text=True,
                           env=env, timeout=60, cwd=str(REPO))
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, 'False\n', '')

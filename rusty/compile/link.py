@@ -6,6 +6,8 @@ session), and a lambda the lowering refuses stays on the reference.
 
 RUSTY_SPECIALIZE=0 (or RUSTY_COMPILE=0) leaves the hook out: the reference
 evaluator alone."""
+import os
+
 from .. import diskcache
 from ..values import Lambda, Macro, Vector, cons
 from . import support
@@ -43,17 +45,29 @@ class Compiled:
         self.factory, self.consts, self.table, self.source = factory, consts, table, source
 
 
-def compile_lambda(make, params, rest, body, lscope, extra, span, unit, name):
+def door_from_env():
+    """The session's hook: `compile_lambda` with RUSTY_COMPILE_CALLS (calls a
+    lambda makes on the reference before it is compiled; default 1, so a
+    lambda called once costs no compile; 0: compile on the first call)."""
+    try:
+        calls = max(0, int(os.environ.get('RUSTY_COMPILE_CALLS', '1')))
+    except ValueError:
+        calls = 1
+
+    def door(make, code, params, rest, body, lscope, extra, span, unit, name):
+        return compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, name, calls)
+    return door
+
+
+def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, name, after=1):
     """lambda_maker's `make`, wrapped: the values it makes run compiled code
-    from their first call (or the reference's, when lowering refuses)."""
+    once `after` calls of any of them have run the reference's body `code()`
+    (a lambda called once is not worth compiling), or the reference's when
+    lowering refuses."""
     if extra:
         return make                    # internal defines: the reference
     state = []                         # [] not tried; [None] the reference; [Compiled]
-
-    def first_use():
-        if not state:
-            state.append(lowered(params, rest, body, lscope, span, unit, name))
-        return state[0]
+    calls = [after]
 
     def make_compiled(f):
         lam = make(f)
@@ -62,11 +76,15 @@ def compile_lambda(make, params, rest, body, lscope, extra, span, unit, name):
         reference = lam.code
 
         def first_call(fr):
-            c = first_use()
-            if c is None:
+            if not state:
+                if calls[0] > 0:
+                    calls[0] -= 1
+                    return code()(fr)
+                state.append(lowered(params, rest, body, lscope, span, unit, name))
+            if state[0] is None:
                 lam.code = reference
             else:
-                link(c, lam, f, unit)
+                link(state[0], lam, f, unit)
             return lam.code(fr)
         lam.code = first_call
         return lam
