@@ -59,7 +59,8 @@ def compile_hook():
 
 def compiled_caller(depth: Depth):
     """The builtins' `call`, entering compiled lambdas directly."""
-    return import_module('rusty.compile.support').procedure_caller(depth)
+    link = import_module('rusty.compile.link')
+    return link.support.procedure_caller(depth, link.session_namespace(depth))
 
 
 # ── Builtin tables and the standard library (loaded once per process) ────

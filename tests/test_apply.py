@@ -85,13 +85,14 @@ def test_sessions_count_depth_separately(monkeypatch):
 # ── One source for application ───────────────────────────────────────────
 
 def test_compiled_code_names_only_what_its_namespace_holds(monkeypatch):
-    from rusty.compile.link import namespace
+    from rusty.compile.link import session_namespace
+    monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
     s = make_session(monkeypatch)
     s.run('(define (f a b) (if (null? a) (nth b 1) (car (cdr (cons a b))))) (define (g x) (f x (list 1 2)))'
           '(define (h n) (let ((m (- n 1))) (if (< m 0) 0 (+ 1 (h m))))) (h 5) (g 1)'
           '(define (k n) (let loop ((i 0) (fs (list))) (if (< i n) (loop (+ i 1) (cons (lambda () i) fs)) fs)))'
           '(k 3)', '<test>')
-    ns = namespace()
+    ns = session_namespace(s.depth)
     codes = [s.genv.lookup(sym(n)).direct.__code__ for n in 'fghk']
     missing = set()
     while codes:

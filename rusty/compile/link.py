@@ -14,10 +14,29 @@ from . import support
 
 FILENAME = '<rusty-compiled>'
 
-# The globals of every generated module: helpers, classes and markers it names.
+# The globals every generated module sees: helpers, classes and markers it
+# names; each session's modules get a copy with their own GATE (set_gate).
 NAMESPACE: dict = {}
+_SESSIONS: dict = {}            # id(Depth) -> (Depth, that session's namespace)
 # Sources of the lambdas compiled in this process, for `,py`: id(body) -> text.
 SOURCES: dict = {}
+
+
+def session_namespace(D) -> dict:
+    """The globals of the code compiled for the session whose depth state is D."""
+    entry = _SESSIONS.get(id(D))
+    if entry is None or entry[0] is not D:
+        ns = dict(namespace())
+        ns['GATE'] = D.limit
+        entry = _SESSIONS[id(D)] = (D, ns)
+    return entry[1]
+
+
+def set_gate(D, gate: int) -> None:
+    """The depth past which compiled code calls through apply.run: the limit
+    (normally), or -1 while a tool (trace, profiler) watches every call; a
+    self tail call loops only while the gate is not negative."""
+    session_namespace(D)['GATE'] = gate
 
 
 def namespace() -> dict:
@@ -32,7 +51,8 @@ def namespace() -> dict:
             'EXPAND': support.expand_at, 'TOO_DEEP': support.too_deep, 'CALL_FAILED': support.call_failed,
             'FAILED': support.failed_here, 'TAILED': support.tailed, 'ENV_READ': support.env_read,
             'ENV_WRITE': support.env_write, 'GLOBAL_WRITE': support.global_write,
-            'GLOBAL_MISSING': support.global_missing, '__builtins__': {},
+            'GLOBAL_MISSING': support.global_missing, 'GATED': support.gated, 'LOCATED': support.located,
+            '__builtins__': {},
         })
     return NAMESPACE
 
@@ -101,7 +121,7 @@ def lowered(params, rest, body, lscope, span, unit, name):
     import ast
     code = diskcache.compiled(ast.dump(mod, include_attributes=True), FILENAME, tree=mod)
     ns = {}
-    exec(code, namespace(), ns)
+    exec(code, session_namespace(unit.depth), ns)
     consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth)
               if c.__class__.__name__ == '_MakerSpec' else c for c in consts]
     return Compiled(ns['factory'], consts, table, mod)
@@ -110,7 +130,7 @@ def lowered(params, rest, body, lscope, span, unit, name):
 def link(c: Compiled, lam, env, unit) -> None:
     """Make lam run c: its positional function and run's adapter into it."""
     D = unit.depth
-    fn = c.factory(env, lam, D, D.limit, c.table, unit.genv, *c.consts)
+    fn = c.factory(env, lam, D, c.table, unit.genv, *c.consts)
     lam.direct = fn if lam.fast >= 0 else None
     lam.code = support.adapter(fn, D)
     SOURCES[id(lam.body)] = c.source

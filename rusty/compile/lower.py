@@ -1,5 +1,5 @@
 """Lisp to Python: one lambda (and every lambda nested in it) lowered to the
-`ast` of a factory function `factory(E, SELF, D, LIMIT, TABLE, GENV, k…)`
+`ast` of a factory function `factory(E, SELF, D, TABLE, GENV, k…)`
 that makes the lambda's positional function `fn(d, arg…)`.
 
 Names are resolved as the reference resolves them (resolve.py, the same Scope
@@ -16,7 +16,7 @@ import ast
 from ..eval import SPECIALS, sub_span
 from ..resolve import GlobalRef, LocalRef, Scope, body_defines, resolve
 from ..syntax import problem
-from ..values import EMPTY, Builtin, List, Symbol, Vector, sym
+from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, sym
 from .inline import _is_not, inline_spec
 
 
@@ -55,6 +55,10 @@ def is_not(a, b):
 
 def attr(x, a):
     return ast.Attribute(x, a, L)
+
+
+def attr_store(x, a):
+    return ast.Attribute(x, a, S)
 
 
 def const(v):
@@ -157,9 +161,10 @@ class Lowering:
         top = Fn('f_' + _ident(self.root_name), None, None, loop=('self', None) if looping else None,
                  selfname='SELF')
         top.params = self.bind(lscope, top)
+        self.root_fn = top
         fdef = self.function(top, body, lscope, span)
         ln = self.line(span)
-        factory = ast.FunctionDef('factory', self.arguments(['E', 'SELF', 'D', 'LIMIT', 'TABLE', 'GENV']
+        factory = ast.FunctionDef('factory', self.arguments(['E', 'SELF', 'D', 'TABLE', 'GENV']
                                                             + ['k%d' % i for i in range(len(self.consts))]),
                                   [fdef, ast.Return(name(top.pyname))], [])
         self.stamp([factory], ln)
@@ -347,11 +352,15 @@ class Lowering:
                 if cell.holds_macro():
                     raise Unsupported('macro call')
                 if tail and fn.loop is not None and fn.loop[0] == 'self' and head.name == self.root_name:
-                    return self.self_call(x, cells, scope, span, fn, self.global_read(cell, head, scope, span))
+                    return self.self_call(x, cells, cell, scope, span, fn)
                 b = cell.current()
-                builder = inline_spec(b, len(cells)) if b.__class__ is Builtin and not self.no_inline else None
-                if builder is not None:
-                    return self.inline(x, cells, cell, b, builder, scope, span, fn, tail)
+                if not self.no_inline and b.__class__ is Builtin:
+                    builder = inline_spec(b, len(cells))
+                    if builder is not None:
+                        return self.inline(x, cells, cell, b, builder, scope, span, fn, tail)
+                    return self.builtin_call(x, cells, cell, b, scope, span, fn, tail)
+                if not self.no_inline and b.__class__ is Lambda:
+                    return self.lambda_call(x, cells, cell, scope, span, fn, tail)
             else:
                 found, _ = self.locate(ref, scope)
                 if found is not None and found[0] in self.known and head not in self.assigned:
@@ -379,6 +388,10 @@ class Lowering:
             rest = arg_stmts + [ast.If(fits, direct, [ast.Return(other)])]
             return head_stmts + [ast.If(is_(attr(name(p), '__class__'), name('Macro')),
                                         [ast.Return(expand)], rest)]
+        if self.no_inline:
+            rest = arg_stmts + [assign(r, other)]
+            return head_stmts + [ast.If(is_(attr(name(p), '__class__'), name('Macro')),
+                                        [assign(r, expand)], rest)], name(r)
         fnv = self.fresh('q')
         fits.values.append(is_not(ast.NamedExpr(store(fnv), attr(name(p), 'direct')), const(None)))
         direct = self.direct_call(name(fnv), name(p), args, site, r)
@@ -387,16 +400,75 @@ class Lowering:
                                     [assign(r, expand)], rest)], name(r)
 
     def direct_call(self, fnv, lam, args, site, r):
-        """A non-tail call of positional function fnv (lambda lam): the depth
-        check, the call, its failures and a tail call it returns, as run does."""
-        check = ast.If(ast.Compare(name('d'), [ast.GtE()], [name('LIMIT')]),
-                       [ast.Raise(call(name('TOO_DEEP'), site, name('D')), None)], [])
+        """A non-tail call of positional function fnv (lambda lam): the call,
+        its failures and a tail call it returns, as run does; past the gate
+        (the depth limit, or a tool watching calls: link.set_gate) through run."""
         go = ast.Try([assign(r, call(fnv, ast.BinOp(name('d'), ast.Add(), const(1)), *args))],
                      [ast.ExceptHandler(name('BaseException'), 'e', [
                          ast.Raise(call(name('CALL_FAILED'), name('e'), lam, site, name('D')), None)])], [], [])
         finish = ast.If(is_(attr(name(r), '__class__'), name('tuple')),
                         [assign(r, call(name('FINISH'), name(r), lam, site, name('d'), name('D')))], [])
-        return [check, go, finish]
+        gated = assign(r, call(name('GATED'), lam, ast.List(args, L), site, name('d'), name('D')))
+        return [ast.If(ast.Compare(name('d'), [ast.Lt()], [name('GATE')]), [go, finish], [gated])]
+
+    def slow(self, x, cells, head_stmts, p, scope, span, fn, tail):
+        """The generic call with arguments compiled without fast paths (the
+        other branch of a fast path: code grows linearly with nesting)."""
+        self.no_inline += 1
+        try:
+            return self.dispatch(x, cells, head_stmts, p, scope, span, fn, tail)
+        finally:
+            self.no_inline -= 1
+
+    def lambda_call(self, x, cells, cell, scope, span, fn, tail):
+        """A call of a global holding a lambda when compiled: directly while
+        it holds a compiled lambda of the arity, else the generic call."""
+        n = len(cells)
+        p, q = self.fresh('p'), self.fresh('q')
+        site = self.k(span)
+        fits = [is_(attr(name(p), '__class__'), name('Lambda')),
+                ast.Compare(attr(name(p), 'fast'), [ast.Eq()], [const(n)])]
+        other = self.slow(x, cells, [self.missing(p, cell, x, scope, span)], p, scope, span, fn, tail)
+        arg_stmts, args = self.args(cells, scope, span, fn)
+        head = assign(p, attr(self.k(cell), 'value'))
+        if not tail and x.car.name == self.root_name and self.root_fn.loop is not None and n == len(self.root_fn.params):
+            r = self.fresh('r')         # (loop: no rest parameter) the lambda itself: its own function
+            go = arg_stmts + self.direct_call(name(self.root_fn.pyname), name(p), args, site, r)
+            o_stmts, o_value = other
+            return [head, ast.If(is_(name(p), name('SELF')), go, o_stmts + [assign(r, o_value)])], name(r)
+        if tail:
+            frame = ast.List([attr(name(p), 'env'), attr(name(p), 'scope')] + args, L)
+            go = arg_stmts + [ast.Return(ast.Tuple([name(p), frame, site], L))]
+            return [head, ast.If(ast.BoolOp(ast.And(), fits), go, other)]
+        fits.append(is_not(ast.NamedExpr(store(q), attr(name(p), 'direct')), const(None)))
+        r = self.fresh('r')
+        go = arg_stmts + self.direct_call(name(q), name(p), args, site, r)
+        o_stmts, o_value = other
+        return [head, ast.If(ast.BoolOp(ast.And(), fits), go, o_stmts + [assign(r, o_value)])], name(r)
+
+    def builtin_call(self, x, cells, cell, b, scope, span, fn, tail):
+        """A call of a global holding a builtin when compiled: its function
+        directly while the global holds it (arity checked now), else the generic call."""
+        n = len(cells)
+        p = self.fresh('p')
+        site = self.k(span)
+        arg_stmts, args = self.args(cells, scope, span, fn)
+        other = self.slow(x, cells, [], p, scope, span, fn, tail)
+        head = assign(p, attr(self.k(cell), 'value'))
+        r = self.fresh('r')
+        if b.lo <= n <= b.hi:
+            go = arg_stmts + [ast.Assign([attr_store(name('D'), 'n')], name('d')), ast.Try(
+                [assign(r, call(attr(name(p), 'fn'), *args))],
+                [ast.ExceptHandler(name('BaseException'), 'e', [
+                    ast.Raise(call(name('LOCATED'), name('e'), site, name('D')), None)])], [], [])]
+        else:
+            go = arg_stmts + [assign(r, call(name('CALL_BUILTIN'), name(p), ast.List(args, L), site,
+                                             name('d'), name('D')))]
+        test = is_(name(p), self.k(b))
+        if tail:
+            return [head, ast.If(test, go + [ast.Return(name(r))], other)]
+        o_stmts, o_value = other
+        return [head, ast.If(test, go, o_stmts + [assign(r, o_value)])], name(r)
 
     def frames(self, scope, fn):
         """A thunk building the reference frame chain of the compiled locals
@@ -412,18 +484,28 @@ class Lowering:
             f = ast.List([f, self.k(sc)] + vals, L)
         return ast.Lambda(self.arguments([]), f)
 
-    def self_call(self, x, cells, scope, span, fn, head):
+    def missing(self, p, cell, x, scope, span):
+        """A statement making p, read from cell, the name's value by name when the cell had none."""
+        return ast.If(is_(name(p), name('MISSING')), [assign(p, call(
+            name('GLOBAL_MISSING'), self.k(cell), self.k(x.car), name('E'), self.k(scope),
+            const(self.levels(scope)), self.k(self.span_of(x, span)), name('GENV')))], [])
+
+    def self_call(self, x, cells, cell, scope, span, fn):
         """A tail call that may be the lambda calling itself: the loop, else a tail call."""
         p = self.fresh('p')
-        arg_stmts, args = self.args(cells, scope, span, fn)
+        head = attr(self.k(cell), 'value')
         if len(cells) != len(fn.params):
-            return self.dispatch(x, cells, [assign(p, head)], p, scope, span, fn, True)
+            return self.dispatch(x, cells, [assign(p, head), self.missing(p, cell, x, scope, span)],
+                                 p, scope, span, fn, True)
+        arg_stmts, args = self.args(cells, scope, span, fn)
         fn.looped = True
         again = arg_stmts + [ast.Assign([ast.Tuple([store(n) for n in fn.params], S)],
                                         ast.Tuple(args, L))] if args else list(arg_stmts)
         again += [assign('site', self.k(span)), ast.Continue()]
-        other = self.dispatch(x, cells, [], p, scope, span, fn, True)
-        return [assign(p, head), ast.If(is_(name(p), name(fn.selfname)), again, other)]
+        other = self.slow(x, cells, [self.missing(p, cell, x, scope, span)], p, scope, span, fn, True)
+        looping = ast.BoolOp(ast.And(), [is_(name(p), name(fn.selfname)),
+                                         ast.Compare(name('GATE'), [ast.GtE()], [const(0)])])
+        return [assign(p, head), ast.If(looping, again, other)]
 
     def known_call(self, x, cells, var, scope, span, fn, tail):
         """A call of a named let's loop (a local never assigned): its function directly."""
@@ -435,7 +517,10 @@ class Lowering:
         if tail and fn.loop == ('var', var):
             fn.looped = True
             again = [ast.Assign([ast.Tuple([store(n) for n in fn.params], S)], ast.Tuple(args, L))] if args else []
-            return arg_stmts + again + [assign('site', self.k(span)), ast.Continue()]
+            again += [assign('site', self.k(span)), ast.Continue()]
+            frame = ast.List([attr(name(var), 'env'), attr(name(var), 'scope')] + args, L)
+            watched = [ast.Return(ast.Tuple([name(var), frame, self.k(span)], L))]
+            return arg_stmts + [ast.If(ast.Compare(name('GATE'), [ast.GtE()], [const(0)]), again, watched)]
         if tail:        # a tail call from elsewhere: by the run loop (no host stack grows)
             p = self.fresh('p')
             return self.dispatch(x, cells, [assign(p, name(var))], p, scope, span, fn, tail)

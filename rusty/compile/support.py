@@ -12,7 +12,7 @@ level to whoever entered it (a compiled caller's `call_failed`, or `run`
 through the adapter); an error that leaves a function after a tail call
 within its run level carries that call (`rusty_tail`: site, name) for them.
 """
-from ..apply import apply_procedure, call_builtin, located, recursion_message, run
+from ..apply import apply_procedure, call_builtin, located, make_frame, recursion_message, run
 from ..errors import Abort, Exit, RecursionLimit, RustyError
 from ..eval import expand_macro, undefined_error
 from ..resolve import MISSING, UNBOUND, assign_by_name
@@ -56,6 +56,15 @@ def expand_at(m, key, d, D, frames, tail):
 
 
 # ── Failures ─────────────────────────────────────────────────────────────
+
+def gated(p, args, site, d, D):
+    """A direct call past the gate: the depth error, or (a tool watching
+    calls) the call through run, which hands it to the tools."""
+    if d >= D.limit:
+        raise too_deep(site, D)
+    D.n = d
+    return run(p, make_frame(p, args, site), site, D)
+
 
 def too_deep(site, D):
     """The depth-limit error of a call at site (run's own check)."""
@@ -124,17 +133,16 @@ def thrown(e, fr):
     return (Lambda((), None, NIL, fail, None, name), fr, site)
 
 
-def procedure_caller(D):
+def procedure_caller(D, ns):
     """apply.procedure_caller's `call(p, args)` (for map, sort, …), calling a
-    compiled lambda's positional function directly, as run would."""
+    compiled lambda's positional function directly, as run would (below the
+    gate of the session's namespace ns, see link.set_gate)."""
     from ..apply import procedure_caller as reference
     slow = reference(D)
 
     def call(p, args):
-        if p.__class__ is Lambda and p.fast == len(args) and p.direct is not None:
+        if p.__class__ is Lambda and p.fast == len(args) and p.direct is not None and D.n < ns['GATE']:
             n = D.n
-            if n >= D.limit:
-                raise too_deep(None, D)
             try:
                 r = p.direct(n + 1, *args)
             except BaseException as e:
