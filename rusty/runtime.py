@@ -262,10 +262,7 @@ class Session:
         """A lambda with `template`'s parameters and environment but a new body."""
         parent = template.scope.parent if template.scope is not None else None
         make = specials.lambda_maker(template.params, template.rest, body, parent, None, self.unit)
-        env = template.env
-        if callable(env):      # a lambda made by compiled code: the frames of the locals it sees
-            env = env()
-        return make(env)
+        return make(template.env)
 
     def load(self, path: str, relative: bool, span):
         """`load` / `load-relative`: read all of a file, evaluate it globally."""
@@ -304,6 +301,14 @@ class Session:
             if once:
                 break
         return form
+
+    def python_source(self, value) -> str | None:
+        """`,py`: the Python the compiler to Python makes of a lambda value (None: not a lambda)."""
+        if value.__class__ is not Lambda:
+            return None
+        if self.unit.compile_lambda is None:
+            return '# the compiler is off (RUSTY_SPECIALIZE=0): the reference evaluator runs it'
+        return import_module('rusty.compile.link').python_source(value, self.unit)
 
     def compile_native(self, specs, who: str, span):
         """defrust / defrust*: compile through the JIT into Native values."""

@@ -125,6 +125,14 @@ INLINE = {
     'pair?': (1, _always(lambda x: _pair(x))),
     'not': (1, _always(lambda x: _is(x, _const(False)))),
     'eq?': (2, lambda x, y: [(_is(_cls(x), _g('Symbol')), _is(x, y))]),
+    'zero?': (1, lambda x: [(_num(x), ast.Compare(x, [ast.Eq()], [_const(0)]))]),
+    # an exact remainder of non-negative over positive exact integers (the rest: the builtin)
+    'mod': (2, lambda x, y: [(_and(_int2(x, y), ast.Compare(x, [ast.GtE()], [_const(0)]),
+                                   ast.Compare(y, [ast.Gt()], [_const(0)])), _binop(x, ast.Mod(), y))]),
+    # numbers below 1e15 with an integral value print plainly (-0 as 0)
+    'number->string': (1, lambda x: [(_and(_num(x), ast.Compare(_const(-1e15), [ast.Lt(), ast.Lt()], [x, _const(1e15)]),
+                                           ast.Compare(_binop(x, ast.Mod(), _const(1)), [ast.Eq()], [_const(0)])),
+                                      ast.Call(_g('str'), [ast.Call(_g('int'), [x], [])], []))]),
     'number?': (1, _always(lambda x: _num(x))),
     'symbol?': (1, _always(lambda x: _is(_cls(x), _g('Symbol')))),
     'string?': (1, _always(lambda x: _is(_cls(x), _g('str')))),
@@ -133,10 +141,6 @@ for _alias, _op in (('add', '+'), ('sub', '-'), ('mul', '*'), ('lt', '<'), ('gt'
                     ('ge', '>='), ('first', 'car'), ('rest', 'cdr'), ('nil?', 'null?'), ('equal?', 'eq?'),
                     ('eq', 'eq?')):
     INLINE[_alias] = INLINE[_op]
-
-# The inline builtins whose value is always a boolean (a test can use it directly).
-PREDICATES = frozenset('< > <= >= = lt gt le ge null? nil? pair? not eq? equal? eq number? symbol? '
-                       'string?'.split())
 
 # What the generated code's guards and values name.
 NAMES = {'List': List, 'EMPTY': EMPTY, 'NIL': NIL, 'Symbol': Symbol, 'int': int, 'float': float, 'str': str}

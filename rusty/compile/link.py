@@ -18,8 +18,6 @@ FILENAME = '<rusty-compiled>'
 # names; each session's modules get a copy with their own GATE (set_gate).
 NAMESPACE: dict = {}
 _SESSIONS: dict = {}            # id(Depth) -> (Depth, that session's namespace)
-# Sources of the lambdas compiled in this process, for `,py`: id(body) -> text.
-SOURCES: dict = {}
 
 
 def session_namespace(D) -> dict:
@@ -59,10 +57,10 @@ def namespace() -> dict:
 
 class Compiled:
     """A lowered lambda: its factory and what it is linked with."""
-    __slots__ = ('factory', 'consts', 'table', 'source')
+    __slots__ = ('factory', 'consts', 'table')
 
-    def __init__(self, factory, consts, table, source):
-        self.factory, self.consts, self.table, self.source = factory, consts, table, source
+    def __init__(self, factory, consts, table):
+        self.factory, self.consts, self.table = factory, consts, table
 
 
 def door_from_env():
@@ -124,7 +122,7 @@ def lowered(params, rest, body, lscope, span, unit, name):
     exec(code, session_namespace(unit.depth), ns)
     consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth)
               if c.__class__.__name__ == '_MakerSpec' else c for c in consts]
-    return Compiled(ns['factory'], consts, table, mod)
+    return Compiled(ns['factory'], consts, table)
 
 
 def link(c: Compiled, lam, env, unit) -> None:
@@ -133,13 +131,30 @@ def link(c: Compiled, lam, env, unit) -> None:
     fn = c.factory(env, lam, D, c.table, unit.genv, *c.consts)
     lam.direct = fn if lam.fast >= 0 else None
     lam.code = support.adapter(fn, D)
-    SOURCES[id(lam.body)] = c.source
 
 
-def python_source(lam) -> str | None:
-    """The generated Python of a compiled lambda value, or None."""
-    mod = SOURCES.get(id(getattr(lam, 'body', None)))
-    if mod is None:
-        return None
+def python_source(lam, unit) -> str:
+    """The Python the compiler makes of lambda value lam (for `,py`), or why
+    it stays on the reference."""
+    from .lower import Unsupported, lower
+    if lam.extra:
+        return '# stays on the reference evaluator: internal define'
+    try:
+        mod, consts, _ = lower(unit, lam.params, lam.rest, lam.body, lam.scope, None, lam.name)
+    except Unsupported as e:
+        return '# stays on the reference evaluator: %s' % e
     import ast
-    return ast.unparse(mod)
+    names = ['#   k%d: %s' % (i, _shown(c)) for i, c in enumerate(consts)]
+    return '\n'.join(['# %s, compiled by rusty (k…: what the factory is given)' % lam.name] + names
+                     + [ast.unparse(mod)])
+
+
+def _shown(obj) -> str:
+    from ..printer import display_form
+    cls = obj.__class__.__name__
+    if cls == 'Cell':
+        return 'a global cell'
+    if cls in ('Span', '_MakerSpec', 'Scope', 'list', 'Unit'):
+        return {'Span': 'a source position', '_MakerSpec': 'the maker of a nested lambda',
+                'Scope': 'a scope', 'list': 'a macro call site', 'Unit': 'the compile unit'}[cls]
+    return display_form(obj)

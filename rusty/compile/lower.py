@@ -25,6 +25,9 @@ class Unsupported(Exception):
 
 
 L, S = ast.Load(), ast.Store()
+# Globals whose callers stay on the reference: `breakpoint` finds its
+# environment in the reference's frames.
+REFERENCE_CALLS = frozenset(('breakpoint',))
 FN_FORMS = frozenset(map(sym, ('lambda', 'fn', 'λ')))
 DOT, ELSE = sym('.'), sym('else')
 
@@ -168,8 +171,10 @@ class Lowering:
                                                             + ['k%d' % i for i in range(len(self.consts))]),
                                   [fdef, ast.Return(name(top.pyname))], [])
         self.stamp([factory], ln)
-        mod = ast.Module([factory], [])
-        return mod
+        for node in ast.walk(factory):
+            if node.__class__ is ast.FunctionDef and node is not factory:
+                coalesce(node)
+        return ast.Module([factory], [])
 
     def arguments(self, names):
         return ast.arguments([], [ast.arg(n) for n in names], None, [], [], None, [])
@@ -351,6 +356,8 @@ class Lowering:
                 cell = ref.cell
                 if cell.holds_macro():
                     raise Unsupported('macro call')
+                if head.name in REFERENCE_CALLS:
+                    raise Unsupported(head.name)
                 if tail and fn.loop is not None and fn.loop[0] == 'self' and head.name == self.root_name:
                     return self.self_call(x, cells, cell, scope, span, fn)
                 b = cell.current()
@@ -470,9 +477,10 @@ class Lowering:
         o_stmts, o_value = other
         return [head, ast.If(test, go, o_stmts + [assign(r, o_value)])], name(r)
 
-    def frames(self, scope, fn):
-        """A thunk building the reference frame chain of the compiled locals
-        visible from scope (for a macro expanded at run time)."""
+    def frames(self, scope, fn, pending=None):
+        """The reference frame chain of the compiled locals visible from scope,
+        built where it is evaluated (for a macro expanded at run time, and a
+        lambda's env; not a closure, which would make the locals cells)."""
         chain = []
         sc = scope
         while sc is not None and id(sc) in self.compiled_scopes:
@@ -480,9 +488,10 @@ class Lowering:
             sc = sc.parent
         f = name('E')
         for sc in reversed(chain):
-            vals = [name(self.vars[(id(sc), i + 2)][0]) for i in range(len(sc.names))]
+            vals = [name(n) if n != pending else const(None)
+                    for n in (self.vars[(id(sc), i + 2)][0] for i in range(len(sc.names)))]
             f = ast.List([f, self.k(sc)] + vals, L)
-        return ast.Lambda(self.arguments([]), f)
+        return f
 
     def missing(self, p, cell, x, scope, span):
         """A statement making p, read from cell, the name's value by name when the cell had none."""
@@ -702,7 +711,7 @@ class Lowering:
         lam = self.nested(params, rest, body, scope, span, fn, 'lambda')
         return self.result(*lam, tail)
 
-    def nested(self, params, rest, body, scope, span, fn, lname, loopvar=None, pyname=None):
+    def nested(self, params, rest, body, scope, span, fn, lname, loopvar=None, pyname=None, pending=None):
         """(statements, expression) making the Lambda of a nested lambda."""
         if body_defines(body):
             raise Unsupported('internal define')
@@ -713,7 +722,7 @@ class Lowering:
         inner.params = self.bind(lscope, inner)
         fdef = self.function(inner, body, lscope, span)
         maker = self.k(_MakerSpec(params, rest, body, lscope, lname))
-        return [fdef], call(maker, name(pyname), self.frames(scope, fn))
+        return [fdef], call(maker, name(pyname), self.frames(scope, fn, pending))
 
     def f_let(self, x, scope, span, fn, tail):
         if len(x) < 3:
@@ -759,8 +768,9 @@ class Lowering:
         loopfn = self.fresh('f_' + _ident(lname.name) + '_')
         if loopvar is not None:
             self.known[var] = (loopfn, len(params))
-        defs, make = self.nested(params, None, x.cdr.cdr.cdr, outer, span, fn, lname.name, loopvar, loopfn)
-        stmts += defs + [assign(var, make)]
+        defs, make = self.nested(params, None, x.cdr.cdr.cdr, outer, span, fn, lname.name, loopvar, loopfn, var)
+        stmts += defs + [assign(var, make), ast.Assign(   # the loop's frame holds the loop (as named let's does)
+            [ast.Subscript(attr(name(var), 'env'), const(2), S)], name(var))]
         site = self.k(span)
         if tail:
             return stmts + [ast.Try([ast.Return(call(name(loopfn), name('d'), *vals))], [
@@ -778,6 +788,39 @@ class _MakerSpec:
 
     def __init__(self, params, rest, body, scope, name):
         self.params, self.rest, self.body, self.scope, self.name = params, rest, body, scope, name
+
+
+def _is_temp(n: str) -> bool:
+    return n[:1] in 'tprqg' and n[1:].isdigit()
+
+
+def coalesce(fdef) -> None:
+    """Let temporaries of one function share names where their spans in the
+    code's order do not overlap (a temporary lives from its first to its last
+    occurrence: the code has no loop but a self tail call's, which assigns
+    every temporary before using it): fewer locals, smaller frames."""
+    spans, order = {}, []
+
+    def visit(node):
+        for child in ast.iter_child_nodes(node):
+            if child.__class__ is ast.FunctionDef or child.__class__ is ast.Lambda:
+                continue
+            if child.__class__ is ast.Name and _is_temp(child.id):
+                order.append(child)
+                first, _ = spans.get(child.id, (len(order), 0))
+                spans[child.id] = (first, len(order))
+            visit(child)
+    visit(fdef)
+    free, live, names = [], [], {}
+    for temp, (first, last) in sorted(spans.items(), key=lambda kv: kv[1]):
+        for end, n in [x for x in live if x[0] < first]:
+            live.remove((end, n))
+            free.append(n)
+        n = free.pop() if free else 'x%d' % (len(live) + len(free))
+        live.append((last, n))
+        names[temp] = n
+    for node in {id(node): node for node in order}.values():     # a node may sit in several places
+        node.id = names[node.id]
 
 
 def _params(p):

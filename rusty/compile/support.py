@@ -46,12 +46,12 @@ def finish_tail(r, p, site, d, D):
         raise
 
 
-def expand_at(m, key, d, D, frames, tail):
-    """A call whose head turned out to be a macro at run time: expand it in a
-    frame chain holding the compiled locals' values (`frames()`: the chain and
-    the call's static description `key`)."""
+def expand_at(m, key, d, D, f, tail):
+    """A call whose head turned out to be a macro at run time: expand it in
+    frame chain f, holding the compiled locals' values (`key`: the call's
+    static description)."""
     D.n = d
-    f, (arg_forms, scope, span, unit, cache) = frames(), key
+    arg_forms, scope, span, unit, cache = key
     return expand_macro(m, arg_forms, f, scope, tail, span, unit, cache)
 
 
@@ -161,8 +161,8 @@ def procedure_caller(D, ns):
 class LambdaMaker:
     """Makes the Lambda values of one lambda expression in compiled code: its
     positional function `fn(d, *args)` as `direct`, a frame adapter as the
-    `code` run calls, and as `env` a thunk making the reference frames of the
-    locals it sees (for a body made from it, see runtime.make_lambda)."""
+    `code` run calls, and as `env` the reference frames of the locals it
+    sees, as they were when it was made (for a body made from it: grad)."""
     __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'D')
 
     def __init__(self, params, rest, body, scope, name, D):

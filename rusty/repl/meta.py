@@ -311,6 +311,21 @@ def _rust(repl, cmd):
                        % (os.path.splitext(path)[0] + '.rs'))
 
 
+@command('py', ',py NAME', 'the Python the compiler makes of a lambda')
+def _py(repl, cmd):
+    name = _name_arg(repl, cmd)
+    if not name:
+        return
+    v = repl.session.global_value(name)
+    source = None if v is None else repl.session.python_source(v)
+    if v is None:
+        repl.write(undefined(repl, name) + '\n')
+    elif source is None:
+        repl.write('%s is %s, not a lambda\n' % (name, repl.short(display_form(v))))
+    else:
+        repl.write(repl.highlight(source, 'python') + '\n')
+
+
 @command('graph', ',graph EXPR', 'the optimised graph IR of a lambda, as a table', takes_code=True)
 def _graph(repl, cmd):
     from .show import graph_table
