@@ -9,7 +9,7 @@ evaluator alone."""
 import os
 
 from .. import diskcache
-from ..values import Lambda, Macro, Vector, cons
+from ..values import Builtin, Lambda, Macro, Vector, cons
 from . import support
 
 FILENAME = '<rusty-compiled>'
@@ -43,7 +43,7 @@ def namespace() -> dict:
         from .inline import NAMES
         NAMESPACE.update(NAMES)
         NAMESPACE.update({
-            'Lambda': Lambda, 'Macro': Macro, 'MISSING': MISSING, 'CONS': cons, 'VECTOR': Vector,
+            'Lambda': Lambda, 'Macro': Macro, 'Builtin': Builtin, 'MISSING': MISSING, 'CONS': cons, 'VECTOR': Vector,
             'tuple': tuple, 'BaseException': BaseException,
             'CALL_ANY': support.call_any, 'CALL_BUILTIN': support.call_builtin_at, 'FINISH': support.finish_tail,
             'EXPAND': support.expand_at, 'TOO_DEEP': support.too_deep, 'CALL_FAILED': support.call_failed,

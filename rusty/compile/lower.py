@@ -402,7 +402,11 @@ class Lowering:
         fnv = self.fresh('q')
         fits.values.append(is_not(ast.NamedExpr(store(fnv), attr(name(p), 'direct')), const(None)))
         direct = self.direct_call(name(fnv), name(p), args, site, r)
-        rest = arg_stmts + [ast.If(fits, direct, [assign(r, other)])]
+        builtin = ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Builtin')),
+                                         ast.Compare(attr(name(p), 'lo'), [ast.LtE(), ast.LtE()],
+                                                     [const(n), attr(name(p), 'hi')])])
+        rest = arg_stmts + [ast.If(fits, direct, [ast.If(builtin, self.builtin_body(p, args, site, r),
+                                                         [assign(r, other)])])]
         return head_stmts + [ast.If(is_(attr(name(p), '__class__'), name('Macro')),
                                     [assign(r, expand)], rest)], name(r)
 
@@ -453,6 +457,13 @@ class Lowering:
         o_stmts, o_value = other
         return [head, ast.If(ast.BoolOp(ast.And(), fits), go, o_stmts + [assign(r, o_value)])], name(r)
 
+    def builtin_body(self, p, args, site, r):
+        """A builtin in p (of the arity) called directly, as apply.call_builtin does."""
+        return [ast.Assign([attr_store(name('D'), 'n')], name('d')), ast.Try(
+            [assign(r, call(attr(name(p), 'fn'), *args))],
+            [ast.ExceptHandler(name('BaseException'), 'e', [
+                ast.Raise(call(name('LOCATED'), name('e'), site, name('D')), None)])], [], [])]
+
     def builtin_call(self, x, cells, cell, b, scope, span, fn, tail):
         """A call of a global holding a builtin when compiled: its function
         directly while the global holds it (arity checked now), else the generic call."""
@@ -464,10 +475,7 @@ class Lowering:
         head = assign(p, attr(self.k(cell), 'value'))
         r = self.fresh('r')
         if b.lo <= n <= b.hi:
-            go = arg_stmts + [ast.Assign([attr_store(name('D'), 'n')], name('d')), ast.Try(
-                [assign(r, call(attr(name(p), 'fn'), *args))],
-                [ast.ExceptHandler(name('BaseException'), 'e', [
-                    ast.Raise(call(name('LOCATED'), name('e'), site, name('D')), None)])], [], [])]
+            go = arg_stmts + self.builtin_body(p, args, site, r)
         else:
             go = arg_stmts + [assign(r, call(name('CALL_BUILTIN'), name(p), ast.List(args, L), site,
                                              name('d'), name('D')))]
