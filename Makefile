@@ -57,7 +57,7 @@ test-editors: install
 	$(PYTHON) -m pytest -q tests/test_lsp.py tests/test_kernel.py
 
 # The language-core tests again with every generated fast path off
-# (RUSTY_SPECIALIZE=0): the closure compiler alone, the reference the fast
+# (RUSTY_SPECIALIZE=0): the reference evaluator alone, the reference the fast
 # paths must match. CI runs it after `make test`.
 REFERENCE_TESTS = tests/test_spec_*.py tests/test_fuzz.py tests/test_macro_cache.py \
 	tests/test_errors_report.py tests/lisp/core repl.lisp-examples

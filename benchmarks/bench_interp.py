@@ -323,8 +323,8 @@ def profile(s, expr, top=12):
     entries = []
     total_tt = sum(v[2] for v in pr.stats.values())
     for (file, line, fn), (cc, nc, tt, ct, _callers) in pr.stats.items():
-        if file == '<rusty-specialized>':
-            where = '<rusty-specialized> nodes (all generated call/if/arith nodes, merged)'
+        if file == '<rusty-compiled>':
+            where = '<rusty-compiled>:%s' % fn
         else:
             where = '%s:%d(%s)' % (short_path(file), line, fn) if line else fn
         entries.append((tt, ct, nc, cc, where))
@@ -347,36 +347,10 @@ def short_path(file):
 
 
 def code_label(code):
-    """A readable name for a Python code object met while profiling; the
-    evaluator's generated call nodes (rusty/specialize.py) by what they do."""
-    if code.co_filename == '<rusty-specialized>':
-        try:
-            from rusty import specialize
-            for src, factory in specialize._factories.items():
-                if code in factory.__code__.co_consts:
-                    return template_kind(src)
-        except Exception:
-            pass
+    """A readable name for a Python code object met while profiling (a
+    compiled lambda's function is named after the lambda)."""
     name = getattr(code, 'co_qualname', code.co_name)
     return '`%s:%d(%s)`' % (short_path(code.co_filename), code.co_firstlineno, name)
-
-
-def template_kind(src):
-    """What a generated node does, guessed from its template source."""
-    if 'TailCall(p, [' in src or 'return (p, [' in src:
-        return 'specialized node: tail call of a global lambda'
-    if 'p.code(fr)' in src:
-        return 'specialized node: call of a global lambda, run loop inlined'
-    if 'TEST(f)' in src:
-        return 'specialized node: if with the test inlined'
-    if '.cdr' in src or '.car' in src:
-        return 'specialized node: inlined car/cdr'
-    for line in src.splitlines():
-        if line.strip().startswith('return ') and ('x' in line and 'y' in line):
-            return 'specialized node: inlined arithmetic `%s`' % line.strip()[7:]
-    if '__class__ is float' in src:
-        return 'specialized node: inlined arithmetic/comparison'
-    return 'specialized node (other)'
 
 
 def call_counts(s, expr, units, top=10):

@@ -325,6 +325,41 @@ PROGRAMS += [_LOGGED % body for body in ('(h (g) (car x))', '(let ((a (g)) (b (c
                                           '(cons (g) (h (car x) 1))', '(list (h (g) 1) (h (car x) 1))')]
 
 
+# What the compiler to Python does its own way: loops, closures, cells, frames.
+PROGRAMS += [
+    # closures made in a loop each keep their own iteration's variables
+    "(define (k n) (let loop ((i 0) (fs '())) (if (< i n) (loop (+ i 1) (cons (lambda () i) fs)) "
+    "(map (lambda (f) (f)) fs)))) (k 4)",
+    "(define (k n) (let loop ((i 0) (fs '())) (if (< i n) (let ((j (* i i))) (loop (+ i 1) (cons (lambda () j) fs))) "
+    "(map (lambda (f) (f)) fs)))) (k 4)",
+    # a vector literal is a fresh vector each time
+    '(define (v) #(1 2)) (define a (v)) (vector-set! a 0 9) (list (vector->list a) (vector->list (v)))',
+    # an inlined builtin redefined while the function runs
+    "(define (g) (set! + (lambda (a b) 'mine)) 1) (define (f x) (+ (g) x)) (f 1)",
+    "(define (g) (define car cdr) 1) (define (f x) (list (g) (car x))) (f '(1 2))",
+    # set! of a captured variable, of a global, of an undefined name
+    '(define (mk) (let ((n 0)) (list (lambda () (set! n (+ n 1)) n) (lambda () n)))) '
+    '(define p (mk)) ((car p)) ((car p)) (list ((cadr p)))',
+    '(define g 1) (define (f) (set! g (+ g 1)) g) (list (f) (f) g)',
+    '(define (f) (set! zzq-undefined 1)) (f)',
+    # a global that becomes a macro after its caller was compiled
+    "(define (g x) (list x)) (define (f x) (g (+ x 1))) (define r1 (f 1)) (defmacro g (x) (list 'quote x)) "
+    "(list r1 (f 1))",
+    # rest parameters, apply, named let whose name is assigned
+    '(define (f a . r) (list a r)) (list (f 1) (f 1 2 3) (apply f (list 4 5)))',
+    "(define (f n) (let loop ((i 0)) (if (= i 2) (set! loop (lambda (k) 'swapped))) (if (< i n) (loop (+ i 1)) i))) (f 5)",
+    # mutual tail calls run in constant stack; a tail call to a builtin
+    '(define (ev? n) (if (= n 0) #t (od? (- n 1)))) (define (od? n) (if (= n 0) #f (ev? (- n 1)))) (ev? 100001)',
+    '(define (f l) (length l)) (f (list 1 2 3))',
+    # a lambda's env seen by grad (its body is made anew from the frames)
+    '(define (mk k) (let ((j 2)) (grad (lambda (x) (* k j x))))) ((mk 4) 1)',
+    # outer reference frames: a lambda inside a top-level let, read and set
+    "(define c (let ((n 0)) (lambda () (set! n (+ n 1)) n))) (c) (c)",
+    # eval of a define making a global name dyn, read from compiled code
+    '(define k 1) (define (get) k) (define (outer) (eval (quote (define k 2))) (get)) (list (get) (outer) (get))',
+]
+
+
 @pytest.mark.parametrize('src', PROGRAMS + ERRORS)
 def test_program_runs_the_same_both_ways(monkeypatch, src):
     monkeypatch.setenv('RUSTY_RECURSION_LIMIT', '2000')
@@ -332,6 +367,33 @@ def test_program_runs_the_same_both_ways(monkeypatch, src):
     assert got[0] == got[1]
     if src in ERRORS:
         assert got[0][0] == 'error'
+
+
+@pytest.mark.parametrize('n', [498, 499, 500, 501])
+def test_the_depth_limit_is_the_references(monkeypatch, n):
+    # depth to limit-1 works, the error at the limit, at the same call
+    monkeypatch.setenv('RUSTY_RECURSION_LIMIT', '500')
+    src = '(define (down n) (if (= n 0) 0 (+ 1 (down (- n 1))))) (down %d)' % n
+    got = [outcome(lambda: session(monkeypatch, fast).run(src, '<prog>')) for fast in (False, True)]
+    assert got[0] == got[1]
+
+
+def test_a_million_mutual_tail_calls_run_in_constant_stack(monkeypatch):
+    monkeypatch.setenv('RUSTY_RECURSION_LIMIT', '1000')
+    s = session(monkeypatch, True)
+    s.run('(define (ev? n) (if (= n 0) #t (od? (- n 1)))) (define (od? n) (if (= n 0) #f (ev? (- n 1))))', '<t>')
+    assert s.run('(ev? 1000000)', '<t>') is True
+    assert s.genv.lookup(sym('ev?')).direct is not None
+
+
+def test_the_generated_python_is_deterministic(monkeypatch):
+    src = '(define (f a b) (let loop ((i a) (acc (list))) (if (< i b) (loop (+ i 1) (cons (car (list i)) acc)) acc)))'
+    shown = []
+    for _ in range(2):
+        s = session(monkeypatch, True)
+        s.run(src, '<t>')
+        shown.append(s.python_source(s.genv.lookup(sym('f'))))
+    assert shown[0] == shown[1] and 'while True' in shown[0] and 'def factory' in shown[0]
 
 
 def test_undefined_global_operand_reports_the_name_itself(monkeypatch):

@@ -1,5 +1,5 @@
 """The REPL's meta-commands, one by one (issue 3): ,help ,doc ,apropos
-,describe ,time ,expand ,load ,rust ,graph ,quit, unknown commands."""
+,describe ,time ,expand ,load ,rust ,py ,graph ,quit, unknown commands."""
 import pytest
 
 from repl_driver import CTRL_D, ENTER, drive, lines, private_home
@@ -18,7 +18,7 @@ def run(*inputs, width=None):
 
 def test_help_lists_every_command_and_the_keys():
     out = '\n'.join(run(',help'))
-    for name in ('help', 'doc', 'apropos', 'describe', 'time', 'expand', 'load', 'rust', 'graph', 'quit'):
+    for name in ('help', 'doc', 'apropos', 'describe', 'time', 'expand', 'load', 'rust', 'py', 'graph', 'quit'):
         assert '  ,' + name in out
     assert 'Meta-Enter' in out and 'Ctrl-R' in out and '*1 *2 *3' in out
 
@@ -142,6 +142,17 @@ def test_rust_of_something_that_is_not_native():
 
 
 @pytest.mark.rustc
+def test_py_shows_the_python_a_lambda_compiles_to():
+    out = run('(define (sq x) (* x x))', ',py sq')
+    text = '\n'.join(out)
+    assert out[0] == '# sq, compiled by rusty (k…: what the factory is given)'
+    assert 'def factory(' in text and 'def f_sq(d, v_x_' in text
+    assert run('(defmacro m (x) x)', '(define (f) (m 1))', ',py f')[-1] == (
+        '# stays on the reference evaluator: macro call')
+    assert run(',py car') == ['car is #<builtin:car>, not a lambda']
+    assert run(',py nothing-here') == ['nothing-here: undefined']
+
+
 def test_rust_shows_the_generated_source_of_a_native():
     out = run('(defrust cube (x) (* x (* x x)))', ',rust cube')
     text = '\n'.join(out)

@@ -14,7 +14,7 @@ TABLE maps it to the span the reference would report there.
 import ast
 
 from ..eval import SPECIALS, sub_span
-from ..resolve import GlobalRef, LocalRef, Scope, body_defines, resolve
+from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..syntax import problem
 from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, sym
 from .inline import _is_not, inline_spec
