@@ -441,10 +441,15 @@ NATIVE_CALLS = ['(use-sq 3)', '(use-sq -0.0)', '(use-sq "s")', '(use-sq-none)', 
 def test_native_calls_run_the_same_both_ways(monkeypatch, call):
     src = ('(defrust sq (x) (* x x)) (define (use-sq x) (sq x)) (define (use-sq-none) (sq)) '
            '(define (use-sq-two a b) (sq a b)) (define (id x) x) (define (via-operand x) (id (sq x)))')
+    assert_calls_agree(monkeypatch, src, call)
+
+
+def assert_calls_agree(monkeypatch, src, call):
+    """`call` after `src` gives the same outcome on the reference and compiled."""
     got = []
     for fast in (False, True):
         s = session(monkeypatch, fast)
-        s.run(src, '<native>')
+        s.run(src, '<src>')
         got.append(outcome(lambda: s.run(call, '<call>')))
     assert got[0] == got[1]
 
@@ -458,9 +463,4 @@ def test_native_grad_calls_run_the_same_both_ways(monkeypatch, call):
     src = ('(define (f x y) (* x y)) (define k (graph-compile-grad f 2 3)) (define (use a b) (k a b)) '
            '(define (use1 a) (k a)) (define (use3 a b c) (k a b c)) (define (id x) x) '
            '(define (via-operand a b) (id (k a b)))')
-    got = []
-    for fast in (False, True):
-        s = session(monkeypatch, fast)
-        s.run(src, '<grad>')
-        got.append(outcome(lambda: s.run(call, '<call>')))
-    assert got[0] == got[1]
+    assert_calls_agree(monkeypatch, src, call)

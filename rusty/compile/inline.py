@@ -6,7 +6,6 @@ integers (int, never bool) and floats only where Python computes what the
 builtin does."""
 import ast
 
-from ..values import EMPTY, List, NIL, Symbol
 
 
 def _attr(x, name):
@@ -141,10 +140,6 @@ for _alias, _op in (('add', '+'), ('sub', '-'), ('mul', '*'), ('lt', '<'), ('gt'
                     ('ge', '>='), ('first', 'car'), ('rest', 'cdr'), ('nil?', 'null?'), ('equal?', 'eq?'),
                     ('eq', 'eq?')):
     INLINE[_alias] = INLINE[_op]
-
-# What the generated code's guards and values name.
-NAMES = {'List': List, 'EMPTY': EMPTY, 'NIL': NIL, 'Symbol': Symbol, 'int': int, 'float': float, 'str': str}
-
 
 def inline_spec(b, nargs: int):
     """The builder of builtin b called with nargs arguments, if it is inlined."""

@@ -9,7 +9,7 @@ evaluator alone."""
 import os
 
 from .. import diskcache
-from ..values import Builtin, Lambda, Macro, Vector, cons
+from ..values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, Vector, cons
 from . import support
 
 FILENAME = '<rusty-compiled>'
@@ -40,9 +40,8 @@ def set_gate(D, gate: int) -> None:
 def namespace() -> dict:
     if not NAMESPACE:
         from ..resolve import MISSING
-        from .inline import NAMES
-        NAMESPACE.update(NAMES)
         NAMESPACE.update({
+            'List': List, 'EMPTY': EMPTY, 'NIL': NIL, 'Symbol': Symbol, 'int': int, 'float': float, 'str': str,
             'Lambda': Lambda, 'Macro': Macro, 'Builtin': Builtin, 'MISSING': MISSING, 'CONS': cons, 'VECTOR': Vector,
             'tuple': tuple, 'BaseException': BaseException,
             'CALL_ANY': support.call_any, 'CALL_BUILTIN': support.call_builtin_at, 'FINISH': support.finish_tail,

@@ -335,7 +335,12 @@ class Lowering:
 
     def args(self, cells, scope, span, fn):
         """Statements and pure expressions of the arguments, left to right."""
-        parts = [self.value(c.car, scope, self.span_of(c, span), fn) for c in cells]
+        return self.in_order([self.value(c.car, scope, self.span_of(c, span), fn) for c in cells])
+
+    def in_order(self, parts):
+        """Statements and expressions of parts evaluated left to right: a value
+        goes to a temporary unless it is a constant, or a name no later part's
+        statements can change."""
         stmts, exprs = [], []
         for i, (s, e) in enumerate(parts):
             stmts += s
@@ -737,7 +742,7 @@ class Lowering:
             raise Unsupported('let')
         if x.cdr.car.__class__ is Symbol:
             return self.named_let(x, scope, span, fn, tail)
-        binds = _bindings(x.cdr.car)
+        binds = _bindings(x, x.cdr.car)
         stmts, vals = self.inits(binds, scope, span, fn)
         lscope = Scope([b[0] for b in binds], scope)
         if body_defines(x.cdr.cdr):
@@ -751,23 +756,14 @@ class Lowering:
         return stmts + s, e
 
     def inits(self, binds, scope, span, fn):
-        parts = [self.value(b[1], scope, sub_span(b[2], sub_span(b[3], span, self.unit), self.unit), fn)
-                 for b in binds]
-        stmts, vals = [], []
-        for s, e in parts:
-            stmts += s
-            if e.__class__ is not ast.Constant:
-                t = self.fresh()
-                stmts.append(assign(t, e))
-                e = name(t)
-            vals.append(e)
-        return stmts, vals
+        return self.in_order([self.value(b[1], scope, sub_span(b[2], sub_span(b[3], span, self.unit), self.unit), fn)
+                              for b in binds])
 
     def named_let(self, x, scope, span, fn, tail):
         if len(x) < 4:
             raise Unsupported('named let')
         lname = x.cdr.car
-        binds = _bindings(x.cdr.cdr.car)
+        binds = _bindings(x, x.cdr.cdr.car)
         stmts, vals = self.inits(binds, scope, span, fn)
         outer = Scope([lname], scope)
         (var,) = self.bind(outer, fn)
@@ -832,31 +828,23 @@ def coalesce(fdef) -> None:
 
 
 def _params(p):
-    """(required symbols, rest symbol or None), as specials.parse_params."""
-    from ..syntax import params_problem
-    if params_problem(p) is not None:
-        raise Unsupported('params')
-    if p.__class__ is Symbol:
-        if p is DOT:
-            raise Unsupported('params')
-        return (), p
-    names = list(p)
-    if DOT in names:
-        i = names.index(DOT)
-        return tuple(names[:i]), names[i + 1]
-    return tuple(names), None
+    """(required symbols, rest symbol or None), by specials.parse_params."""
+    from ..eval import Usage
+    from ..specials import parse_params
+    try:
+        return parse_params(p)
+    except Usage as u:
+        raise Unsupported(u.message) from None
 
 
-def _bindings(bs):
-    if bs.__class__ is not List:
-        raise Unsupported('bindings')
-    out = []
-    for c in bs.cells():
-        b = c.car
-        if b.__class__ is not List or len(b) != 2 or b.car.__class__ is not Symbol:
-            raise Unsupported('bindings')
-        out.append((b.car, b.cdr.car, b.cdr, c))
-    return out
+def _bindings(x, bs):
+    """let_forms.parse_bindings: [(symbol, init form, init cell, binding cell)]."""
+    from ..eval import Usage
+    from ..let_forms import parse_bindings
+    try:
+        return parse_bindings(x, bs)
+    except Usage as u:
+        raise Unsupported(u.message) from None
 
 
 def _makes_functions(forms) -> bool:

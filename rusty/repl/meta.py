@@ -290,15 +290,25 @@ def _load(repl, cmd):
         repl.write(repl.paint('; loaded %s' % path, 'ansibrightblack') + '\n')
 
 
-@command('rust', ',rust NAME', 'the generated Rust of a native (defrust) function')
-def _rust(repl, cmd):
+def _global_arg(repl, cmd):
+    """(name, value) of the command's global NAME argument, or None (said why)."""
     name = _name_arg(repl, cmd)
     if not name:
-        return
+        return None
     v = repl.session.global_value(name)
     if v is None:
         repl.write(undefined(repl, name) + '\n')
-    elif v.__class__ is Trainer and getattr(v.run, 'source', ''):      # a compiled trainer
+        return None
+    return name, v
+
+
+@command('rust', ',rust NAME', 'the generated Rust of a native (defrust) function')
+def _rust(repl, cmd):
+    found = _global_arg(repl, cmd)
+    if found is None:
+        return
+    name, v = found
+    if v.__class__ is Trainer and getattr(v.run, 'source', ''):      # a compiled trainer
         repl.write(repl.highlight(v.run.source.rstrip('\n'), 'rust') + '\n')
     elif v.__class__ not in (Native, NativeGrad) or not v.source:
         repl.write('%s is %s, not a native function (define one with defrust)\n'
@@ -313,14 +323,12 @@ def _rust(repl, cmd):
 
 @command('py', ',py NAME', 'the Python the compiler makes of a lambda')
 def _py(repl, cmd):
-    name = _name_arg(repl, cmd)
-    if not name:
+    found = _global_arg(repl, cmd)
+    if found is None:
         return
-    v = repl.session.global_value(name)
-    source = None if v is None else repl.session.python_source(v)
-    if v is None:
-        repl.write(undefined(repl, name) + '\n')
-    elif source is None:
+    name, v = found
+    source = repl.session.python_source(v)
+    if source is None:
         repl.write('%s is %s, not a lambda\n' % (name, repl.short(display_form(v))))
     else:
         repl.write(repl.highlight(source, 'python') + '\n')
