@@ -142,7 +142,11 @@ def test_rust_of_something_that_is_not_native():
 
 
 @pytest.mark.rustc
-def test_py_shows_the_python_a_lambda_compiles_to():
+def test_py_shows_the_python_a_lambda_compiles_to(monkeypatch):
+    monkeypatch.setenv('RUSTY_SPECIALIZE', '0')
+    assert run('(define (sq x) (* x x))', ',py sq') == [
+        '# the compiler is off (RUSTY_SPECIALIZE=0): the reference evaluator runs it']
+    monkeypatch.setenv('RUSTY_SPECIALIZE', '1')
     out = run('(define (sq x) (* x x))', ',py sq')
     text = '\n'.join(out)
     assert out[0] == '# sq, compiled by rusty (k…: what the factory is given)'
