@@ -386,6 +386,35 @@ def test_a_million_mutual_tail_calls_run_in_constant_stack(monkeypatch):
     assert s.genv.lookup(sym('ev?')).direct is not None
 
 
+@pytest.mark.parametrize('src,runs', [
+    ('(define (loop i acc) (if (< i 3000) (loop (+ i 1) (+ acc i)) acc)) (loop 0 0)', 1),
+    ('(define (f n) (let lp ((i 0)) (if (< i n) (lp (+ i 1)) (car i)))) (f 10)', 1),
+    ('(define (down n) (if (= n 0) 0 (+ 1 (down (- n 1))))) (list (down 100) (map down (list 1 2)))', 104),
+    ('(define (down n) (if (= n 0) 0 (+ 1 (down (- n 1))))) (down 5000)', 1999),
+])
+def test_with_the_gate_shut_every_call_goes_through_run(monkeypatch, src, runs):
+    # link.set_gate(D, -1) (a tool watching calls): run sees every non-tail
+    # call (and loops over the tail calls itself), and nothing else changes
+    from rusty import apply
+    from rusty.compile.link import set_gate
+    monkeypatch.setenv('RUSTY_RECURSION_LIMIT', '2000')
+    want = outcome(lambda: session(monkeypatch, False).run(src, '<prog>'))
+    s = session(monkeypatch, True)
+    s.run('(define (warm x) x) (warm 1)', '<prog>')
+    set_gate(s.depth, -1)
+    entered = []
+    real = apply.run
+
+    def counting(p, fr, site, D):
+        entered.append(p.name)
+        return real(p, fr, site, D)
+    monkeypatch.setattr(apply, 'run', counting)
+    from rusty.compile import support
+    monkeypatch.setattr(support, 'run', counting)
+    assert outcome(lambda: s.run(src, '<prog>')) == want
+    assert len(entered) >= runs
+
+
 def test_the_generated_python_is_deterministic(monkeypatch):
     src = '(define (f a b) (let loop ((i a) (acc (list))) (if (< i b) (loop (+ i 1) (cons (car (list i)) acc)) acc)))'
     shown = []

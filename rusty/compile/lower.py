@@ -776,10 +776,13 @@ class Lowering:
         stmts += defs + [assign(var, make), ast.Assign(   # the loop's frame holds the loop (as named let's does)
             [ast.Subscript(attr(name(var), 'env'), const(2), S)], name(var))]
         site = self.k(span)
-        if tail:
-            return stmts + [ast.Try([ast.Return(call(name(loopfn), name('d'), *vals))], [
+        if tail:        # the loop in this run level (past the gate: run's tail call)
+            direct = ast.Try([ast.Return(call(name(loopfn), name('d'), *vals))], [
                 ast.ExceptHandler(name('BaseException'), 'e', [
-                    ast.Raise(call(name('TAILED'), name('e'), site, name(var)), None)])], [], [])]
+                    ast.Raise(call(name('TAILED'), name('e'), site, name(var)), None)])], [], [])
+            frame = ast.List([attr(name(var), 'env'), attr(name(var), 'scope')] + vals, L)
+            return stmts + [ast.If(ast.Compare(name('GATE'), [ast.GtE()], [const(0)]), [direct],
+                                   [ast.Return(ast.Tuple([name(var), frame, site], L))])]
         r = self.fresh('r')
         q = self.fresh('q')
         return stmts + [assign(q, attr(name(var), 'direct'))] + self.direct_call(name(q), name(var), vals, site, r), name(r)
