@@ -134,7 +134,8 @@ def test_the_library_macros_run_without_the_kept_out_modules():
 
 def test_a_batch_run_compiles_nothing_it_calls_once():
     # A lambda runs compiled from its second call: one called once costs no compile.
-    status, out, err, modules = batch_modules('-e', '((lambda (x) (+ x 1)) 1)', RUSTY_SPECIALIZE='1')
+    status, out, err, modules = batch_modules('-e', '((lambda (x) (+ x 1)) 1)', RUSTY_SPECIALIZE='1',
+                                              RUSTY_COMPILE_CALLS='1')
     assert (status, out, err) == (0, '2\n', '')
     assert 'ast' not in modules and 'rusty.compile.lower' not in modules
 
