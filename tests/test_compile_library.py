@@ -81,3 +81,11 @@ def test_at_the_depth_limit_the_call_counts_as_in_the_reference(monkeypatch, n):
     got = [outcome(lambda: session(monkeypatch, fast).run(src, '<prog>')) for fast in (False, True)]
     assert got[0] == got[1]
     assert {o[0] for o in got} <= {'value', 'error'}
+
+
+def test_the_compiler_computes_them_in_place(monkeypatch):
+    s = session(monkeypatch, True)
+    s.run("(define (f e) (list (cadr e) (caddr e))) (define (g e) (cadr e))", '<lib>')
+    assert '.cdr.car' in s.python_source(s.genv.lookup(sym('f')))
+    s.run("(define (cadr x) 'mine)", '<lib>')      # the program's own: a call, not the library's value
+    assert s.run("(list (f '(1 2 3)) (g '(1 2)))", '<lib>').car.car is sym('mine')

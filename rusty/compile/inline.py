@@ -147,3 +147,33 @@ def inline_spec(b, nargs: int):
     if spec is None or spec[0] != nargs:
         return None
     return spec[1]
+
+
+def _cdr_pair(x):
+    return _and(_pair(x), _is_not(_attr(x, 'cdr'), _g('EMPTY')))
+
+
+def _car_pair(x):
+    return _and(_pair(x), _cls_is(_attr(x, 'car'), 'List'), _is_not(_attr(x, 'car'), _g('EMPTY')))
+
+
+# The standard library's car/cdr compositions, computed in place while the
+# name holds the library's own lambda: name -> builder(x) -> (guard, value).
+LIBRARY = {
+    'cadr': lambda x: (_cdr_pair(x), _attr(_attr(x, 'cdr'), 'car')),
+    'cddr': lambda x: (_cdr_pair(x), _attr(_attr(x, 'cdr'), 'cdr')),
+    'caddr': lambda x: (_and(_cdr_pair(x), _is_not(_attr(_attr(x, 'cdr'), 'cdr'), _g('EMPTY'))),
+                        _attr(_attr(_attr(x, 'cdr'), 'cdr'), 'car')),
+    'caar': lambda x: (_car_pair(x), _attr(_attr(x, 'car'), 'car')),
+    'cdar': lambda x: (_car_pair(x), _attr(_attr(x, 'car'), 'cdr')),
+}
+
+
+def library_spec(unit, lam, name: str, nargs: int):
+    """The builder of library lambda `lam` called as `name` with nargs
+    arguments, if it is the library's own and computed in place."""
+    spec = LIBRARY.get(lam.name)
+    if spec is None or nargs != 1:
+        return None
+    find = getattr(unit.interp, 'library_procedure', None)
+    return spec if find is not None and find(lam.name) is lam else None

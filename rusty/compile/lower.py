@@ -17,7 +17,7 @@ from ..eval import SPECIALS, sub_span
 from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..syntax import problem
 from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, sym
-from .inline import _is_not, inline_spec
+from .inline import _is_not, inline_spec, library_spec
 
 
 class Unsupported(Exception):
@@ -372,6 +372,9 @@ class Lowering:
                         return self.inline(x, cells, cell, b, builder, scope, span, fn, tail)
                     return self.builtin_call(x, cells, cell, b, scope, span, fn, tail)
                 if not self.no_inline and b.__class__ is Lambda:
+                    spec = library_spec(self.unit, b, head.name, len(cells))
+                    if spec is not None:
+                        return self.library_call(x, cells, cell, b, spec, scope, span, fn, tail)
                     return self.lambda_call(x, cells, cell, scope, span, fn, tail)
             else:
                 found, _ = self.locate(ref, scope)
@@ -381,39 +384,40 @@ class Lowering:
         p = self.fresh('p')
         return self.dispatch(x, cells, hs + [assign(p, he)], p, scope, span, fn, tail)
 
-    def dispatch(self, x, cells, head_stmts, p, scope, span, fn, tail):
+    def dispatch(self, x, cells, head_stmts, p, scope, span, fn, tail, first=None):
         """The generic call once the head's value is in p: a macro expands,
         a compiled lambda of the arity is called directly, anything else the
-        reference way."""
+        reference way. `first(args)`, if given, is a (test, value) tried
+        before all that, once the arguments are computed."""
         n = len(cells)
         arg_stmts, args = self.args(cells, scope, span, fn)
         r = self.fresh('r')
         site = self.k(span)
         expand = call(name('EXPAND'), name(p), self.k([x.cdr, scope, span, self.unit, [None, -1, None]]),
                       name('d'), name('D'), self.frames(scope, fn), const(tail))
+        is_macro = is_(attr(name(p), '__class__'), name('Macro'))
         fits = ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Lambda')),
                                       ast.Compare(attr(name(p), 'fast'), [ast.Eq()], [const(n)])])
         other = call(name('CALL_ANY'), name(p), ast.List(args, L), site, const(tail), name('d'), name('D'))
         if tail:
             frame = ast.List([attr(name(p), 'env'), attr(name(p), 'scope')] + args, L)
-            direct = [ast.Return(ast.Tuple([name(p), frame, site], L))]
-            rest = arg_stmts + [ast.If(fits, direct, [ast.Return(other)])]
-            return head_stmts + [ast.If(is_(attr(name(p), '__class__'), name('Macro')),
-                                        [ast.Return(expand)], rest)]
-        if self.no_inline:
-            rest = arg_stmts + [assign(r, other)]
-            return head_stmts + [ast.If(is_(attr(name(p), '__class__'), name('Macro')),
-                                        [assign(r, expand)], rest)], name(r)
-        fnv = self.fresh('q')
-        fits.values.append(is_not(ast.NamedExpr(store(fnv), attr(name(p), 'direct')), const(None)))
-        direct = self.direct_call(name(fnv), name(p), args, site, r)
-        builtin = ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Builtin')),
-                                         ast.Compare(attr(name(p), 'lo'), [ast.LtE(), ast.LtE()],
-                                                     [const(n), attr(name(p), 'hi')])])
-        rest = arg_stmts + [ast.If(fits, direct, [ast.If(builtin, self.builtin_body(p, args, site, r),
-                                                         [assign(r, other)])])]
-        return head_stmts + [ast.If(is_(attr(name(p), '__class__'), name('Macro')),
-                                    [assign(r, expand)], rest)], name(r)
+            rest = [ast.If(fits, [ast.Return(ast.Tuple([name(p), frame, site], L))], [ast.Return(other)])]
+        elif self.no_inline:
+            rest = [assign(r, other)]
+        else:
+            fnv = self.fresh('q')
+            fits.values.append(is_not(ast.NamedExpr(store(fnv), attr(name(p), 'direct')), const(None)))
+            builtin = ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Builtin')),
+                                             ast.Compare(attr(name(p), 'lo'), [ast.LtE(), ast.LtE()],
+                                                         [const(n), attr(name(p), 'hi')])])
+            rest = [ast.If(fits, self.direct_call(name(fnv), name(p), args, site, r),
+                           [ast.If(builtin, self.builtin_body(p, args, site, r), [assign(r, other)])])]
+        if first is not None:
+            test, value = first(args)
+            rest = [ast.If(test, [ast.Return(value)] if tail else [assign(r, value)], rest)]
+        out = head_stmts + [ast.If(is_macro, [ast.Return(expand)] if tail else [assign(r, expand)],
+                                   arg_stmts + rest)]
+        return out if tail else (out, name(r))
 
     def direct_call(self, fnv, lam, args, site, r):
         """A non-tail call of positional function fnv (lambda lam): the call,
@@ -461,6 +465,20 @@ class Lowering:
         go = arg_stmts + self.direct_call(name(q), name(p), args, site, r)
         o_stmts, o_value = other
         return [head, ast.If(ast.BoolOp(ast.And(), fits), go, o_stmts + [assign(r, o_value)])], name(r)
+
+    def library_call(self, x, cells, cell, b, spec, scope, span, fn, tail):
+        """A standard-library lambda computed in place (inline.LIBRARY) while
+        the global holds it, its guard holds and the depth limit has room for
+        the call it stands for (a tail call: while no tool watches calls)."""
+        p = self.fresh('p')
+        room = (ast.Compare(name('GATE'), [ast.GtE()], [const(0)]) if tail
+                else ast.Compare(name('d'), [ast.Lt()], [name('GATE')]))
+
+        def first(args):
+            guard, value = spec(*args)
+            return ast.BoolOp(ast.And(), [is_(name(p), self.k(b)), room, guard]), value
+        head = [assign(p, attr(self.k(cell), 'value')), self.missing(p, cell, x, scope, span)]
+        return self.dispatch(x, cells, head, p, scope, span, fn, tail, first)
 
     def builtin_body(self, p, args, site, r):
         """A builtin in p (of the arity) called directly, as apply.call_builtin does."""
