@@ -144,7 +144,7 @@ def procedure_caller(D, ns):
         if p.__class__ is Lambda and p.fast == len(args) and p.direct is not None and D.n < ns['GATE']:
             n = D.n
             try:
-                r = p.direct(n + 1, *args)
+                r = p.direct(n + 1, args[0]) if len(args) == 1 else p.direct(n + 1, *args)
             except BaseException as e:
                 D.n = n
                 raise call_failed(e, p, None, D)
