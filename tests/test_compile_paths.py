@@ -355,6 +355,12 @@ PROGRAMS += [
     '(define (mk k) (let ((j 2)) (grad (lambda (x) (* k j x))))) ((mk 4) 1)',
     # outer reference frames: a lambda inside a top-level let, read and set
     "(define c (let ((n 0)) (lambda () (set! n (+ n 1)) n))) (c) (c)",
+    # large code: deep nesting and long chains compile once, in linear size
+    '(define (g x) ' + '(+ 1 ' * 300 + 'x' + ')' * 300 + ') (list (g 1) (g 2.5))',
+    '(define (g x) ' + '(list 1 ' * 100 + '(car x)' + ')' * 100 + ') (length (g (list 1)))',
+    '(define (f x) (cond %s (else -1))) (list (f 5) (f 1999) (f 5000))'
+    % ' '.join('((= x %d) %d)' % (i, i) for i in range(2000)),
+    '(define (lp i acc) (if (< i 50) (lp (+ i 1) (+ acc ' + '(+ 1 ' * 30 + 'i' + ')' * 30 + ')) acc)) (lp 0 0)',
     # eval of a define making a global name dyn, read from compiled code
     '(define k 1) (define (get) k) (define (outer) (eval (quote (define k 2))) (get)) (list (get) (outer) (get))',
 ]

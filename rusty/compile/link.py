@@ -111,12 +111,14 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
 def lowered(params, rest, body, lscope, span, unit, name):
     """The Compiled lambda, or None when it stays on the reference."""
     from .lower import Unsupported, lower
+    import ast
     try:
         mod, consts, table = lower(unit, params, rest, body, lscope, span, name)
+        code = diskcache.compiled(ast.dump(mod, include_attributes=True), FILENAME, tree=mod)
     except Unsupported:
         return None
-    import ast
-    code = diskcache.compiled(ast.dump(mod, include_attributes=True), FILENAME, tree=mod)
+    except (RecursionError, SyntaxError, ValueError):     # past what Python compiles (nesting)
+        return None
     ns = {}
     exec(code, session_namespace(unit.depth), ns)
     consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth)

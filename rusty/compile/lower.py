@@ -131,11 +131,15 @@ class Lowering:
 
     def stamp(self, nodes, ln: int):
         """Give every node (and descendant) without a position line ln."""
-        for top in nodes:
-            for node in ast.walk(top):
-                if 'lineno' in node._attributes and not hasattr(node, 'lineno'):
-                    node.lineno = node.end_lineno = ln
-                    node.col_offset = node.end_col_offset = 0
+        todo = list(nodes)
+        while todo:         # a node with a position has all its descendants stamped
+            node = todo.pop()
+            if 'lineno' in node._attributes:
+                if hasattr(node, 'lineno'):
+                    continue
+                node.lineno = node.end_lineno = ln
+                node.col_offset = node.end_col_offset = 0
+            todo.extend(ast.iter_child_nodes(node))
         return nodes
 
     def span_of(self, cell, span):
@@ -363,6 +367,8 @@ class Lowering:
                     raise Unsupported('macro call')
                 if head.name in REFERENCE_CALLS:
                     raise Unsupported(head.name)
+                if _size(x.cdr, BIG) >= BIG and not self.no_inline:
+                    return self.big_call(x, cells, cell, scope, span, fn, tail)
                 if tail and fn.loop is not None and fn.loop[0] == 'self' and head.name == self.root_name:
                     return self.self_call(x, cells, cell, scope, span, fn)
                 b = cell.current()
@@ -387,8 +393,8 @@ class Lowering:
     def dispatch(self, x, cells, head_stmts, p, scope, span, fn, tail, first=None):
         """The generic call once the head's value is in p: a macro expands,
         a compiled lambda of the arity is called directly, anything else the
-        reference way. `first(args)`, if given, is a (test, value) tried
-        before all that, once the arguments are computed."""
+        reference way. `first(args)`, if given, is a (test, value or
+        statements) tried before all that, once the arguments are computed."""
         n = len(cells)
         arg_stmts, args = self.args(cells, scope, span, fn)
         r = self.fresh('r')
@@ -414,7 +420,9 @@ class Lowering:
                            [ast.If(builtin, self.builtin_body(p, args, site, r), [assign(r, other)])])]
         if first is not None:
             test, value = first(args)
-            rest = [ast.If(test, [ast.Return(value)] if tail else [assign(r, value)], rest)]
+            if value.__class__ is not list:        # an expression: the call's value
+                value = [ast.Return(value)] if tail else [assign(r, value)]
+            rest = [ast.If(test, value, rest)]
         out = head_stmts + [ast.If(is_macro, [ast.Return(expand)] if tail else [assign(r, expand)],
                                    arg_stmts + rest)]
         return out if tail else (out, name(r))
@@ -465,6 +473,36 @@ class Lowering:
         go = arg_stmts + self.direct_call(name(q), name(p), args, site, r)
         o_stmts, o_value = other
         return [head, ast.If(ast.BoolOp(ast.And(), fits), go, o_stmts + [assign(r, o_value)])], name(r)
+
+    def big_call(self, x, cells, cell, scope, span, fn, tail):
+        """A call of a global with large arguments: the fast paths tried
+        after the generic call's own steps (head, macro, arguments), so the
+        arguments are compiled once (the fast forms compile them twice)."""
+        p = self.fresh('p')
+        b = cell.current()
+        head = [assign(p, attr(self.k(cell), 'value')), self.missing(p, cell, x, scope, span)]
+        first = None
+        builder = inline_spec(b, len(cells)) if b.__class__ is Builtin else None
+        if tail and fn.loop is not None and fn.loop[0] == 'self' and x.car.name == self.root_name \
+                and len(cells) == len(fn.params):
+            fn.looped = True
+
+            def first_loop(args):
+                again = [ast.Assign([ast.Tuple([store(n) for n in fn.params], S)], ast.Tuple(args, L))] if args else []
+                return (ast.BoolOp(ast.And(), [is_(name(p), name(fn.selfname)),
+                                               ast.Compare(name('GATE'), [ast.GtE()], [const(0)])]),
+                        again + [assign('site', self.k(span)), ast.Continue()])
+            first = first_loop
+        elif builder is not None:
+            fallback = self.k(b)
+
+            def first_inline(args):
+                value = call(name('CALL_BUILTIN'), fallback, ast.List(args, L), self.k(span), name('d'), name('D'))
+                for guard, v in reversed(builder(*args)):
+                    value = v if guard is None else ast.IfExp(guard, v, value)
+                return is_(name(p), fallback), value
+            first = first_inline
+        return self.dispatch(x, cells, head, p, scope, span, fn, tail, first)
 
     def library_call(self, x, cells, cell, b, spec, scope, span, fn, tail):
         """A standard-library lambda computed in place (inline.LIBRARY) while
@@ -813,6 +851,20 @@ class _MakerSpec:
 
     def __init__(self, params, rest, body, scope, name):
         self.params, self.rest, self.body, self.scope, self.name = params, rest, body, scope, name
+
+
+BIG = 24       # arguments this large (in forms) are compiled once: see big_call
+
+
+def _size(x, limit: int) -> int:
+    """The number of forms in x, counted up to limit."""
+    n, todo = 0, [x]
+    while todo and n < limit:
+        y = todo.pop()
+        n += 1
+        if y.__class__ is List and y is not EMPTY:
+            todo.extend(y)
+    return n
 
 
 def _is_temp(n: str) -> bool:
