@@ -355,6 +355,15 @@ PROGRAMS += [
     '(define (mk k) (let ((j 2)) (grad (lambda (x) (* k j x))))) ((mk 4) 1)',
     # outer reference frames: a lambda inside a top-level let, read and set
     "(define c (let ((n 0)) (lambda () (set! n (+ n 1)) n))) (c) (c)",
+    # let* and letrec: an init sees the names bound before it (else the name further out), or NIL
+    '(define (f a) (let* ((x (+ a 1)) (y (* x 2)) (x (+ x y))) (list x y))) (f 1)',
+    '(define (g a) (let* ((h (lambda () z)) (z a)) (h))) (g 5)',
+    '(define x 100) (define (m) (let* ((x (+ x 1)) (y (lambda () x))) (list x (y)))) (m)',
+    '(define (k a) (letrec ((ev? (lambda (n) (if (= n 0) #t (od? (- n 1))))) '
+    '(od? (lambda (n) (if (= n 0) #f (ev? (- n 1)))))) (list (ev? a) (od? a)))) (k 7)',
+    '(define (r) (letrec ((a b) (b 1)) (list a b))) (r)',
+    '(define (u) (let* ((q zzz-undefined)) q)) (u)',
+    '(define (u) (let* ((q (car 5))) q)) (u)',
     # large code: deep nesting and long chains compile once, in linear size
     '(define (g x) ' + '(+ 1 ' * 300 + 'x' + ')' * 300 + ') (list (g 1) (g 2.5))',
     '(define (g x) ' + '(list 1 ' * 100 + '(car x)' + ')' * 100 + ') (length (g (list 1)))',
@@ -419,6 +428,12 @@ def test_with_the_gate_shut_every_call_goes_through_run(monkeypatch, src, runs):
     monkeypatch.setattr(support, 'run', counting)
     assert outcome(lambda: s.run(src, '<prog>')) == want
     assert len(entered) >= runs
+
+
+def test_the_binding_forms_are_compiled(monkeypatch):
+    s = session(monkeypatch, True)
+    s.run('(define (f a) (let* ((x a) (y x)) (letrec ((g (lambda () y))) (let loop ((i 0)) (g)))))', '<t>')
+    assert not s.python_source(s.genv.lookup(sym('f'))).startswith('# stays')
 
 
 def test_the_generated_python_is_deterministic(monkeypatch):

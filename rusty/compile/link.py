@@ -39,10 +39,10 @@ def set_gate(D, gate: int) -> None:
 
 def namespace() -> dict:
     if not NAMESPACE:
-        from ..resolve import MISSING
+        from ..resolve import MISSING, UNBOUND
         NAMESPACE.update({
             'List': List, 'EMPTY': EMPTY, 'NIL': NIL, 'Symbol': Symbol, 'int': int, 'float': float, 'str': str,
-            'Lambda': Lambda, 'Macro': Macro, 'Builtin': Builtin, 'MISSING': MISSING, 'CONS': cons, 'VECTOR': Vector,
+            'Lambda': Lambda, 'Macro': Macro, 'Builtin': Builtin, 'UNBOUND': UNBOUND, 'MISSING': MISSING, 'CONS': cons, 'VECTOR': Vector,
             'tuple': tuple, 'BaseException': BaseException,
             'CALL_ANY': support.call_any, 'CALL_BUILTIN': support.call_builtin_at, 'FINISH': support.finish_tail,
             'EXPAND': support.expand_at, 'TOO_DEEP': support.too_deep, 'CALL_FAILED': support.call_failed,

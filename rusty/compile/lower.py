@@ -314,8 +314,13 @@ class Lowering:
             return self.global_read(ref.cell, s, scope, span)
         found, hops = self.locate(ref, scope)
         if found is not None:
-            if ref.maybe_unbound:
-                raise Unsupported('maybe unbound')
+            if ref.maybe_unbound:       # not bound yet: the name seen from further out
+                target = scope
+                for _ in range(ref.depth):
+                    target = target.parent
+                t = self.fresh('g')
+                outer = self.ref(s, target.parent, span, fn)
+                return ast.IfExp(is_not(ast.NamedExpr(store(t), name(found[0])), name('UNBOUND')), name(t), outer)
             return name(found[0])
         return call(name('ENV_READ'), name('E'), const(hops), const(ref.index), self.k(self.genv.cell(s)),
                     self.k(s), const(ref.maybe_unbound), self.k(span), name('GENV'), self.k(scope),
@@ -811,6 +816,32 @@ class Lowering:
         s, e = self.body(x.cdr.cdr, lscope, span, fn, False)
         return stmts + s, e
 
+    def f_let_star(self, x, scope, span, fn, tail, rec=False):
+        """let* (each init sees the names bound before it) and letrec (every
+        name, NIL until its init ran), in one Scope as let_forms makes it."""
+        if len(x) < 3:
+            raise Unsupported('let*')
+        binds = _bindings(x, x.cdr.car)
+        lscope = Scope([], scope)
+        for b in binds:
+            lscope.add(b[0], maybe_unbound=not rec)
+        names = self.bind(lscope, fn)
+        stmts = [assign(n, name('NIL' if rec else 'UNBOUND')) for n in names]
+        for b in binds:
+            bspan = sub_span(b[2], sub_span(b[3], span, self.unit), self.unit)
+            s, e = self.value(b[1], lscope, bspan, fn)
+            stmts += s + [assign(self.vars[(id(lscope), lscope.index[b[0]])][0], e)]
+        lscope.maybe_unbound.clear()
+        if body_defines(x.cdr.cdr):
+            raise Unsupported('internal define')
+        if tail:
+            return stmts + self.body(x.cdr.cdr, lscope, span, fn, True)
+        s, e = self.body(x.cdr.cdr, lscope, span, fn, False)
+        return stmts + s, e
+
+    def f_letrec(self, x, scope, span, fn, tail):
+        return self.f_let_star(x, scope, span, fn, tail, True)
+
     def inits(self, binds, scope, span, fn):
         return self.in_order([self.value(b[1], scope, sub_span(b[2], sub_span(b[3], span, self.unit), self.unit), fn)
                               for b in binds])
@@ -939,7 +970,7 @@ FORMS = {
     'quote': Lowering.f_quote, 'if': Lowering.f_if, 'begin': Lowering.f_begin, 'and': Lowering.f_and,
     'or': Lowering.f_or, 'when': Lowering.f_when, 'unless': Lowering.f_unless, 'cond': Lowering.f_cond,
     'set!': Lowering.f_set, 'lambda': Lowering.f_lambda, 'fn': Lowering.f_lambda, 'λ': Lowering.f_lambda,
-    'let': Lowering.f_let,
+    'let': Lowering.f_let, 'let*': Lowering.f_let_star, 'letrec': Lowering.f_letrec, 'letrec*': Lowering.f_letrec,
 }
 
 
