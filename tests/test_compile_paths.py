@@ -364,6 +364,13 @@ PROGRAMS += [
     '(define (r) (letrec ((a b) (b 1)) (list a b))) (r)',
     '(define (u) (let* ((q zzz-undefined)) q)) (u)',
     '(define (u) (let* ((q (car 5))) q)) (u)',
+    # internal defines: slots unbound until their define runs (read further out before)
+    '(define (f a) (define (sq x) (* x x)) (define b (+ a 1)) (list (sq a) b)) (f 3)',
+    '(define (g n) (define (helper k acc) (if (= k 0) acc (helper (- k 1) (+ acc k)))) (helper n 0)) (g 3000)',
+    '(define x-outer 5) (define (h) (define y x-outer) (define x-outer 6) (list y x-outer)) (h)',
+    '(define (early) (define a b) (define b 2) a) (early)',
+    '(define (w a) (let ((z 1)) (define q (+ z a)) (def (r k) (* k q)) (r 2))) (w 4)',
+    '(define (lp i) (define s (* i i)) (if (< i 5) (lp (+ i 1)) s)) (lp 0)',
     # large code: deep nesting and long chains compile once, in linear size
     '(define (g x) ' + '(+ 1 ' * 300 + 'x' + ')' * 300 + ') (list (g 1) (g 2.5))',
     '(define (g x) ' + '(list 1 ' * 100 + '(car x)' + ')' * 100 + ') (length (g (list 1)))',

@@ -48,7 +48,7 @@ def namespace() -> dict:
             'EXPAND': support.expand_at, 'TOO_DEEP': support.too_deep, 'CALL_FAILED': support.call_failed,
             'FAILED': support.failed_here, 'TAILED': support.tailed, 'ENV_READ': support.env_read,
             'ENV_WRITE': support.env_write, 'GLOBAL_WRITE': support.global_write,
-            'GLOBAL_MISSING': support.global_missing, 'GATED': support.gated, 'LOCATED': support.located,
+            'GLOBAL_MISSING': support.global_missing, 'NAMED': support.named, 'GATED': support.gated, 'LOCATED': support.located,
             '__builtins__': {},
         })
     return NAMESPACE
@@ -81,8 +81,6 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
     once `after` calls of any of them have run the reference's body `code()`
     (a lambda called once is not worth compiling), or the reference's when
     lowering refuses."""
-    if extra:
-        return make                    # internal defines: the reference
     state = []                         # [] not tried; [None] the reference; [Compiled]
     calls = [after]
 
@@ -121,7 +119,7 @@ def lowered(params, rest, body, lscope, span, unit, name):
         return None
     ns = {}
     exec(code, session_namespace(unit.depth), ns)
-    consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth)
+    consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth, c.extra)
               if c.__class__.__name__ == '_MakerSpec' else c for c in consts]
     return Compiled(ns['factory'], consts, table)
 
@@ -131,15 +129,13 @@ def link(c: Compiled, lam, env, unit) -> None:
     D = unit.depth
     fn = c.factory(env, lam, D, c.table, unit.genv, *c.consts)
     lam.direct = fn if lam.fast >= 0 else None
-    lam.code = support.adapter(fn, D)
+    lam.code = support.adapter(fn, D, lam.extra)
 
 
 def python_source(lam, unit) -> str:
     """The Python the compiler makes of lambda value lam (for `,py`), or why
     it stays on the reference."""
     from .lower import Unsupported, lower
-    if lam.extra:
-        return '# stays on the reference evaluator: internal define'
     try:
         mod, consts, _ = lower(unit, lam.params, lam.rest, lam.body, lam.scope, None, lam.name)
     except Unsupported as e:

@@ -16,7 +16,7 @@ import ast
 from ..eval import SPECIALS, sub_span
 from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..syntax import problem
-from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, sym
+from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, make_list, sym
 from .inline import _is_not, inline_spec, library_spec
 
 
@@ -87,6 +87,7 @@ class Fn:
         self.loop = loop                # how a self tail call is recognised: ('cell', k) / ('var', name) / None
         self.selfname = selfname        # expression text's owner of .name for backtraces (SELF or a var)
         self.assigned_outer = set()     # names of outer functions this one assigns
+        self.defined = []               # Python names of the body's define slots (UNBOUND at entry)
         self.looped = False             # a self tail call was compiled as the loop
 
 
@@ -159,15 +160,16 @@ class Lowering:
     # ── the root ──
 
     def root(self, params, rest, body, lscope, span):
-        """The factory's Module."""
-        if body_defines(body):
-            raise Unsupported('internal define')
+        """The factory's Module (lscope holds the body's defines after the
+        parameters, as lambda_maker made it)."""
         self.scan_assigned(body)
         self.root_scope = lscope
         looping = self.root_name != 'lambda' and rest is None
         top = Fn('f_' + _ident(self.root_name), None, None, loop=('self', None) if looping else None,
                  selfname='SELF')
-        top.params = self.bind(lscope, top)
+        names = self.bind(lscope, top)
+        nslots = len(params) + (rest is not None)
+        top.params, top.defined = names[:nslots], names[nslots:]
         self.root_fn = top
         fdef = self.function(top, body, lscope, span)
         ln = self.line(span)
@@ -200,7 +202,8 @@ class Lowering:
         loop_ok = fn.loop is not None and not _makes_functions(body)
         if not loop_ok:
             fn.loop = None
-        stmts = self.body(body, scope, span, fn, tail=True)
+        stmts = [assign(n, name('UNBOUND')) for n in fn.defined]     # a fresh frame's define slots
+        stmts += self.body(body, scope, span, fn, tail=True)
         if fn.looped:
             stmts = [assign('site', const(None)), ast.While(const(True), stmts, [])]
             tail = ast.IfExp(is_(name('site'), const(None)), const(None),
@@ -777,6 +780,46 @@ class Lowering:
         self.use(found[0], found[1], fn, True)
         return self.result(vs + [assign(found[0], ve)], name('NIL'), tail)
 
+    def f_define(self, x, scope, span, fn, tail):
+        """define (and def's forms of it) of a slot of the current scope:
+        the body's define slots (a define elsewhere stays on the reference)."""
+        if len(x) < 3:
+            raise Unsupported('define')
+        target = x.cdr.car
+        if target.__class__ is Symbol:
+            vs, ve = self.value(x.cdr.cdr.car, scope, self.span_of(x.cdr.cdr, span), fn)
+            var = self.slot(target, scope)
+            t = self.fresh()
+            out = vs + [assign(t, ve), ast.Expr(call(name('NAMED'), name(t), self.k(target))), assign(var, name(t))]
+            return self.result(out, name('NIL'), tail)
+        if target.__class__ is not List or target is EMPTY or target.car.__class__ is not Symbol:
+            raise Unsupported('define')
+        params, rest = _params(target.cdr)
+        defs, make = self.nested(params, rest, x.cdr.cdr, scope, span, fn, target.car.name)
+        return self.result(defs + [assign(self.slot(target.car, scope), make)], name('NIL'), tail)
+
+    def f_def(self, x, scope, span, fn, tail):
+        if len(x) == 3:
+            return self.f_define(x, scope, span, fn, tail)
+        if len(x) < 3 or x.cdr.car.__class__ is not Symbol:
+            raise Unsupported('def')
+        params = x.cdr.cdr.car
+        if params.__class__ is Symbol:
+            sig = make_list([x.cdr.car, DOT, params])
+        elif params.__class__ is List:
+            sig = List(x.cdr.car, params)
+        else:
+            raise Unsupported('def')
+        return self.f_define(List(x.car, List(sig, x.cdr.cdr.cdr)), scope, span, fn, tail)
+
+    def slot(self, s, scope) -> str:
+        """The Python name of the current scope's slot for s (a define's target)."""
+        i = scope.index.get(s)
+        if i is None or id(scope) not in self.compiled_scopes:
+            raise Unsupported('define outside a body')
+        n, _ = self.vars[(id(scope), i)]
+        return n
+
     def f_lambda(self, x, scope, span, fn, tail):
         if len(x) < 3:
             raise Unsupported('lambda')
@@ -786,16 +829,18 @@ class Lowering:
         return self.result(*lam, tail)
 
     def nested(self, params, rest, body, scope, span, fn, lname, loopvar=None, pyname=None, pending=None):
-        """(statements, expression) making the Lambda of a nested lambda."""
-        if body_defines(body):
-            raise Unsupported('internal define')
+        """(statements, expression) making the Lambda of a nested lambda (its
+        scope made as lambda_maker makes it)."""
         slots = list(params) + ([rest] if rest is not None else [])
         lscope = Scope(slots, scope)
+        for dname in body_defines(body):
+            lscope.add(dname, maybe_unbound=True)
         pyname = pyname or self.fresh('f_' + _ident(lname) + '_')
         inner = Fn(pyname, None, fn, loop=('var', loopvar) if loopvar else None, selfname=loopvar)
-        inner.params = self.bind(lscope, inner)
+        names = self.bind(lscope, inner)
+        inner.params, inner.defined = names[:len(slots)], names[len(slots):]
         fdef = self.function(inner, body, lscope, span)
-        maker = self.k(_MakerSpec(params, rest, body, lscope, lname))
+        maker = self.k(_MakerSpec(params, rest, body, lscope, lname, len(names) - len(slots)))
         return [fdef], call(maker, name(pyname), self.frames(scope, fn, pending))
 
     def f_let(self, x, scope, span, fn, tail):
@@ -806,10 +851,10 @@ class Lowering:
         binds = _bindings(x, x.cdr.car)
         stmts, vals = self.inits(binds, scope, span, fn)
         lscope = Scope([b[0] for b in binds], scope)
-        if body_defines(x.cdr.cdr):
-            raise Unsupported('internal define')
+        for dname in body_defines(x.cdr.cdr):
+            lscope.add(dname, maybe_unbound=True)
         names = self.bind(lscope, fn)
-        for n, v in zip(names, vals):
+        for n, v in zip(names, vals + [name('UNBOUND')] * (len(names) - len(vals))):
             stmts.append(assign(n, v))
         if tail:
             return stmts + self.body(x.cdr.cdr, lscope, span, fn, True)
@@ -832,8 +877,13 @@ class Lowering:
             s, e = self.value(b[1], lscope, bspan, fn)
             stmts += s + [assign(self.vars[(id(lscope), lscope.index[b[0]])][0], e)]
         lscope.maybe_unbound.clear()
-        if body_defines(x.cdr.cdr):
-            raise Unsupported('internal define')
+        for dname in body_defines(x.cdr.cdr):
+            if dname not in lscope.index:
+                lscope.add(dname, maybe_unbound=True)
+                n = 'v_%s_%d' % (_ident(dname.name), self.count + 1)
+                self.count += 1
+                self.vars[(id(lscope), lscope.index[dname])] = (n, fn)
+                stmts.append(assign(n, name('UNBOUND')))
         if tail:
             return stmts + self.body(x.cdr.cdr, lscope, span, fn, True)
         s, e = self.body(x.cdr.cdr, lscope, span, fn, False)
@@ -878,10 +928,11 @@ class Lowering:
 
 class _MakerSpec:
     """What a nested lambda's LambdaMaker needs besides the session's depth."""
-    __slots__ = ('params', 'rest', 'body', 'scope', 'name')
+    __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'extra')
 
-    def __init__(self, params, rest, body, scope, name):
+    def __init__(self, params, rest, body, scope, name, extra):
         self.params, self.rest, self.body, self.scope, self.name = params, rest, body, scope, name
+        self.extra = extra
 
 
 BIG = 24       # arguments this large (in forms) are compiled once: see big_call
@@ -970,7 +1021,7 @@ FORMS = {
     'quote': Lowering.f_quote, 'if': Lowering.f_if, 'begin': Lowering.f_begin, 'and': Lowering.f_and,
     'or': Lowering.f_or, 'when': Lowering.f_when, 'unless': Lowering.f_unless, 'cond': Lowering.f_cond,
     'set!': Lowering.f_set, 'lambda': Lowering.f_lambda, 'fn': Lowering.f_lambda, 'λ': Lowering.f_lambda,
-    'let': Lowering.f_let, 'let*': Lowering.f_let_star, 'letrec': Lowering.f_letrec, 'letrec*': Lowering.f_letrec,
+    'define': Lowering.f_define, 'def': Lowering.f_def, 'let': Lowering.f_let, 'let*': Lowering.f_let_star, 'letrec': Lowering.f_letrec, 'letrec*': Lowering.f_letrec,
 }
 
 

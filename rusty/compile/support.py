@@ -163,29 +163,40 @@ class LambdaMaker:
     positional function `fn(d, *args)` as `direct`, a frame adapter as the
     `code` run calls, and as `env` the reference frames of the locals it
     sees, as they were when it was made (for a body made from it: grad)."""
-    __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'D')
+    __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'D', 'extra')
 
-    def __init__(self, params, rest, body, scope, name, D):
+    def __init__(self, params, rest, body, scope, name, D, extra=0):
         self.params, self.rest, self.body, self.scope, self.name, self.D = params, rest, body, scope, name, D
+        self.extra = extra
 
     def __call__(self, fn, frames):
-        lam = Lambda(self.params, self.rest, self.body, adapter(fn, self.D), frames, self.name, self.scope, 0)
+        lam = Lambda(self.params, self.rest, self.body, adapter(fn, self.D, self.extra), frames, self.name,
+                     self.scope, self.extra)
         lam.direct = fn if lam.fast >= 0 else None
         return lam
 
 
-def adapter(fn, D):
-    """run's entry `code(frame)` into positional function fn."""
+def adapter(fn, D, extra=0):
+    """run's entry `code(frame)` into positional function fn (the frame's
+    `extra` define slots left out: the function makes its own)."""
+    end = -extra if extra else None
+
     def code(fr):
         n = D.n
         try:
-            r = fn(n, *fr[2:])
+            r = fn(n, *fr[2:end])
         except BaseException as e:
             D.n = n
             return thrown(e, fr)
         D.n = n
         return r
     return code
+
+
+def named(v, s):
+    """define's naming of the lambda it binds (specials._named)."""
+    if v.__class__ is Lambda and v.name == 'lambda':
+        v.name = s.name
 
 
 # ── Variables ────────────────────────────────────────────────────────────
