@@ -290,24 +290,24 @@ def _load(repl, cmd):
         repl.write(repl.paint('; loaded %s' % path, 'ansibrightblack') + '\n')
 
 
-def _global_arg(repl, cmd):
-    """(name, value) of the command's global NAME argument, or None (said why)."""
-    name = _name_arg(repl, cmd)
-    if not name:
-        return None
-    v = repl.session.global_value(name)
-    if v is None:
-        repl.write(undefined(repl, name) + '\n')
-        return None
-    return name, v
+def on_global(fn):
+    """A command `fn(repl, name, value)` of the global its NAME argument names
+    (an undefined one is said so)."""
+    def run_it(repl, cmd):
+        name = _name_arg(repl, cmd)
+        if not name:
+            return
+        v = repl.session.global_value(name)
+        if v is None:
+            repl.write(undefined(repl, name) + '\n')
+        else:
+            fn(repl, name, v)
+    return run_it
 
 
 @command('rust', ',rust NAME', 'the generated Rust of a native (defrust) function')
-def _rust(repl, cmd):
-    found = _global_arg(repl, cmd)
-    if found is None:
-        return
-    name, v = found
+@on_global
+def _rust(repl, name, v):
     if v.__class__ is Trainer and getattr(v.run, 'source', ''):      # a compiled trainer
         repl.write(repl.highlight(v.run.source.rstrip('\n'), 'rust') + '\n')
     elif v.__class__ not in (Native, NativeGrad) or not v.source:
@@ -322,11 +322,8 @@ def _rust(repl, cmd):
 
 
 @command('py', ',py NAME', 'the Python the compiler makes of a lambda')
-def _py(repl, cmd):
-    found = _global_arg(repl, cmd)
-    if found is None:
-        return
-    name, v = found
+@on_global
+def _py(repl, name, v):
     source = repl.session.python_source(v)
     if source is None:
         repl.write('%s is %s, not a lambda\n' % (name, repl.short(display_form(v))))
