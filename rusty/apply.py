@@ -11,7 +11,8 @@ specialize.py inlines `run`'s body into its call templates: `run_body()` is
 that text, read from this very function's source, so the two cannot drift.
 """
 from . import diskcache
-from .errors import Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError, is_out_of_memory, out_of_memory
+from .errors import (Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError, give_back_if_out_of_memory,
+                     is_out_of_memory, out_of_memory)
 from .printer import display_form, lambda_params
 from .resolve import UNBOUND
 from .values import Builtin, Lambda, Native, NativeGrad, make_list, to_f64
@@ -60,8 +61,9 @@ def run(p, fr, site, D):
         if p.__class__ is Lambda:
             err.trace.append((site, p.name))
         raise err
-    except BaseException:
+    except BaseException as e:
         D.n -= 1
+        give_back_if_out_of_memory(e)
         raise
 
 

@@ -142,6 +142,7 @@ def template_namespace() -> dict:
             'EMPTY': values.EMPTY, 'NEW': values.List.__new__, 'apply_procedure': apply.apply_procedure,
             'MISSING': resolve_mod.MISSING,
             'RustyError': errors.RustyError, 'RecursionLimit': errors.RecursionLimit,
+            'give_back_if_out_of_memory': errors.give_back_if_out_of_memory,
             'recursion_message': apply.recursion_message, 'located': apply.located,
             'call_builtin': apply.call_builtin, 'call_native': apply.call_native,
             'native_error': apply.native_error,
