@@ -24,7 +24,9 @@ sys.path.insert(0, HERE)
 
 import bench_breadth  # noqa: E402
 import bench_interp  # noqa: E402
-from benchlib import fmt_ratio, fmt_time, md_table, write_json  # noqa: E402
+from benchlib import fmt_ratio, fmt_time, goal, md_table, write_json  # noqa: E402
+
+NOISE = 1.10     # new / old above this is a slowdown, not noise, on this shared machine
 
 # A worker: one Session of the tree given, the programs sent as one JSON line,
 # then one workload expression per line, answered with its time in seconds.
@@ -57,7 +59,10 @@ def tree_of(spec: str, scratch: str) -> str:
         return os.path.abspath(spec)
     out = os.path.join(scratch, spec.replace('/', '_'))
     os.makedirs(out)
-    archive = subprocess.run(['git', 'archive', spec, 'rusty'], cwd=ROOT, capture_output=True, check=True).stdout
+    got = subprocess.run(['git', 'archive', spec, 'rusty'], cwd=ROOT, capture_output=True)
+    if got.returncode != 0:
+        raise SystemExit('bench_revisions: no revision %s here: %s' % (spec, got.stderr.decode().strip()))
+    archive = got.stdout
     subprocess.run(['tar', '-x', '-C', out], input=archive, check=True)
     return out
 
@@ -126,11 +131,14 @@ def main(argv):
     label_new = args[1] if len(args) > 1 else 'this checkout'
     table = md_table(['family', 'workload', args[0], label_new, 'new / old', 'rounds'],
                      [(f, n, fmt_time(o), fmt_time(w), fmt_ratio(r), k) for f, n, o, w, r, k in rows])
-    print('Command: `python3 benchmarks/bench_revisions.py %s`\n' % ' '.join(argv))
     print(table)
-    write_json(option(argv, '--json'), {'rows': [dict(family=f, name=n, old=o, new=w, ratio=r, rounds=k)
-                                         for f, n, o, w, r, k in rows]})
-
+    slow = [(n, r) for _f, n, _o, _w, r, _k in rows if r > NOISE]
+    worst = max(rows, key=lambda row: row[4])
+    goals = [goal('revisions: slowest workload against %s' % args[0], '%s (%s)' % (fmt_ratio(worst[4]), worst[1]),
+                  '≤ %.2f×' % NOISE, not slow, ', '.join('%s %s' % (n, fmt_ratio(r)) for n, r in slow))]
+    write_json(option(argv, '--json'), {'markdown': table, 'goals': goals,
+                                        'rows': [dict(family=f, name=n, old=o, new=w, ratio=r, rounds=k)
+                                                 for f, n, o, w, r, k in rows]})
 
 if __name__ == '__main__':
     main(sys.argv[1:])

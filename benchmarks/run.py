@@ -51,6 +51,7 @@ FAMILIES = {
     'wordfreq': ('Scripts: wordfreq.lisp on a 1 MB text', 'bench_wordfreq.py', [], 'json'),
     'fmt': ('Formatter: `fmt-string` on 10,000 lines and growth', 'bench_fmt.py', [], 'json'),
     'lsp': ('Language server: hover on a 5,000-line file', 'bench_lsp.py', [], 'json'),
+    'revisions': ('Against the last tree before exact integers', 'bench_revisions.py', ['b98d4c7'], 'json'),
 }
 ORDER = list(FAMILIES)
 

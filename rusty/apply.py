@@ -136,6 +136,7 @@ def call_builtin(b: Builtin, args: list, span, D: Depth):
     try:
         return b.fn(*args)
     except BaseException as e:
+        give_back_if_out_of_memory(e)
         raise located(e, span, D)
 
 
@@ -145,6 +146,7 @@ def call_native(p, args: list, span, D: Depth):
         try:
             return p.call(args)
         except BaseException as e:
+            give_back_if_out_of_memory(e)
             raise native_error(e, p, span, D)
     if len(args) != p.arity:
         raise EvalError('%s: expected %d arg(s), got %d' % (p.name, p.arity, len(args)), span)
@@ -158,6 +160,7 @@ def call_native(p, args: list, span, D: Depth):
             raise RecursionLimit(recursion_message(D), span)
         return p.call(args)
     except BaseException as e:
+        give_back_if_out_of_memory(e)
         raise native_error(e, p, span, D)
     finally:
         D.n -= 1
