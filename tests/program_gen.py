@@ -231,6 +231,7 @@ GLOBAL_SHADOWS = [
     "(define (abs x) x)",
     "(define (not x) x)",
     "(define (length l) 99)",
+    "(define (cadr l) (quote my-cadr))",
 ]
 
 
@@ -242,7 +243,7 @@ def shadowing(draw, k):
     local = draw(st.sampled_from(SHADOWS))
     forms = [local[0] % k] + [observe(draw, call % k) for call in local[1:]]
     if draw(st.booleans()):
-        forms += ["(define (before%d l) (list (car l) (- 5 2) (+ 2 3) (abs -4) (not #f) (length l)))" % k,
+        forms += ["(define (before%d l) (list (car l) (- 5 2) (+ 2 3) (abs -4) (not #f) (length l) (cadr l)))" % k,
                   observe(draw, "(before%d '(1 2))" % k),
                   draw(st.sampled_from(GLOBAL_SHADOWS)),
                   observe(draw, "(before%d '(1 2))" % k),
@@ -349,8 +350,41 @@ def bindings(draw, k):
     return ['(define (b%d) %s)' % (k, expr), observe(draw, '(b%d)' % k)]
 
 
+@st.composite
+def closures(draw, k):
+    """Captured variables set! one and two frames out, closures made in a
+    loop, internal defines and an eval'd define shadowing a parameter."""
+    init, d1, d2, x = (draw(ARGUMENTS) for _ in range(4))
+    return ['(define (acc%d start) (let ((total start)) (lambda (d) ((lambda () (set! total (+ total d)))) total)))'
+            % k,
+            '(define a%d (acc%d %s))' % (k, k, init),
+            observe(draw, '(list (a%d %s) (a%d %s))' % (k, d1, k, d2)),
+            '(define (adders%d n) (map (lambda (i) (lambda (x) (+ x i n))) (list 1 2 3)))' % k,
+            observe(draw, '(map (lambda (f) (f %s)) (adders%d %s))' % (x, k, d1)),
+            '(define (inner%d x) (define y (* x 2)) (define (helper z) (+ y z)) (helper x))' % k,
+            observe(draw, '(inner%d %s)' % (k, x)),
+            "(define (evald%d a) (let ((b 1)) (eval '(define a 99)) (+ a b)))" % k,
+            observe(draw, '(evald%d %s)' % (k, x))]
+
+
+@st.composite
+def macros(draw, k):
+    """A macro used inside a function, and a function redefined as a macro
+    under a caller compiled before (late binding)."""
+    x = draw(ARGUMENTS)
+    return ['(defmacro twice%d (e) `(begin ,e ,e))' % k,
+            '(define (tw%d x) (let ((n 0)) (twice%d (set! n (+ n x))) n))' % (k, k),
+            observe(draw, '(tw%d %s)' % (k, x)),
+            '(define (hm%d a) a)' % k,
+            '(define (um%d) (hm%d undefined-name))' % (k, k),
+            observe(draw, '(um%d)' % k),
+            '(defmacro hm%d (a) `(quote ,a))' % k,
+            observe(draw, '(um%d)' % k)]
+
+
 SCENARIOS = [operators, operators, arith_function, arith_function, top_level_arith, counter, tail_loop, mutual, higher_order,
-             redefinition, shadowing, global_set, varargs, arity, matching, vectors, raising, strings, bindings]
+             redefinition, shadowing, global_set, varargs, arity, matching, vectors, raising, strings, bindings,
+             closures, macros]
 
 
 @st.composite

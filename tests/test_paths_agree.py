@@ -88,6 +88,12 @@ FIXED = [
     # varargs and arity errors, named and anonymous
     '(define (v a . r) (list a r)) (show (v 1)) (show (v 1 2 3)) (v)',
     '((lambda (x y) x) 1)',
+    # the resolver's conformance cases: internal define, eval'd define, function redefined as a macro
+    "(define x 10) (define (f) (display (list 'before x)) (define x 2) (display (list 'after x))) (f) x",
+    "(define (f a) (let ((b 1)) (eval '(define a 99)) (+ a b))) (f 5)",
+    "(define (h a) a) (define (u) (h undefined-name)) (defmacro h (a) `(quote ,a)) (u)",
+    "(define (f p) (let* ((p (+ p 1)) (q (* p 2))) (+ p q))) (list (f 10) (f 2.5))",
+    "(define (f max) (+ max 1)) (define (g do) (+ do 1)) (list (f 9) (g 1))",
     # a deep non-tail chain failing at the bottom (backtrace elision)
     '(define (d n) (if (= n 0) (car n) (+ 1 (d (- n 1))))) (d 30)',
 ]
