@@ -159,6 +159,8 @@ DEPTH_PROGRAMS = {
     'mutual': '(define (a n) (if (= n 0) 0 (+ 1 (b (- n 1)))))\n(define (b n) (if (= n 0) 0 (+ 1 (a (- n 1)))))\n'
               '(a N)',
     'closure': '(define (mk) (lambda (n) (if (= n 0) 0 (+ 1 (self (- n 1))))))\n(define self (mk))\n(self N)',
+    # the library's cadr (computed inline by the fast path while the depth limit has room for its call)
+    'library': "(define (down n) (if (= n 0) (cadr '(1 0)) (+ 1 (down (- n 1)))))\n(down N)",
     'map': "(define (down n) (if (= n 0) 0 (car (map (lambda (k) (+ 1 (down k))) (list (- n 1))))))\n(down N)",
 }
 
