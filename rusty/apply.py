@@ -18,12 +18,24 @@ from .values import Builtin, Lambda, Native, NativeGrad, make_list, to_f64
 
 
 class Depth:
-    """One session's depth state: applications in progress (`n`) and the limit."""
-    __slots__ = ('n', 'limit')
+    """One session's depth state: applications in progress (`n`), the limit,
+    and the gate `run` tests: the limit, or -1 while a tool (trace, profile)
+    wants every application handed to `tools` (see `past`)."""
+    __slots__ = ('n', 'limit', 'gate', 'tools')
 
     def __init__(self, limit: int):
         self.n = 0
         self.limit = limit
+        self.gate = limit
+        self.tools = None
+
+    def past(self, p, site):
+        """`run` found n past the gate: the recursion error if n is past the
+        limit, else the tools' stand-in that applies `p` for them."""
+        if self.n > self.limit or self.tools is None:
+            self.n -= 1
+            raise RecursionLimit(recursion_message(self), site)
+        return self.tools.stand_in(p, site)
 
 
 def recursion_message(D: Depth) -> str:
@@ -37,9 +49,8 @@ def recursion_message(D: Depth) -> str:
 def run(p, fr, site, D):
     """Apply lambda or macro `p` to the ready frame `fr`, looping on tail calls."""
     D.n += 1
-    if D.n > D.limit:
-        D.n -= 1
-        raise RecursionLimit(recursion_message(D), site)
+    if D.n > D.gate:
+        p = D.past(p, site)
     entry = site
     try:
         while True:
@@ -51,14 +62,14 @@ def run(p, fr, site, D):
     except RustyError as e:
         D.n -= 1
         if p.__class__ is Lambda:
-            e.trace.append((site, p.name, entry))
+            e.trace.append((site, p.name, entry, fr))
         e.__traceback__ = None       # 200,000 levels of traceback would make failing slow
         raise
     except KeyboardInterrupt as e:   # Ctrl-C: report where the loop was
         D.n -= 1
         err = located(e, site, D)
         if p.__class__ is Lambda:
-            err.trace.append((site, p.name))
+            err.trace.append((site, p.name, None, fr))
         raise err
     except BaseException:
         D.n -= 1

@@ -1,0 +1,155 @@
+"""The session's debugging tools where they meet application: trace and profile.
+
+While a procedure is traced or the profiler runs, the session's depth gate
+(`apply.Depth.gate`) is -1, so `apply.run` (and every fast path that applies
+a lambda, each with the same test) hands each application to `stand_in`. The
+stand-in is not a lambda: its code applies the real procedure, follows its
+tail calls itself (so a traced tail call keeps its depth, and the profiler
+sees each procedure of the chain) and returns the value. When no tool is on
+the gate is the depth limit again and application costs what it did.
+"""
+import sys
+
+from .apply import located
+from .errors import EvalError, RustyError
+from .printer import write_form
+from .values import Builtin, Lambda, Native, NativeGrad, Symbol
+
+TRACE_WIDTH = 1000      # a longer trace line is cut, with … at the end
+
+
+class StandIn:
+    """What `run` applies in a procedure's place while a tool is on."""
+    __slots__ = ('code', 'name')
+
+    def __init__(self, code):
+        self.code = code
+        self.name = 'tools'
+
+
+class Tools:
+    """One session's trace set, trace depth and running profiler."""
+
+    def __init__(self, depth, err):
+        self.depth = depth
+        self.err = err              # () -> the standard error stream
+        self.traced = {}            # Lambda -> the name it was traced as
+        self.level = 0              # traced calls in progress (their indentation)
+        self.profiler = None
+        self._p = self._site = None
+        self._stand_in = StandIn(self._apply)
+
+    # ── Switching ──
+
+    def update_gate(self) -> None:
+        """The gate down (-1) while a tool is on, else back at the limit."""
+        D = self.depth
+        D.gate = -1 if (self.traced or self.profiler is not None) else D.limit
+
+    def trace(self, name: str, value) -> None:
+        """Trace the lambda `value` (the global `name`'s value)."""
+        if value.__class__ is not Lambda:
+            raise EvalError("trace: %s is not a procedure written in rusty (it is %s)"
+                            % (name, _kind(value)))
+        self.traced[value] = name
+        self.update_gate()
+
+    def untrace(self, value=None) -> None:
+        """Stop tracing `value`, or everything."""
+        if value is None:
+            self.traced.clear()
+        else:
+            self.traced.pop(value, None)
+        self.update_gate()
+
+    def traced_names(self) -> list:
+        return sorted(set(self.traced.values()))
+
+    # ── Application while a tool is on ──
+
+    def stand_in(self, p, site):
+        """The procedure `run` applies instead of `p` (called at `site`)."""
+        self._p, self._site = p, site
+        return self._stand_in
+
+    def _apply(self, fr):
+        """Apply the procedure stand_in was given to frame `fr`, tail calls
+        included: trace lines, profile accounting, run's backtrace entries."""
+        p, site = self._p, self._site
+        entry = site
+        traced, prof = self.traced, self.profiler
+        opened = False
+        mark = prof.mark() if prof is not None else 0
+        try:
+            while True:
+                if p in traced:
+                    if not opened:
+                        self.level += 1
+                        opened = True
+                    self._line('> ' + call_text(p, fr))
+                if prof is not None:
+                    prof.enter(p)
+                    r = p.code(fr)
+                    prof.leave()
+                else:
+                    r = p.code(fr)
+                if r.__class__ is not tuple:
+                    break
+                p, fr, site = r
+        except RustyError as e:
+            self._unwind(prof, mark, opened)
+            if p.__class__ is Lambda:
+                e.trace.append((site, p.name, entry, fr))
+            raise
+        except KeyboardInterrupt as e:
+            self._unwind(prof, mark, opened)
+            err = located(e, site, self.depth)
+            if p.__class__ is Lambda:
+                err.trace.append((site, p.name, None, fr))
+            raise err
+        except BaseException:
+            self._unwind(prof, mark, opened)
+            raise
+        if opened:
+            self._line('< ' + write_form(r))
+            self.level -= 1
+        return r
+
+    def _unwind(self, prof, mark: int, opened: bool) -> None:
+        if prof is not None:
+            prof.unwind(mark)
+        if opened:
+            self.level -= 1
+
+    def _line(self, text: str) -> None:
+        """One trace line on standard error, indented by the traced depth."""
+        line = '  ' * (self.level - 1) + text
+        if len(line) > TRACE_WIDTH:
+            line = line[:TRACE_WIDTH - 1] + '…'
+        stream = self.err()
+        stream.write(line + '\n')
+        stream.flush()
+
+
+def call_text(p, fr) -> str:
+    """`(name arg…)` of lambda `p` applied to frame `fr`, in write form."""
+    n = len(p.params)
+    args = list(fr[2:2 + n])
+    if p.rest is not None:
+        args += list(fr[2 + n])
+    return '(%s)' % ' '.join([p.name] + [write_form(a) for a in args])
+
+
+def _kind(value) -> str:
+    if value.__class__ is Builtin:
+        return 'a builtin'
+    if value.__class__ in (Native, NativeGrad):
+        return 'a native function'
+    if value.__class__ is Symbol:
+        return 'a symbol'
+    return 'not a procedure'
+
+
+def stderr_of(session):
+    """() -> the session's standard error stream (sys.stderr unless it has one)."""
+    return lambda: session.err if session.err is not None else sys.stderr
