@@ -163,6 +163,8 @@ def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=
         finally:
             if enabled:
                 gc.enable()
+        if stdin is not None and _isatty(stdin) and stdout is sys.stdout:
+            session.on_breakpoint = _breakpoint_prompt(session)
         if prelude is not None:
             status = _run_prelude(session, prelude, stdout, stderr)
         if profile:
@@ -198,6 +200,22 @@ def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=
         _flush(stdout)
         stderr.write('Error: internal error: %s: %s\n' % (type(e).__name__, e))
         return 1
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _breakpoint_prompt(session):
+    """A script's `(breakpoint)` with a terminal: the REPL's nested prompt
+    (the REPL made when the first breakpoint is reached)."""
+    def nested(env):
+        from .repl.session import Repl, default_history_file
+        return Repl(session=session, history_file=default_history_file()).nested(env)
+    return lambda env: session.worker.upcall(lambda: nested(env))
 
 
 def _profile_table(session, stdout, stderr) -> None:

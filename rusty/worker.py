@@ -475,6 +475,9 @@ def _release(e: BaseException) -> BaseException:
     inner = e
     while inner is not None:
         inner.__traceback__ = None
+        trace = getattr(inner, 'trace', None)
+        if trace:                   # the frames its backtrace kept for ,locals
+            trace[:] = [entry[:3] for entry in trace]
         nxt = inner.__cause__ or inner.__context__
         inner.__cause__ = inner.__context__ = None
         inner = nxt
