@@ -31,11 +31,14 @@ class Depth:
 
     def past(self, p, site):
         """`run` found n past the gate: the recursion error if n is past the
-        limit, else the tools' stand-in that applies `p` for them."""
-        if self.n > self.limit or self.tools is None:
+        limit, else the tools' stand-in, which applies `p` (called at `site`)
+        for them."""
+        tools = self.tools
+        if self.n > self.limit or tools is None:
             self.n -= 1
             raise RecursionLimit(recursion_message(self), site)
-        return self.tools.stand_in(p, site)
+        tools.p, tools.site = p, site
+        return tools.stand_in
 
 
 def recursion_message(D: Depth) -> str:

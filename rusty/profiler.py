@@ -34,7 +34,7 @@ class Profiler:
     """The call stack of one profiled run and a Row per procedure."""
 
     def __init__(self):
-        self.rows = {}          # key (the lambda's body, the builtin) -> Row
+        self.rows = {}          # the lambda's body, the builtin or native -> its Row
         self.stack = []         # [row, start, time of the calls it made]
         self.start = perf_counter()
         self.elapsed = None
@@ -42,22 +42,30 @@ class Profiler:
     def mark(self) -> int:
         return len(self.stack)
 
+    def new_row(self, p) -> Row:
+        """The row of lambda (or macro) `p`, keyed by its body (lists hash by identity)."""
+        row = self.rows[p.body] = Row(lambda_label(p), False, p.body)
+        return row
+
     def enter(self, p) -> None:
         """A call of lambda (or macro) `p` begins."""
-        key = id(p.body)
-        row = self.rows.get(key)
+        row = self.rows.get(p.body)
         if row is None:
-            row = self.rows[key] = Row(lambda_label(p), False, p.body)
+            row = self.new_row(p)
         row.calls += 1
         row.active += 1
         self.stack.append([row, perf_counter(), 0.0])
 
+    def builtin_row(self, b) -> Row:
+        """The row of builtin or native `b`."""
+        row = self.rows.get(b)
+        if row is None:
+            row = self.rows[b] = Row(b.name, True, b)
+        return row
+
     def enter_builtin(self, b) -> None:
         """A call of builtin or native `b` begins."""
-        key = id(b)
-        row = self.rows.get(key)
-        if row is None:
-            row = self.rows[key] = Row(b.name, True, b)
+        row = self.builtin_row(b)
         row.calls += 1
         row.active += 1
         self.stack.append([row, perf_counter(), 0.0])
@@ -144,16 +152,14 @@ class Profiling:
         """Time calls of builtin or native `proc` until `close`."""
         if proc.__class__ is Builtin:
             attr = 'fn'
-            enter = self.profiler.enter_builtin
         elif proc.__class__ in (Native, NativeGrad):
             attr = 'call'
-            enter = self.profiler.enter_builtin
         else:
             return
         original = getattr(proc, attr)
         if getattr(original, 'profiled', False):
             return
-        setattr(proc, attr, timed(original, proc, enter, self.profiler.leave))
+        setattr(proc, attr, timed(original, self.profiler.builtin_row(proc), self.profiler.stack))
         self.wrapped.append((proc, attr, original))
 
     def close(self) -> None:
@@ -163,13 +169,24 @@ class Profiling:
         self.profiler.stop()
 
 
-def timed(fn, proc, enter, leave):
-    """`fn` counted as calls of `proc`."""
+def timed(fn, row: Row, stack: list):
+    """`fn` counted in `row` on the profiler's `stack` (Profiler.enter_builtin
+    and leave written out)."""
     def call(*args):
-        enter(proc)
+        row.calls += 1
+        row.active += 1
+        item = [row, perf_counter(), 0.0]
+        stack.append(item)
         try:
             return fn(*args)
         finally:
-            leave()
+            spent = perf_counter() - item[1]
+            stack.pop()
+            row.own += spent - item[2]
+            row.active -= 1
+            if not row.active:
+                row.total += spent
+            if stack:
+                stack[-1][2] += spent
     call.profiled = True
     return call

@@ -9,6 +9,7 @@ sees each procedure of the chain) and returns the value. When no tool is on
 the gate is the depth limit again and application costs what it did.
 """
 import sys
+from time import perf_counter
 
 from .apply import located
 from .errors import EvalError, RustyError
@@ -36,8 +37,10 @@ class Tools:
         self.traced = {}            # Lambda -> the name it was traced as
         self.level = 0              # traced calls in progress (their indentation)
         self.profiler = None
-        self._p = self._site = None
-        self._stand_in = StandIn(self._apply)
+        self.p = self.site = None
+        self._general = StandIn(self._apply)
+        self._profiled = StandIn(self._apply_profiled)
+        self.stand_in = self._general
 
     # ── Switching ──
 
@@ -45,6 +48,8 @@ class Tools:
         """The gate down (-1) while a tool is on, else back at the limit."""
         D = self.depth
         D.gate = -1 if (self.traced or self.profiler is not None) else D.limit
+        only_profiling = self.profiler is not None and not self.traced
+        self.stand_in = self._profiled if only_profiling else self._general
 
     def trace(self, name: str, value) -> None:
         """Trace the lambda `value` (the global `name`'s value)."""
@@ -66,16 +71,13 @@ class Tools:
         return sorted(set(self.traced.values()))
 
     # ── Application while a tool is on ──
-
-    def stand_in(self, p, site):
-        """The procedure `run` applies instead of `p` (called at `site`)."""
-        self._p, self._site = p, site
-        return self._stand_in
+    # apply.Depth.past sets `p` and `site` (the procedure run was about to
+    # apply, and its call site), then hands `run` the `stand_in` to apply.
 
     def _apply(self, fr):
-        """Apply the procedure stand_in was given to frame `fr`, tail calls
+        """Apply procedure `p` to frame `fr`, tail calls
         included: trace lines, profile accounting, run's backtrace entries."""
-        p, site = self._p, self._site
+        p, site = self.p, self.site
         entry = site
         traced, prof = self.traced, self.profiler
         opened = False
@@ -114,6 +116,51 @@ class Tools:
             self._line('< ' + write_form(r))
             self.level -= 1
         return r
+
+    def _apply_profiled(self, fr):
+        """_apply when only the profiler is on, with Profiler.enter and
+        leave written out (the profiled run's hot path; the tests compare
+        its counts with _apply's)."""
+        p, site = self.p, self.site
+        entry = site
+        prof = self.profiler
+        rows, stack = prof.rows, prof.stack
+        mark = len(stack)
+        try:
+            while True:
+                row = rows.get(p.body)
+                if row is None:
+                    row = prof.new_row(p)
+                row.calls += 1
+                row.active += 1
+                item = [row, perf_counter(), 0.0]
+                stack.append(item)
+                r = p.code(fr)
+                spent = perf_counter() - item[1]
+                stack.pop()
+                row.own += spent - item[2]
+                row.active -= 1
+                if not row.active:
+                    row.total += spent
+                if stack:
+                    stack[-1][2] += spent
+                if r.__class__ is not tuple:
+                    return r
+                p, fr, site = r
+        except RustyError as e:
+            prof.unwind(mark)
+            if p.__class__ is Lambda:
+                e.trace.append((site, p.name, entry, fr))
+            raise
+        except KeyboardInterrupt as e:
+            prof.unwind(mark)
+            err = located(e, site, self.depth)
+            if p.__class__ is Lambda:
+                err.trace.append((site, p.name, None, fr))
+            raise err
+        except BaseException:
+            prof.unwind(mark)
+            raise
 
     def _unwind(self, prof, mark: int, opened: bool) -> None:
         if prof is not None:

@@ -144,3 +144,19 @@ def test_profiling_inside_a_host_profiler_finishes(tmp_path):
     assert r.returncode == 0, r.stderr
     assert 'fib (%s:1)' % prog in r.stderr
     assert 'function calls' in r.stdout         # cProfile's own report
+
+
+def test_the_profile_only_path_counts_as_the_general_one(s):
+    """Tools._apply_profiled (only the profiler on) against Tools._apply (the
+    general stand-in, taken here because something is traced too)."""
+    s.run(FIB + '(define (walk xs) (map (lambda (x) (fib x)) xs))\n(define (unused) 0)', 'prog.lisp')
+    code = "(list (walk '(3 5 7)) (fib 9))"
+    counts = []
+    for traced in (False, True):
+        if traced:
+            s.run("(trace 'unused)")
+        s.profile(code)
+        counts.append(sorted((label, c) for label, c, *_ in rows(s.last_profile.table())
+                             if ' (' in label and not label.startswith('(')))     # the Lisp rows
+    assert counts[0] == counts[1]
+    assert ('fib (prog.lisp:1)', 2 * (3 + 8 + 21) - 3 + 2 * 55 - 1) in counts[0]
