@@ -5,7 +5,9 @@ limit; every function here that can nest takes it as `D`.
 `run` is the tail-call loop: a closure compiled in tail position may return
 the tuple (lambda, frame, call site) instead of calling the lambda, and the
 loop continues with it, so tail recursion runs in constant host stack. No
-rusty value is a Python tuple.
+rusty value is a Python tuple. Its depth test is against the session's gate:
+the limit, or -1 while a debugging tool is on, when `Depth.past` hands it the
+tools' stand-in for the procedure (tools.py).
 
 specialize.py inlines `run`'s body into its call templates: `run_body()` is
 that text, read from this very function's source, so the two cannot drift.

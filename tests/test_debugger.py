@@ -149,3 +149,4 @@ def test_help_lists_the_debugging_commands():
     for usage in (',trace NAME…', ',untrace [NAME…]', ',profile EXPR', ',frames', ',locals [N]', ',up', ',down',
                   ',continue'):
         assert '\n  ' + usage in out
+    assert '  (breakpoint)         in code: a rusty[1]> prompt there (set! its locals); ,continue resumes' in out

@@ -36,7 +36,7 @@ def untrace(host, *names):
               'local variables can be read and set); `,continue` or Ctrl-D resumes, and the value of '
               'the last expression there is the value of (breakpoint). Without a terminal: prints a '
               'one-line notice to standard error and returns Nil.',
-          examples=(('(+ 1 (or (breakpoint) 2))', '3'),))
+          examples=(("(begin (breakpoint) 'after)", 'after'),))
 def breakpoint_(host):
     return host.breakpoint()
 

@@ -172,6 +172,11 @@ def _help(repl, cmd):
         '  Ctrl-R       search the history (~/.rusty/history)',
         '  Ctrl-C       clear the input; during evaluation, stop it (definitions stay)',
         'Results: *1 *2 *3 are the last three values, *e the last error message.',
+        'Debugging, for example:',
+        '  ,trace fact          then (fact 2) prints > (fact 2) … < 2 on stderr, indented by depth',
+        '  ,profile (fib 20)    the value, then calls, total and own time of each procedure',
+        '  ,frames  ,locals 1   after an error: the frames, innermost first; frame 1\'s variables',
+        '  (breakpoint)         in code: a rusty[1]> prompt there (set! its locals); ,continue resumes',
     ]
     repl.write('\n'.join(lines) + '\n')
 
