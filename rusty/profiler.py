@@ -60,7 +60,8 @@ class Profiler:
         """The row of builtin or native `b`."""
         row = self.rows.get(b)
         if row is None:
-            row = self.rows[b] = Row(b.name, True, b)
+            label = b.name if b.__class__ is Builtin else '%s [native]' % b.name
+            row = self.rows[b] = Row(label, True, b)
         return row
 
     def enter_builtin(self, b) -> None:

@@ -395,7 +395,11 @@ class Session:
         """defrust / defrust*: compile through the JIT into Native values."""
         try:
             codegen = import_module('rusty.jit.codegen')
-            return codegen.compile_defrust(specs, who)
+            natives = codegen.compile_defrust(specs, who)
+            if self.profiling is not None:      # made while profiling: timed like those made before
+                for native in natives:
+                    self.profiling.wrap(native)
+            return natives
         except RustyError as e:
             if e.span is None:
                 e.span = span

@@ -160,3 +160,19 @@ def test_the_profile_only_path_counts_as_the_general_one(s):
                              if ' (' in label and not label.startswith('(')))     # the Lisp rows
     assert counts[0] == counts[1]
     assert ('fib (prog.lisp:1)', 2 * (3 + 8 + 21) - 3 + 2 * 55 - 1) in counts[0]
+
+
+@pytest.mark.rustc
+def test_natives_are_timed_and_traced_callers_see_them(s):
+    """A native defined during the profiled run is counted like one defined before."""
+    s.run('(defrust nsq (x) (* x x))\n(define (f n) (if (= n 0) 0.0 (+ (nsq n) (f (- n 1)))))', 'prog.lisp')
+    assert s.profile("(begin (defrust ncube (x) (* x (* x x))) (+ (f 4) (ncube 2.0)))") == 38.0
+    by_label = {r.label: r.calls for r in s.last_profile.rows.values()}
+    assert by_label['nsq [native]'] == 4
+    assert by_label['ncube [native]'] == 1
+    assert by_label['f (prog.lisp:2)'] == 5
+    s.run("(trace 'f)")
+    s.err.seek(0)
+    s.err.truncate()
+    assert s.run('(f 1)') == 1.0
+    assert s.err.getvalue().splitlines() == ['> (f 1)', '  > (f 0)', '  < 0', '< 1']

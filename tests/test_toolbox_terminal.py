@@ -3,6 +3,7 @@ trace, profile, post-mortem frames, a breakpoint's `rusty[1]> ` prompt left by
 `,continue` and by Ctrl-D, and a script's breakpoint opening that prompt; the
 session keeps its definitions throughout."""
 import os
+import signal
 import sys
 import time
 
@@ -55,6 +56,13 @@ def test_every_tool_at_a_real_prompt(tmp_path):
         child.expect('rusty>')
         send(child, '(h)')
         child.expect(r'; breakpoint at <repl:\d+>:1:18')
+        child.expect(r'rusty\[1\]>')
+        send(child, '(define (spin n) (spin (+ n 1)))')
+        child.expect(r'rusty\[1\]>')
+        send(child, '(spin 0)')
+        time.sleep(1.0)
+        child.kill(signal.SIGINT)                  # Ctrl-C stops the nested evaluation only
+        child.expect('Error: interrupted')
         child.expect(r'rusty\[1\]>')
         send(child, '(sq 5)')
         child.expect('=> 25')
