@@ -160,7 +160,7 @@ class Profiling:
         original = getattr(proc, attr)
         if getattr(original, 'profiled', False):
             return
-        setattr(proc, attr, timed(original, self.profiler.builtin_row(proc), self.profiler.stack))
+        setattr(proc, attr, timed(original, self.profiler.builtin_row(proc), self.profiler))
         self.wrapped.append((proc, attr, original))
 
     def close(self) -> None:
@@ -170,24 +170,17 @@ class Profiling:
         self.profiler.stop()
 
 
-def timed(fn, row: Row, stack: list):
-    """`fn` counted in `row` on the profiler's `stack` (Profiler.enter_builtin
-    and leave written out)."""
+def timed(fn, row: Row, profiler: Profiler):
+    """`fn` counted in `row` by `profiler` (Profiler.enter_builtin written out)."""
+    stack, leave = profiler.stack, profiler.leave
+
     def call(*args):
         row.calls += 1
         row.active += 1
-        item = [row, perf_counter(), 0.0]
-        stack.append(item)
+        stack.append([row, perf_counter(), 0.0])
         try:
             return fn(*args)
         finally:
-            spent = perf_counter() - item[1]
-            stack.pop()
-            row.own += spent - item[2]
-            row.active -= 1
-            if not row.active:
-                row.total += spent
-            if stack:
-                stack[-1][2] += spent
+            leave()
     call.profiled = True
     return call

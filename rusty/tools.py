@@ -118,13 +118,13 @@ class Tools:
         return r
 
     def _apply_profiled(self, fr):
-        """_apply when only the profiler is on, with Profiler.enter and
-        leave written out (the profiled run's hot path; the tests compare
-        its counts with _apply's)."""
+        """_apply when only the profiler is on, with Profiler.enter written
+        out (the profiled run's hot path; the tests compare its counts with
+        _apply's)."""
         p, site = self.p, self.site
         entry = site
         prof = self.profiler
-        rows, stack = prof.rows, prof.stack
+        rows, stack, leave = prof.rows, prof.stack, prof.leave
         mark = len(stack)
         try:
             while True:
@@ -133,17 +133,9 @@ class Tools:
                     row = prof.new_row(p)
                 row.calls += 1
                 row.active += 1
-                item = [row, perf_counter(), 0.0]
-                stack.append(item)
+                stack.append([row, perf_counter(), 0.0])
                 r = p.code(fr)
-                spent = perf_counter() - item[1]
-                stack.pop()
-                row.own += spent - item[2]
-                row.active -= 1
-                if not row.active:
-                    row.total += spent
-                if stack:
-                    stack[-1][2] += spent
+                leave()
                 if r.__class__ is not tuple:
                     return r
                 p, fr, site = r

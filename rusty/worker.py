@@ -332,7 +332,10 @@ class Worker:
         ok, value = box[0]
         if ok:
             return value
-        raise value if value is not None else out_of_memory()
+        try:
+            raise value if value is not None else out_of_memory()
+        finally:        # no cycle error -> traceback -> this frame -> error (its backtrace holds frames)
+            value = box = None
 
     def upcall(self, fn):
         """On the worker thread, inside a job: fn() run by the thread waiting
@@ -360,7 +363,10 @@ class Worker:
         ok, value = request[1]
         if ok:
             return value
-        raise value
+        try:
+            raise value
+        finally:
+            value = request = None
 
     def _answer(self, request) -> None:
         """Run an upcall's fn here; hand its outcome back to the worker."""

@@ -3,7 +3,6 @@ procedure with its calls, total and own time and share, sorted by own time,
 builtins over 1 % on their own rows; counts the same with the fast paths on
 and off; leaves nothing wrapped behind. Its overhead is measured in
 benchmarks/bench_profile.py, not here."""
-import io
 import re
 import subprocess
 import sys
@@ -13,6 +12,7 @@ import pytest
 
 from rusty.errors import RustyError
 from rusty.profiler import OTHER_BUILTINS, TOP_LEVEL
+from helpers import session_on_path
 from rusty.runtime import Session
 from test_cli import REPO, proc
 
@@ -21,10 +21,7 @@ FIB = '(define (fib n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))\n'
 
 
 def session(monkeypatch, fast: bool) -> Session:
-    monkeypatch.setenv('RUSTY_SPECIALIZE', '1' if fast else '0')
-    s = Session(out=io.StringIO(), err=io.StringIO())
-    monkeypatch.delenv('RUSTY_SPECIALIZE')
-    return s
+    return session_on_path(monkeypatch, fast)
 
 
 def rows(table: str) -> list:

@@ -9,6 +9,7 @@ import time
 
 import pexpect
 
+from helpers import leave_at_prompt
 from test_cli import REPO
 
 
@@ -78,11 +79,7 @@ def test_every_tool_at_a_real_prompt(tmp_path):
         child.expect('rusty>')
         send(child, '(sq 8)')
         child.expect('=> 64')                      # every definition still there
-        child.expect('rusty>')
-        time.sleep(0.2)
-        child.sendcontrol('d')
-        child.expect('Goodbye.')
-        child.expect(pexpect.EOF)
+        leave_at_prompt(child)
     finally:
         child.close()
     assert child.exitstatus == 0

@@ -1,13 +1,13 @@
 """`(trace 'f)` / `(untrace 'f)`: entry and return lines on standard error,
 indented by traced depth, tail calls keeping theirs; the same with the fast
 paths on and off (docs/reference.md, "Debugging")."""
-import io
 
 import pytest
 
 from rusty.errors import RustyError
 from rusty.printer import write_form
 from rusty.report import render
+from helpers import session_on_path
 from rusty.runtime import Session
 
 FACT = '(define (fact n) (if (= n 0) 1 (* n (fact (- n 1)))))'
@@ -15,10 +15,7 @@ LOOP = '(define (loop n acc) (if (= n 0) acc (loop (- n 1) (+ acc n))))'
 
 
 def session(monkeypatch, fast: bool) -> Session:
-    monkeypatch.setenv('RUSTY_SPECIALIZE', '1' if fast else '0')
-    s = Session(out=io.StringIO(), err=io.StringIO())
-    monkeypatch.delenv('RUSTY_SPECIALIZE')
-    return s
+    return session_on_path(monkeypatch, fast)
 
 
 def traced(s, code: str) -> list:
