@@ -39,7 +39,6 @@ class Tools:
         self.profiler = None
         self.p = self.site = None
         self._general = StandIn(self._apply)
-        self._profiled = StandIn(self._apply_profiled)
         self.stand_in = self._general
 
     # ── Switching ──
@@ -48,8 +47,10 @@ class Tools:
         """The gate down (-1) while a tool is on, else back at the limit."""
         D = self.depth
         D.gate = -1 if (self.traced or self.profiler is not None) else D.limit
-        only_profiling = self.profiler is not None and not self.traced
-        self.stand_in = self._profiled if only_profiling else self._general
+        if self.profiler is not None and not self.traced:
+            self.stand_in = StandIn(profiled_apply(self, self.profiler))
+        else:
+            self.stand_in = self._general
 
     def trace(self, name: str, value) -> None:
         """Trace the lambda `value` (the global `name`'s value)."""
@@ -117,20 +118,37 @@ class Tools:
             self.level -= 1
         return r
 
-    def _apply_profiled(self, fr):
-        """_apply when only the profiler is on, with Profiler.enter written
-        out (the profiled run's hot path; the tests compare its counts with
-        _apply's)."""
-        p, site = self.p, self.site
+    def _unwind(self, prof, mark: int, opened: bool) -> None:
+        if prof is not None:
+            prof.unwind(mark)
+        if opened:
+            self.level -= 1
+
+    def _line(self, text: str) -> None:
+        """One trace line on standard error, indented by the traced depth."""
+        line = '  ' * (self.level - 1) + text
+        if len(line) > TRACE_WIDTH:
+            line = line[:TRACE_WIDTH - 1] + '…'
+        stream = self.err()
+        stream.write(line + '\n')
+        stream.flush()
+
+
+def profiled_apply(tools: Tools, prof):
+    """The stand-in's code when only profiler `prof` is on: Tools._apply
+    without trace, Profiler.enter written out, what it reads bound here (the
+    profiled run's hot path; the tests compare its counts with _apply's)."""
+    rows, stack, leave, new_row, depth = prof.rows, prof.stack, prof.leave, prof.new_row, tools.depth
+
+    def apply(fr):
+        p, site = tools.p, tools.site
         entry = site
-        prof = self.profiler
-        rows, stack, leave = prof.rows, prof.stack, prof.leave
         mark = len(stack)
         try:
             while True:
                 row = rows.get(p.body)
                 if row is None:
-                    row = prof.new_row(p)
+                    row = new_row(p)
                 row.calls += 1
                 row.active += 1
                 stack.append([row, perf_counter(), 0.0])
@@ -146,28 +164,14 @@ class Tools:
             raise
         except KeyboardInterrupt as e:
             prof.unwind(mark)
-            err = located(e, site, self.depth)
+            err = located(e, site, depth)
             if p.__class__ is Lambda:
                 err.trace.append((site, p.name, None, fr))
             raise err
         except BaseException:
             prof.unwind(mark)
             raise
-
-    def _unwind(self, prof, mark: int, opened: bool) -> None:
-        if prof is not None:
-            prof.unwind(mark)
-        if opened:
-            self.level -= 1
-
-    def _line(self, text: str) -> None:
-        """One trace line on standard error, indented by the traced depth."""
-        line = '  ' * (self.level - 1) + text
-        if len(line) > TRACE_WIDTH:
-            line = line[:TRACE_WIDTH - 1] + '…'
-        stream = self.err()
-        stream.write(line + '\n')
-        stream.flush()
+    return apply
 
 
 def call_text(p, fr) -> str:

@@ -144,7 +144,7 @@ def test_profiling_inside_a_host_profiler_finishes(tmp_path):
 
 
 def test_the_profile_only_path_counts_as_the_general_one(s):
-    """Tools._apply_profiled (only the profiler on) against Tools._apply (the
+    """tools.profiled_apply (only the profiler on) against Tools._apply (the
     general stand-in, taken here because something is traced too)."""
     s.run(FIB + '(define (walk xs) (map (lambda (x) (fib x)) xs))\n(define (unused) 0)', 'prog.lisp')
     code = "(list (walk '(3 5 7)) (fib 9))"
