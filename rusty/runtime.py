@@ -262,12 +262,13 @@ class Session:
                     tools.untrace(v)
         return make_list([sym(n) for n in tools.traced_names()])
 
-    def profile(self, text: str, file: str = '<string>'):
+    def profile(self, text: str, file: str = '<string>', at=None):
         """Run `text` under the profiler; its value. The profiler is kept in
-        `last_profile` (also when the run fails)."""
-        return self._call(self._profile, text, file)
+        `last_profile` (also when the run fails). `at`: a breakpoint's
+        environment (frames.Env) to run it in, nested."""
+        return self._call(self._profile, text, file, at)
 
-    def _profile(self, text: str, file: str):
+    def _profile(self, text: str, file: str, at):
         from .profiler import Profiler, Profiling
         on = Profiling(Profiler())
         self.last_profile = on.profiler
@@ -280,7 +281,7 @@ class Session:
         tools.profiler = on.profiler
         tools.update_gate()
         try:
-            return self._run(text, file)
+            return self._run(text, file) if at is None else self._run_at(text, file, at.frame)
         finally:
             tools.profiler = None
             tools.update_gate()

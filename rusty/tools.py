@@ -14,7 +14,7 @@ from time import perf_counter
 from .apply import located
 from .errors import EvalError, RustyError
 from .printer import write_form
-from .values import Builtin, Lambda, Native, NativeGrad, Symbol
+from .values import Builtin, Lambda, Macro, Native, NativeGrad, type_name
 
 TRACE_WIDTH = 1000      # a longer trace line is cut, with … at the end
 
@@ -183,14 +183,13 @@ def call_text(p, fr) -> str:
     return '(%s)' % ' '.join([p.name] + [write_form(a) for a in args])
 
 
+KINDS = {Builtin: 'a builtin', Native: 'a native function', NativeGrad: 'a native function',
+         Macro: 'a macro'}
+
+
 def _kind(value) -> str:
-    if value.__class__ is Builtin:
-        return 'a builtin'
-    if value.__class__ in (Native, NativeGrad):
-        return 'a native function'
-    if value.__class__ is Symbol:
-        return 'a symbol'
-    return 'not a procedure'
+    """What a value is, for trace's error: a kind of procedure, or its type."""
+    return KINDS.get(value.__class__) or 'a %s, not a procedure' % type_name(value)
 
 
 def stderr_of(session):

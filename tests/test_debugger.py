@@ -150,3 +150,23 @@ def test_help_lists_the_debugging_commands():
                   ',continue'):
         assert '\n  ' + usage in out
     assert '  (breakpoint)         in code: a rusty[1]> prompt there (set! its locals); ,continue resumes' in out
+
+
+def test_a_deep_error_lists_its_innermost_and_outermost_frames(session):
+    deep = '(define (down n) (if (= n 0) (car n) (+ 1 (down (- n 1)))))'
+    out, _ = drive(lines(deep, '(down 500)', ',frames', ',locals 499') + CTRL_D, session=session)
+    shown = out.splitlines()
+    listing = shown[shown.index('>  0: down  at <repl:1>:1:30'):]
+    assert listing[19] == '  19: down  at <repl:1>:1:43'
+    assert listing[20] == '  ... 478 more (,locals N shows any of them)'     # 501 frames: n = 0 … 500
+    assert listing[21:24] == ['  %d: down  at <repl:1>:1:43' % n for n in (498, 499, 500)]
+    assert listing[24:26] == ['499: down  at <repl:1>:1:43', '  n = 499']
+
+
+def test_profile_and_locals_inside_a_breakpoint_at_top_level(session):
+    out, repl = drive(lines('(define (sq x) (* x x))', '(+ 1 (breakpoint))', ',locals', ',profile (sq 4)',
+                            ',continue') + CTRL_D, session=session)
+    assert 'breakpoint at <repl:2>:1:6\n  (top level: globals only)' in out
+    assert '=> 16' in out and 'sq (<repl:1>:1)' in out
+    assert '=> 17' in out                 # resumed with the profiled value
+    assert session.depth.n == 0

@@ -58,7 +58,7 @@ def _profile(repl, cmd):
     session = repl.session
     file = repl.new_file(cmd.text)
     try:
-        value = session.profile(cmd.code, file)
+        value = session.profile(cmd.code, file, repl.breaks[-1] if repl.breaks else None)
     except RustyError as e:
         repl.post_mortem(e)
         repl.report(e)
@@ -89,22 +89,32 @@ def _frame_line(repl, i: int, fr, current: bool) -> str:
     return '%s %2d: %s  at %s' % (mark, i, repl.paint(fr.name, 'bold'), where(fr.span))
 
 
+INNER_FRAMES = 20      # ,frames of a deep error: this many innermost, then the outermost
+OUTER_FRAMES = 3
+
+
 @command('frames', ',frames', 'the Lisp frames of the last error, innermost first')
 def _list_frames(repl, cmd):
     frames = _frames(repl)
     if frames is None:
         return
     repl.write('Error: %s\n' % repl.short(repl.last_error.message))
-    for i, fr in enumerate(frames):
-        repl.write(_frame_line(repl, i, fr, i == repl.frame_at) + '\n')
+    shown = range(len(frames))
+    if len(frames) > INNER_FRAMES + OUTER_FRAMES + 1:
+        shown = list(range(INNER_FRAMES)) + [None] + list(range(len(frames) - OUTER_FRAMES, len(frames)))
+    for i in shown:
+        if i is None:
+            repl.write('  ... %d more (,locals N shows any of them)\n' % (len(frames) - INNER_FRAMES - OUTER_FRAMES))
+        else:
+            repl.write(_frame_line(repl, i, frames[i], i == repl.frame_at) + '\n')
 
 
-def _show_locals(repl, title: str, frame) -> None:
+def _show_locals(repl, title: str, frame, missing: str = 'no local variables recorded') -> None:
     repl.write(title + '\n')
     own = bindings(frame)
     outer = outer_bindings(frame) if frame is not None else []
     if frame is None:
-        repl.write('  (no local variables recorded)\n')
+        repl.write('  (%s)\n' % missing)
     elif not own and not outer:
         repl.write('  (no local variables)\n')
     for name, value in own:
@@ -119,7 +129,7 @@ def _show_locals(repl, title: str, frame) -> None:
 def _locals(repl, cmd):
     if not cmd.arg and repl.breaks:
         env = repl.breaks[-1]
-        _show_locals(repl, 'breakpoint at %s' % where(env.span), env.frame)
+        _show_locals(repl, 'breakpoint at %s' % where(env.span), env.frame, 'top level: globals only')
         return
     frames = _frames(repl)
     if frames is None:
