@@ -246,6 +246,8 @@ class Session:
         """`(trace 'name…)`: trace each global procedure; the names traced."""
         for name in names:
             v = self.global_value(name)
+            if v is None and name in self.special_names:
+                raise EvalError('trace: %s is a special form, not a procedure' % name)
             if v is None:
                 raise ev.undefined_error(sym(name), None, self.genv, None)
             self.tools.trace(name, v)

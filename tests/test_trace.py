@@ -102,8 +102,18 @@ def test_an_error_ends_the_traced_calls_and_reports_as_untraced(s, monkeypatch):
 def test_tracing_what_is_not_a_lisp_procedure_is_a_clear_error(s):
     for code, message in [("(trace 'car)", 'trace: car is not a procedure written in rusty (it is a builtin)'),
                           ("(trace 5)", 'trace: expected a symbol naming a procedure, got 5'),
-                          ("(trace 'no-such-thing)", "no-such-thing")]:
+                          ("(define v 5) (trace 'v)",
+                           'trace: v is not a procedure written in rusty (it is a number, not a procedure)'),
+                          ("(defmacro m (x) x) (trace 'm)", 'trace: m is not a procedure written in rusty (it is a macro)'),
+                          ("(trace 'when)", 'trace: when is a special form, not a procedure'),
+                          ("(trace 'no-such-thing)", "Undefined: 'no-such-thing'")]:
         with pytest.raises(RustyError) as e:
             s.run(code)
         assert message in e.value.message
         assert 'internal error' not in e.value.message
+
+
+def test_library_procedures_computed_inline_are_traced_as_called(s):
+    s.run("(define (second xs) (cadr xs))")
+    s.run("(trace 'cadr)")
+    assert traced(s, "(second '(1 2 3))") == ['> (cadr (1 2 3))', '< 2']
