@@ -117,3 +117,11 @@ def test_library_procedures_computed_inline_are_traced_as_called(s):
     s.run("(define (second xs) (cadr xs))")
     s.run("(trace 'cadr)")
     assert traced(s, "(second '(1 2 3))") == ['> (cadr (1 2 3))', '< 2']
+
+
+def test_trace_in_a_piped_program_writes_to_standard_error():
+    from test_cli import proc
+    r = proc(['-'], input=FACT + "\n(trace 'fact)\n(print (fact 1))\n(untrace)\n(fact 2)\n")
+    assert r.returncode == 0
+    assert r.stdout == '1\n2\n'
+    assert r.stderr.splitlines() == ['> (fact 1)', '  > (fact 0)', '  < 1', '< 1']
