@@ -271,6 +271,8 @@ class Session:
         return self._call(self._profile, text, file, at)
 
     def _profile(self, text: str, file: str, at):
+        if self.profiling is not None:
+            raise EvalError('profile: a profiled run is in progress (at a breakpoint inside it)')
         from .profiler import Profiler, Profiling
         on = Profiling(Profiler())
         self.last_profile = on.profiler

@@ -170,3 +170,11 @@ def test_profile_and_locals_inside_a_breakpoint_at_top_level(session):
     assert '=> 16' in out and 'sq (<repl:1>:1)' in out
     assert '=> 17' in out                 # resumed with the profiled value
     assert session.depth.n == 0
+
+
+def test_profiling_inside_a_profiled_runs_breakpoint_is_refused(session):
+    out, _ = drive(lines('(define (g) (breakpoint) 1)', ',profile (g)', ',profile (+ 1 2)', ',continue')
+                   + CTRL_D, session=session)
+    assert 'Error: profile: a profiled run is in progress (at a breakpoint inside it)' in out
+    assert out.count('g (<repl:1>:1)') == 1          # the outer profile reports, once, at its end
+    assert session.profiling is None and session.depth.gate == session.depth.limit

@@ -57,6 +57,7 @@ def _profile(repl, cmd):
         return
     session = repl.session
     file = repl.new_file(cmd.text)
+    before = session.last_profile
     try:
         value = session.profile(cmd.code, file, repl.breaks[-1] if repl.breaks else None)
     except RustyError as e:
@@ -65,7 +66,7 @@ def _profile(repl, cmd):
     else:
         repl.remember(value)
         repl.show(value)
-    if session.last_profile is not None:
+    if session.last_profile is not before:         # this run's (an outer one's stays unprinted)
         repl.fresh_line()
         repl.write(session.last_profile.table())
 
