@@ -76,8 +76,8 @@ class Tools:
     # apply, and its call site), then hands `run` the `stand_in` to apply.
 
     def _apply(self, fr):
-        """Apply procedure `p` to frame `fr`, tail calls
-        included: trace lines, profile accounting, run's backtrace entries."""
+        """Apply procedure `p` to frame `fr`, tail calls included: trace
+        lines, profile accounting, the backtrace entries run would add."""
         p, site = self.p, self.site
         entry = site
         traced, prof = self.traced, self.profiler
