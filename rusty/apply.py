@@ -13,7 +13,8 @@ specialize.py inlines `run`'s body into its call templates: `run_body()` is
 that text, read from this very function's source, so the two cannot drift.
 """
 from . import diskcache
-from .errors import Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError, is_out_of_memory, out_of_memory
+from .errors import (Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError, give_back_if_out_of_memory,
+                     is_out_of_memory, out_of_memory)
 from .printer import display_form, lambda_params
 from .resolve import UNBOUND
 from .values import Builtin, Lambda, Native, NativeGrad, make_list, to_f64
@@ -76,8 +77,9 @@ def run(p, fr, site, D):
         if p.__class__ is Lambda:
             err.trace.append((site, p.name, None, fr))
         raise err
-    except BaseException:
+    except BaseException as e:
         D.n -= 1
+        give_back_if_out_of_memory(e)
         raise
 
 
@@ -150,6 +152,7 @@ def call_builtin(b: Builtin, args: list, span, D: Depth):
     try:
         return b.fn(*args)
     except BaseException as e:
+        give_back_if_out_of_memory(e)
         raise located(e, span, D)
 
 
@@ -159,6 +162,7 @@ def call_native(p, args: list, span, D: Depth):
         try:
             return p.call(args)
         except BaseException as e:
+            give_back_if_out_of_memory(e)
             raise native_error(e, p, span, D)
     if len(args) != p.arity:
         raise EvalError('%s: expected %d arg(s), got %d' % (p.name, p.arity, len(args)), span)
@@ -172,6 +176,7 @@ def call_native(p, args: list, span, D: Depth):
             raise RecursionLimit(recursion_message(D), span)
         return p.call(args)
     except BaseException as e:
+        give_back_if_out_of_memory(e)
         raise native_error(e, p, span, D)
     finally:
         D.n -= 1

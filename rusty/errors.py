@@ -145,6 +145,17 @@ def hold_reserve() -> None:
         pass
 
 
+def give_back_if_out_of_memory(e: BaseException) -> None:
+    """Give back the reserve now if `e` is running out of memory.
+
+    Unwinding needs memory before any report is made: CPython 3.11 allocates
+    the resume index of every `except` block it leaves by re-raising, and when
+    that allocation fails it retries forever, holding the lock every thread
+    needs. So the first handler that sees the failure frees the reserve."""
+    if e.__class__ is MemoryError or e.__class__ is SystemError:
+        _reserve[1] = None
+
+
 def out_of_memory() -> 'EvalError':
     """The error `out of memory`, made after giving back the reserve."""
     ready, _reserve[0], _reserve[1] = _reserve[0], None, None

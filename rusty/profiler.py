@@ -9,6 +9,7 @@ counted twice). No host profiling hook (sys.setprofile) is used.
 """
 from time import perf_counter
 
+from .errors import give_back_if_out_of_memory
 from .values import Builtin, Lambda, List, Native, NativeGrad
 
 BUILTIN_SHARE = 0.01        # builtins taking more than this share get a row of their own
@@ -179,8 +180,12 @@ def timed(fn, row: Row, profiler: Profiler):
         row.active += 1
         stack.append([row, perf_counter(), 0.0])
         try:
-            return fn(*args)
-        finally:
+            value = fn(*args)
+        except BaseException as e:
+            give_back_if_out_of_memory(e)       # first, as every handler on the evaluation path
             leave()
+            raise
+        leave()
+        return value
     call.profiled = True
     return call

@@ -143,6 +143,7 @@ def template_namespace() -> dict:
             'EMPTY': values.EMPTY, 'NEW': values.List.__new__, 'apply_procedure': apply.apply_procedure,
             'MISSING': resolve_mod.MISSING,
             'RustyError': errors.RustyError, 'RecursionLimit': errors.RecursionLimit,
+            'give_back_if_out_of_memory': errors.give_back_if_out_of_memory,
             'recursion_message': apply.recursion_message, 'located': apply.located,
             'call_builtin': apply.call_builtin, 'call_native': apply.call_native,
             'native_error': apply.native_error,
@@ -509,6 +510,7 @@ def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
             '                try:\n'
             '                    return p.fn(%(arglist)s)\n'
             '                except BaseException as e:\n'
+            '                    give_back_if_out_of_memory(e)\n'
             '                    raise located(e, SPAN, D)\n'
             '            return call_builtin(p, [%(arglist)s], SPAN, D)\n'
             '        elif cls is NativeGrad:\n'
@@ -516,6 +518,7 @@ def specialize_call(x, scope, tail, span, unit, generic, arg_codes, head_code):
             '            try:\n'
             '                return p.call([%(arglist)s])\n'
             '            except BaseException as e:\n'
+            '                give_back_if_out_of_memory(e)\n'
             '                raise native_error(e, p, SPAN, D)\n'
             '        elif cls is Native:\n'
             '%(assign)s'

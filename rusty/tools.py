@@ -12,7 +12,7 @@ import sys
 from time import perf_counter
 
 from .apply import located
-from .errors import EvalError, RustyError
+from .errors import EvalError, RustyError, give_back_if_out_of_memory
 from .printer import write_form
 from .values import Builtin, Lambda, Macro, Native, NativeGrad, type_name
 
@@ -110,7 +110,8 @@ class Tools:
             if p.__class__ is Lambda:
                 err.trace.append((site, p.name, None, fr))
             raise err
-        except BaseException:
+        except BaseException as e:
+            give_back_if_out_of_memory(e)
             self._unwind(prof, mark, opened)
             raise
         if opened:
@@ -168,7 +169,8 @@ def profiled_apply(tools: Tools, prof):
             if p.__class__ is Lambda:
                 err.trace.append((site, p.name, None, fr))
             raise err
-        except BaseException:
+        except BaseException as e:
+            give_back_if_out_of_memory(e)
             prof.unwind(mark)
             raise
     return apply
