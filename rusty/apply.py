@@ -68,19 +68,29 @@ def run(p, fr, site, D):
     except RustyError as e:
         D.n -= 1
         if p.__class__ is Lambda:
+            if not e.trace and D.tools is not None:
+                fr = D.tools.failing_frame(e, fr)     # for the debugger: the let it failed in
             e.trace.append((site, p.name, entry, fr))
         e.__traceback__ = None       # 200,000 levels of traceback would make failing slow
         raise
     except KeyboardInterrupt as e:   # Ctrl-C: report where the loop was
         D.n -= 1
-        err = located(e, site, D)
-        if p.__class__ is Lambda:
-            err.trace.append((site, p.name, None, fr))
-        raise err
+        raise interrupted_in(e, p, fr, site, D)
     except BaseException as e:
         D.n -= 1
         give_back_if_out_of_memory(e)
         raise
+
+
+def interrupted_in(e: KeyboardInterrupt, p, fr, site, D):
+    """The error for Ctrl-C while `p` ran in `fr` (called at `site`), with
+    its frame. (Made here, not in a local of the loop's frame: the error's
+    traceback reaches that frame, and the cycle would keep every frame of
+    the evaluation alive until a collection.)"""
+    err = located(e, site, D)
+    if p.__class__ is Lambda:
+        err.trace.append((site, p.name, None, fr))
+    return err
 
 
 _run_body: list | None = None

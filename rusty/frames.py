@@ -8,7 +8,6 @@ its locals elsewhere, any object with `names` and `values()`.
 """
 import os
 import sys
-from typing import NamedTuple
 
 from .errors import Span
 from .resolve import FIRST_SLOT, UNBOUND, Scope
@@ -16,10 +15,13 @@ from .resolve import FIRST_SLOT, UNBOUND, Scope
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-class Frame(NamedTuple):
-    name: str           # the procedure
-    span: object        # where in it the evaluation was (a Span or None)
-    frame: object       # its frame, or None when none was recorded
+class Frame:
+    """One Lisp frame of an error: the procedure, where in it the evaluation
+    was (a Span or None), its frame (None when none was recorded)."""
+    __slots__ = ('name', 'span', 'frame')
+
+    def __init__(self, name: str, span, frame):
+        self.name, self.span, self.frame = name, span, frame
 
 
 def error_frames(err) -> list:
@@ -28,10 +30,33 @@ def error_frames(err) -> list:
     out = []
     where = err.span
     for entry in err.trace:
-        frame = entry[3] if len(entry) > 3 else None
-        out.append(Frame(entry[1], where, frame))
+        out.append(Frame(entry[1], where, entry[3] if len(entry) > 3 else None))
         where = entry[0]
     return out
+
+
+def failing_frame(tb, frame):
+    """The frame a procedure running in `frame` failed in, from the host
+    traceback `tb` under its run (read at once: a kept traceback's frames
+    reach every caller's): the Lisp frame of the innermost evaluating host
+    frame (every evaluating closure calls it `f`; a `let`'s frame within
+    `frame`), else `frame`."""
+    deepest = None
+    while tb is not None:
+        if 'f' in tb.tb_frame.f_code.co_varnames:
+            deepest = tb.tb_frame
+        tb = tb.tb_next
+    f = deepest.f_locals.get('f') if deepest is not None else None
+    if not _lisp_frame(f):
+        return frame
+    inner = f
+    while inner.__class__ is list and inner is not frame:      # it must lie within `frame`
+        inner = inner[0]
+    return f if inner is frame else frame
+
+
+def _lisp_frame(f) -> bool:
+    return f.__class__ is list and len(f) >= FIRST_SLOT and f[1].__class__ is Scope
 
 
 def bindings(frame) -> list:
@@ -69,9 +94,13 @@ def where(span) -> str:
 
 # ── Where a breakpoint was called ────────────────────────────────────────
 
-class Env(NamedTuple):
-    frame: object       # the Lisp frame list, or None at top level
-    span: object        # the breakpoint's call, if found
+class Env:
+    """Where a breakpoint was called: the Lisp frame list (None at top
+    level) and the call's span (None if not found)."""
+    __slots__ = ('frame', 'span')
+
+    def __init__(self, frame, span):
+        self.frame, self.span = frame, span
 
 
 def caller_env(depth_limit: int = 200) -> Env:
@@ -91,7 +120,7 @@ def caller_env(depth_limit: int = 200) -> Env:
                 span = s
         if 'f' in local and _rusty_code(py.f_code.co_filename):
             f = local['f']
-            if f is None or (f.__class__ is list and len(f) >= FIRST_SLOT and f[1].__class__ is Scope):
+            if f is None or _lisp_frame(f):
                 return Env(f, span)
         py = py.f_back
     return Env(None, span)

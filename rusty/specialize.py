@@ -145,6 +145,7 @@ def template_namespace() -> dict:
             'RustyError': errors.RustyError, 'RecursionLimit': errors.RecursionLimit,
             'give_back_if_out_of_memory': errors.give_back_if_out_of_memory,
             'recursion_message': apply.recursion_message, 'located': apply.located,
+            'interrupted_in': apply.interrupted_in,
             'call_builtin': apply.call_builtin, 'call_native': apply.call_native,
             'native_error': apply.native_error,
             '_fmod': math.fmod, 'INF': math.inf, 'BIG': 1 << 1023,

@@ -11,8 +11,9 @@ the gate is the depth limit again and application costs what it did.
 import sys
 from time import perf_counter
 
-from .apply import located
+from .apply import interrupted_in
 from .errors import EvalError, RustyError, give_back_if_out_of_memory
+from .frames import failing_frame
 from .printer import write_form
 from .values import Builtin, Lambda, Macro, Native, NativeGrad, type_name
 
@@ -75,6 +76,12 @@ class Tools:
     # apply.Depth.past sets `p` and `site` (the procedure run was about to
     # apply, and its call site), then hands `run` the `stand_in` to apply.
 
+    def failing_frame(self, e, fr):
+        """The frame to show for the innermost procedure of error `e`, which
+        ran in `fr`: the frame it failed in (a `let`'s: frames.failing_frame).
+        apply.run asks when the session has tools (the REPL makes them)."""
+        return failing_frame(e.__traceback__, fr)
+
     def _apply(self, fr):
         """Apply procedure `p` to frame `fr`, tail calls included: trace
         lines, profile accounting, the backtrace entries run would add."""
@@ -102,14 +109,13 @@ class Tools:
         except RustyError as e:
             self._unwind(prof, mark, opened)
             if p.__class__ is Lambda:
+                if not e.trace:
+                    fr = self.failing_frame(e, fr)
                 e.trace.append((site, p.name, entry, fr))
             raise
         except KeyboardInterrupt as e:
             self._unwind(prof, mark, opened)
-            err = located(e, site, self.depth)
-            if p.__class__ is Lambda:
-                err.trace.append((site, p.name, None, fr))
-            raise err
+            raise interrupted_in(e, p, fr, site, self.depth)
         except BaseException as e:
             give_back_if_out_of_memory(e)
             self._unwind(prof, mark, opened)
@@ -161,14 +167,13 @@ def profiled_apply(tools: Tools, prof):
         except RustyError as e:
             prof.unwind(mark)
             if p.__class__ is Lambda:
+                if not e.trace:
+                    fr = tools.failing_frame(e, fr)
                 e.trace.append((site, p.name, entry, fr))
             raise
         except KeyboardInterrupt as e:
             prof.unwind(mark)
-            err = located(e, site, depth)
-            if p.__class__ is Lambda:
-                err.trace.append((site, p.name, None, fr))
-            raise err
+            raise interrupted_in(e, p, fr, site, depth)
         except BaseException as e:
             give_back_if_out_of_memory(e)
             prof.unwind(mark)

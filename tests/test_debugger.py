@@ -178,3 +178,10 @@ def test_profiling_inside_a_profiled_runs_breakpoint_is_refused(session):
     assert 'Error: profile: a profiled run is in progress (at a breakpoint inside it)' in out
     assert out.count('g (<repl:1>:1)') == 1          # the outer profile reports, once, at its end
     assert session.profiling is None and session.depth.gate == session.depth.limit
+
+
+def test_locals_of_the_failing_frame_include_its_lets(session):
+    code = '(define (f a) (let ((b (* a 2))) (let ((c (list a b))) (car (cdr (cdr c))))))'
+    out, _ = drive(lines(code, '(f 3)', ',locals') + CTRL_D, session=session)
+    shown = after(out, '0: f  at')
+    assert shown[:4] == ['  c = (3 6)', '  enclosing:', '    b = 6', '    a = 3']

@@ -136,6 +136,7 @@ class Repl:
             if session.global_value(name) is None:
                 session.genv.define(sym(name), NIL)
         session.on_breakpoint = self._breakpoint
+        session.tools            # made now: errors then keep the frame they failed in (,locals)
         self._session = session
         self._session_ready.set()
 
