@@ -163,7 +163,7 @@ def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=
         finally:
             if enabled:
                 gc.enable()
-        if stdin is not None and _isatty(stdin) and stdout is sys.stdout:
+        if stdin is not None and _isatty(stdin) and stdout is sys.stdout and _isatty(stdout):
             session.on_breakpoint = _breakpoint_prompt(session)
         if prelude is not None:
             status = _run_prelude(session, prelude, stdout, stderr)
