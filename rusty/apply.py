@@ -24,13 +24,20 @@ class Depth:
     """One session's depth state: applications in progress (`n`), the limit,
     and the gate `run` tests: the limit, or -1 while a tool (trace, profile)
     wants every application handed to `tools` (see `past`)."""
-    __slots__ = ('n', 'limit', 'gate', 'tools')
+    __slots__ = ('n', 'limit', 'gate', 'tools', 'watchers')
 
     def __init__(self, limit: int):
         self.n = 0
         self.limit = limit
         self.gate = limit
         self.tools = None
+        self.watchers = []      # gate -> None: fast paths that keep their own copy of the gate
+
+    def set_gate(self, gate: int) -> None:
+        """Move the gate (the tools do), telling the watchers."""
+        self.gate = gate
+        for watch in self.watchers:
+            watch(gate)
 
     def past(self, p, site):
         """`run` found n past the gate: the recursion error if n is past the

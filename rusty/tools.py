@@ -47,7 +47,7 @@ class Tools:
     def update_gate(self) -> None:
         """The gate down (-1) while a tool is on, else back at the limit."""
         D = self.depth
-        D.gate = -1 if (self.traced or self.profiler is not None) else D.limit
+        D.set_gate(-1 if (self.traced or self.profiler is not None) else D.limit)
         if self.profiler is not None and not self.traced:
             self.stand_in = StandIn(profiled_apply(self, self.profiler))
         else:

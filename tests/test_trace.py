@@ -125,3 +125,13 @@ def test_trace_in_a_piped_program_writes_to_standard_error():
     assert r.returncode == 0
     assert r.stdout == '1\n2\n'
     assert r.stderr.splitlines() == ['> (fact 1)', '  > (fact 0)', '  < 1', '< 1']
+
+
+def test_a_fast_path_watching_the_gate_is_told_when_it_moves(s):
+    seen = []
+    s.depth.watchers.append(seen.append)
+    s.run(FACT)
+    s.run("(trace 'fact)")
+    s.run('(untrace)')
+    s.profile('(fact 2)')
+    assert seen == [-1, s.depth.limit, -1, s.depth.limit]
