@@ -2,7 +2,8 @@
 
 The tools (tools.py) call `enter(p)` before a lambda's body runs and `leave()`
 after it (one hop of a tail-call chain each); builtins and natives are timed
-by wrapping their host function while the profiler runs (`Profiling`). Own
+by wrapping their host function while the profiler runs (`Profiling`,
+`timed`). Own
 time is a call's time less the time of the calls it made; total time counts
 only the outermost of a procedure's calls in progress (recursion is not
 counted twice). No host profiling hook (sys.setprofile) is used.
@@ -23,7 +24,7 @@ class Row:
 
     def __init__(self, label: str, builtin: bool, of=None):
         self.label = label
-        self.of = of            # what the row's key is the id of, kept alive
+        self.of = of            # the row's key: a lambda's body, a builtin, a native
         self.builtin = builtin
         self.calls = 0
         self.total = 0.0
@@ -65,13 +66,6 @@ class Profiler:
             row = self.rows[b] = Row(label, True, b)
         return row
 
-    def enter_builtin(self, b) -> None:
-        """A call of builtin or native `b` begins."""
-        row = self.builtin_row(b)
-        row.calls += 1
-        row.active += 1
-        self.stack.append([row, perf_counter(), 0.0])
-
     def leave(self) -> None:
         """The innermost call in progress ends."""
         now = perf_counter()
@@ -98,22 +92,7 @@ class Profiler:
     def table(self) -> str:
         """The report: one row per Lisp procedure, builtins over 1 % each, the rest."""
         elapsed = self.elapsed if self.elapsed is not None else perf_counter() - self.start
-        rows = [r for r in self.rows.values() if not r.builtin]
-        others = Row(OTHER_BUILTINS, True)
-        for r in self.rows.values():
-            if r.builtin:
-                if elapsed > 0 and r.own / elapsed > BUILTIN_SHARE:
-                    rows.append(r)
-                else:
-                    others.calls += r.calls
-                    others.own += r.own
-                    others.total += r.total
-        if others.calls:
-            rows.append(others)
-        top = Row(TOP_LEVEL, False)
-        top.own = top.total = max(0.0, elapsed - sum(r.own for r in rows))
-        rows.sort(key=lambda r: -r.own)
-        rows.append(top)
+        rows = self.shown_rows(elapsed)
         calls = sum(r.calls for r in rows)
         width = max([len('procedure')] + [len(r.label) for r in rows])
         lines = ['; profile: %s, %d call%s' % (seconds(elapsed), calls, '' if calls == 1 else 's'),
@@ -121,8 +100,30 @@ class Profiler:
         for r in rows:
             share = 100.0 * r.own / elapsed if elapsed > 0 else 0.0
             lines.append('%-*s %9s %11.3f %11.3f %6.1f%%' % (
-                width, r.label, r.calls if r is not top else '', r.total * 1e3, r.own * 1e3, share))
+                width, r.label, r.calls if r.label != TOP_LEVEL else '', r.total * 1e3, r.own * 1e3, share))
         return '\n'.join(lines) + '\n'
+
+    def shown_rows(self, elapsed: float) -> list:
+        """The table's rows, by own time: the Lisp procedures, the builtins over
+        BUILTIN_SHARE of `elapsed`, the other builtins as one; then the time
+        outside any procedure."""
+        rows = [r for r in self.rows.values() if not r.builtin]
+        others = Row(OTHER_BUILTINS, True)
+        for r in self.rows.values():
+            if not r.builtin:
+                continue
+            if elapsed > 0 and r.own / elapsed > BUILTIN_SHARE:
+                rows.append(r)
+            else:
+                others.calls += r.calls
+                others.own += r.own
+                others.total += r.total
+        if others.calls:
+            rows.append(others)
+        top = Row(TOP_LEVEL, False)
+        top.own = top.total = max(0.0, elapsed - sum(r.own for r in rows))
+        rows.sort(key=lambda r: -r.own)
+        return rows + [top]
 
 
 def lambda_label(p) -> str:
@@ -172,7 +173,7 @@ class Profiling:
 
 
 def timed(fn, row: Row, profiler: Profiler):
-    """`fn` counted in `row` by `profiler` (Profiler.enter_builtin written out)."""
+    """`fn` counted in `row` by `profiler` (as Profiler.enter and leave count a lambda)."""
     stack, leave = profiler.stack, profiler.leave
 
     def call(*args):
