@@ -76,6 +76,14 @@ class Tools:
     # apply.Depth.past sets `p` and `site` (the procedure run was about to
     # apply, and its call site), then hands `run` the `stand_in` to apply.
 
+    def record(self, e, p, fr, site, entry) -> None:
+        """The backtrace entry run adds for procedure `p` (running in `fr`,
+        called at `site`, entered at `entry`) that error `e` leaves."""
+        if p.__class__ is Lambda:
+            if not e.trace:
+                fr = self.failing_frame(e, fr)
+            e.trace.append((site, p.name, entry, fr))
+
     def failing_frame(self, e, fr):
         """The frame to show for the innermost procedure of error `e`, which
         ran in `fr`: the frame it failed in (a `let`'s: frames.failing_frame).
@@ -108,10 +116,7 @@ class Tools:
                 p, fr, site = r
         except RustyError as e:
             self._unwind(prof, mark, opened)
-            if p.__class__ is Lambda:
-                if not e.trace:
-                    fr = self.failing_frame(e, fr)
-                e.trace.append((site, p.name, entry, fr))
+            self.record(e, p, fr, site, entry)
             raise
         except KeyboardInterrupt as e:
             self._unwind(prof, mark, opened)
@@ -166,10 +171,7 @@ def profiled_apply(tools: Tools, prof):
                 p, fr, site = r
         except RustyError as e:
             prof.unwind(mark)
-            if p.__class__ is Lambda:
-                if not e.trace:
-                    fr = tools.failing_frame(e, fr)
-                e.trace.append((site, p.name, entry, fr))
+            tools.record(e, p, fr, site, entry)
             raise
         except KeyboardInterrupt as e:
             prof.unwind(mark)
