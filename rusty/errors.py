@@ -40,9 +40,10 @@ class RustyError(Exception):
     the innermost form that knows its position); `trace` collects the Lisp call
     frames as (call-site span or None, callee name) while the error unwinds,
     innermost first; a lambda's frame adds, third, the site its run was
-    entered at (before tail calls replaced it). `source` optionally holds the
-    text the span points into. `hints` are extra report lines (`  hint: ` +
-    each) that show what the message does not.
+    entered at (before tail calls replaced it), and fourth its Lisp frame
+    (for the debugger). `source` optionally holds the text the span points
+    into. `hints` are extra report lines (`  hint: ` + each) that show what
+    the message does not.
     """
 
     def __init__(self, message: str, span: Span | None = None):

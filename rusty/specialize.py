@@ -111,8 +111,9 @@ for _alias, _op in (('add', '+'), ('sub', '-'), ('mul', '*'), ('div', '/'), ('lt
 PREDICATES = frozenset('< > <= >= = lt gt le ge null? nil? pair? not zero? eq? equal? eq number? symbol? '
                        'string?'.split())
 # Standard-library lambdas computed the same way, while the name still holds
-# the library's own procedure and the depth limit has room for the call they
-# stand for; otherwise the lambda is applied (its errors and backtraces).
+# the library's own procedure and the depth gate has room for the call they
+# stand for (no room while a debugging tool is on, so it sees the call);
+# otherwise the lambda is applied (its errors and backtraces).
 _LIST = '{x}.__class__ is List and {x} is not EMPTY'
 _CDR2 = _LIST + ' and {x}.cdr is not EMPTY'
 _CAR2 = _LIST + ' and {x}.car.__class__ is List and {x}.car is not EMPTY'
@@ -144,6 +145,7 @@ def template_namespace() -> dict:
             'RustyError': errors.RustyError, 'RecursionLimit': errors.RecursionLimit,
             'give_back_if_out_of_memory': errors.give_back_if_out_of_memory,
             'recursion_message': apply.recursion_message, 'located': apply.located,
+            'interrupted_in': apply.interrupted_in,
             'call_builtin': apply.call_builtin, 'call_native': apply.call_native,
             'native_error': apply.native_error,
             '_fmod': math.fmod, 'INF': math.inf, 'BIG': 1 << 1023,
@@ -249,7 +251,7 @@ def _compute(target: str, key: str, builtin, args: list, span, binds):
     _, test, expr = _inline_spec(builtin)
     call = 'call_builtin(B%s, [%s], S%s, D)'
     if builtin.__class__ is Lambda:
-        test = 'D.n < D.limit and ' + test
+        test = 'D.n < D.gate and ' + test     # a tool on: the call itself, for it to see
         call = 'apply_procedure(B%s, [%s], S%s, False, D)'
     names = dict(zip('xy', ('x' + key, 'y' + key)))
     binds['B' + key] = builtin

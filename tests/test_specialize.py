@@ -11,6 +11,8 @@ import pytest
 
 from rusty.errors import RustyError
 from rusty.eval import comp
+from rusty.frames import bindings
+from rusty.printer import write_form
 from rusty.reader import read
 from rusty.runtime import Session
 from rusty.specialize import INLINE
@@ -73,14 +75,22 @@ def bits(x):
     return ('obj', id(x))
 
 
+def frame_shown(entry) -> tuple:
+    """A backtrace entry's frame (its 4th element) as its variables' names
+    and write forms: fast and reference paths record the same frames."""
+    if len(entry) < 4:
+        return ()
+    return (tuple((n, write_form(v)) for n, v in bindings(entry[3])),)
+
+
 def outcome(fn):
     """('value', bits) or ('error', message, line, col, backtrace)."""
     try:
         return ('value', bits(fn()))
     except RustyError as e:
         where = (e.span.line, e.span.col) if e.span is not None else None
-        trace = [tuple((x.line, x.col) if x is not None and hasattr(x, 'line') else x for x in entry)
-                 for entry in e.trace]      # (call site, name[, entry site])
+        trace = [tuple((x.line, x.col) if x is not None and hasattr(x, 'line') else x for x in entry[:3])
+                 + frame_shown(entry) for entry in e.trace]      # (call site, name[, entry site][, frame])
         assert 'internal error' not in e.message, e.message
         return ('error', e.message, where, trace)
 
