@@ -25,7 +25,7 @@ PIP ?= $(PYTHON) -m pip
 # (CI does, so the language server's and the kernel's tests run there).
 EXTRAS ?= test
 
-.PHONY: install venv tour test test-editors test-reference test-fast fuzz bench examples repl lint docs clean
+.PHONY: install venv tour test test-editors test-reference test-parity test-fast fuzz bench examples repl lint docs clean
 
 # compat editable mode: a plain path entry, no import-hook finder (faster start-up);
 # compileall: start-up must not pay for compiling sources (PYTHONDONTWRITEBYTECODE).
@@ -64,6 +64,12 @@ REFERENCE_TESTS = tests/test_spec_*.py tests/test_fuzz.py tests/test_macro_cache
 
 test-reference: install
 	RUSTY_SPECIALIZE=0 $(PYTHON) -m pytest -q $(REFERENCE_TESTS)
+
+# The fast path against the reference on many generated programs (the suite
+# runs a bounded number of tests/test_paths_agree.py's examples).
+PARITY_EXAMPLES ?= 5000
+test-parity: install
+	RUSTY_PARITY_EXAMPLES=$(PARITY_EXAMPLES) $(PYTHON) -m pytest -q tests/test_paths_agree.py
 
 test-fast: install
 	$(PYTHON) -m pytest -q -m 'not slow'

@@ -5,8 +5,8 @@
     python3 benchmarks/run.py --quick ...      # fewer repetitions (not for the record)
     python3 benchmarks/run.py --no-write ...   # print only
 
-Families: interp, breadth, startup, defrust, native-call, repl, training, wordfreq, fmt, lsp. Each runs in
-its own fresh process (so one family's imports — torch, numba — never weigh
+Families: interp, breadth, startup, defrust, native-call, repl, training, wordfreq, fmt, lsp, revisions,
+profile. Each runs in its own fresh process (so one family's imports — torch, numba — never weigh
 on another's timings), one after the other, never in parallel. Each family's
 section of RESULTS.md is replaced by the new run and carries its own command,
 date and machine; sections of families not run are kept, and the goals table
@@ -51,6 +51,8 @@ FAMILIES = {
     'wordfreq': ('Scripts: wordfreq.lisp on a 1 MB text', 'bench_wordfreq.py', [], 'json'),
     'fmt': ('Formatter: `fmt-string` on 10,000 lines and growth', 'bench_fmt.py', [], 'json'),
     'lsp': ('Language server: hover on a 5,000-line file', 'bench_lsp.py', [], 'json'),
+    'revisions': ('Against the last tree before exact integers', 'bench_revisions.py', ['b98d4c7'], 'json'),
+    'profile': ('Profiler: slowdown of a profiled run', 'bench_profile.py', [], 'json'),
 }
 ORDER = list(FAMILIES)
 

@@ -5,21 +5,46 @@ limit; every function here that can nest takes it as `D`.
 `run` is the tail-call loop: a closure compiled in tail position may return
 the tuple (lambda, frame, call site) instead of calling the lambda, and the
 loop continues with it, so tail recursion runs in constant host stack. No
-rusty value is a Python tuple.
+rusty value is a Python tuple. Its depth test is against the session's gate:
+the limit, or -1 while a debugging tool is on, when `Depth.past` hands it the
+tools' stand-in for the procedure (tools.py).
 """
-from .errors import Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError, is_out_of_memory, out_of_memory
+from .errors import (Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError, give_back_if_out_of_memory,
+                     is_out_of_memory, out_of_memory)
 from .printer import display_form, lambda_params
 from .resolve import UNBOUND
 from .values import Builtin, Lambda, Native, NativeGrad, make_list, to_f64
 
 
 class Depth:
-    """One session's depth state: applications in progress (`n`) and the limit."""
-    __slots__ = ('n', 'limit')
+    """One session's depth state: applications in progress (`n`), the limit,
+    and the gate `run` tests: the limit, or -1 while a tool (trace, profile)
+    wants every application handed to `tools` (see `past`)."""
+    __slots__ = ('n', 'limit', 'gate', 'tools', 'watchers')
 
     def __init__(self, limit: int):
         self.n = 0
         self.limit = limit
+        self.gate = limit
+        self.tools = None
+        self.watchers = []      # gate -> None: fast paths that keep their own copy of the gate
+
+    def set_gate(self, gate: int) -> None:
+        """Move the gate (the tools do), telling the watchers."""
+        self.gate = gate
+        for watch in self.watchers:
+            watch(gate)
+
+    def past(self, p, site):
+        """`run` found n past the gate: the recursion error if n is past the
+        limit, else the tools' stand-in, which applies `p` (called at `site`)
+        for them."""
+        tools = self.tools
+        if self.n > self.limit or tools is None:
+            self.n -= 1
+            raise RecursionLimit(recursion_message(self), site)
+        tools.p, tools.site = p, site
+        return tools.stand_in
 
 
 def recursion_message(D: Depth) -> str:
@@ -33,9 +58,8 @@ def recursion_message(D: Depth) -> str:
 def run(p, fr, site, D):
     """Apply lambda or macro `p` to the ready frame `fr`, looping on tail calls."""
     D.n += 1
-    if D.n > D.limit:
-        D.n -= 1
-        raise RecursionLimit(recursion_message(D), site)
+    if D.n > D.gate:
+        p = D.past(p, site)
     entry = site
     try:
         while True:
@@ -47,18 +71,29 @@ def run(p, fr, site, D):
     except RustyError as e:
         D.n -= 1
         if p.__class__ is Lambda:
-            e.trace.append((site, p.name, entry))
+            if not e.trace and D.tools is not None:
+                fr = D.tools.failing_frame(e, fr)     # for the debugger: the let it failed in
+            e.trace.append((site, p.name, entry, fr))
         e.__traceback__ = None       # 200,000 levels of traceback would make failing slow
         raise
     except KeyboardInterrupt as e:   # Ctrl-C: report where the loop was
         D.n -= 1
-        err = located(e, site, D)
-        if p.__class__ is Lambda:
-            err.trace.append((site, p.name))
-        raise err
-    except BaseException:
+        raise interrupted_in(e, p, fr, site, D)
+    except BaseException as e:
         D.n -= 1
+        give_back_if_out_of_memory(e)
         raise
+
+
+def interrupted_in(e: KeyboardInterrupt, p, fr, site, D):
+    """The error for Ctrl-C while `p` ran in `fr` (called at `site`), with
+    its frame. (Made here, not in a local of the loop's frame: the error's
+    traceback reaches that frame, and the cycle would keep every frame of
+    the evaluation alive until a collection.)"""
+    err = located(e, site, D)
+    if p.__class__ is Lambda:
+        err.trace.append((site, p.name, None, fr))
+    return err
 
 
 # ── Frames ───────────────────────────────────────────────────────────────
@@ -108,6 +143,7 @@ def call_builtin(b: Builtin, args: list, span, D: Depth):
     try:
         return b.fn(*args)
     except BaseException as e:
+        give_back_if_out_of_memory(e)
         raise located(e, span, D)
 
 
@@ -117,6 +153,7 @@ def call_native(p, args: list, span, D: Depth):
         try:
             return p.call(args)
         except BaseException as e:
+            give_back_if_out_of_memory(e)
             raise native_error(e, p, span, D)
     if len(args) != p.arity:
         raise EvalError('%s: expected %d arg(s), got %d' % (p.name, p.arity, len(args)), span)
@@ -130,6 +167,7 @@ def call_native(p, args: list, span, D: Depth):
             raise RecursionLimit(recursion_message(D), span)
         return p.call(args)
     except BaseException as e:
+        give_back_if_out_of_memory(e)
         raise native_error(e, p, span, D)
     finally:
         D.n -= 1

@@ -20,6 +20,10 @@ HELP = USAGE + '''
                      error in it is reported and the REPL opens all the same;
                      with stdin not a terminal, stdin is then run as a script)
   rusty -e EXPR ARG...  run the text EXPR the same way
+  rusty --profile FILE ARG...
+                     run a script under the profiler, then print to standard error
+                     a table of the Lisp procedures that ran (calls, total and own
+                     time, share), sorted by own time
   rusty - ARG...     run standard input (also when stdin is not a terminal)
   rusty fmt ...      format program text (rusty fmt --help)
   rusty lsp          a language server for editors (the lsp extra)
@@ -78,10 +82,10 @@ def parse_args(argv: list[str]):
         return 'expr', argv[1], tuple(argv[2:])
     if first == '-':
         return 'stdin', None, tuple(argv[1:])
-    if first == '-i':
+    if first in ('-i', '--profile'):
         if len(argv) < 2:
-            raise UsageError('-i needs a file')
-        return 'interactive', argv[1], tuple(argv[2:])
+            raise UsageError('%s needs a file' % first)
+        return ('interactive' if first == '-i' else 'profile'), argv[1], tuple(argv[2:])
     if first.startswith('-'):
         raise UsageError('unknown option: %s' % first)
     return 'file', first, tuple(argv[1:])
@@ -112,7 +116,7 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
             return run_repl()
         mode = 'stdin'
     streams = (stdout, stderr, stdin, args)
-    if mode in ('file', 'interactive'):
+    if mode in ('file', 'interactive', 'profile'):
         try:
             with open(arg, encoding='utf-8') as fh:
                 text = fh.read()
@@ -121,7 +125,7 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
             return 1
         if mode == 'interactive':
             return run_interactive(text, arg, *streams)
-        return run_batch(text, arg, *streams, script=arg)
+        return run_batch(text, arg, *streams, script=arg, profile=mode == 'profile')
     if mode == 'expr':
         return run_batch(arg, '<expr>', *streams)
     return run_batch(stdin.read(), '<stdin>', *streams)
@@ -137,10 +141,12 @@ def run_interactive(text: str, file: str, stdout, stderr, stdin, args=()) -> int
     return run_batch(stdin.read(), '<stdin>', stdout, stderr, stdin, args, script=file, prelude=(text, file))
 
 
-def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=None, prelude=None) -> int:
+def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=None, prelude=None,
+              profile=False) -> int:
     """Batch mode: evaluate all forms; print the last value; report errors.
     `prelude` (text, file) runs first in the same session; an error in it is
-    reported and the run goes on (exit status 1 at the end)."""
+    reported and the run goes on (exit status 1 at the end). With `profile`,
+    the run is profiled and the table goes to stderr at the end."""
     session = None
     status = 0
     try:
@@ -157,9 +163,17 @@ def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=
         finally:
             if enabled:
                 gc.enable()
+        if stdin is not None and _isatty(stdin) and stdout is sys.stdout and _isatty(stdout):
+            session.on_breakpoint = _breakpoint_prompt(session)
         if prelude is not None:
             status = _run_prelude(session, prelude, stdout, stderr)
-        value = session.run(text, file)
+        if profile:
+            try:
+                value = session.profile(text, file)
+            finally:
+                _profile_table(session, stdout, stderr)
+        else:
+            value = session.run(text, file)
         if value is not NIL and value is not False:
             stdout.write(print_form(value) + '\n')
         stdout.flush()
@@ -186,6 +200,30 @@ def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=
         _flush(stdout)
         stderr.write('Error: internal error: %s: %s\n' % (type(e).__name__, e))
         return 1
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _breakpoint_prompt(session):
+    """A script's `(breakpoint)` with a terminal: the REPL's nested prompt
+    (the REPL made when the first breakpoint is reached)."""
+    def nested(env):
+        from .repl.session import Repl, default_history_file
+        return Repl(session=session, history_file=default_history_file()).nested(env)
+    return lambda env: session.worker.upcall(lambda: nested(env))
+
+
+def _profile_table(session, stdout, stderr) -> None:
+    """The last profiled run's table on stderr (after the program's output)."""
+    if session.last_profile is not None:
+        _flush(stdout)
+        stderr.write(session.last_profile.table())
+        _flush(stderr)
 
 
 def _run_prelude(session, prelude, stdout, stderr) -> int:

@@ -40,9 +40,10 @@ class RustyError(Exception):
     the innermost form that knows its position); `trace` collects the Lisp call
     frames as (call-site span or None, callee name) while the error unwinds,
     innermost first; a lambda's frame adds, third, the site its run was
-    entered at (before tail calls replaced it). `source` optionally holds the
-    text the span points into. `hints` are extra report lines (`  hint: ` +
-    each) that show what the message does not.
+    entered at (before tail calls replaced it), and fourth its Lisp frame
+    (for the debugger). `source` optionally holds the text the span points
+    into. `hints` are extra report lines (`  hint: ` + each) that show what
+    the message does not.
     """
 
     def __init__(self, message: str, span: Span | None = None):
@@ -143,6 +144,17 @@ def hold_reserve() -> None:
             _reserve[1] = bytes(RESERVE_BYTES)
     except MemoryError:
         pass
+
+
+def give_back_if_out_of_memory(e: BaseException) -> None:
+    """Give back the reserve now if `e` is running out of memory.
+
+    Unwinding needs memory before any report is made: CPython 3.11 allocates
+    the resume index of every `except` block it leaves by re-raising, and when
+    that allocation fails it retries forever, holding the lock every thread
+    needs. So the first handler that sees the failure frees the reserve."""
+    if e.__class__ is MemoryError or e.__class__ is SystemError:
+        _reserve[1] = None
 
 
 def out_of_memory() -> 'EvalError':

@@ -40,6 +40,7 @@ TOPICS = {
     'discovery': (('rusty.builtins.discovery',), ()),
     'tensors': (('rusty.builtins.tensors',), ()),
     'graphs': (('rusty.graph.builtins', 'rusty.compile_graph', 'rusty.training'), ()),
+    'debugging': (('rusty.builtins.debugging',), ()),
 }
 
 

@@ -18,7 +18,7 @@ from .printer import display_form
 from .reader import read
 from .resolve import MISSING, GlobalEnv, LibraryEnv
 from .syntax import check
-from .values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, sym
+from .values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, make_list, sym
 from .worker import worker
 
 
@@ -28,7 +28,7 @@ from .worker import worker
 FORM_MODULES = ev.defer_specials(forms.TABLE, lambda m: import_module('rusty.' + m))
 TABLE_MODULES = tuple('rusty.builtins.' + m for m in (
     'numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'files', 'tensors',
-    'integers', 'randomness', 'text', 'hashes', 'scripts', 'layout', 'vectors')) + (
+    'integers', 'randomness', 'text', 'hashes', 'scripts', 'layout', 'vectors', 'debugging')) + (
     'rusty.graph.builtins', 'rusty.compile_graph', 'rusty.training')
 LIBRARY_PRIMITIVES = 'rusty.builtins.library'     # bound for the standard library only
 STDLIB_PATH = os.path.join(os.path.dirname(__file__), 'stdlib.lisp')
@@ -149,6 +149,10 @@ class Session:
         self.files: list[str] = [script] if script else []   # innermost file being run, last
         self.worker = worker(self.depth.limit)
         self.library: LibraryEnv | None = None    # the standard library's globals, once loaded
+        self.builtins: list[Builtin] = []         # every Builtin made for this session (the profiler times them)
+        self.profiling = None                     # the profiler.Profiling of a profiled run in progress
+        self.last_profile = None                  # the Profiler of the last profiled run
+        self.on_breakpoint = None                 # (env) -> value: the prompt's nested REPL, if there is one
         capacity = self.worker.callback_capacity(self.depth.limit)
         if capacity is not None:     # a small stack (ulimit -v): bound nested callbacks
             self.call = bounded_call(self.call, capacity)
@@ -173,7 +177,11 @@ class Session:
         name, fn, lo, hi, doc, sig, host, shown, examples = spec
         if host:
             fn = _bind_host(fn, self)
-        return Builtin(name, fn, lo, hi, shown, doc, sig, examples)
+        b = Builtin(name, fn, lo, hi, shown, doc, sig, examples)
+        self.builtins.append(b)
+        if self.profiling is not None:
+            self.profiling.wrap(b)
+        return b
 
     # ── Running text ──
 
@@ -233,6 +241,103 @@ class Session:
             return None
         cell = self.library.cells.get(sym(name))
         return None if cell is None else cell.get()
+
+    # ── Debugging tools (trace, profile, breakpoint) ──
+
+    @property
+    def tools(self):
+        """The session's tools.Tools, made on first use (it shares the depth state)."""
+        D = self.depth
+        if D.tools is None:
+            from .tools import Tools, stderr_of
+            D.tools = Tools(D, stderr_of(self))
+        return D.tools
+
+    def trace(self, names: list) -> List:
+        """`(trace 'name…)`: trace each global procedure; the names traced."""
+        for name in names:
+            v = self.global_value(name)
+            if v is None and name in self.special_names:
+                raise EvalError('trace: %s is a special form, not a procedure' % name)
+            if v is None:
+                raise ev.undefined_error(sym(name), None, self.genv, None)
+            self.tools.trace(name, v)
+        return make_list([sym(n) for n in self.tools.traced_names()])
+
+    def untrace(self, names: list) -> List:
+        """`(untrace 'name…)`: stop tracing them (all with no names); the names still traced."""
+        tools = self.tools
+        if not names:
+            tools.untrace()
+        for name in names:
+            for v, traced_as in list(tools.traced.items()):
+                if traced_as == name or v is self.global_value(name):
+                    tools.untrace(v)
+        return make_list([sym(n) for n in tools.traced_names()])
+
+    def profile(self, text: str, file: str = '<string>', at=None):
+        """Run `text` under the profiler; its value. The profiler is kept in
+        `last_profile` (also when the run fails). `at`: a breakpoint's
+        environment (frames.Env) to run it in, nested."""
+        return self._call(self._profile, text, file, at)
+
+    def _profile(self, text: str, file: str, at):
+        if self.profiling is not None:
+            raise EvalError('profile: a profiled run is in progress (at a breakpoint inside it)')
+        from .profiler import Profiler, Profiling
+        on = Profiling(Profiler())
+        self.last_profile = on.profiler
+        for b in self.builtins:
+            on.wrap(b)
+        for cell in self.genv.cells.values():
+            on.wrap(cell.value)
+        tools = self.tools
+        self.profiling = on
+        tools.profiler = on.profiler
+        tools.update_gate()
+        try:
+            return self._run(text, file) if at is None else self._run_at(text, file, at.frame)
+        finally:
+            tools.profiler = None
+            tools.update_gate()
+            self.profiling = None
+            on.close()
+
+    def breakpoint(self):
+        """`(breakpoint)`: the nested prompt's value, or a notice without one."""
+        from .frames import caller_env
+        env = caller_env()
+        if self.on_breakpoint is not None:
+            return self.on_breakpoint(env)
+        from .frames import where
+        err = self.err if self.err is not None else sys.stderr
+        err.write('; breakpoint at %s skipped: no terminal\n' % where(env.span))
+        err.flush()
+        return NIL
+
+    def run_at(self, text: str, file: str, frame):
+        """Evaluate `text` in Lisp frame `frame` (None: globally), nested in a
+        running evaluation (a breakpoint's prompt); the last value. Definitions
+        are global."""
+        return self._call(self._run_at, text, file, frame)
+
+    def _run_at(self, text: str, file: str, frame):
+        self.sources[file] = text
+        scope = frame[1] if frame.__class__ is list else None
+        value = NIL
+        saved = self.depth.n
+        try:
+            forms = read(text, file)
+            is_macro = macro_test(self.genv, forms)
+            for cell in forms.cells():
+                check(cell.car, cell.span, is_macro)
+                here = None if _defines(cell.car) else scope
+                value = ev.comp(cell.car, here, False, cell.span, self.unit)(frame if here is not None else None)
+        except BaseException as e:
+            raise top_level_error(e, self.depth) from None
+        finally:
+            self.depth.n = saved
+        return value
 
     # ── Host interface for builtins and special forms ──
 
@@ -314,7 +419,11 @@ class Session:
         """defrust / defrust*: compile through the JIT into Native values."""
         try:
             codegen = import_module('rusty.jit.codegen')
-            return codegen.compile_defrust(specs, who)
+            natives = codegen.compile_defrust(specs, who)
+            if self.profiling is not None:      # made while profiling: timed like those made before
+                for native in natives:
+                    self.profiling.wrap(native)
+            return natives
         except RustyError as e:
             if e.span is None:
                 e.span = span
@@ -322,6 +431,12 @@ class Session:
 
 
 MACRO_HEADS = (sym('defmacro'), sym('define-macro'))
+DEFINING_HEADS = (sym('define'), sym('def'), sym('defmacro'), sym('define-macro'), sym('defrust'), sym('defrust*'))
+
+
+def _defines(x) -> bool:
+    """Whether form x is a definition (evaluated globally at a breakpoint's prompt)."""
+    return x.__class__ is List and x is not EMPTY and x.car in DEFINING_HEADS
 
 
 def macro_test(genv, forms):

@@ -219,6 +219,8 @@ class Worker:
         self.interrupts = 0
         self.job = 0                 # counts jobs, so a late interrupt cannot reach the next one
         self.threading_seen = False  # whether threading was loaded when a job last ended
+        self.upcalls = []            # [fn, outcome]: for the waiting caller to run (see upcall)
+        self.waking = None           # the running job's `done` lock (upcall releases it)
         self.thread, self.stack = start_thread(lambda: roomy(self._loop),
                                                stack_within(stack_for(depth_limit), depth_limit))
         self.max_depth = depth_limit
@@ -239,6 +241,7 @@ class Worker:
                 continue
             fn, args, box, done = job
             job = None
+            self.waking = done
             try:
                 outcome = self._run_job(fn, args)
             except BaseException:    # even the error handling ran out of memory: never lose the thread
@@ -303,7 +306,8 @@ class Worker:
         return outcome
 
     def call(self, fn, *args):
-        """fn(*args) on the worker thread; Ctrl-C meanwhile interrupts it."""
+        """fn(*args) on the worker thread; Ctrl-C meanwhile interrupts it.
+        Meanwhile this thread runs what the job hands it (upcall)."""
         if get_ident() == self.thread.ident:
             return fn(*args)
         box: list = []
@@ -313,7 +317,11 @@ class Worker:
         while True:
             try:
                 if done.acquire(True, ALIVE_POLL):
-                    break
+                    if box:
+                        break
+                    if self.upcalls:
+                        self._answer(self.upcalls.pop())
+                    continue
                 if not self.thread.is_alive():
                     raise EvalError('internal error: the evaluation thread stopped')
             except KeyboardInterrupt:
@@ -324,7 +332,49 @@ class Worker:
         ok, value = box[0]
         if ok:
             return value
-        raise value if value is not None else out_of_memory()
+        try:
+            raise value if value is not None else out_of_memory()
+        finally:        # no cycle error -> traceback -> this frame -> error (its backtrace holds frames)
+            value = box = None
+
+    def upcall(self, fn):
+        """On the worker thread, inside a job: fn() run by the thread waiting
+        for that job (the REPL's, for a breakpoint's prompt), serving the jobs
+        it sends meanwhile (nested, on this stack); fn's value or exception."""
+        request = [fn, None]
+        self.upcalls.append(request)
+        waking, running, job = self.waking, self.running, self.job
+        try:
+            waking.release()
+        except RuntimeError:
+            pass
+        while True:
+            item = self.jobs.get()
+            if item is request:
+                break
+            nested_fn, args, box, done = item
+            self.waking = done
+            box.append(self._run_job(nested_fn, args))
+            try:
+                done.release()
+            except RuntimeError:
+                pass
+        self.waking, self.running, self.job = waking, running, job + 1
+        ok, value = request[1]
+        if ok:
+            return value
+        try:
+            raise value
+        finally:
+            value = request = None
+
+    def _answer(self, request) -> None:
+        """Run an upcall's fn here; hand its outcome back to the worker."""
+        try:
+            request[1] = (True, request[0]())
+        except BaseException as e:
+            request[1] = (False, e)
+        self.jobs.put(request)
 
     def interrupt(self):
         """Stop the running job: natives through the flag they poll, Python
@@ -431,6 +481,9 @@ def _release(e: BaseException) -> BaseException:
     inner = e
     while inner is not None:
         inner.__traceback__ = None
+        trace = getattr(inner, 'trace', None)
+        if trace:                   # the frames its backtrace kept for ,locals
+            trace[:] = [entry[:3] for entry in trace]
         nxt = inner.__cause__ or inner.__context__
         inner.__cause__ = inner.__context__ = None
         inner = nxt

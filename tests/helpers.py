@@ -6,6 +6,8 @@
     err(src)   the message of the error the text raises (fails if none)
     run_capture(src)  (stdout so far, error message or None)
     dv(src)    display form of the last value
+    session_on_path(monkeypatch, fast)  a session with the fast paths on or off
+    leave_at_prompt(child)  end a REPL run by pexpect with Ctrl-D
 """
 import io
 
@@ -17,6 +19,28 @@ from rusty.runtime import Session
 def session():
     """A fresh session whose output goes to a StringIO (`s.out`)."""
     return Session(out=io.StringIO())
+
+
+def session_on_path(monkeypatch, fast: bool) -> Session:
+    """A fresh session with the fast paths on (fast) or off (the reference),
+    standard output and error going to StringIOs (`s.out`, `s.err`)."""
+    monkeypatch.setenv('RUSTY_SPECIALIZE', '1' if fast else '0')
+    s = Session(out=io.StringIO(), err=io.StringIO())
+    monkeypatch.delenv('RUSTY_SPECIALIZE')
+    return s
+
+
+def leave_at_prompt(child) -> None:
+    """End the REPL that pexpect `child` runs: Ctrl-D once its prompt is up
+    (one typed before that is the tty's, not the REPL's), then its goodbye."""
+    import time
+
+    import pexpect
+    child.expect('rusty>')
+    time.sleep(0.2)
+    child.sendcontrol('d')
+    child.expect('Goodbye.')
+    child.expect(pexpect.EOF)
 
 
 def value(src):

@@ -10,6 +10,8 @@ import struct
 import pytest
 
 from rusty.errors import RustyError
+from rusty.frames import bindings
+from rusty.printer import write_form
 from rusty.runtime import Session
 from rusty.compile.inline import INLINE
 from rusty.values import EMPTY, NIL, List, make_list, sym
@@ -71,14 +73,22 @@ def bits(x):
     return ('obj', id(x))
 
 
+def frame_shown(entry) -> tuple:
+    """A backtrace entry's frame (its 4th element) as its variables' names
+    and write forms: fast and reference paths record the same frames."""
+    if len(entry) < 4:
+        return ()
+    return (tuple((n, write_form(v)) for n, v in bindings(entry[3])),)
+
+
 def outcome(fn):
     """('value', bits) or ('error', message, line, col, backtrace)."""
     try:
         return ('value', bits(fn()))
     except RustyError as e:
         where = (e.span.line, e.span.col) if e.span is not None else None
-        trace = [tuple((x.line, x.col) if x is not None and hasattr(x, 'line') else x for x in entry)
-                 for entry in e.trace]      # (call site, name[, entry site])
+        trace = [tuple((x.line, x.col) if x is not None and hasattr(x, 'line') else x for x in entry[:3])
+                 + frame_shown(entry) for entry in e.trace]      # (call site, name[, entry site][, frame])
         assert 'internal error' not in e.message, e.message
         return ('error', e.message, where, trace)
 
@@ -415,15 +425,15 @@ def test_a_million_mutual_tail_calls_run_in_constant_stack(monkeypatch):
     ('(define (down n) (if (= n 0) 0 (+ 1 (down (- n 1))))) (down 5000)', 1999),
 ])
 def test_with_the_gate_shut_every_call_goes_through_run(monkeypatch, src, runs):
-    # link.set_gate(D, -1) (a tool watching calls): run sees every non-tail
-    # call (and loops over the tail calls itself), and nothing else changes
+    # the compiled code's gate shut (as a tool's watcher shuts it): run sees
+    # every non-tail call (and loops over the tail calls itself), nothing else changes
     from rusty import apply
-    from rusty.compile.link import set_gate
+    from rusty.compile.link import session_namespace
     monkeypatch.setenv('RUSTY_RECURSION_LIMIT', '2000')
     want = outcome(lambda: session(monkeypatch, False).run(src, '<prog>'))
     s = session(monkeypatch, True)
     s.run('(define (warm x) x) (warm 1)', '<prog>')
-    set_gate(s.depth, -1)
+    session_namespace(s.depth)['GATE'] = -1
     entered = []
     real = apply.run
 

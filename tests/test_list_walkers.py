@@ -144,7 +144,7 @@ def caller_outcome(session, text):
         return ('value', write_form(session.run(text, 'cb.lisp')))
     except RustyError as e:
         where = (e.span.line, e.span.col) if e.span is not None else None
-        trace = [tuple((x.line, x.col) if hasattr(x, 'line') else x for x in entry) for entry in e.trace]
+        trace = [tuple((x.line, x.col) if hasattr(x, 'line') else x for x in entry[:3]) for entry in e.trace]
         return ('error', e.message, where, trace)
 
 

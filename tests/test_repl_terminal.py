@@ -11,6 +11,8 @@ import time
 
 import pexpect
 
+from helpers import leave_at_prompt
+
 
 def spawn(tmp_path, term='xterm-256color', no_color=True):
     env = dict(os.environ)
@@ -57,11 +59,7 @@ def test_a_session_in_a_real_terminal(tmp_path):
         child.sendcontrol('c')                     # Ctrl-C at the prompt: nothing happens
         child.send('(+ 1 2)\r')
         child.expect('=> 3')
-        child.expect('rusty>')          # a Ctrl-D typed before the prompt is up is the tty's, not ours
-        time.sleep(0.2)
-        child.sendcontrol('d')
-        child.expect('Goodbye.')
-        child.expect(pexpect.EOF)
+        leave_at_prompt(child)
     finally:
         child.close()
     assert child.exitstatus == 0

@@ -1,5 +1,6 @@
 """LANGUAGE.md §8.1 conventions, §8.4 predicates, §8.5 list builtins."""
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from helpers import dv, err, ev, out
 
@@ -116,6 +117,18 @@ def test_sort_stable_for_equal_numbers():
     assert ev('(map (lambda (x) (atan2 x -1)) (sort (list (- 0.0) 0.0)))') == '(-3.141592653589793 3.141592653589793)'
     # an exact integer and the float of its value compare equal too
     assert ev('(map exact? (sort (list 2 2.0 1)))') == '(#t #t #f)'
+
+
+BIG = 1 << 53
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.integers(-BIG, BIG), st.integers(-BIG - 3, -BIG), st.integers(BIG, BIG + 3),
+                          st.integers(), st.sampled_from([0, -1, 1, 2**30, 2**31 - 1])), max_size=40))
+def test_sort_of_exact_integers_agrees_with_a_plain_sort(xs):
+    # exact integers of any size, around 2^53 (where floats stop being exact) too
+    assert ev("(sort '(%s))" % ' '.join(map(str, xs))) == '(%s)' % ' '.join(map(str, sorted(xs)))
+    assert ev("(map exact? (sort '(%s)))" % ' '.join(map(str, xs))) == '(%s)' % ' '.join(['#t'] * len(xs))
 
 
 def test_sort_with_non_strict_order_returns_a_permutation():

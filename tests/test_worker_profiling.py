@@ -45,3 +45,20 @@ def test_profiling_after_an_interrupted_job_returns():
     r = run('interrupted')
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == ['stopped: interrupted', 'value 50 hook saw calls True']
+
+
+def test_no_asynchronous_exception_is_ever_cleared_with_null():
+    """The hang's cause, kept out for good: every PyThreadState_SetAsyncExc
+    call in rusty delivers an exception object (clearing one with NULL sets
+    CPython 3.11's pending flag for good, and a profiled thread spins)."""
+    import ast
+    import pathlib
+    import rusty
+    calls = []
+    for path in pathlib.Path(rusty.__file__).parent.rglob('*.py'):
+        for node in ast.walk(ast.parse(path.read_text(encoding='utf-8'))):
+            if isinstance(node, ast.Call) and getattr(node.func, 'attr', '') == 'PyThreadState_SetAsyncExc':
+                calls.append((path.name, ast.unparse(node.args[1])))
+    assert calls, 'the interrupt path moved: update this test'
+    for where, exc in calls:
+        assert exc.startswith('ctypes.py_object('), (where, exc)

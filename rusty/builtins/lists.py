@@ -332,6 +332,10 @@ def apply_(host, f, *args):
 
 # ── sort ─────────────────────────────────────────────────────────────────
 
+_NUMBERS = frozenset((int, float))
+_STRINGS = frozenset((str,))
+
+
 def _kind(x):
     return 'number' if x.__class__ is float or x.__class__ is int else 'string' if x.__class__ is str else None
 
@@ -358,8 +362,9 @@ def sort(host, lst, less=None):
         call = host.call
         return make_list([k.v for k in sorted((_Less(x, call, less) for x in items))])
     if len(items) > 1:
-        first = _kind(items[0])
-        other = items[1] if first is None else next((y for y in items if _kind(y) != first), None)
-        if other is not None:
+        classes = set(map(type, items))      # one pass in C; the mixed case is the rare one
+        if not (classes <= _NUMBERS or classes == _STRINGS):
+            first = _kind(items[0])
+            other = items[1] if first is None else next(y for y in items if _kind(y) != first)
             raise EvalError('sort: cannot compare %s and %s' % (display_form(items[0]), display_form(other)))
     return make_list(sorted(items))

@@ -15,7 +15,9 @@ from . import support
 FILENAME = '<rusty-compiled>'
 
 # The globals every generated module sees: helpers, classes and markers it
-# names; each session's modules get a copy with their own GATE (set_gate).
+# names; each session's modules get a copy with their own GATE: the depth past
+# which compiled code calls through apply.run, kept equal to the session's
+# `Depth.gate` (the limit, or -1 while a tool watches every call) by a watcher.
 NAMESPACE: dict = {}
 _SESSIONS: dict = {}            # id(Depth) -> (Depth, that session's namespace)
 
@@ -25,16 +27,10 @@ def session_namespace(D) -> dict:
     entry = _SESSIONS.get(id(D))
     if entry is None or entry[0] is not D:
         ns = dict(namespace())
-        ns['GATE'] = D.limit
+        ns['GATE'] = D.gate
+        D.watchers.append(lambda gate: ns.__setitem__('GATE', gate))
         entry = _SESSIONS[id(D)] = (D, ns)
     return entry[1]
-
-
-def set_gate(D, gate: int) -> None:
-    """The depth past which compiled code calls through apply.run: the limit
-    (normally), or -1 while a tool (trace, profiler) watches every call; a
-    self tail call loops only while the gate is not negative."""
-    session_namespace(D)['GATE'] = gate
 
 
 def namespace() -> dict:

@@ -211,10 +211,21 @@ class Lowering:
         else:
             tail = const(None)
         handler = ast.ExceptHandler(name('BaseException'), 'e', [
-            ast.Raise(call(name('FAILED'), name('e'), name('TABLE'), name('D'), tail), None)])
+            ast.Raise(call(name('FAILED'), name('e'), name('TABLE'), name('D'), tail, self.frame_names(fn, scope)),
+                      None)])
         decls = [ast.Nonlocal(sorted(fn.assigned_outer))] if fn.assigned_outer else []
         return ast.FunctionDef(fn.pyname, self.arguments(['d'] + fn.params),
                                decls + [ast.Try(stmts, [handler], [], [])], [])
+
+    def frame_names(self, fn, scope):
+        """A constant tuple pairing each Lisp name of fn's scope with its Python
+        local (what ,locals shows of a failed compiled function)."""
+        pairs = []
+        for i, s in enumerate(scope.names):
+            n, owner = self.vars.get((id(scope), i + 2), (None, None))
+            if n is not None and owner is fn:
+                pairs.append(ast.Tuple([const(s.name), const(n)], L))
+        return ast.Tuple(pairs, L)
 
     # ── bodies and forms ──
 
@@ -438,7 +449,7 @@ class Lowering:
     def direct_call(self, fnv, lam, args, site, r):
         """A non-tail call of positional function fnv (lambda lam): the call,
         its failures and a tail call it returns, as run does; past the gate
-        (the depth limit, or a tool watching calls: link.set_gate) through run."""
+        (the depth limit, or a tool watching calls: Depth.gate, copied by link.session_namespace) through run."""
         go = ast.Try([assign(r, call(fnv, ast.BinOp(name('d'), ast.Add(), const(1)), *args))],
                      [ast.ExceptHandler(name('BaseException'), 'e', [
                          ast.Raise(call(name('CALL_FAILED'), name('e'), lam, site, name('D')), None)])], [], [])

@@ -13,7 +13,7 @@ through the adapter); an error that leaves a function after a tail call
 within its run level carries that call (`rusty_tail`: site, name) for them.
 """
 from ..apply import apply_procedure, call_builtin, located, make_frame, recursion_message, run
-from ..errors import Abort, Exit, RecursionLimit, RustyError
+from ..errors import Abort, Exit, RecursionLimit, RustyError, give_back_if_out_of_memory
 from ..eval import expand_macro, undefined_error
 from ..resolve import MISSING, UNBOUND, assign_by_name
 from ..values import NIL, Lambda
@@ -41,8 +41,8 @@ def finish_tail(r, p, site, d, D):
         return run(r[0], r[1], r[2], D)
     except RustyError as e:
         tr = e.trace
-        if tr and len(tr[-1]) == 3 and tr[-1][2] is r[2]:
-            tr[-1] = tr[-1][:2] + (site,)      # the level was entered at site, not at the tail call
+        if tr and len(tr[-1]) >= 3 and tr[-1][2] is r[2]:
+            tr[-1] = tr[-1][:2] + (site,) + tr[-1][3:]   # the level was entered at site, not at the tail call
         raise
 
 
@@ -73,17 +73,42 @@ def too_deep(site, D):
 
 def call_failed(e, p, site, D):
     """What run does with an exception leaving lambda p's run level entered at site."""
+    give_back_if_out_of_memory(e)
     if isinstance(e, RustyError):
         here, name = _tail(e, site, p)
-        e.trace.append((here, name, site))
+        e.trace.append((here, name, site, e.__dict__.pop('rusty_frame', None)))
         e.__traceback__ = None
         return e
     if isinstance(e, KeyboardInterrupt):
         here, name = _tail(e, site, p)
+        frame = e.__dict__.pop('rusty_frame', None)
         err = located(e, here, D)
-        err.trace.append((here, name))
+        err.trace.append((here, name, None, frame))
         return err
     return e
+
+
+class FrameView:
+    """A compiled function's variables when it failed, as a backtrace entry's
+    frame for ,frames and ,locals: its scope's Lisp names and their values."""
+    __slots__ = ('names', 'vals')
+
+    def __init__(self, names, vals):
+        self.names, self.vals = names, vals
+
+    def values(self):
+        return self.vals
+
+
+def frame_of(e, names) -> None:
+    """Record on `e` the variables of the compiled function whose handler
+    caught it (the first frame of its traceback), once: `names` pairs each
+    Lisp name of its scope with its Python local."""
+    tb = e.__traceback__
+    if tb is None or 'rusty_frame' in e.__dict__:
+        return
+    here = tb.tb_frame.f_locals
+    e.rusty_frame = FrameView([n for n, _ in names], [here.get(py, UNBOUND) for _, py in names])
 
 
 def _tail(e, site, p):
@@ -92,16 +117,23 @@ def _tail(e, site, p):
     return (site, p.name) if t is None else t
 
 
-def failed_here(e, table, D, tail):
+def failed_here(e, table, D, tail, names=()):
     """An exception leaving a compiled function: one its own code raised (an
     inlined builtin's host error, Ctrl-C) becomes the rusty error the builtin
     would have raised, at the position of the code (`table`: line -> span);
     `tail` is the (site, name) of the tail call the function's run level made,
-    or None."""
-    if not isinstance(e, (RustyError, KeyboardInterrupt, Exit, Abort)):
+    or None; `names` pairs its scope's Lisp names with its Python locals."""
+    give_back_if_out_of_memory(e)
+    if isinstance(e, (RustyError, KeyboardInterrupt)):
+        frame_of(e, names)
+    elif not isinstance(e, (Exit, Abort)):
         tb = e.__traceback__
         if tb is not None and tb.tb_next is None and 'rusty_seen' not in e.__dict__:
+            frame_of(e, names)
+            view = e.__dict__.pop('rusty_frame', None)
             e = located(e, table.get(tb.tb_lineno), D)
+            if view is not None:
+                e.rusty_frame = view
         else:
             e.rusty_seen = True          # from deeper down: passed on as the reference does
     e.__traceback__ = None
@@ -136,7 +168,7 @@ def thrown(e, fr):
 def procedure_caller(D, ns):
     """apply.procedure_caller's `call(p, args)` (for map, sort, …), calling a
     compiled lambda's positional function directly, as run would (below the
-    gate of the session's namespace ns, see link.set_gate)."""
+    gate of the session's namespace ns, see Depth.gate, copied by link.session_namespace)."""
     from ..apply import procedure_caller as reference
     slow = reference(D)
 
@@ -186,7 +218,11 @@ def adapter(fn, D, extra=0):
         try:
             r = fn(n, *fr[2:end])
         except BaseException as e:
+            give_back_if_out_of_memory(e)
             D.n = n
+            seen = e.__dict__.pop('rusty_frame', None)
+            if seen is not None and len(seen.vals) == len(fr) - 2:
+                fr[2:] = seen.vals           # run records this frame: the values the function had
             return thrown(e, fr)
         D.n = n
         return r

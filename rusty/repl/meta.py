@@ -1,4 +1,5 @@
-"""Meta-commands: `,help ,doc ,apropos ,describe ,time ,expand ,load ,rust ,graph ,quit`.
+"""Meta-commands: `,help ,doc ,apropos ,describe ,time ,expand ,load ,rust ,graph ,quit`,
+and the debugging commands of debug.py.
 
 Each command is a function (repl, cmd) in one table; `cmd.arg` is the text
 after the command name and `cmd.code` is the whole input with the command name
@@ -13,6 +14,7 @@ import time
 from typing import NamedTuple
 
 from .. import docs
+from . import debug
 from ..docs import SPECIAL_FORM_DOCS
 from ..errors import RustyError
 from ..printer import display_form
@@ -170,6 +172,11 @@ def _help(repl, cmd):
         '  Ctrl-R       search the history (~/.rusty/history)',
         '  Ctrl-C       clear the input; during evaluation, stop it (definitions stay)',
         'Results: *1 *2 *3 are the last three values, *e the last error message.',
+        'Debugging, for example:',
+        '  ,trace fact          then (fact 2) prints > (fact 2) … < 2 on stderr, indented by depth',
+        '  ,profile (fib 20)    the value, then calls, total and own time of each procedure',
+        '  ,frames  ,locals 1   after an error: the frames, innermost first; frame 1\'s variables',
+        '  (breakpoint)         in code: a rusty[1]> prompt there (set! its locals); ,continue resumes',
     ]
     repl.write('\n'.join(lines) + '\n')
 
@@ -350,6 +357,12 @@ def _graph(repl, cmd):
         repl.write(graph_table(data, names) + '\n')
 
 
+# ,trace ,untrace ,profile ,frames ,locals ,up ,down ,continue (debug.py)
+for _row in debug.COMMANDS:
+    command(*_row[:4])(_row[4])
+
+
 @command('quit', ',quit', 'leave the REPL')
 def _quit(repl, cmd):
     return QUIT
+

@@ -20,7 +20,6 @@ from prompt_toolkit.shortcuts import CompleteStyle
 from . import indent, meta
 from .complete import RustyCompleter
 
-PROMPT = 'rusty> '
 CONTINUATION = '  ...> '
 
 
@@ -268,7 +267,7 @@ def make_prompt(repl, input=None, output=None, history_file=None):
         style = Style.from_dict({'matching-bracket': 'reverse', 'unmatched-bracket': 'underline'})
 
     return PromptSession(
-        message=[('class:prompt', PROMPT)],
+        message=lambda: [('class:prompt', repl.prompt_text())],
         prompt_continuation=lambda width, line, wrap: [('class:continuation', CONTINUATION if not wrap
                                                         else ' ' * len(CONTINUATION))],
         multiline=True,

@@ -18,9 +18,11 @@ from ..errors import Exit, Interrupted, RustyError, out_of_memory
 from ..pretty import pretty_string
 from ..report import render
 from ..values import NIL, sym
-from . import indent, meta
+from . import debug, indent, meta
 from .style import ReportStyle, color_wanted, highlight, paint
 
+PROMPT = 'rusty> '
+NESTED_PROMPT = 'rusty[%d]> '    # inside N breakpoints
 BANNER = ('rusty %s — a Lisp you can live in.\n'
           'Type ,help for commands, (help) for the language; Ctrl-D or quit leaves.\n')
 KEEP_INPUTS = 2000      # past inputs kept for error reports that point into them
@@ -94,6 +96,10 @@ class Repl:
         self.color = color_wanted(stream) if color is None else color
         self.inputs: dict[int, str] = {}
         self.count = 0
+        self.level = 0              # breakpoints open (nested prompts)
+        self.breaks = []            # their environments (frames.Env), innermost last
+        self.last_error = None      # the last evaluation's uncaught error (,frames)
+        self.frame_at = 0           # the frame ,locals shows (,up / ,down move it)
         self.sources = Sources(self)
         self.lexer = None
         self.report_style = None
@@ -129,6 +135,8 @@ class Repl:
         for name in ('*1', '*2', '*3', '*e'):
             if session.global_value(name) is None:
                 session.genv.define(sym(name), NIL)
+        session.on_breakpoint = self._breakpoint
+        session.tools            # made now: errors then keep the frame they failed in (,locals)
         self._session = session
         self._session_ready.set()
 
@@ -269,12 +277,55 @@ class Repl:
         session = self.session
         self._listen_for_compiles()
         try:
-            value = session.run(code, file)
+            if self.breaks:
+                value = session.run_at(code, file, self.breaks[-1].frame)
+            else:
+                value = session.run(code, file)
         except RustyError as e:
+            self.post_mortem(e)
             self.report(e)
             return False, None
         self.remember(value)
         return True, value
+
+    def post_mortem(self, err) -> None:
+        """Keep an uncaught error for ,frames and ,locals."""
+        self.last_error = err
+        self.frame_at = 0
+
+    # ── Breakpoints ──
+
+    def prompt_text(self) -> str:
+        """`rusty> `, or `rusty[N]> ` inside N breakpoints."""
+        return PROMPT if not self.level else NESTED_PROMPT % self.level
+
+    def _breakpoint(self, env):
+        """On the evaluation thread: the nested prompt, run by this (the
+        prompt's) thread; the value (breakpoint) returns."""
+        return self.session.worker.upcall(lambda: self.nested(env))
+
+    def nested(self, env):
+        """A nested prompt in a breakpoint's environment, until ,continue or
+        Ctrl-D; the value of the last expression evaluated there (Nil if none)."""
+        from ..frames import where
+        self.level += 1
+        self.breaks.append(env)
+        self.last_value = NIL
+        self.fresh_line()
+        self.write(self.paint('; breakpoint at %s — ,locals shows its variables, ,continue (or Ctrl-D) resumes'
+                              % where(env.span), 'ansibrightblack') + '\n')
+        try:
+            while True:
+                try:
+                    if self.step() in (meta.QUIT, debug.RESUME):
+                        break
+                except KeyboardInterrupt:
+                    self._quietly(self.report, Interrupted())
+        finally:
+            self.breaks.pop()
+            self.level -= 1
+        value, self.last_value = self.last_value, NIL
+        return value
 
     def apply(self, proc, args):
         """Call a procedure on the evaluation thread; (ok, value), errors reported."""
@@ -296,8 +347,11 @@ class Repl:
         self.inputs.pop(self.count - KEEP_INPUTS, None)
         return ReplName(self.count)
 
+    last_value = NIL    # inside a breakpoint: the last value, what ,continue resumes with
+
     def remember(self, value) -> None:
         """*1 *2 *3: the last three values (Nil results do not count)."""
+        self.last_value = value
         if value is NIL:
             return
         g = self.session.genv
