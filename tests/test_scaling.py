@@ -36,8 +36,10 @@ def session():
 
 
 def calls(s, setup, expr):
-    """Python-level calls made while evaluating expr (after setup)."""
+    """Python-level calls made while evaluating expr (after setup, and after
+    a first run, so that compiling the lambdas it calls is not counted)."""
     s.run(setup)
+    s.run(expr)
     counts = collections.Counter()
 
     def hook(frame, event, arg):
