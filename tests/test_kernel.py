@@ -157,7 +157,17 @@ def test_complete_inspect_is_complete(kernel):
 
 
 def _interrupt(km, kc, code, after=1.0):
-    mid = kc.execute(code)
+    """Run `code` (which first prints `started`), interrupt it once it has
+    started and `after` more seconds passed: (reply content, seconds the
+    interrupt took). Waiting for the output, not a fixed time, keeps a slow
+    machine from interrupting before the cell runs."""
+    mid = kc.execute('(display "started") (newline) ' + code)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        msg = kc.get_iopub_msg(timeout=120)
+        if (msg['parent_header'].get('msg_id') == mid and msg['msg_type'] == 'stream'
+                and 'started' in msg['content']['text']):
+            break
     time.sleep(after)
     start = time.monotonic()
     km.interrupt_kernel()
@@ -184,8 +194,9 @@ def test_interrupt_stops_native_code(kernel):
     reply, took = _interrupt(km, kc, '(tensor-sum (matmul m (matmul m (matmul m (matmul m (matmul m m))))))', after=1.5)
     assert (reply['status'], reply['evalue']) == ('error', 'interrupted')
     assert took < 10
-    _r, out = execute(kc, '(tensor-shape m)')
-    assert out[0][1]['data']['text/plain'] == '(2000 2000)'
+    r, out = execute(kc, '(tensor-shape m)')
+    assert r['status'] == 'ok', r
+    assert out[0][1]['data']['text/plain'] == '(2000 2000)', out
 
 
 @pytest.mark.rustc
