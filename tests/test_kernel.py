@@ -181,7 +181,7 @@ def test_interrupt_keeps_the_definitions(kernel):
     km, kc = kernel
     assert execute(kc, '(define kept 42)')[0]['status'] == 'ok'
     reply, took = _interrupt(km, kc, '(define (spin n) (spin (+ n 1)))\n(spin 0)')
-    assert (reply['status'], reply['evalue']) == ('error', 'interrupted')
+    assert (reply['status'], reply.get('evalue')) == ('error', 'interrupted'), reply
     assert took < 10
     _r, out = execute(kc, 'kept')
     assert out[0][1]['data']['text/plain'] == '42'
@@ -191,8 +191,11 @@ def test_interrupt_keeps_the_definitions(kernel):
 def test_interrupt_stops_native_code(kernel):
     km, kc = kernel
     assert execute(kc, '(define m (ones (list 2000 2000)))')[0]['status'] == 'ok'
-    reply, took = _interrupt(km, kc, '(tensor-sum (matmul m (matmul m (matmul m (matmul m (matmul m m))))))', after=1.5)
-    assert (reply['status'], reply['evalue']) == ('error', 'interrupted')
+    chain = 'm'
+    for _ in range(12):          # 12 products of 2000x2000: seconds even for the native kernels
+        chain = '(matmul m %s)' % chain
+    reply, took = _interrupt(km, kc, '(tensor-sum %s)' % chain, after=0.2)
+    assert (reply['status'], reply.get('evalue')) == ('error', 'interrupted'), reply
     assert took < 10
     r, out = execute(kc, '(tensor-shape m)')
     assert r['status'] == 'ok', r
