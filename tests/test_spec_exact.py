@@ -236,3 +236,12 @@ def test_the_fast_paths_give_the_same_messages():
 ])
 def test_arity_messages_name_the_procedure(src, msg):
     assert err(src) == msg
+
+
+def test_an_exact_power_too_large_to_compute_is_refused_at_once():
+    # the host's power cannot be interrupted: (expt 2 9007199254740993) held the session for good
+    assert err('(expt 2 9007199254740993)') == 'expt: result too large'
+    assert err('(expt -3 100000000)') == 'expt: result too large'
+    assert ev('(list (expt -1 99999999999) (expt 0 99999999999) (expt 1 99999999999) (expt 2 99999999999.0))') \
+        == '(-1 0 1 inf)'
+    assert ev('(= (expt 2 16777216) (* (expt 2 8388608) (expt 2 8388608)))') == '#t'   # the largest allowed

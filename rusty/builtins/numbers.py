@@ -223,13 +223,21 @@ def cpow(x: float, y: float) -> float:
         return -INF if x < 0 and _odd_integer(y) else INF
 
 
-@TABLE.fn('expt', 2, 2, doc='x raised to the power y (C pow); exact for an exact x and an exact y >= 0.',
+# An exact power of more bits than this is refused before it is computed: a
+# host power holds the interpreter for seconds (Ctrl-C cannot stop it).
+EXPT_BITS = 1 << 24
+
+
+@TABLE.fn('expt', 2, 2, doc='x raised to the power y (C pow); exact for an exact x and an exact y >= 0 '
+          '(refused, `expt: result too large`, past 2^24 bits).',
           sig='(expt x y)', examples=(('(expt 2 10)', '1024'), ('(expt 9 0.5)', '3'),
                                       ('(expt 2 100)', '1267650600228229401496703205376'),
                                       ('(expt 2 -1)', '0.5')))
 def expt(x, y):
     _two('expt', x, y)
     if x.__class__ is int and y.__class__ is int and y >= 0:
+        if y > 1 and (x > 1 or x < -1) and (x.bit_length() - 1) * y > EXPT_BITS:
+            raise EvalError('expt: result too large')      # the host's power cannot be interrupted
         return x ** y
     return cpow(to_f64(x), to_f64(y))
 
