@@ -143,8 +143,8 @@ def compiled(source: str, filename: str, tree=None):
     when it has it; with `tree` (an ast module), `source` is only its key
     and the tree is what is compiled.
 
-    For generated code that start-up compiles every time (the evaluator's
-    specialised templates): a cached code object is the one compile() gives.
+    For generated code compiled again in every session (the compiler's
+    lowered lambdas): a cached code object is the one compile() gives.
     """
     path = entry_path('code-%s.pyc' % key(filename.encode(), source.encode('utf-8', 'surrogatepass')))
     if path is not None:
