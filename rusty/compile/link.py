@@ -104,7 +104,7 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
 
 def lowered(params, rest, body, lscope, span, unit, name):
     """The Compiled lambda, or None when it stays on the reference."""
-    from .lower import Unsupported, lower
+    from .lower import Unsupported, _MakerSpec, lower
     import ast
     try:
         mod, consts, table = lower(unit, params, rest, body, lscope, span, name)
@@ -116,7 +116,7 @@ def lowered(params, rest, body, lscope, span, unit, name):
     ns = {}
     exec(code, session_namespace(unit.depth), ns)
     consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth, c.extra)
-              if c.__class__.__name__ == '_MakerSpec' else c for c in consts]
+              if c.__class__ is _MakerSpec else c for c in consts]
     return Compiled(ns['factory'], consts, table)
 
 
