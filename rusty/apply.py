@@ -27,13 +27,15 @@ class Depth:
         self.limit = limit
         self.gate = limit
         self.tools = None
-        self.watchers = []      # gate -> None: fast paths that keep their own copy of the gate
+        self.watchers = []      # (gate, counting) -> None: fast paths that keep their own copy of the gate
 
-    def set_gate(self, gate: int) -> None:
-        """Move the gate (the tools do), telling the watchers."""
+    def set_gate(self, gate: int, counting=None) -> None:
+        """Move the gate (the tools do), telling the watchers; `counting`: the
+        profiler, when it alone is on (compiled code then counts its own
+        calls and keeps the limit as its gate, tools.Tools.update_gate)."""
         self.gate = gate
         for watch in self.watchers:
-            watch(gate)
+            watch(gate, counting)
 
     def past(self, p, site):
         """`run` found n past the gate: the recursion error if n is past the

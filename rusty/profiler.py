@@ -1,12 +1,16 @@
 """The Lisp profiler: calls, total and own time per procedure, and its table.
 
-The tools (tools.py) call `enter(p)` before a lambda's body runs and `leave()`
-after it (one hop of a tail-call chain each); builtins and natives are timed
-by wrapping their host function while the profiler runs (`Profiling`,
-`timed`). Own
-time is a call's time less the time of the calls it made; total time counts
-only the outermost of a procedure's calls in progress (recursion is not
-counted twice). No host profiling hook (sys.setprofile) is used.
+Each call in progress keeps, in its own host frame, its row, its start time
+and what `Profiler.inner` was when it began (`enter` … `leave`): `inner` is
+the time of the finished calls the innermost call in progress made, so a
+call's own time is its time less `inner` at its end. The tools' stand-ins
+(tools.py) count lambdas run by the reference evaluator, one hop of a
+tail-call chain each; compiled code counts its own calls inline, with the
+same steps (rusty/compile/lower.py, `Lowering.profiled`); builtins and
+natives are timed by wrapping their host function while the profiler runs
+(`Profiling`, `timed`). Total time counts only the outermost of a
+procedure's calls in progress (recursion is not counted twice). No host
+profiling hook (sys.setprofile) is used.
 """
 from time import perf_counter
 
@@ -33,30 +37,28 @@ class Row:
 
 
 class Profiler:
-    """The call stack of one profiled run and a Row per procedure."""
+    """A Row per procedure, and the own-time bookkeeping of the calls in progress."""
 
     def __init__(self):
         self.rows = {}          # the lambda's body, the builtin or native -> its Row
-        self.stack = []         # [row, start, time of the calls it made]
+        self.inner = 0.0        # time of the finished calls the innermost call in progress made
         self.start = perf_counter()
         self.elapsed = None
 
-    def mark(self) -> int:
-        return len(self.stack)
-
     def new_row(self, p) -> Row:
         """The row of lambda (or macro) `p`, keyed by its body (lists hash by identity)."""
-        row = self.rows[p.body] = Row(lambda_label(p), False, p.body)
+        return self.named_row(p.body, p.name, p.__class__ is not Lambda)
+
+    def named_row(self, body, name: str, macro: bool = False) -> Row:
+        """The row of the lambda named `name` with `body` (compiled code, which
+        knows a nested lambda's body and name but not its value)."""
+        row = self.rows.get(body)
+        if row is None:
+            row = self.rows[body] = Row(lambda_label(name, body, macro), False, body)
         return row
 
-    def enter(self, p) -> None:
-        """A call of lambda (or macro) `p` begins."""
-        row = self.rows.get(p.body)
-        if row is None:
-            row = self.new_row(p)
-        row.calls += 1
-        row.active += 1
-        self.stack.append([row, perf_counter(), 0.0])
+    def row_of(self, p) -> Row:
+        return self.rows.get(p.body) or self.new_row(p)
 
     def builtin_row(self, b) -> Row:
         """The row of builtin or native `b`."""
@@ -66,25 +68,24 @@ class Profiler:
             row = self.rows[b] = Row(label, True, b)
         return row
 
-    def leave(self) -> None:
-        """The innermost call in progress ends."""
-        now = perf_counter()
-        row, start, inner = self.stack.pop()
-        spent = now - start
-        row.own += spent - inner
+    def enter(self, row: Row) -> float:
+        """A call counted in `row` begins: what `leave` needs back (the caller
+        then takes the start time)."""
+        row.calls += 1
+        row.active += 1
+        saved, self.inner = self.inner, 0.0
+        return saved
+
+    def leave(self, row: Row, saved: float, start: float) -> None:
+        """The call counted in `row` since `start` ends (`saved`: enter's answer)."""
+        spent = perf_counter() - start
+        row.own += spent - self.inner
         row.active -= 1
         if not row.active:
             row.total += spent
-        if self.stack:
-            self.stack[-1][2] += spent
-
-    def unwind(self, mark: int) -> None:
-        """End the calls in progress above `mark` (an error passing)."""
-        while len(self.stack) > mark:
-            self.leave()
+        self.inner = saved + spent
 
     def stop(self) -> None:
-        self.unwind(0)
         self.elapsed = perf_counter() - self.start
 
     # ── The table ──
@@ -126,13 +127,11 @@ class Profiler:
         return rows + [top]
 
 
-def lambda_label(p) -> str:
+def lambda_label(name: str, body, macro: bool) -> str:
     """A lambda's row label: its name, and where it was written."""
-    body = p.body
     span = body.span if body.__class__ is List else None
     where = ' (%s:%d)' % (span.file, span.line) if span is not None else ''
-    kind = ' [macro]' if p.__class__ is not Lambda else ''
-    return '%s%s%s' % (p.name, kind, where)
+    return '%s%s%s' % (name, ' [macro]' if macro else '', where)
 
 
 def seconds(t: float) -> str:
@@ -173,20 +172,19 @@ class Profiling:
 
 
 def timed(fn, row: Row, profiler: Profiler):
-    """`fn` counted in `row` by `profiler` (as Profiler.enter and leave count a lambda)."""
-    stack, leave = profiler.stack, profiler.leave
+    """`fn` counted in `row` by `profiler` (as the stand-ins count a lambda)."""
+    enter, leave = profiler.enter, profiler.leave
 
     def call(*args):
-        row.calls += 1
-        row.active += 1
-        stack.append([row, perf_counter(), 0.0])
+        saved = enter(row)
+        start = perf_counter()
         try:
             value = fn(*args)
         except BaseException as e:
             give_back_if_out_of_memory(e)       # first, as every handler on the evaluation path
-            leave()
+            leave(row, saved, start)
             raise
-        leave()
+        leave(row, saved, start)
         return value
     call.profiled = True
     return call

@@ -7,6 +7,8 @@ stand-in is not a lambda: its code applies the real procedure, follows its
 tail calls itself (so a traced tail call keeps its depth, and the profiler
 sees each procedure of the chain) and returns the value. When no tool is on
 the gate is the depth limit again and application costs what it did.
+Compiled code, while the profiler alone is on, counts its own calls and
+runs at full speed (see profiler.py); the stand-in leaves its hops alone.
 """
 import sys
 from time import perf_counter
@@ -47,11 +49,12 @@ class Tools:
     def update_gate(self) -> None:
         """The gate down (-1) while a tool is on, else back at the limit."""
         D = self.depth
-        D.set_gate(-1 if (self.traced or self.profiler is not None) else D.limit)
-        if self.profiler is not None and not self.traced:
-            self.stand_in = StandIn(profiled_apply(self, self.profiler))
+        alone = self.profiler if not self.traced else None
+        if alone is not None:
+            self.stand_in = StandIn(profiled_apply(self, alone))
         else:
             self.stand_in = self._general
+        D.set_gate(-1 if (self.traced or self.profiler is not None) else D.limit, alone)
 
     def trace(self, name: str, value) -> None:
         """Trace the lambda `value` (the global `name`'s value)."""
@@ -97,7 +100,6 @@ class Tools:
         entry = site
         traced, prof = self.traced, self.profiler
         opened = False
-        mark = prof.mark() if prof is not None else 0
         try:
             while True:
                 if p in traced:
@@ -106,33 +108,38 @@ class Tools:
                         opened = True
                     self._line('> ' + call_text(p, fr))
                 if prof is not None:
-                    prof.enter(p)
-                    r = p.code(fr)
-                    prof.leave()
+                    row = prof.row_of(p)
+                    saved = prof.enter(row)
+                    start = perf_counter()
+                    try:
+                        r = p.code(fr)
+                    except BaseException as e:
+                        give_back_if_out_of_memory(e)
+                        prof.leave(row, saved, start)
+                        raise
+                    prof.leave(row, saved, start)
                 else:
                     r = p.code(fr)
                 if r.__class__ is not tuple:
                     break
                 p, fr, site = r
         except RustyError as e:
-            self._unwind(prof, mark, opened)
+            self._close(opened)
             self.record(e, p, fr, site, entry)
             raise
         except KeyboardInterrupt as e:
-            self._unwind(prof, mark, opened)
+            self._close(opened)
             raise interrupted_in(e, p, fr, site, self.depth)
         except BaseException as e:
             give_back_if_out_of_memory(e)
-            self._unwind(prof, mark, opened)
+            self._close(opened)
             raise
         if opened:
             self._line('< ' + write_form(r))
             self.level -= 1
         return r
 
-    def _unwind(self, prof, mark: int, opened: bool) -> None:
-        if prof is not None:
-            prof.unwind(mark)
+    def _close(self, opened: bool) -> None:
         if opened:
             self.level -= 1
 
@@ -148,39 +155,46 @@ class Tools:
 
 def profiled_apply(tools: Tools, prof):
     """The stand-in's code when only profiler `prof` is on: Tools._apply
-    without trace, Profiler.enter written out, what it reads bound here (the
-    profiled run's hot path; the tests compare its counts with _apply's)."""
-    rows, stack, leave, new_row, depth = prof.rows, prof.stack, prof.leave, prof.new_row, tools.depth
+    without trace, what it reads bound here (the profiled run's hot path; the
+    tests compare its counts with _apply's). Compiled code counts its own
+    calls (its adapter says so: `counts_itself`), so a hop into it is not
+    counted here."""
+    row_of, enter, leave, depth = prof.row_of, prof.enter, prof.leave, tools.depth
 
     def apply(fr):
         p, site = tools.p, tools.site
         entry = site
-        mark = len(stack)
         try:
             while True:
-                row = rows.get(p.body)
-                if row is None:
-                    row = new_row(p)
-                row.calls += 1
-                row.active += 1
-                stack.append([row, perf_counter(), 0.0])
-                r = p.code(fr)
-                leave()
+                code = p.code
+                if code.__class__ is FUNCTION and 'counts_itself' in code.__dict__:
+                    r = code(fr)
+                else:
+                    row = row_of(p)
+                    saved = enter(row)
+                    start = perf_counter()
+                    try:
+                        r = code(fr)
+                    except BaseException as e:
+                        give_back_if_out_of_memory(e)
+                        leave(row, saved, start)
+                        raise
+                    leave(row, saved, start)
                 if r.__class__ is not tuple:
                     return r
                 p, fr, site = r
         except RustyError as e:
-            prof.unwind(mark)
             tools.record(e, p, fr, site, entry)
             raise
         except KeyboardInterrupt as e:
-            prof.unwind(mark)
             raise interrupted_in(e, p, fr, site, depth)
         except BaseException as e:
             give_back_if_out_of_memory(e)
-            prof.unwind(mark)
             raise
     return apply
+
+
+FUNCTION = type(profiled_apply)
 
 
 def call_text(p, fr) -> str:

@@ -173,3 +173,70 @@ def test_natives_are_timed_and_traced_callers_see_them(s):
     s.err.truncate()
     assert s.run('(f 1)') == 1.0
     assert s.err.getvalue().splitlines() == ['> (f 1)', '  > (f 0)', '  < 0', '< 1']
+
+
+PROGRAM = FIB + textwrap.dedent('''
+    (define (spin n acc) (if (= n 0) acc (spin (- n 1) (+ acc 1))))
+    (define (outer xs)
+      (define (sq x) (* x x))
+      (define inc (lambda (x) (+ x 1)))
+      (let walk ((ys (map inc (map sq xs))) (acc 0))
+        (if (null? ys) acc (walk (cdr ys) (+ acc (car ys))))))
+    (define (deep n) (if (= n 0) (car n) (+ 1 (deep (- n 1)))))
+    ''')
+
+
+def lisp_rows(prof) -> dict:
+    """label -> (calls, total, own) of the Lisp procedures' rows."""
+    return {r.label: (r.calls, r.total, r.own) for r in prof.rows.values() if not r.builtin}
+
+
+def test_compiled_code_counts_its_own_calls_as_the_reference_does(monkeypatch):
+    """Compiled functions count themselves while the profiler alone is on:
+    the self tail loop's hops, nested defines (named as define names them),
+    a named let; the counts are the reference evaluator's."""
+    code = '(list (fib 9) (spin 40 0) (outer (iota 30)) (spin 7 0) (outer (iota 5)))'
+    counted = []
+    for fast in (False, True):
+        sess = session(monkeypatch, fast)
+        sess.run(PROGRAM, 'prog.lisp')
+        sess.run('(list (fib 2) (spin 2 0) (outer (iota 2)))')      # compiled from their next call
+        sess.profile(code)
+        counted.append({label: c for label, (c, _, _) in lisp_rows(sess.last_profile).items()})
+    assert counted[0] == counted[1]
+    assert counted[1]['spin (prog.lisp:3)'] == 41 + 8
+    assert counted[1]['sq (prog.lisp:5)'] == 35
+    assert counted[1]['inc (prog.lisp:6)'] == 35
+    assert counted[1]['walk (prog.lisp:8)'] == 31 + 6
+
+
+def test_compiled_code_is_timed_own_within_total(monkeypatch):
+    sess = session(monkeypatch, True)
+    sess.run(PROGRAM, 'prog.lisp')
+    sess.run('(fib 3)')
+    sess.profile('(fib 16)')
+    prof = sess.last_profile
+    (calls, total, own), = [v for k, v in lisp_rows(prof).items() if k.startswith('fib')]
+    assert calls == 2 * 1597 - 1
+    assert 0 < own <= total + 1e-9 <= prof.elapsed + 1e-9        # recursion is not counted twice
+    assert prof.inner >= 0
+
+
+@pytest.mark.parametrize('fast', [False, True], ids=['reference', 'fast'])
+def test_an_error_through_counted_calls_leaves_every_call(monkeypatch, fast):
+    """A failure passing up through profiled calls (compiled ones leave in
+    their handler) ends each of them: no row stays active, and the error and
+    its backtrace are what they are unprofiled."""
+    sess = session(monkeypatch, fast)
+    sess.run(PROGRAM, 'prog.lisp')
+    sess.run('(fib 2)')
+    with pytest.raises(RustyError) as plain:
+        sess.run('(deep 30)')
+    with pytest.raises(RustyError) as profiled:
+        sess.profile('(deep 30)')
+    assert profiled.value.message == plain.value.message == 'car: not a pair'
+    assert len(profiled.value.trace) == len(plain.value.trace)
+    rows = sess.last_profile.rows.values()
+    assert all(r.active == 0 for r in rows)
+    assert {r.label: r.calls for r in rows if not r.builtin}['deep (prog.lisp:9)'] == 31
+    assert sess.profile('(fib 10)') == 55                  # and the next profiled run is whole

@@ -7,6 +7,7 @@ session), and a lambda the lowering refuses stays on the reference.
 RUSTY_SPECIALIZE=0 (or RUSTY_COMPILE=0) leaves the hook out: the reference
 evaluator alone."""
 import os
+from time import perf_counter
 
 from .. import diskcache
 from ..values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, Vector, cons
@@ -17,7 +18,9 @@ FILENAME = '<rusty-compiled>'
 # The globals every generated module sees: helpers, classes and markers it
 # names; each session's modules get a copy with their own GATE: the depth past
 # which compiled code calls through apply.run, kept equal to the session's
-# `Depth.gate` (the limit, or -1 while a tool watches every call) by a watcher.
+# `Depth.gate` (the limit, or -1 while a tool watches every call) by a watcher,
+# and their own PROF: the profiler while it alone is on (compiled code counts
+# its own calls then, and GATE stays the limit), else None.
 NAMESPACE: dict = {}
 _SESSIONS: dict = {}            # id(Depth) -> (Depth, that session's namespace)
 
@@ -28,7 +31,9 @@ def session_namespace(D) -> dict:
     if entry is None or entry[0] is not D:
         ns = dict(namespace())
         ns['GATE'] = D.gate
-        D.watchers.append(lambda gate: ns.__setitem__('GATE', gate))
+        ns['PROF'] = None
+        D.watchers.append(lambda gate, counting: ns.update(GATE=D.limit if counting is not None else gate,
+                                                           PROF=counting))
         entry = _SESSIONS[id(D)] = (D, ns)
     return entry[1]
 
@@ -39,7 +44,7 @@ def namespace() -> dict:
         NAMESPACE.update({
             'List': List, 'EMPTY': EMPTY, 'NIL': NIL, 'Symbol': Symbol, 'int': int, 'float': float, 'str': str,
             'Lambda': Lambda, 'Macro': Macro, 'Builtin': Builtin, 'UNBOUND': UNBOUND, 'MISSING': MISSING, 'CONS': cons, 'VECTOR': Vector,
-            'tuple': tuple, 'BaseException': BaseException,
+            'tuple': tuple, 'BaseException': BaseException, 'CLOCK': perf_counter,
             'CALL_ANY': support.call_any, 'CALL_BUILTIN': support.call_builtin_at, 'FINISH': support.finish_tail,
             'EXPAND': support.expand_at, 'TOO_DEEP': support.too_deep, 'CALL_FAILED': support.call_failed,
             'FAILED': support.failed_here, 'TAILED': support.tailed, 'ENV_READ': support.env_read,
@@ -96,7 +101,7 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
                 lam.code = reference
             else:
                 link(state[0], lam, f, unit)
-            return lam.code(fr)
+            return code()(fr)           # compiled from the next call (a profiler's stand-in counted this one)
         lam.code = first_call
         return lam
     return make_compiled

@@ -17,6 +17,7 @@ from ..eval import SPECIALS, sub_span
 from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..syntax import problem
 from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, make_list, sym
+from . import counting
 from .inline import _is_not, inline_spec, library_spec
 
 
@@ -86,6 +87,7 @@ class Fn:
         self.outer = outer
         self.loop = loop                # how a self tail call is recognised: ('cell', k) / ('var', name) / None
         self.selfname = selfname        # expression text's owner of .name for backtraces (SELF or a var)
+        self.label = 'lambda'           # its name for the profiler when it has no selfname
         self.assigned_outer = set()     # names of outer functions this one assigns
         self.defined = []               # Python names of the body's define slots (UNBOUND at entry)
         self.looped = False             # a self tail call was compiled as the loop
@@ -109,6 +111,7 @@ class Lowering:
         self.assigned: set = set()      # symbols some set! in the unit targets
         self.no_inline = 0
         self.known: dict = {}           # python name of a named let's loop -> (its function, its arity)
+        self.naming = None              # the name a define gives the lambda about to be lowered
 
     # ── bookkeeping ──
 
@@ -213,9 +216,12 @@ class Lowering:
         handler = ast.ExceptHandler(name('BaseException'), 'e', [
             ast.Raise(call(name('FAILED'), name('e'), name('TABLE'), name('D'), tail, self.frame_names(fn, scope)),
                       None)])
+        counting.failing(handler)
+        label = attr(name(fn.selfname), 'name') if fn.selfname else const(fn.label)
         decls = [ast.Nonlocal(sorted(fn.assigned_outer))] if fn.assigned_outer else []
         return ast.FunctionDef(fn.pyname, self.arguments(['d'] + fn.params),
-                               decls + [ast.Try(stmts, [handler], [], [])], [])
+                               decls + counting.entry(self.k(body), label)
+                               + [ast.Try(counting.counted(stmts), [handler], [], [])], [])
 
     def frame_names(self, fn, scope):
         """A constant tuple pairing each Lisp name of fn's scope with its Python
@@ -798,7 +804,11 @@ class Lowering:
             raise Unsupported('define')
         target = x.cdr.car
         if target.__class__ is Symbol:
-            vs, ve = self.value(x.cdr.cdr.car, scope, self.span_of(x.cdr.cdr, span), fn)
+            init = x.cdr.cdr.car
+            if init.__class__ is List and init is not EMPTY and init.car in FN_FORMS:
+                self.naming = target.name       # NAMED names the lambda it makes so (the profiler's row)
+            vs, ve = self.value(init, scope, self.span_of(x.cdr.cdr, span), fn)
+            self.naming = None
             var = self.slot(target, scope)
             t = self.fresh()
             out = vs + [assign(t, ve), ast.Expr(call(name('NAMED'), name(t), self.k(target))), assign(var, name(t))]
@@ -848,6 +858,7 @@ class Lowering:
             lscope.add(dname, maybe_unbound=True)
         pyname = pyname or self.fresh('f_' + _ident(lname) + '_')
         inner = Fn(pyname, None, fn, loop=('var', loopvar) if loopvar else None, selfname=loopvar)
+        inner.label, self.naming = self.naming or lname, None
         names = self.bind(lscope, inner)
         inner.params, inner.defined = names[:len(slots)], names[len(slots):]
         fdef = self.function(inner, body, lscope, span)

@@ -1,0 +1,111 @@
+"""A compiled function's own profile accounting.
+
+While the profiler alone is on, the session's namespace holds it as PROF
+(link.session_namespace) and compiled functions count their own calls, with
+the steps of `Profiler.enter` and `leave` (profiler.py): a row per lambda,
+keyed by its body; each hop of a self tail call compiled as the loop is one
+more call, as each hop of the reference's run loop is. Otherwise PROF is None
+and what this adds costs a test at entry and one at each return.
+"""
+import ast
+
+PROF, ROW, SAVED, START, VALUE = 'prof_', 'prow_', 'psaved_', 'pstart_', 'pret_'
+L, S = ast.Load(), ast.Store()
+
+
+def _name(n: str):
+    return ast.Name(n, L)
+
+
+def _call(fn, *args):
+    return ast.Call(fn, list(args), [])
+
+
+def _method(obj: str, m: str, *args):
+    return _call(ast.Attribute(_name(obj), m, L), *args)
+
+
+def _assign(target: str, value):
+    return ast.Assign([ast.Name(target, S)], value)
+
+
+def _when_on(stmts) -> ast.If:
+    return ast.If(ast.Compare(_name(PROF), [ast.IsNot()], [ast.Constant(None)]), stmts, [])
+
+
+def entry(body, label) -> list:
+    """The statements opening a counted call of the lambda whose body (list)
+    is the expression `body` and whose name is the expression `label`."""
+    row = ast.BoolOp(ast.Or(), [_call(ast.Attribute(ast.Attribute(_name(PROF), 'rows', L), 'get', L), body),
+                                _method(PROF, 'named_row', body, label)])
+    return [_assign(PROF, _name('PROF')),
+            _when_on([_assign(ROW, row),            # Profiler.enter, written out
+                      _add(ROW, 'calls', 1), _add(ROW, 'active', 1),
+                      _assign(SAVED, ast.Attribute(_name(PROF), 'inner', L)),
+                      ast.Assign([ast.Attribute(_name(PROF), 'inner', S)], ast.Constant(0.0)),
+                      _assign(START, _call(_name('CLOCK')))])]
+
+
+def _add(obj: str, field: str, n: int):
+    return ast.AugAssign(ast.Attribute(_name(obj), field, S), ast.Add(), ast.Constant(n))
+
+
+def leave() -> ast.If:
+    """Profiler.leave, written out."""
+    spent = ast.Name(START, L)
+    inner = ast.Attribute(_name(PROF), 'inner', L)
+    return _when_on([
+        _assign(START, ast.BinOp(_call(_name('CLOCK')), ast.Sub(), _name(START))),
+        ast.AugAssign(ast.Attribute(_name(ROW), 'own', S), ast.Add(), ast.BinOp(spent, ast.Sub(), inner)),
+        _add(ROW, 'active', -1),
+        ast.If(ast.UnaryOp(ast.Not(), ast.Attribute(_name(ROW), 'active', L)),
+               [ast.AugAssign(ast.Attribute(_name(ROW), 'total', S), ast.Add(), spent)], []),
+        ast.Assign([ast.Attribute(_name(PROF), 'inner', S)], ast.BinOp(_name(SAVED), ast.Add(), spent))])
+
+
+def hop() -> ast.If:
+    """One more call counted: a self tail call about to loop."""
+    return _when_on([_add(ROW, 'calls', 1)])
+
+
+def failing(handler: ast.ExceptHandler) -> None:
+    """The handler's `raise X` becomes: the exception X, the call left, raise."""
+    (r,) = handler.body
+    handler.body = [_assign(handler.name, r.exc), leave(), ast.Raise(_name(handler.name), None)]
+
+
+def counted(stmts: list) -> list:
+    """stmts (a function's body, nested functions left alone) with the call
+    left before each return and a hop counted before each `continue`."""
+    out = []
+    for st in stmts:
+        cls = st.__class__
+        if cls is ast.Return:
+            v = st.value
+            if v is None or v.__class__ in (ast.Name, ast.Constant):
+                out += _at([leave()], st) + [st]
+            else:
+                out += _at([_assign(VALUE, v), leave(), ast.Return(_name(VALUE))], st)
+            continue
+        if cls is ast.Continue:
+            out += _at([hop()], st) + [st]
+            continue
+        if cls is not ast.FunctionDef:
+            for field in ('body', 'orelse', 'finalbody'):
+                inner = getattr(st, field, None)
+                if inner:
+                    setattr(st, field, counted(inner))
+            for h in getattr(st, 'handlers', ()):
+                h.body = counted(h.body)
+        out.append(st)
+    return out
+
+
+def _at(nodes: list, where) -> list:
+    """nodes, each new node placed at statement `where`'s line (the code's
+    lines map to spans: link.py's TABLE)."""
+    for top in nodes:
+        for node in ast.walk(top):
+            if 'lineno' in node._attributes and not hasattr(node, 'lineno'):
+                ast.copy_location(node, where)
+    return nodes
