@@ -90,7 +90,12 @@ class Tools:
     def failing_frame(self, e, fr):
         """The frame to show for the innermost procedure of error `e`, which
         ran in `fr`: the frame it failed in (a `let`'s: frames.failing_frame).
-        apply.run asks when the session has tools (the REPL makes them)."""
+        apply.run asks when the session has tools (the REPL makes them);
+        compiled code entered from `run` leaves its lets' frames on the error
+        (compile/support.py, `adapter`)."""
+        lets = e.__dict__.pop('rusty_let', None)
+        if lets is not None:
+            return lets
         return failing_frame(e.__traceback__, fr)
 
     def _apply(self, fr):

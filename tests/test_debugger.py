@@ -185,3 +185,20 @@ def test_locals_of_the_failing_frame_include_its_lets(session):
     out, _ = drive(lines(code, '(f 3)', ',locals') + CTRL_D, session=session)
     shown = after(out, '0: f  at')
     assert shown[:4] == ['  c = (3 6)', '  enclosing:', '    b = 6', '    a = 3']
+
+
+def test_locals_of_a_compiled_function_include_the_lets_it_failed_in(session):
+    """Compiled code (from a function's third call: the second compiles it)
+    shows the same frames as the reference: entered from run (g at the top)
+    and by a compiled caller's direct call (g under h)."""
+    code = '(define (g a b) (let ((x (* a 2)) (y "s")) (let* ((z (+ x 1)) (w z)) (+ z y))))'
+    caller = '(define (h q) (+ 1 (g q 2)))'
+    out, _ = drive(lines(code, caller, *['(g 1 2)'] * 3, ',locals', *['(h 1)'] * 3, ',locals', ',locals 1')
+                   + CTRL_D, session=session)
+    lets = ['  z = 3', '  w = 3', '  enclosing:', '    x = 2', '    y = "s"', '    a = 1', '    b = 2']
+    all_lines = out.splitlines()
+    shown = [all_lines[i + 1:i + 8] for i, line in enumerate(all_lines) if line.startswith('0: g  at')]
+    assert shown == [lets, lets]
+    assert after(out, '1: h  at')[:1] == ['  q = 1']
+    compiled = [getattr(session.global_value(n).code, 'counts_itself', False) for n in ('g', 'h')]
+    assert compiled == [session.unit.compile_lambda is not None] * 2

@@ -104,6 +104,7 @@ class Lowering:
         self.consts: list = []
         self._const_ids: dict = {}
         self.table: dict = {}
+        self.scopes: dict = {}          # line -> the scope of the form there
         self.vars: dict = {}            # (id(scope), slot index) -> (python name, Fn)
         self.compiled_scopes: set = set()
         self.root_scope = None
@@ -128,9 +129,13 @@ class Lowering:
             self.consts.append(obj)
         return name(n)
 
-    def line(self, span) -> int:
+    def line(self, span, scope=None) -> int:
+        """A new line number of the generated code, mapped to span (and to
+        the scope of the form there, for the frames shown after a failure)."""
         n = len(self.table) + 1
         self.table[n] = span
+        if scope is not None:
+            self.scopes[n] = scope
         return n
 
     def stamp(self, nodes, ln: int):
@@ -214,14 +219,32 @@ class Lowering:
         else:
             tail = const(None)
         handler = ast.ExceptHandler(name('BaseException'), 'e', [
-            ast.Raise(call(name('FAILED'), name('e'), name('TABLE'), name('D'), tail, self.frame_names(fn, scope)),
-                      None)])
+            ast.Raise(call(name('FAILED'), name('e'), name('TABLE'), name('D'), tail, self.frame_names(fn, scope),
+                           self.k(self.let_frames(fn, scope))), None)])
         counting.failing(handler)
         label = attr(name(fn.selfname), 'name') if fn.selfname else const(fn.label)
         decls = [ast.Nonlocal(sorted(fn.assigned_outer))] if fn.assigned_outer else []
         return ast.FunctionDef(fn.pyname, self.arguments(['d'] + fn.params),
                                decls + counting.entry(self.k(body), label)
                                + [ast.Try(counting.counted(stmts), [handler], [], [])], [])
+
+    def let_frames(self, fn, scope) -> dict:
+        """line -> ((scope, ((Lisp name, Python local)…))…) of the lets (and
+        let*, letrec) of fn around the code at that line, innermost first, up
+        to fn's own scope: the frames a failure there shows (support.frame_of)."""
+        out = {}
+        for ln, sc in self.scopes.items():
+            chain = []
+            while sc is not None and sc is not scope:
+                pairs = [(s.name, self.vars[(id(sc), i + 2)][0]) for i, s in enumerate(sc.names)
+                         if self.vars.get((id(sc), i + 2), (None, None))[1] is fn]
+                if len(pairs) != len(sc.names):
+                    break               # not fn's (a nested function's, a reference frame's)
+                chain.append((sc, tuple(pairs)))
+                sc = sc.parent
+            if sc is scope and chain:
+                out[ln] = tuple(chain)
+        return out
 
     def frame_names(self, fn, scope):
         """A constant tuple pairing each Lisp name of fn's scope with its Python
@@ -269,8 +292,8 @@ class Lowering:
             if method is None:
                 raise Unsupported(kind)
             out = method(self, x, scope, span, fn, False)
-            return self.stamp(out[0], self.line(span)), self.stamp([out[1]], self.line(span))[0]
-        ln = self.line(span)
+            return self.stamp(out[0], self.line(span, scope)), self.stamp([out[1]], self.line(span, scope))[0]
+        ln = self.line(span, scope)
         cls = x.__class__
         if cls is Symbol:
             return [], self.stamp([self.ref(x, scope, span, fn)], ln)[0]
@@ -288,7 +311,7 @@ class Lowering:
     def tail(self, x, scope, span, fn):
         """Statements computing form x in tail position (ending in return)."""
         kind = self.form_kind(x)
-        ln = self.line(span)
+        ln = self.line(span, scope)
         if kind is not None:
             method = FORMS.get(kind)
             if method is None:

@@ -100,15 +100,28 @@ class FrameView:
         return self.vals
 
 
-def frame_of(e, names) -> None:
+def frame_of(e, names, lets=None) -> None:
     """Record on `e` the variables of the compiled function whose handler
     caught it (the first frame of its traceback), once: `names` pairs each
-    Lisp name of its scope with its Python local."""
+    Lisp name of its scope with its Python local; `lets` maps the line it
+    failed at to the lets around it (Lowering.let_frames), whose frames are
+    built over the function's, as the reference's would be."""
     tb = e.__traceback__
     if tb is None or 'rusty_frame' in e.__dict__:
         return
     here = tb.tb_frame.f_locals
-    e.rusty_frame = FrameView([n for n, _ in names], [here.get(py, UNBOUND) for _, py in names])
+    frame = FrameView([n for n, _ in names], [here.get(py, UNBOUND) for _, py in names])
+    chain = lets.get(tb.tb_lineno, ()) if lets else ()
+    for scope, pairs in reversed(chain):
+        frame = [frame, scope] + [here.get(py, UNBOUND) for _, py in pairs]
+    e.rusty_frame = frame
+
+
+def function_view(frame):
+    """The compiled function's own FrameView under the let frames frame_of built."""
+    while frame.__class__ is list:
+        frame = frame[0]
+    return frame
 
 
 def _tail(e, site, p):
@@ -117,19 +130,22 @@ def _tail(e, site, p):
     return (site, p.name) if t is None else t
 
 
-def failed_here(e, table, D, tail, names=()):
+def failed_here(e, table, D, tail, names=(), lets=None):
     """An exception leaving a compiled function: one its own code raised (an
     inlined builtin's host error, Ctrl-C) becomes the rusty error the builtin
     would have raised, at the position of the code (`table`: line -> span);
     `tail` is the (site, name) of the tail call the function's run level made,
-    or None; `names` pairs its scope's Lisp names with its Python locals."""
+    or None; `names` pairs its scope's Lisp names with its Python locals,
+    `lets` gives the lets around each line (frame_of)."""
     give_back_if_out_of_memory(e)
+    if D.tools is None:
+        lets = None         # as run: the lets' frames only for the debugger (apply.run, Tools.failing_frame)
     if isinstance(e, (RustyError, KeyboardInterrupt)):
-        frame_of(e, names)
+        frame_of(e, names, lets)
     elif not isinstance(e, (Exit, Abort)):
         tb = e.__traceback__
         if tb is not None and tb.tb_next is None and 'rusty_seen' not in e.__dict__:
-            frame_of(e, names)
+            frame_of(e, names, lets)
             view = e.__dict__.pop('rusty_frame', None)
             e = located(e, table.get(tb.tb_lineno), D)
             if view is not None:
@@ -221,13 +237,25 @@ def adapter(fn, D, extra=0):
             give_back_if_out_of_memory(e)
             D.n = n
             seen = e.__dict__.pop('rusty_frame', None)
-            if seen is not None and len(seen.vals) == len(fr) - 2:
-                fr[2:] = seen.vals           # run records this frame: the values the function had
+            if seen is not None:
+                view = function_view(seen)
+                if len(view.vals) == len(fr) - 2:
+                    fr[2:] = view.vals           # run records this frame: the values the function had
+                    if seen is not view:         # and the lets it failed in, over it (tools.failing_frame)
+                        _reparent(seen, view, fr)
+                        e.rusty_let = seen
             return thrown(e, fr)
         D.n = n
         return r
     code.counts_itself = True       # under the profiler, fn counts its calls (tools.profiled_apply)
     return code
+
+
+def _reparent(frame, view, fr) -> None:
+    """The let frames above `view` made to sit on the reference frame fr."""
+    while frame[0] is not view:
+        frame = frame[0]
+    frame[0] = fr
 
 
 def named(v, s):
