@@ -20,7 +20,7 @@ class Depth:
     """One session's depth state: applications in progress (`n`), the limit,
     and the gate `run` tests: the limit, or -1 while a tool (trace, profile)
     wants every application handed to `tools` (see `past`)."""
-    __slots__ = ('n', 'limit', 'gate', 'tools', 'watchers')
+    __slots__ = ('n', 'limit', 'gate', 'tools', 'watchers', '__weakref__')
 
     def __init__(self, limit: int):
         self.n = 0

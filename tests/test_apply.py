@@ -160,3 +160,20 @@ def test_the_cycle_check_sees_a_cycle():
     assert 'eval' in reachable(graph, 'eval')
     assert {'apply', 'eval', 'specials'} <= imports_anywhere(PKG / 'runtime.py')
     assert 'runtime' in imports_anywhere(PKG / 'repl' / 'session.py')    # inside a method
+
+
+def test_a_dropped_sessions_compiled_namespace_goes_with_it(monkeypatch):
+    """Each session's compiled code has its own namespace (its GATE); a
+    session that is gone leaves none behind."""
+    import gc
+
+    from rusty.compile import link
+    monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
+    before = len(link._SESSIONS)
+    for _ in range(10):
+        s = make_session(monkeypatch)
+        s.run('(define (f n) (if (= n 0) 0 (f (- n 1)))) (f 3) (f 3)')
+        assert link._SESSIONS.get(s.depth) is not None
+        del s
+    gc.collect()
+    assert len(link._SESSIONS) <= before + 1        # the last one may still be the worker's to drop

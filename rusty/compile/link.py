@@ -7,6 +7,7 @@ session), and a lambda the lowering refuses stays on the reference.
 RUSTY_SPECIALIZE=0 (or RUSTY_COMPILE=0) leaves the hook out: the reference
 evaluator alone."""
 import os
+import weakref
 from time import perf_counter
 
 from .. import diskcache
@@ -22,20 +23,21 @@ FILENAME = '<rusty-compiled>'
 # and their own PROF: the profiler while it alone is on (compiled code counts
 # its own calls then, and GATE stays the limit), else None.
 NAMESPACE: dict = {}
-_SESSIONS: dict = {}            # id(Depth) -> (Depth, that session's namespace)
+_SESSIONS = weakref.WeakKeyDictionary()     # Depth -> that session's namespace (gone with the session)
 
 
 def session_namespace(D) -> dict:
     """The globals of the code compiled for the session whose depth state is D."""
-    entry = _SESSIONS.get(id(D))
-    if entry is None or entry[0] is not D:
+    ns = _SESSIONS.get(D)
+    if ns is None:
         ns = dict(namespace())
         ns['GATE'] = D.gate
         ns['PROF'] = None
-        D.watchers.append(lambda gate, counting: ns.update(GATE=D.limit if counting is not None else gate,
+        limit = D.limit         # (the watcher holds no reference to D: the table's key must die with it)
+        D.watchers.append(lambda gate, counting: ns.update(GATE=limit if counting is not None else gate,
                                                            PROF=counting))
-        entry = _SESSIONS[id(D)] = (D, ns)
-    return entry[1]
+        _SESSIONS[D] = ns
+    return ns
 
 
 def namespace() -> dict:
