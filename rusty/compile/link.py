@@ -7,7 +7,7 @@ session), and a lambda the lowering refuses stays on the reference.
 RUSTY_SPECIALIZE=0 (or RUSTY_COMPILE=0) leaves the hook out: the reference
 evaluator alone."""
 import os
-import weakref
+from _weakref import ref
 from time import perf_counter
 
 from .. import diskcache
@@ -23,20 +23,22 @@ FILENAME = '<rusty-compiled>'
 # and their own PROF: the profiler while it alone is on (compiled code counts
 # its own calls then, and GATE stays the limit), else None.
 NAMESPACE: dict = {}
-_SESSIONS = weakref.WeakKeyDictionary()     # Depth -> that session's namespace (gone with the session)
+_SESSIONS: dict = {}    # id(Depth) -> (a weak reference to it, that session's namespace), gone with it
 
 
 def session_namespace(D) -> dict:
     """The globals of the code compiled for the session whose depth state is D."""
-    ns = _SESSIONS.get(D)
-    if ns is None:
-        ns = dict(namespace())
-        ns['GATE'] = D.gate
-        ns['PROF'] = None
-        limit = D.limit         # (the watcher holds no reference to D: the table's key must die with it)
-        D.watchers.append(lambda gate, counting: ns.update(GATE=limit if counting is not None else gate,
-                                                           PROF=counting))
-        _SESSIONS[D] = ns
+    key = id(D)
+    entry = _SESSIONS.get(key)
+    if entry is not None and entry[0]() is D:
+        return entry[1]
+    ns = dict(namespace())
+    ns['GATE'] = D.gate
+    ns['PROF'] = None
+    limit = D.limit             # (the namespace holds no reference to D, which must be free to go)
+    D.watchers.append(lambda gate, counting: ns.update(GATE=limit if counting is not None else gate,
+                                                       PROF=counting))
+    _SESSIONS[key] = (ref(D, lambda _, key=key: _SESSIONS.pop(key, None)), ns)
     return ns
 
 
