@@ -188,9 +188,9 @@ def test_locals_of_the_failing_frame_include_its_lets(session):
 
 
 def test_locals_of_a_compiled_function_include_the_lets_it_failed_in(session):
-    """Compiled code (from a function's third call: the second compiles it)
-    shows the same frames as the reference: entered from run (g at the top)
-    and by a compiled caller's direct call (g under h)."""
+    """Compiled code (a function's second call compiles it) shows the same
+    frames as the reference: entered from run (g at the top) and by a
+    compiled caller's direct call (g under h)."""
     code = '(define (g a b) (let ((x (* a 2)) (y "s")) (let* ((z (+ x 1)) (w z)) (+ z y))))'
     caller = '(define (h q) (+ 1 (g q 2)))'
     out, _ = drive(lines(code, caller, *['(g 1 2)'] * 3, ',locals', *['(h 1)'] * 3, ',locals', ',locals 1')

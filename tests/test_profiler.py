@@ -200,7 +200,7 @@ def test_compiled_code_counts_its_own_calls_as_the_reference_does(monkeypatch):
     for fast in (False, True):
         sess = session(monkeypatch, fast)
         sess.run(PROGRAM, 'prog.lisp')
-        sess.run('(list (fib 2) (spin 2 0) (outer (iota 2)))')      # compiled from their next call
+        sess.run('(list (fib 2) (spin 2 0) (outer (iota 2)))')      # one call each before: compiled when profiled
         sess.profile(code)
         counted.append({label: c for label, (c, _, _) in lisp_rows(sess.last_profile).items()})
     assert counted[0] == counted[1]

@@ -211,7 +211,9 @@ class Lowering:
         if not loop_ok:
             fn.loop = None
         stmts = [assign(n, name('UNBOUND')) for n in fn.defined]     # a fresh frame's define slots
+        first = len(self.table) + 1
         stmts += self.body(body, scope, span, fn, tail=True)
+        lines = range(first, len(self.table) + 1)
         if fn.looped:
             stmts = [assign('site', const(None)), ast.While(const(True), stmts, [])]
             tail = ast.IfExp(is_(name('site'), const(None)), const(None),
@@ -220,7 +222,7 @@ class Lowering:
             tail = const(None)
         handler = ast.ExceptHandler(name('BaseException'), 'e', [
             ast.Raise(call(name('FAILED'), name('e'), name('TABLE'), name('D'), tail, self.frame_names(fn, scope),
-                           self.k(self.let_frames(fn, scope))), None)])
+                           self.k(self.let_frames(fn, scope, lines))), None)])
         counting.failing(handler)
         label = attr(name(fn.selfname), 'name') if fn.selfname else const(fn.label)
         decls = [ast.Nonlocal(sorted(fn.assigned_outer))] if fn.assigned_outer else []
@@ -228,12 +230,15 @@ class Lowering:
                                decls + counting.entry(self.k(body), label)
                                + [ast.Try(counting.counted(stmts), [handler], [], [])], [])
 
-    def let_frames(self, fn, scope) -> dict:
+    def let_frames(self, fn, scope, lines) -> dict:
         """line -> ((scope, ((Lisp name, Python local)…))…) of the lets (and
-        let*, letrec) of fn around the code at that line, innermost first, up
-        to fn's own scope: the frames a failure there shows (support.frame_of)."""
+        let*, letrec) of fn around the code at that line (of `lines`, those
+        made while lowering fn's body), innermost first, up to fn's own
+        scope: the frames a failure there shows (support.frame_of)."""
         out = {}
-        for ln, sc in self.scopes.items():
+        scopes = self.scopes
+        for ln in lines:
+            sc = scopes.get(ln)
             chain = []
             while sc is not None and sc is not scope:
                 pairs = [(s.name, self.vars[(id(sc), i + 2)][0]) for i, s in enumerate(sc.names)
