@@ -9,10 +9,12 @@ import sys
 import textwrap
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from rusty.errors import RustyError
 from rusty.profiler import OTHER_BUILTINS, TOP_LEVEL
 from helpers import session_on_path
+from program_gen import programs
 from rusty.runtime import Session
 from test_cli import REPO, proc
 
@@ -183,6 +185,7 @@ PROGRAM = FIB + textwrap.dedent('''
       (let walk ((ys (map inc (map sq xs))) (acc 0))
         (if (null? ys) acc (walk (cdr ys) (+ acc (car ys))))))
     (define (deep n) (if (= n 0) (car n) (+ 1 (deep (- n 1)))))
+    (define (second-of xs) (cadr xs))
     ''')
 
 
@@ -194,13 +197,14 @@ def lisp_rows(prof) -> dict:
 def test_compiled_code_counts_its_own_calls_as_the_reference_does(monkeypatch):
     """Compiled functions count themselves while the profiler alone is on:
     the self tail loop's hops, nested defines (named as define names them),
-    a named let; the counts are the reference evaluator's."""
-    code = '(list (fib 9) (spin 40 0) (outer (iota 30)) (spin 7 0) (outer (iota 5)))'
+    a named let, a library function otherwise computed in place; the counts
+    are the reference evaluator's."""
+    code = '(list (fib 9) (spin 40 0) (outer (iota 30)) (spin 7 0) (outer (iota 5)) (second-of (list 1 2)))'
     counted = []
     for fast in (False, True):
         sess = session(monkeypatch, fast)
         sess.run(PROGRAM, 'prog.lisp')
-        sess.run('(list (fib 2) (spin 2 0) (outer (iota 2)))')      # one call each before: compiled when profiled
+        sess.run('(list (fib 2) (spin 2 0) (outer (iota 2)) (second-of (list 3 4)) (second-of (list 5 6)))')
         sess.profile(code)
         counted.append({label: c for label, (c, _, _) in lisp_rows(sess.last_profile).items()})
     assert counted[0] == counted[1]
@@ -208,6 +212,7 @@ def test_compiled_code_counts_its_own_calls_as_the_reference_does(monkeypatch):
     assert counted[1]['sq (prog.lisp:5)'] == 35
     assert counted[1]['inc (prog.lisp:6)'] == 35
     assert counted[1]['walk (prog.lisp:8)'] == 31 + 6
+    assert counted[1]['cadr (<stdlib>:12)'] == 1         # the library's, which compiled code computes in place
 
 
 def test_compiled_code_is_timed_own_within_total(monkeypatch):
@@ -240,3 +245,29 @@ def test_an_error_through_counted_calls_leaves_every_call(monkeypatch, fast):
     assert all(r.active == 0 for r in rows)
     assert {r.label: r.calls for r in rows if not r.builtin}['deep (prog.lisp:9)'] == 31
     assert sess.profile('(fib 10)') == 55                  # and the next profiled run is whole
+
+
+def _profiled(text: str, fast: bool, monkeypatch):
+    """(Lisp rows' calls, error message or None, output, rows left active) of a profiled run."""
+    monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
+    sess = session(monkeypatch, fast)
+    monkeypatch.delenv('RUSTY_COMPILE_CALLS')
+    try:
+        sess.profile(text, '<p>')
+        err = None
+    except RustyError as e:
+        err = e.message
+    rows = sess.last_profile.rows.values()
+    return ({r.label: r.calls for r in rows if not r.builtin}, err, sess.out.getvalue(),
+            [r.label for r in rows if r.active])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(programs())
+def test_generated_programs_count_the_same_both_ways(monkeypatch, text):
+    """Compiled code counting itself (from its first call) against the
+    reference's stand-in, on the differential tests' programs: every Lisp
+    procedure's calls, the output and the error; no call left active."""
+    reference, fast = _profiled(text, False, monkeypatch), _profiled(text, True, monkeypatch)
+    assert fast == reference
+    assert fast[3] == []

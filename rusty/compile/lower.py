@@ -560,14 +560,16 @@ class Lowering:
     def library_call(self, x, cells, cell, b, spec, scope, span, fn, tail):
         """A standard-library lambda computed in place (inline.LIBRARY) while
         the global holds it, its guard holds and the depth limit has room for
-        the call it stands for (a tail call: while no tool watches calls)."""
+        the call it stands for (a tail call: while no tool watches calls),
+        and no profiler counts calls (PROF: counting.py)."""
         p = self.fresh('p')
         room = (ast.Compare(name('GATE'), [ast.GtE()], [const(0)]) if tail
                 else ast.Compare(name('d'), [ast.Lt()], [name('GATE')]))
 
         def first(args):
             guard, value = spec(*args)
-            return ast.BoolOp(ast.And(), [is_(name(p), self.k(b)), room, guard]), value
+            return ast.BoolOp(ast.And(), [is_(name(p), self.k(b)), room, is_(name('PROF'), const(None)),
+                                          guard]), value
         head = [assign(p, attr(self.k(cell), 'value')), self.missing(p, cell, x, scope, span)]
         return self.dispatch(x, cells, head, p, scope, span, fn, tail, first)
 
