@@ -12,6 +12,8 @@ level to whoever entered it (a compiled caller's `call_failed`, or `run`
 through the adapter); an error that leaves a function after a tail call
 within its run level carries that call (`rusty_tail`: site, name) for them.
 """
+from functools import partial
+
 from ..apply import apply_procedure, call_builtin, located, make_frame, recursion_message, run
 from ..errors import Abort, Exit, RecursionLimit, RustyError, give_back_if_out_of_memory
 from ..eval import expand_macro, undefined_error
@@ -188,6 +190,33 @@ def procedure_caller(D, ns):
     return call
 
 
+def unary_caller(D, ns, call):
+    """`each(p)`: the function x -> call(p, [x]) of a builtin that calls p
+    on element after element (map, filter, for-each): a compiled lambda of
+    one parameter entered as procedure_caller enters it, without an argument
+    list or the arity tests per element (ns, D: procedure_caller's)."""
+    def each(p):
+        if p.__class__ is not Lambda or p.fast != 1:
+            return lambda x: call(p, [x])
+
+        def one(x):
+            fn = p.direct
+            n = D.n
+            if fn is None or n >= ns['GATE']:
+                return call(p, [x])
+            try:
+                r = fn(n + 1, x)
+            except BaseException as e:
+                D.n = n
+                raise call_failed(e, p, None, D)
+            D.n = n
+            if r.__class__ is tuple:
+                r = finish_tail(r, p, None, n, D)
+            return r
+        return one
+    return each
+
+
 # ── Lambdas made by compiled code ────────────────────────────────────────
 
 class LambdaMaker:
@@ -202,31 +231,34 @@ class LambdaMaker:
         self.extra = extra
 
     def __call__(self, fn, frames):
-        lam = Lambda(self.params, self.rest, self.body, adapter(fn, self.D, self.extra), frames, self.name,
-                     self.scope, self.extra)
+        lam = Lambda(self.params, self.rest, self.body, partial(enter, fn, self.D, -self.extra or None), frames,
+                     self.name, self.scope, self.extra)
         lam.direct = fn if lam.fast >= 0 else None
         return lam
 
 
 def adapter(fn, D, extra=0):
     """run's entry `code(frame)` into positional function fn (the frame's
-    `extra` define slots left out: the function makes its own)."""
-    end = -extra if extra else None
+    `extra` define slots left out: the function makes its own); a partial
+    application of `enter`, cheaper to make than a closure (LambdaMaker makes
+    one for every lambda value compiled code makes)."""
+    return partial(enter, fn, D, -extra or None)
 
-    def code(fr):
-        n = D.n
-        try:
-            r = fn(n, *fr[2:end])
-        except BaseException as e:
-            give_back_if_out_of_memory(e)
-            D.n = n
-            seen = e.__dict__.pop('rusty_frame', None)
-            if seen is not None and len(seen.vals) == len(fr) - 2:
-                fr[2:] = seen.vals           # run records this frame: the values the function had
-            return thrown(e, fr)
+
+def enter(fn, D, end, fr):
+    """An adapter's call: fn on the parameters in frame fr (up to end)."""
+    n = D.n
+    try:
+        r = fn(n, *fr[2:end])
+    except BaseException as e:
+        give_back_if_out_of_memory(e)
         D.n = n
-        return r
-    return code
+        seen = e.__dict__.pop('rusty_frame', None)
+        if seen is not None and len(seen.vals) == len(fr) - 2:
+            fr[2:] = seen.vals           # run records this frame: the values the function had
+        return thrown(e, fr)
+    D.n = n
+    return r
 
 
 def named(v, s):
