@@ -219,6 +219,15 @@ def procedure_caller(D: Depth):
     return call
 
 
+def unary_caller(call):
+    """`each(p)`: the function x -> call(p, [x]), for a builtin calling p on
+    element after element (the reference; support.unary_caller is the
+    compiler's)."""
+    def each(p):
+        return lambda x: call(p, [x])
+    return each
+
+
 # ── Errors ───────────────────────────────────────────────────────────────
 
 def located(e: BaseException, span, D: Depth) -> RustyError:

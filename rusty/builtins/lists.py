@@ -185,9 +185,10 @@ def tail(who: str, lst, x) -> List:
                     ('(map inc #(1 2))', '(2 3)')))
 def map_(host, f, lst, *more):
     proc_arg('map', f)
-    call = host.call
     if more:
+        call = host.call
         return make_list([call(f, args) for args in _columns('map', lst, more)])
+    one = host.each(f)
     # One pass, front to back: each result goes into a fresh cell filled in
     # place and hung on the last one (nobody sees the cells before the list
     # is returned); `head` is a scratch cell in front of the result.
@@ -195,7 +196,7 @@ def map_(host, f, lst, *more):
     head = last = _new(List)
     while lst is not EMPTY:
         cell = _new(List)
-        cell.car = call(f, [lst.car])
+        cell.car = one(lst.car)
         last.cdr = cell
         last = cell
         lst = lst.cdr
@@ -215,12 +216,12 @@ def _columns(who: str, lst, more):
           examples=(("(filter even? '(1 2 3 4))", '(2 4)'),))
 def filter_(host, f, lst):
     proc_arg('filter', f)
-    call = host.call
+    one = host.each(f)
     lst = list_arg('filter', lst)
     head = last = _new(List)           # as in map: one pass, cells hung on the last
     while lst is not EMPTY:
         x = lst.car
-        if call(f, [x]) is not False:
+        if one(x) is not False:
             cell = _new(List)
             cell.car = x
             last.cdr = cell
@@ -271,8 +272,9 @@ def for_each(host, f, lst, *more):
             call(f, args)
         return NIL
     lst = seq_arg('for-each', lst)
+    one = host.each(f)
     while lst is not EMPTY:
-        call(f, [lst.car])
+        one(lst.car)
         lst = lst.cdr
     return NIL
 
