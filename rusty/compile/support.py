@@ -14,11 +14,12 @@ within its run level carries that call (`rusty_tail`: site, name) for them.
 """
 from functools import partial
 
-from ..apply import apply_procedure, call_builtin, located, make_frame, recursion_message, run
+from ..apply import (FILTER, MAP, apply_procedure, call_builtin, located, make_frame, recursion_message, run,
+                     walked)
 from ..errors import Abort, Exit, RecursionLimit, RustyError, give_back_if_out_of_memory
 from ..eval import expand_macro, undefined_error
 from ..resolve import MISSING, UNBOUND, assign_by_name
-from ..values import NIL, Lambda
+from ..values import EMPTY, NIL, Lambda, List
 
 
 # ── Calls ────────────────────────────────────────────────────────────────
@@ -190,31 +191,47 @@ def procedure_caller(D, ns):
     return call
 
 
-def unary_caller(D, ns, call):
-    """`each(p)`: the function x -> call(p, [x]) of a builtin that calls p
-    on element after element (map, filter, for-each): a compiled lambda of
-    one parameter entered as procedure_caller enters it, without an argument
-    list or the arity tests per element (ns, D: procedure_caller's)."""
-    def each(p):
+def list_walker(D, ns, call, reference):
+    """apply.list_walker's `walk(p, lst, mode)` (map, filter, for-each over
+    one list): a compiled one-parameter lambda's positional function called
+    in the loop itself, as procedure_caller `call` would call it per element
+    (no argument list, no arity tests, no function between); any other
+    procedure walked by `reference`."""
+    def walk(p, lst, mode):
         if p.__class__ is not Lambda or p.fast != 1:
-            return lambda x: call(p, [x])
+            return reference(p, lst, mode)
+        head = last = _new(List)
+        results, select = mode is MAP, mode is FILTER
+        new, gate = _new, ns
+        n = D.n
+        try:
+            while lst is not EMPTY:
+                x = lst.car
+                fn = p.direct
+                if fn is not None and n < gate['GATE']:
+                    try:
+                        r = fn(n + 1, x)
+                    except BaseException as e:
+                        D.n = n
+                        raise call_failed(e, p, None, D)
+                    if r.__class__ is tuple:
+                        r = finish_tail(r, p, None, n, D)
+                else:           # not compiled yet, or past the gate
+                    D.n = n
+                    r = call(p, [x])
+                if results or (select and r is not False):
+                    cell = new(List)        # keep()'s work, without its call
+                    cell.car = r if results else x
+                    last.cdr = cell
+                    last = cell
+                lst = lst.cdr
+        finally:
+            D.n = n             # the callee's code may have left its own depth there
+        return walked(head, last, mode)
+    return walk
 
-        def one(x):
-            fn = p.direct
-            n = D.n
-            if fn is None or n >= ns['GATE']:
-                return call(p, [x])
-            try:
-                r = fn(n + 1, x)
-            except BaseException as e:
-                D.n = n
-                raise call_failed(e, p, None, D)
-            D.n = n
-            if r.__class__ is tuple:
-                r = finish_tail(r, p, None, n, D)
-            return r
-        return one
-    return each
+
+_new = List.__new__
 
 
 # ── Lambdas made by compiled code ────────────────────────────────────────
