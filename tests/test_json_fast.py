@@ -29,7 +29,7 @@ def decode(text):
 
 @pytest.mark.parametrize('text', DOCS)
 def test_fast_paths_agree_with_the_general_scanner(monkeypatch, text):
-    monkeypatch.setattr(json_host, 'decode', lambda text, make_object: None)
+    monkeypatch.setattr(json_host, 'decode', lambda text, hash_object=None: None)
     fast = decode(text)
     never = re.compile(r'(?!)')
     monkeypatch.setattr(strings, '_SIMPLE_STRING', never)

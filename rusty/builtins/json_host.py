@@ -10,13 +10,12 @@ Encoding turns lists and vectors at most ENCODE_NESTING deep (no hashes:
 their cycles are the reference's) into the host's data for its C encoder.
 """
 from ..values import EMPTY, NIL, List, Symbol, Vector
-from .strings import _pairs_list
 
 MAX_NESTING = 20_000        # levels the C scanner may recurse (~200 bytes of C stack each)
 ENCODE_NESTING = 200        # levels the encoder recurses before leaving it to the reference
 
 _new = List.__new__
-_decoders: dict = {}        # object hook -> the host decoder using it
+_decoders: dict = {}        # hash_object or None -> the host decoder making its objects
 _STRING = _OUTSIDE = None   # patterns, compiled by the first deep document's check
 
 
@@ -28,17 +27,17 @@ def _refuse(word):
     raise _Refused(word)
 
 
-def decode(text: str, make_object):
-    """parse_json(text, make_list, make_object)'s value (make_object:
-    strings._pairs_list or _hash_object), or None when the reference must
-    parse it (or report it)."""
+def decode(text: str, hash_object=None):
+    """parse_json's value of text with objects as ((key value) …) lists (as
+    strings._pairs_list makes them), or made by hash_object(pairs) when
+    given; None when the reference must parse it (or report it)."""
     if '\\u' in text or (text.count('[') + text.count('{') > MAX_NESTING and nesting(text) > MAX_NESTING):
         return None
-    decoder = _decoders.get(make_object)
+    decoder = _decoders.get(hash_object)
     if decoder is None:
         import json                 # only when JSON is first decoded
-        decoder = _decoders[make_object] = json.JSONDecoder(
-            object_pairs_hook=_pairs_hook(make_object), parse_constant=_refuse)
+        decoder = _decoders[hash_object] = json.JSONDecoder(
+            object_pairs_hook=pairs_list if hash_object is None else _hashed(hash_object), parse_constant=_refuse)
     try:
         value = decoder.decode(text)
     except (ValueError, RecursionError):    # JSONDecodeError, int digits, _Refused; a shallow thread
@@ -64,19 +63,15 @@ def items(xs: list) -> List:
     return out
 
 
-def _pairs_hook(make_object):
-    """The decoder's object hook: make_object over the pairs, values made rusty."""
-    if make_object is _pairs_list:
-        return pairs_list
-
+def _hashed(hash_object):
+    """The decoder's object hook making hashes: hash_object over the pairs, values made rusty."""
     def hook(pairs):
-        return make_object([(k, items(v) if v.__class__ is list else NIL if v is None else v)
-                            for k, v in pairs])
+        return hash_object([(k, items(v) if v.__class__ is list else NIL if v is None else v) for k, v in pairs])
     return hook
 
 
 def pairs_list(pairs) -> List:
-    """strings._pairs_list of the pairs, values made rusty: ((key value) …)."""
+    """The pairs as strings._pairs_list makes them, values made rusty: ((key value) …)."""
     out = EMPTY
     new = _new
     for k, v in reversed(pairs):

@@ -645,7 +645,7 @@ def json_decode(s, mode=None):
             raise EvalError("json-decode: expected the symbol hash, got %s" % display_form(mode))
         make_object = _hash_object
     from .json_host import decode
-    value = decode(s, make_object)
+    value = decode(s, None if mode is None else _hash_object)
     if value is not None:
         return value
     try:
