@@ -4,7 +4,8 @@ a compiled lambda (support.list_walker: the lambda's function called in the
 loop), and `list` of a few arguments built in place (inline.VARIADIC). Each
 program runs both ways with identical output, error report (message, place,
 backtrace) and exit status; the walker is also compared in-process with
-apply.list_walker, element by element."""
+apply.list_walker, element by element. Also: the Lambda values compiled code
+makes (support.LambdaMaker) against Lambda's own constructor."""
 import io
 
 import pytest
@@ -82,3 +83,21 @@ def test_the_compiled_walker_agrees_with_the_reference_walker(mode):
             got.append((s.worker.call(lambda: outcome(walk, p, lst, mode)), write_form(s.run('seen')),
                         s.depth.n))
         assert got[0] == got[1], (name, data)
+
+
+# ── Lambda values made by compiled code ──────────────────────────────────
+
+def test_a_lambda_compiled_code_makes_is_the_one_its_constructor_makes():
+    """support.LambdaMaker fills a Lambda's slots in place: each as Lambda() would."""
+    from rusty.compile import support
+    from rusty.values import Lambda
+    s = Session(out=io.StringIO())
+    s.run('(define (mk a) (list (lambda (x) (+ x a)) (lambda (x . r) r) (lambda (x) (define y x) y) (lambda () a)))')
+    s.run('(mk 1)')                         # the reference's values; compiled from here on
+    for lam in s.run('(mk 2)'):
+        assert lam.code.func is support.enter
+        made = Lambda(lam.params, lam.rest, lam.body, lam.code, lam.env, lam.name, lam.scope, lam.extra)
+        for slot in ('params', 'rest', 'body', 'env', 'name', 'scope', 'extra', 'fast'):
+            assert getattr(lam, slot) is getattr(made, slot) or getattr(lam, slot) == getattr(made, slot), slot
+        assert (lam.direct is not None) == (made.fast >= 0)
+    assert write_form(s.run('(map (lambda (f) (f 5)) (list (car (mk 3))))')) == '(8)'

@@ -241,17 +241,26 @@ class LambdaMaker:
     positional function `fn(d, *args)` as `direct`, a frame adapter as the
     `code` run calls, and as `env` the reference frames of the locals it
     sees, as they were when it was made (for a body made from it: grad)."""
-    __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'D', 'extra')
+    __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'D', 'extra', 'fast', 'end')
 
     def __init__(self, params, rest, body, scope, name, D, extra=0):
         self.params, self.rest, self.body, self.scope, self.name, self.D = params, rest, body, scope, name, D
         self.extra = extra
+        self.fast = Lambda(params, rest, body, None, None, name, scope, extra).fast    # as Lambda reckons it
+        self.end = -extra or None
 
     def __call__(self, fn, frames):
-        lam = Lambda(self.params, self.rest, self.body, partial(enter, fn, self.D, -self.extra or None), frames,
-                     self.name, self.scope, self.extra)
-        lam.direct = fn if lam.fast >= 0 else None
+        lam = _new_lambda(Lambda)       # Lambda's slots filled in place: no __init__ frame
+        lam.params, lam.rest, lam.body, lam.env, lam.name, lam.scope = (self.params, self.rest, self.body, frames,
+                                                                        self.name, self.scope)
+        lam.code = partial(enter, fn, self.D, self.end)
+        lam.extra = self.extra
+        lam.fast = fast = self.fast
+        lam.direct = fn if fast >= 0 else None
         return lam
+
+
+_new_lambda = Lambda.__new__
 
 
 def adapter(fn, D, extra=0):
