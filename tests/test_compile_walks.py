@@ -68,9 +68,16 @@ def outcome(fn, *args):
         return ('error', e.message, [(entry[1]) for entry in e.trace])
 
 
+def compiling_session(monkeypatch) -> Session:
+    """A session with the compiler on, whatever the environment says."""
+    for var in ('RUSTY_SPECIALIZE', 'RUSTY_COMPILE', 'RUSTY_COMPILE_CALLS'):
+        monkeypatch.setenv(var, '1')
+    return Session(out=io.StringIO())
+
+
 @pytest.mark.parametrize('mode', [MAP, FILTER, EACH])
-def test_the_compiled_walker_agrees_with_the_reference_walker(mode):
-    s = Session(out=io.StringIO())
+def test_the_compiled_walker_agrees_with_the_reference_walker(monkeypatch, mode):
+    s = compiling_session(monkeypatch)
     s.run("(define seen '()) (define (p x) (set! seen (cons x seen)) (if (= x 4) (car x) (odd? x)))"
           "(define (q x) (set! seen (cons x seen)) (and (odd? x) (* x 10)))")
     reference = list_walker(s.call)
@@ -87,11 +94,11 @@ def test_the_compiled_walker_agrees_with_the_reference_walker(mode):
 
 # ── Lambda values made by compiled code ──────────────────────────────────
 
-def test_a_lambda_compiled_code_makes_is_the_one_its_constructor_makes():
+def test_a_lambda_compiled_code_makes_is_the_one_its_constructor_makes(monkeypatch):
     """support.LambdaMaker fills a Lambda's slots in place: each as Lambda() would."""
     from rusty.compile import support
     from rusty.values import Lambda
-    s = Session(out=io.StringIO())
+    s = compiling_session(monkeypatch)
     s.run('(define (mk a) (list (lambda (x) (+ x a)) (lambda (x . r) r) (lambda (x) (define y x) y) (lambda () a)))')
     s.run('(mk 1)')                         # the reference's values; compiled from here on
     for lam in s.run('(mk 2)'):
