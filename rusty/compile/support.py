@@ -12,7 +12,7 @@ level to whoever entered it (a compiled caller's `call_failed`, or `run`
 through the adapter); an error that leaves a function after a tail call
 within its run level carries that call (`rusty_tail`: site, name) for them.
 """
-from functools import partial
+from _functools import partial     # the C module: functools itself imports collections (start-up)
 
 from ..apply import (FILTER, MAP, apply_procedure, call_builtin, located, make_frame, recursion_message, run,
                      walked)
