@@ -13,7 +13,9 @@ from .errors import (Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyE
                      is_out_of_memory, out_of_memory)
 from .printer import display_form, lambda_params
 from .resolve import UNBOUND
-from .values import Builtin, Lambda, Native, NativeGrad, make_list, to_f64
+from .values import EMPTY, NIL, Builtin, Lambda, List, Native, NativeGrad, make_list, to_f64
+
+_new = List.__new__
 
 
 class Depth:
@@ -219,6 +221,43 @@ def procedure_caller(D: Depth):
             return run(p, fr, None, D)
         return apply_procedure(p, args, None, False, D)
     return call
+
+
+# What `walk` makes of the results (see list_walker).
+MAP, FILTER, EACH = 'map', 'filter', 'for-each'
+
+
+def list_walker(call):
+    """`walk(p, lst, mode)`: p applied to each element of list lst in turn
+    by `call` (map, filter and for-each over one list): mode MAP gives the
+    list of the results, FILTER the list of the elements whose result is not
+    #f, EACH Nil. (The reference; support.list_walker is the compiler's.)"""
+    def walk(p, lst, mode):
+        head = last = _new(List)       # one pass: fresh cells hung on the last (a scratch head)
+        while lst is not EMPTY:
+            x = lst.car
+            r = call(p, [x])
+            if mode is MAP or (mode is FILTER and r is not False):
+                last = keep(last, r if mode is MAP else x)
+            lst = lst.cdr
+        return walked(head, last, mode)
+    return walk
+
+
+def keep(last: List, x) -> List:
+    """A fresh cell holding x hung on last (not yet seen by anyone): the new last."""
+    cell = _new(List)
+    cell.car = x
+    last.cdr = cell
+    return cell
+
+
+def walked(head: List, last: List, mode):
+    """A walk's value: the cells after the scratch head, or Nil for EACH."""
+    if mode is EACH:
+        return NIL
+    last.cdr = EMPTY
+    return head.cdr
 
 
 # ── Errors ───────────────────────────────────────────────────────────────

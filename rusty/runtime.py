@@ -9,7 +9,7 @@ import sys
 
 from . import forms, lazy, specials
 from . import eval as ev
-from .apply import Depth, make_frame, procedure_caller, recursion_message, run
+from .apply import Depth, make_frame, procedure_caller, list_walker, recursion_message, run
 from .errors import (STDLIB_FILE, Abort, EvalError, Exit, Interrupted, ReadError, RecursionLimit, RustyError,
                      is_out_of_memory, os_error_text, out_of_memory)
 from .formcache import load_forms
@@ -61,6 +61,12 @@ def compiled_caller(depth: Depth):
     """The builtins' `call`, entering compiled lambdas directly."""
     link = import_module('rusty.compile.link')
     return link.support.procedure_caller(depth, link.session_namespace(depth))
+
+
+def compiled_list_walker(depth: Depth, call):
+    """The builtins' `walk` over `call`, entering compiled lambdas directly."""
+    link = import_module('rusty.compile.link')
+    return link.support.list_walker(depth, link.session_namespace(depth), call, list_walker(call))
 
 
 # ── Builtin tables and the standard library (loaded once per process) ────
@@ -156,6 +162,9 @@ class Session:
         capacity = self.worker.callback_capacity(self.depth.limit)
         if capacity is not None:     # a small stack (ulimit -v): bound nested callbacks
             self.call = bounded_call(self.call, capacity)
+        # walk(p, lst, mode): map, filter and for-each's loop (apply.list_walker)
+        self.walk = (compiled_list_walker(self.depth, self.call) if fast is not None and capacity is None
+                     else list_walker(self.call))
         for module, names in table_index():
             if module != LIBRARY_PRIMITIVES:
                 lazy.bind_builtins(self.genv, module, names, self.builtin)

@@ -11,6 +11,7 @@ Compiled code, while the profiler alone is on, counts its own calls and
 runs at full speed (see profiler.py); the stand-in leaves its hops alone.
 """
 import sys
+from _functools import partial
 from time import perf_counter
 
 from .apply import interrupted_in
@@ -162,8 +163,8 @@ def profiled_apply(tools: Tools, prof):
     """The stand-in's code when only profiler `prof` is on: Tools._apply
     without trace, what it reads bound here (the profiled run's hot path; the
     tests compare its counts with _apply's). Compiled code counts its own
-    calls (its adapter says so: `counts_itself`), so a hop into it is not
-    counted here."""
+    calls (its code is a partial: compile/support.adapter), so a hop into it
+    is not counted here."""
     row_of, enter, leave, depth = prof.row_of, prof.enter, prof.leave, tools.depth
 
     def apply(fr):
@@ -172,7 +173,7 @@ def profiled_apply(tools: Tools, prof):
         try:
             while True:
                 code = p.code
-                if code.__class__ is FUNCTION and 'counts_itself' in code.__dict__:
+                if code.__class__ is partial:         # compiled code's entry (compile/support.adapter)
                     r = code(fr)
                 else:
                     row = row_of(p)
@@ -197,9 +198,6 @@ def profiled_apply(tools: Tools, prof):
             give_back_if_out_of_memory(e)
             raise
     return apply
-
-
-FUNCTION = type(profiled_apply)
 
 
 def call_text(p, fr) -> str:

@@ -93,14 +93,17 @@ def test_compiled_code_names_only_what_its_namespace_holds(monkeypatch):
           '(define (k n) (let loop ((i 0) (fs (list))) (if (< i n) (loop (+ i 1) (cons (lambda () i) fs)) fs)))'
           '(k 3)', '<test>')
     ns = session_namespace(s.depth)
-    codes = [s.genv.lookup(sym(n)).direct.__code__ for n in 'fghk']
     missing = set()
-    while codes:
-        code = codes.pop()
-        codes += [c for c in code.co_consts if hasattr(c, 'co_code')]
-        for ins in dis.get_instructions(code):
-            if ins.opname == 'LOAD_GLOBAL' and ins.argval not in ns:
-                missing.add(ins.argval)
+    for n in 'fghk':
+        fn = s.genv.lookup(sym(n)).direct
+        assert fn.__globals__['__builtins__'] is ns      # the session's helpers, after the function's own objects
+        codes = [fn.__code__]
+        while codes:
+            code = codes.pop()
+            codes += [c for c in code.co_consts if hasattr(c, 'co_code')]
+            for ins in dis.get_instructions(code):
+                if ins.opname == 'LOAD_GLOBAL' and ins.argval not in ns and ins.argval not in fn.__globals__:
+                    missing.add(ins.argval)
     assert missing == set()
 
 

@@ -1,5 +1,6 @@
 """List builtins. Lists are immutable cells; Nil counts as
 the empty list wherever a list is expected, unless stated otherwise."""
+from ..apply import EACH, FILTER, MAP
 from ..errors import EvalError
 from ..printer import display_form
 from ..values import EMPTY, NIL, BuiltinTable, List, Vector, copy_onto, equal, make_list, reverse_onto
@@ -185,22 +186,10 @@ def tail(who: str, lst, x) -> List:
                     ('(map inc #(1 2))', '(2 3)')))
 def map_(host, f, lst, *more):
     proc_arg('map', f)
-    call = host.call
     if more:
+        call = host.call
         return make_list([call(f, args) for args in _columns('map', lst, more)])
-    # One pass, front to back: each result goes into a fresh cell filled in
-    # place and hung on the last one (nobody sees the cells before the list
-    # is returned); `head` is a scratch cell in front of the result.
-    lst = seq_arg('map', lst)
-    head = last = _new(List)
-    while lst is not EMPTY:
-        cell = _new(List)
-        cell.car = call(f, [lst.car])
-        last.cdr = cell
-        last = cell
-        lst = lst.cdr
-    last.cdr = EMPTY
-    return head.cdr
+    return host.walk(f, seq_arg('map', lst), MAP)
 
 
 def _columns(who: str, lst, more):
@@ -215,19 +204,7 @@ def _columns(who: str, lst, more):
           examples=(("(filter even? '(1 2 3 4))", '(2 4)'),))
 def filter_(host, f, lst):
     proc_arg('filter', f)
-    call = host.call
-    lst = list_arg('filter', lst)
-    head = last = _new(List)           # as in map: one pass, cells hung on the last
-    while lst is not EMPTY:
-        x = lst.car
-        if call(f, [x]) is not False:
-            cell = _new(List)
-            cell.car = x
-            last.cdr = cell
-            last = cell
-        lst = lst.cdr
-    last.cdr = EMPTY
-    return head.cdr
+    return host.walk(f, list_arg('filter', lst), FILTER)
 
 
 @TABLE.fn('filter-map', 2, None, host=True, doc='The results of (f x …) over the lists that are not #f.',
@@ -270,11 +247,7 @@ def for_each(host, f, lst, *more):
         for args in _columns('for-each', lst, more):
             call(f, args)
         return NIL
-    lst = seq_arg('for-each', lst)
-    while lst is not EMPTY:
-        call(f, [lst.car])
-        lst = lst.cdr
-    return NIL
+    return host.walk(f, seq_arg('for-each', lst), EACH)
 
 
 def _fold_list(lst, who):

@@ -1,7 +1,9 @@
 """The string builtins: strings, conversions, `format`, JSON.
 
 JSON is written and parsed with explicit stacks, so deeply nested data never
-overflows the host stack. `parse_json` is shared with the model files.
+overflows the host stack. `parse_json` is shared with the model files. These
+walks are the reference for json_host.py's fast paths (the host's C scanner,
+a recursive encoder), which leave to them whatever they might not agree on.
 """
 
 import math
@@ -396,6 +398,13 @@ def json_encode(v, indent=None):
         if has_cycle(v):
             _json_cycle(v)
         return _json_indented(v, ' ' * n)
+    from .json_host import encode
+    text = encode(v)
+    return text if text is not None else encode_json(v)
+
+
+def encode_json(v) -> str:
+    """json-encode's text of v without indent: the reference walk."""
     return render_nested(v, _json_atom, _json_shape, hash_shape=_json_hash, cycle=_json_cycle)
 
 
@@ -635,6 +644,10 @@ def json_decode(s, mode=None):
         if mode is not sym('hash'):
             raise EvalError("json-decode: expected the symbol hash, got %s" % display_form(mode))
         make_object = _hash_object
+    from .json_host import decode
+    value = decode(s, None if mode is None else _hash_object)
+    if value is not None:
+        return value
     try:
         return parse_json(s, make_list, make_object)
     except JsonError as e:

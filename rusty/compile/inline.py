@@ -141,10 +141,25 @@ for _alias, _op in (('add', '+'), ('sub', '-'), ('mul', '*'), ('lt', '<'), ('gt'
                     ('eq', 'eq?')):
     INLINE[_alias] = INLINE[_op]
 
+def _list(*xs):
+    """`list` of a few values: the cells built in place, innermost first."""
+    value = _g('EMPTY')
+    for x in reversed(xs):
+        value = ast.Call(_g('CONS'), [x, value], [])
+    return [(None, value)]
+
+
+# The builtins of any arity from 1 to the largest inlined: name -> (largest, builder).
+VARIADIC = {'list': (4, _list)}
+
+
 def inline_spec(b, nargs: int):
     """The builder of builtin b called with nargs arguments, if it is inlined."""
     spec = INLINE.get(b.name)
-    if spec is None or spec[0] != nargs:
+    if spec is None:
+        spec = VARIADIC.get(b.name)
+        return spec[1] if spec is not None and 1 <= nargs <= spec[0] else None
+    if spec[0] != nargs:
         return None
     return spec[1]
 

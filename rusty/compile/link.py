@@ -60,11 +60,11 @@ def namespace() -> dict:
 
 
 class Compiled:
-    """A lowered lambda: its factory and what it is linked with."""
-    __slots__ = ('factory', 'consts', 'table')
+    """A lowered lambda: its factory and its line -> span table."""
+    __slots__ = ('factory', 'table')
 
-    def __init__(self, factory, consts, table):
-        self.factory, self.consts, self.table = factory, consts, table
+    def __init__(self, factory, table):
+        self.factory, self.table = factory, table
 
 
 def door_from_env():
@@ -124,17 +124,29 @@ def lowered(params, rest, body, lscope, span, unit, name):
         return None
     except (RecursionError, SyntaxError, ValueError):     # past what Python compiles (nesting)
         return None
-    ns = {}
-    exec(code, session_namespace(unit.depth), ns)
     consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth, c.extra)
               if c.__class__ is _MakerSpec else c for c in consts]
-    return Compiled(ns['factory'], consts, table)
+    ns = {}
+    exec(code, module_globals(consts, unit.depth), ns)
+    return Compiled(ns['factory'], table)
+
+
+def module_globals(consts, D) -> dict:
+    """The globals of one lowered lambda's code: its objects k0, k1, … and,
+    as its builtins, the session's namespace (whose GATE the session's
+    watcher keeps current). Globals, not the factory's parameters: a
+    function's closure cells are copied into its frame on every call, so a
+    large function with its objects as cells paid for them per call and in
+    frame size (deep recursion)."""
+    g = {'k%d' % i: c for i, c in enumerate(consts)}
+    g['__builtins__'] = session_namespace(D)
+    return g
 
 
 def link(c: Compiled, lam, env, unit) -> None:
     """Make lam run c: its positional function and run's adapter into it."""
     D = unit.depth
-    fn = c.factory(env, lam, D, c.table, unit.genv, *c.consts)
+    fn = c.factory(env, lam, D, c.table, unit.genv)
     lam.direct = fn if lam.fast >= 0 else None
     lam.code = support.adapter(fn, D, lam.extra)
 
@@ -149,7 +161,7 @@ def python_source(lam, unit) -> str:
         return '# stays on the reference evaluator: %s' % e
     import ast
     names = ['#   k%d: %s' % (i, _shown(c)) for i, c in enumerate(consts)]
-    return '\n'.join(['# %s, compiled by rusty (k…: what the factory is given)' % lam.name] + names
+    return '\n'.join(['# %s, compiled by rusty (k…: the objects the code names)' % lam.name] + names
                      + [ast.unparse(mod)])
 
 

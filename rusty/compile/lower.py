@@ -1,6 +1,8 @@
 """Lisp to Python: one lambda (and every lambda nested in it) lowered to the
-`ast` of a factory function `factory(E, SELF, D, TABLE, GENV, k…)`
-that makes the lambda's positional function `fn(d, arg…)`.
+`ast` of a factory function `factory(E, SELF, D, TABLE, GENV)` that makes
+the lambda's positional function `fn(d, arg…)`; the objects the code uses
+(`k…`) are globals of its module (closure cells would be copied into every
+call's frame: see link.lowered).
 
 Names are resolved as the reference resolves them (resolve.py, the same Scope
 objects): a local of this lambda or of a lambda nested in it is a Python local
@@ -94,8 +96,8 @@ class Fn:
 
 
 class Lowering:
-    """The lowering of one root lambda; `consts` are the objects the factory
-    receives (in order), `table` line -> span."""
+    """The lowering of one root lambda; `consts` are the objects the code
+    names k0, k1, … (in order), `table` line -> span."""
 
     def __init__(self, unit, name: str):
         self.unit = unit
@@ -121,7 +123,7 @@ class Lowering:
         return '%s%d' % (stem, self.count)
 
     def k(self, obj) -> ast.Name:
-        """The factory parameter holding obj."""
+        """The global of the code's module holding obj."""
         key = id(obj)
         n = self._const_ids.get(key)
         if n is None:
@@ -181,8 +183,7 @@ class Lowering:
         self.root_fn = top
         fdef = self.function(top, body, lscope, span)
         ln = self.line(span)
-        factory = ast.FunctionDef('factory', self.arguments(['E', 'SELF', 'D', 'TABLE', 'GENV']
-                                                            + ['k%d' % i for i in range(len(self.consts))]),
+        factory = ast.FunctionDef('factory', self.arguments(['E', 'SELF', 'D', 'TABLE', 'GENV']),
                                   [fdef, ast.Return(name(top.pyname))], [])
         self.stamp([factory], ln)
         for node in ast.walk(factory):

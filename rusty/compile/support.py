@@ -12,11 +12,14 @@ level to whoever entered it (a compiled caller's `call_failed`, or `run`
 through the adapter); an error that leaves a function after a tail call
 within its run level carries that call (`rusty_tail`: site, name) for them.
 """
-from ..apply import apply_procedure, call_builtin, located, make_frame, recursion_message, run
+from _functools import partial     # the C module: functools itself imports collections (start-up)
+
+from ..apply import (FILTER, MAP, apply_procedure, call_builtin, located, make_frame, recursion_message, run,
+                     walked)
 from ..errors import Abort, Exit, RecursionLimit, RustyError, give_back_if_out_of_memory
 from ..eval import expand_macro, undefined_error
 from ..resolve import MISSING, UNBOUND, assign_by_name
-from ..values import NIL, Lambda
+from ..values import EMPTY, NIL, Lambda, List
 
 
 # ── Calls ────────────────────────────────────────────────────────────────
@@ -204,6 +207,52 @@ def procedure_caller(D, ns):
     return call
 
 
+def list_walker(D, ns, call, reference):
+    """apply.list_walker's `walk(p, lst, mode)` (map, filter, for-each over
+    one list): a compiled one-parameter lambda's positional function called
+    in the loop itself, as procedure_caller `call` would call it per element
+    (no argument list, no arity tests, no function between); any other
+    procedure walked by `reference`."""
+    def walk(p, lst, mode):
+        if p.__class__ is not Lambda or p.fast != 1:
+            return reference(p, lst, mode)
+        head = last = _new(List)
+        results, select = mode is MAP, mode is FILTER
+        new, gate = _new, ns
+        n = D.n
+        try:
+            while lst is not EMPTY:
+                x = lst.car
+                fn = p.direct
+                if fn is not None and n < gate['GATE']:
+                    try:
+                        r = fn(n + 1, x)
+                    except BaseException as e:
+                        D.n = n
+                        raise call_failed(e, p, None, D)
+                    if r.__class__ is tuple:
+                        r = finish_tail(r, p, None, n, D)
+                else:           # not compiled yet, or past the gate
+                    D.n = n
+                    r = call(p, [x])
+                if results or (select and r is not False):
+                    cell = new(List)        # keep()'s work, without its call
+                    cell.car = r if results else x
+                    last.cdr = cell
+                    last = cell
+                lst = lst.cdr
+        except BaseException as e:
+            give_back_if_out_of_memory(e)       # first, as every handler on the evaluation path
+            D.n = n
+            raise
+        D.n = n                 # the callee's code may have left its own depth there
+        return walked(head, last, mode)
+    return walk
+
+
+_new = List.__new__
+
+
 # ── Lambdas made by compiled code ────────────────────────────────────────
 
 class LambdaMaker:
@@ -211,44 +260,57 @@ class LambdaMaker:
     positional function `fn(d, *args)` as `direct`, a frame adapter as the
     `code` run calls, and as `env` the reference frames of the locals it
     sees, as they were when it was made (for a body made from it: grad)."""
-    __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'D', 'extra')
+    __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'D', 'extra', 'fast', 'end')
 
     def __init__(self, params, rest, body, scope, name, D, extra=0):
         self.params, self.rest, self.body, self.scope, self.name, self.D = params, rest, body, scope, name, D
         self.extra = extra
+        self.fast = Lambda(params, rest, body, None, None, name, scope, extra).fast    # as Lambda reckons it
+        self.end = -extra or None
 
     def __call__(self, fn, frames):
-        lam = Lambda(self.params, self.rest, self.body, adapter(fn, self.D, self.extra), frames, self.name,
-                     self.scope, self.extra)
-        lam.direct = fn if lam.fast >= 0 else None
+        lam = _new_lambda(Lambda)       # Lambda's slots filled in place: no __init__ frame
+        lam.params, lam.rest, lam.body, lam.env, lam.name, lam.scope = (self.params, self.rest, self.body, frames,
+                                                                        self.name, self.scope)
+        lam.code = partial(enter, fn, self.D, self.end)
+        lam.extra = self.extra
+        lam.fast = fast = self.fast
+        lam.direct = fn if fast >= 0 else None
         return lam
+
+
+_new_lambda = Lambda.__new__
 
 
 def adapter(fn, D, extra=0):
     """run's entry `code(frame)` into positional function fn (the frame's
-    `extra` define slots left out: the function makes its own)."""
-    end = -extra if extra else None
+    `extra` define slots left out: the function makes its own); a partial
+    application of `enter`, cheaper to make than a closure (LambdaMaker makes
+    one for every lambda value compiled code makes). Only compiled code's
+    lambdas have a partial as their code: the profiler's stand-in
+    (tools.profiled_apply) tells by it that fn counts its own calls."""
+    return partial(enter, fn, D, -extra or None)
 
-    def code(fr):
-        n = D.n
-        try:
-            r = fn(n, *fr[2:end])
-        except BaseException as e:
-            give_back_if_out_of_memory(e)
-            D.n = n
-            seen = e.__dict__.pop('rusty_frame', None)
-            if seen is not None:
-                view = function_view(seen)
-                if len(view.vals) == len(fr) - 2:
-                    fr[2:] = view.vals           # run records this frame: the values the function had
-                    if seen is not view:         # and the lets it failed in, over it (tools.failing_frame)
-                        _reparent(seen, view, fr)
-                        e.rusty_let = seen
-            return thrown(e, fr)
+
+def enter(fn, D, end, fr):
+    """An adapter's call: fn on the parameters in frame fr (up to end)."""
+    n = D.n
+    try:
+        r = fn(n, *fr[2:end])
+    except BaseException as e:
+        give_back_if_out_of_memory(e)
         D.n = n
-        return r
-    code.counts_itself = True       # under the profiler, fn counts its calls (tools.profiled_apply)
-    return code
+        seen = e.__dict__.pop('rusty_frame', None)
+        if seen is not None:
+            view = function_view(seen)
+            if len(view.vals) == len(fr) - 2:
+                fr[2:] = view.vals           # run records this frame: the values the function had
+                if seen is not view:         # and the lets it failed in, over it (tools.failing_frame)
+                    _reparent(seen, view, fr)
+                    e.rusty_let = seen
+        return thrown(e, fr)
+    D.n = n
+    return r
 
 
 def _reparent(frame, view, fr) -> None:

@@ -1,0 +1,110 @@
+"""The compiler's fast paths into and out of builtins, against the reference
+evaluator (RUSTY_SPECIALIZE=0): map, filter and for-each walking a list with
+a compiled lambda (support.list_walker: the lambda's function called in the
+loop), and `list` of a few arguments built in place (inline.VARIADIC). Each
+program runs both ways with identical output, error report (message, place,
+backtrace) and exit status; the walker is also compared in-process with
+apply.list_walker, element by element. Also: the Lambda values compiled code
+makes (support.LambdaMaker) against Lambda's own constructor."""
+import io
+
+import pytest
+
+from rusty.apply import EACH, FILTER, MAP, list_walker
+from rusty.errors import RustyError
+from rusty.printer import write_form
+from rusty.runtime import Session
+from test_paths_agree import assert_same, both_ways
+
+PROGRAMS = [
+    # values, order of calls, output
+    "(define (f lst) (map (lambda (x) (* x x)) lst)) (display (f '(1 2 3))) (f (vector 4 5))",
+    "(define (f lst) (filter (lambda (x) (odd? x)) lst)) (list (f '(1 2 3 4 5)) (f '()))",
+    "(define (f lst) (for-each (lambda (x) (display x) (newline)) lst)) (f '(a b c))",
+    "(define (f lst) (map (lambda (x) (map (lambda (y) (list x y)) lst)) lst)) (f '(1 2))",
+    "(define (f) (let ((n 0)) (for-each (lambda (x) (set! n (+ n x))) (iota 100)) n)) (f)",
+    "(define (g x) (if (< x 3) x (g (- x 1)))) (define (f) (map (lambda (x) (g x)) '(1 5 9))) (f)",
+    "(define (f lst) (filter (lambda (x) (and (> x 2) x)) lst)) (f '(1 2 3 4))",
+    # a procedure failing midway: the report names the lambda, its call from the builtin and the builtin's call
+    "(define (f lst) (map (lambda (x) (car x)) lst)) (f '((1) (2) 3 (4)))",
+    "(define (f lst) (filter (lambda (x) (< x 2)) lst)) (f '(1 2 a 3))",
+    "(define (f lst) (for-each (lambda (x) (display x) (/ 1 x)) lst)) (f '(3 2 1 0 5))",
+    # failing after a tail call (the walker finishes the callee's tail call as run would)
+    "(define (bad y) (car y)) (define (f lst) (map (lambda (x) (bad x)) lst)) (f '((1) 2))",
+    "(define (f lst) (map (lambda (x) (let loop ((i x)) (if (= i 0) (car i) (loop (- i 1))))) lst)) (f '(2))",
+    # procedures the walker leaves to the reference: builtins, rest parameters, two parameters
+    "(define (f lst) (list (map car lst) (map (lambda args args) lst) (filter pair? lst))) (f '((1) (2 3)))",
+    "(define (f lst) (map (lambda (a b) a) lst)) (f '(1 2))",
+    "(define (f lst) (map (lambda (x . r) x) lst)) (f '(1 2))",
+    # list built in place, and not (rebound, too many arguments, an argument failing)
+    "(define (f a) (list a (list a 1) (list 1 2 3 4) (list 1 2 3 4 5) (list))) (f 7)",
+    "(define (f a) (list a (car a))) (f 5)",
+    "(define (f a) (list a (list (list (cdr a))))) (f 5)",
+    "(define (f a) (list a 2)) (define list (lambda args (cons 'mine args))) (f 1)",
+    "(define (f a) (list a 2)) (f 1) (set! list vector) (f 1)",
+]
+
+
+@pytest.mark.parametrize('program', PROGRAMS, ids=range(len(PROGRAMS)))
+def test_walks_and_lists_agree_with_the_reference(program):
+    reference, fast = both_ways(['-e', program])
+    assert_same(reference, fast, program)
+
+
+def test_a_walk_past_the_depth_limit_agrees():
+    program = ("(define (down n) (if (= n 0) 0 (car (filter (lambda (k) (>= (down k) 0)) (list (- n 1))))))\n"
+               "(define (go n) (try-catch (down n) (e) (list 'caught e)))\n(display (go 300000)) (go 100)")
+    reference, fast = both_ways(['-e', program])
+    assert 'recursion limit exceeded' in reference[1], reference
+    assert_same(reference, fast, program)
+
+
+# ── In process: the compiled walker against the reference walker ──────────
+
+def outcome(fn, *args):
+    try:
+        return ('value', write_form(fn(*args)))
+    except RustyError as e:
+        return ('error', e.message, [(entry[1]) for entry in e.trace])
+
+
+def compiling_session(monkeypatch) -> Session:
+    """A session with the compiler on, whatever the environment says."""
+    for var in ('RUSTY_SPECIALIZE', 'RUSTY_COMPILE', 'RUSTY_COMPILE_CALLS'):
+        monkeypatch.setenv(var, '1')
+    return Session(out=io.StringIO())
+
+
+@pytest.mark.parametrize('mode', [MAP, FILTER, EACH])
+def test_the_compiled_walker_agrees_with_the_reference_walker(monkeypatch, mode):
+    s = compiling_session(monkeypatch)
+    s.run("(define seen '()) (define (p x) (set! seen (cons x seen)) (if (= x 4) (car x) (odd? x)))"
+          "(define (q x) (set! seen (cons x seen)) (and (odd? x) (* x 10)))")
+    reference = list_walker(s.call)
+    assert s.walk.__module__ == 'rusty.compile.support'       # the compiler's own, on this session
+    for name, data in (('q', '(iota 9)'), ('p', "'(1 2 3)"), ('p', "'(1 2 3 4 5)"), ('q', "'()")):
+        p, lst = s.run(name), s.run(data)
+        got = []
+        for walk in (s.walk, reference):
+            s.run("(set! seen '())")
+            got.append((s.worker.call(lambda: outcome(walk, p, lst, mode)), write_form(s.run('seen')),
+                        s.depth.n))
+        assert got[0] == got[1], (name, data)
+
+
+# ── Lambda values made by compiled code ──────────────────────────────────
+
+def test_a_lambda_compiled_code_makes_is_the_one_its_constructor_makes(monkeypatch):
+    """support.LambdaMaker fills a Lambda's slots in place: each as Lambda() would."""
+    from rusty.compile import support
+    from rusty.values import Lambda
+    s = compiling_session(monkeypatch)
+    s.run('(define (mk a) (list (lambda (x) (+ x a)) (lambda (x . r) r) (lambda (x) (define y x) y) (lambda () a)))')
+    s.run('(mk 1)')                         # the reference's values; compiled from here on
+    for lam in s.run('(mk 2)'):
+        assert lam.code.func is support.enter
+        made = Lambda(lam.params, lam.rest, lam.body, lam.code, lam.env, lam.name, lam.scope, lam.extra)
+        for slot in ('params', 'rest', 'body', 'env', 'name', 'scope', 'extra', 'fast'):
+            assert getattr(lam, slot) is getattr(made, slot) or getattr(lam, slot) == getattr(made, slot), slot
+        assert (lam.direct is not None) == (made.fast >= 0)
+    assert write_form(s.run('(map (lambda (f) (f 5)) (list (car (mk 3))))')) == '(8)'
