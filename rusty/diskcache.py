@@ -1,6 +1,6 @@
 """Small content-addressed files beside the JIT cache, for what start-up would
-otherwise recompute: the standard library's read forms (formcache.py) and
-compiled Python code (`compiled`).
+otherwise recompute: the standard library's read forms and the builtin
+tables' index (formcache.py).
 
 The directory is `RUSTY_CACHE_DIR`, default ~/.rusty/jit-cache, created 0700
 whatever the umask; entries are written atomically with mode 0600. A directory
@@ -15,13 +15,12 @@ used entries (a hit refreshes an entry's mtime, at most once a TOUCH_AFTER)
 are removed until they hold at most `RUSTY_CODE_CACHE_MAX` bytes (default
 64 MiB; 0 or less: unbounded; read when used).
 """
-import marshal
 import os
 import sys
 
 FORMAT = b'rusty-cache-1\n'
 DIGEST = 20     # bytes of BLAKE2b
-PREFIXES = ('code-', 'stdlib-', 'tables-')     # the names of this module's entries
+PREFIXES = ('code-', 'stdlib-', 'tables-')     # the names of this module's entries (code-: older versions')
 DEFAULT_MAX = 64 << 20
 EVICT_EVERY = 64         # stores between two checks of the size bound
 TOUCH_AFTER = 3600       # seconds: a hit on an entry older than this refreshes its mtime
@@ -134,32 +133,6 @@ def evict(d: str) -> None:
         except OSError:
             continue
         total -= size
-
-
-# ── Compiled code ────────────────────────────────────────────────────────
-
-def compiled(source: str, filename: str, tree=None):
-    """compile(source, filename, 'exec', dont_inherit=True), from the cache
-    when it has it; with `tree` (an ast module), `source` is only its key
-    and the tree is what is compiled.
-
-    For generated code compiled again in every session (the compiler's
-    lowered lambdas): a cached code object is the one compile() gives.
-    """
-    path = entry_path('code-%s.pyc' % key(filename.encode(), source.encode('utf-8', 'surrogatepass')))
-    if path is not None:
-        payload = load(path)
-        if payload is not None:
-            try:
-                code = marshal.loads(payload)
-                if code.__class__ is compiled.__code__.__class__:
-                    return code
-            except (ValueError, EOFError, TypeError):
-                pass
-    code = compile(source if tree is None else tree, filename, 'exec', dont_inherit=True)
-    if path is not None:
-        store(path, marshal.dumps(code))
-    return code
 
 
 # ── Helpers ──────────────────────────────────────────────────────────────

@@ -1,12 +1,13 @@
-"""diskcache.compiled: a cached code object is the one compile() gives; a
-corrupt or foreign entry is recompiled; files are 0600 in a 0700 directory."""
+"""diskcache: an entry reads back as it was stored; a corrupt or foreign entry
+counts as missing; files are 0600 in a 0700 directory whatever the umask; the
+entries are bounded, least recently used first (the form cache's store)."""
 import os
 
 import pytest
 
 from rusty import diskcache
 
-SOURCE = 'def factory(k):\n    def ev(f):\n        return f * k + 1\n    return ev\n'
+PAYLOAD = b'the payload \x00\xff' * 8
 
 
 @pytest.fixture
@@ -16,97 +17,82 @@ def cache(tmp_path, monkeypatch):
     return d
 
 
-def run(code):
-    ns = {}
-    exec(code, {}, ns)
-    return ns['factory'](3)(5)
+def put(name: str, payload: bytes = PAYLOAD) -> str:
+    path = diskcache.entry_path('stdlib-%s' % diskcache.key(name.encode()))
+    diskcache.store(path, payload)
+    return path
 
 
-def code_entries(d):
-    return [p for p in os.listdir(d) if p.startswith('code-')]
+def entries(d):
+    return [p for p in os.listdir(d) if p.startswith(diskcache.PREFIXES)]
 
 
-def test_cached_code_is_what_compile_gives(cache):
-    fresh = compile(SOURCE, '<rusty-specialized>', 'exec', dont_inherit=True)
-    first = diskcache.compiled(SOURCE, '<rusty-specialized>')
-    again = diskcache.compiled(SOURCE, '<rusty-specialized>')
-    assert len(code_entries(cache)) == 1
-    assert first == fresh and again == fresh
-    assert again.co_filename == '<rusty-specialized>'
-    assert run(again) == run(fresh) == 16
+def test_an_entry_reads_back_as_stored(cache):
+    path = put('a')
+    assert diskcache.load(path) == PAYLOAD
+    assert diskcache.load(path + 'x') is None            # missing
 
 
-def test_modes_and_a_new_source_makes_a_new_entry(cache):
+def test_modes_whatever_the_umask(cache):
     old = os.umask(0)
     try:
-        diskcache.compiled(SOURCE, 'a')
-        diskcache.compiled(SOURCE + '\n', 'a')
-        diskcache.compiled(SOURCE, 'b')
+        put('a')
+        put('b')
     finally:
         os.umask(old)
     assert os.stat(cache).st_mode & 0o777 == 0o700
-    names = code_entries(cache)
-    assert len(names) == 3
+    names = entries(cache)
+    assert len(names) == 2
     assert all(os.stat(cache / n).st_mode & 0o777 == 0o600 for n in names)
 
 
 @pytest.mark.parametrize('how', ['truncate', 'flip', 'foreign'])
-def test_a_bad_entry_is_recompiled(cache, how):
-    diskcache.compiled(SOURCE, 'x')
-    (name,) = code_entries(cache)
-    path = cache / name
-    data = path.read_bytes()
+def test_a_bad_entry_counts_as_missing(cache, how):
+    path = put('x')
+    data = open(path, 'rb').read()
     if how == 'truncate':
-        path.write_bytes(data[:len(data) // 2])
+        open(path, 'wb').write(data[:len(data) // 2])
     elif how == 'flip':
-        path.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
+        open(path, 'wb').write(data[:-1] + bytes([data[-1] ^ 1]))
     else:
         os.chmod(path, 0o666)
-    assert diskcache.load(str(path)) is None
-    assert run(diskcache.compiled(SOURCE, 'x')) == 16
+    assert diskcache.load(path) is None
+    put('x')                                               # rebuilt by the caller
+    assert diskcache.load(path) == PAYLOAD
 
 
-def test_an_unusable_directory_still_compiles(tmp_path, monkeypatch):
+def test_an_unusable_directory_is_no_cache(tmp_path, monkeypatch):
     blocker = tmp_path / 'file'
     blocker.write_text('x')
     monkeypatch.setenv('RUSTY_CACHE_DIR', str(blocker / 'cache'))
-    assert run(diskcache.compiled(SOURCE, 'x')) == 16
+    assert diskcache.entry_path('stdlib-x') is None
 
 
-def test_syntax_errors_are_compiles(cache):
-    with pytest.raises(SyntaxError):
-        diskcache.compiled('def (', 'x')
-    assert code_entries(cache) == []
-
-
-def test_the_compiled_code_cache_is_bounded_least_recently_used_first(cache, monkeypatch):
+def test_the_cache_is_bounded_least_recently_used_first(cache, monkeypatch):
     import time
     monkeypatch.setattr(diskcache, 'EVICT_EVERY', 1)
-    first = diskcache.compiled(SOURCE, '<keep>')
-    size = os.path.getsize(cache / code_entries(cache)[0])
+    keep = put('keep')
+    size = os.path.getsize(keep)
     monkeypatch.setenv('RUSTY_CODE_CACHE_MAX', str(10 * size + size // 2))
     old = time.time() - 2 * diskcache.TOUCH_AFTER
-    for p in code_entries(cache):
-        os.utime(cache / p, (old, old))
-    assert diskcache.compiled(SOURCE, '<keep>').co_consts == first.co_consts    # a hit refreshes it
+    os.utime(keep, (old, old))
+    assert diskcache.load(keep) == PAYLOAD                # a hit refreshes it
     jit_file = cache / 'rusty_f_abc.so'
     jit_file.write_bytes(b'x' * (20 * size))       # the JIT's files are its own cache's business
     for i in range(40):
-        diskcache.compiled(SOURCE.replace('+ 1', '+ %d' % (i + 2)), '<fill>')
+        path = put('fill %d' % i)
         stamp = old + i + 1                       # written in order, all before the kept entry's hit
-        os.utime(cache / sorted(code_entries(cache), key=lambda p: os.path.getmtime(cache / p))[-1],
-                 (stamp, stamp))
-    names = code_entries(cache)
+        os.utime(path, (stamp, stamp))
+    names = entries(cache)
     assert 0 < len(names) <= 10
     assert sum(os.path.getsize(cache / p) for p in names) <= 10 * size + size // 2
     assert jit_file.exists()
-    keep = diskcache.entry_path('code-%s.pyc' % diskcache.key(b'<keep>', SOURCE.encode()))
     assert os.path.exists(keep)                    # most recently used: kept
 
 
-def test_an_unbounded_code_cache_keeps_everything(cache, monkeypatch):
+def test_an_unbounded_cache_keeps_everything(cache, monkeypatch):
     monkeypatch.setattr(diskcache, 'EVICT_EVERY', 1)
     monkeypatch.setenv('RUSTY_CODE_CACHE_MAX', '0')
     for i in range(12):
-        diskcache.compiled(SOURCE.replace('+ 1', '+ %d' % (i + 2)), '<fill>')
-    assert len(code_entries(cache)) == 12
+        put('fill %d' % i)
+    assert len(entries(cache)) == 12

@@ -30,7 +30,7 @@ LAYERS = {
              ['reader', 'printer', 'values', 'tensor', 'errors', 'forms', 'fmt', 'pretty', 'diskcache']),
     # The compiler to Python: it reads the reference's resolver and calls its
     # application and error machinery; the reference never imports it.
-    'compile': (['compile.*'], ['resolve', 'apply', 'eval', 'specials', 'let_forms', 'syntax', 'values', 'errors', 'diskcache', 'printer']),
+    'compile': (['compile.*'], ['resolve', 'apply', 'eval', 'specials', 'let_forms', 'syntax', 'values', 'errors', 'printer']),
     'graph': (['graph.*'], ['values', 'tensor', 'errors']),
     'codegen': (['jit.codegen', 'jit.graph_codegen', 'jit.grad_call', 'jit.matmul_bridge',
                  'jit.train_codegen', 'jit.train_call'],

@@ -1,8 +1,10 @@
 """The compiler's one door: `compile_lambda`, the runtime's Unit hook around
 specials.lambda_maker. A lambda is lowered when one of its values is first
-called; the code object is cached content-addressed (diskcache), the factory
-run once per lambda value (linking it to that value, its frame and the
-session), and a lambda the lowering refuses stays on the reference.
+called (after RUSTY_COMPILE_CALLS calls); its tree is compiled at once, not
+looked up in the disk cache (the key, a dump of the tree, cost three times
+what compiling the tree does), the factory run once per lambda value
+(linking it to that value, its frame and the session), and a lambda the
+lowering refuses stays on the reference.
 
 RUSTY_SPECIALIZE=0 (or RUSTY_COMPILE=0) leaves the hook out: the reference
 evaluator alone."""
@@ -10,7 +12,6 @@ import os
 from _weakref import ref
 from time import perf_counter
 
-from .. import diskcache
 from ..values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, Vector, cons
 from . import support
 
@@ -116,10 +117,9 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
 def lowered(params, rest, body, lscope, span, unit, name):
     """The Compiled lambda, or None when it stays on the reference."""
     from .lower import Unsupported, _MakerSpec, lower
-    import ast
     try:
         mod, consts, table = lower(unit, params, rest, body, lscope, span, name)
-        code = diskcache.compiled(ast.dump(mod, include_attributes=True), FILENAME, tree=mod)
+        code = compile(mod, FILENAME, 'exec', dont_inherit=True)
     except Unsupported:
         return None
     except (RecursionError, SyntaxError, ValueError):     # past what Python compiles (nesting)
