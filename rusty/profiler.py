@@ -6,7 +6,7 @@ the time of the finished calls the innermost call in progress made, so a
 call's own time is its time less `inner` at its end. The tools' stand-ins
 (tools.py) count lambdas run by the reference evaluator, one hop of a
 tail-call chain each; compiled code counts its own calls inline, with the
-same steps (rusty/compile/lower.py, `Lowering.profiled`); builtins and
+same steps (rusty/compile/counting.py); builtins and
 natives are timed by wrapping their host function while the profiler runs
 (`Profiling`, `timed`). Total time counts only the outermost of a
 procedure's calls in progress (recursion is not counted twice). No host

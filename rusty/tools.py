@@ -93,7 +93,7 @@ class Tools:
         ran in `fr`: the frame it failed in (a `let`'s: frames.failing_frame).
         apply.run asks when the session has tools (the REPL makes them);
         compiled code entered from `run` leaves its lets' frames on the error
-        (compile/support.py, `adapter`)."""
+        (compile/support.py, `enter`)."""
         lets = e.__dict__.pop('rusty_let', None)
         if lets is not None:
             return lets
