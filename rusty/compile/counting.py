@@ -9,51 +9,40 @@ and what this adds costs a test at entry and one at each return.
 """
 import ast
 
+from .nodes import assign, attr, attr_store, call, const, is_not, name
+
 PROF, ROW, SAVED, START, VALUE = 'prof_', 'prow_', 'psaved_', 'pstart_', 'pret_'
-L, S = ast.Load(), ast.Store()
-
-
-def _name(n: str):
-    return ast.Name(n, L)
-
-
-def _call(fn, *args):
-    return ast.Call(fn, list(args), [])
 
 
 def _method(obj: str, m: str, *args):
-    return _call(ast.Attribute(_name(obj), m, L), *args)
-
-
-def _assign(target: str, value):
-    return ast.Assign([ast.Name(target, S)], value)
+    return call(attr(name(obj), m), *args)
 
 
 def _when_on(stmts) -> ast.If:
-    return ast.If(ast.Compare(_name(PROF), [ast.IsNot()], [ast.Constant(None)]), stmts, [])
+    return ast.If(is_not(name(PROF), const(None)), stmts, [])
 
 
 def entry(body, label) -> list:
     """The statements opening a counted call of the lambda whose body (list)
     is the expression `body` and whose name is the expression `label`."""
-    row = ast.BoolOp(ast.Or(), [_call(ast.Attribute(ast.Attribute(_name(PROF), 'rows', L), 'get', L), body),
+    row = ast.BoolOp(ast.Or(), [call(attr(attr(name(PROF), 'rows'), 'get'), body),
                                 _method(PROF, 'named_row', body, label)])
-    return [_assign(PROF, _name('PROF')),
-            _when_on([_assign(ROW, row),            # Profiler.enter, written out
+    return [assign(PROF, name('PROF')),
+            _when_on([assign(ROW, row),            # Profiler.enter, written out
                       _add(ROW, 'calls', 1), _add(ROW, 'active', 1),
-                      _assign(SAVED, ast.Attribute(_name(PROF), 'inner', L)),
-                      ast.Assign([ast.Attribute(_name(PROF), 'inner', S)], ast.Constant(0.0)),
-                      _assign(START, _call(_name('CLOCK')))])]
+                      assign(SAVED, attr(name(PROF), 'inner')),
+                      ast.Assign([attr_store(name(PROF), 'inner')], const(0.0)),
+                      assign(START, call(name('CLOCK')))])]
 
 
 def _add(obj: str, field: str, n: int):
-    return ast.AugAssign(ast.Attribute(_name(obj), field, S), ast.Add(), ast.Constant(n))
+    return ast.AugAssign(attr_store(name(obj), field), ast.Add(), const(n))
 
 
 def leave() -> ast.If:
     """Profiler.leave, called (one line at each return: written out there it
     doubled the size of the generated code for a few per cent less overhead)."""
-    return _when_on([ast.Expr(_method(PROF, 'leave', _name(ROW), _name(SAVED), _name(START)))])
+    return _when_on([ast.Expr(_method(PROF, 'leave', name(ROW), name(SAVED), name(START)))])
 
 
 def hop() -> ast.If:
@@ -64,7 +53,7 @@ def hop() -> ast.If:
 def failing(handler: ast.ExceptHandler) -> None:
     """The handler's `raise X` becomes: the exception X, the call left, raise."""
     (r,) = handler.body
-    handler.body = [_assign(handler.name, r.exc), leave(), ast.Raise(_name(handler.name), None)]
+    handler.body = [assign(handler.name, r.exc), leave(), ast.Raise(name(handler.name), None)]
 
 
 def counted(stmts: list) -> list:
@@ -78,7 +67,7 @@ def counted(stmts: list) -> list:
             if v is None or v.__class__ in (ast.Name, ast.Constant):
                 out += _at([leave()], st) + [st]
             else:
-                out += _at([_assign(VALUE, v), leave(), ast.Return(_name(VALUE))], st)
+                out += _at([assign(VALUE, v), leave(), ast.Return(name(VALUE))], st)
             continue
         if cls is ast.Continue:
             out += _at([hop()], st) + [st]

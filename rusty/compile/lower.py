@@ -20,6 +20,7 @@ from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..syntax import problem
 from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, make_list, sym
 from . import counting
+from .nodes import L, S, assign, attr, attr_store, call, const, is_, is_not, name, store
 from .inline import _is_not, inline_spec, library_spec
 
 
@@ -27,48 +28,11 @@ class Unsupported(Exception):
     """A form this compiler leaves to the reference evaluator."""
 
 
-L, S = ast.Load(), ast.Store()
 # Globals whose callers stay on the reference: `breakpoint` finds its
 # environment in the reference's frames.
 REFERENCE_CALLS = frozenset(('breakpoint',))
 FN_FORMS = frozenset(map(sym, ('lambda', 'fn', 'λ')))
 DOT, ELSE = sym('.'), sym('else')
-
-
-def name(n):
-    return ast.Name(n, L)
-
-
-def store(n):
-    return ast.Name(n, S)
-
-
-def assign(target: str, value):
-    return ast.Assign([store(target)], value)
-
-
-def call(fn, *args):
-    return ast.Call(fn, list(args), [])
-
-
-def is_(a, b):
-    return ast.Compare(a, [ast.Is()], [b])
-
-
-def is_not(a, b):
-    return ast.Compare(a, [ast.IsNot()], [b])
-
-
-def attr(x, a):
-    return ast.Attribute(x, a, L)
-
-
-def attr_store(x, a):
-    return ast.Attribute(x, a, S)
-
-
-def const(v):
-    return ast.Constant(v)
 
 
 def pure(e) -> bool:
