@@ -71,8 +71,11 @@ class Cell:
     read): the fast path reads `value` and only has to test for MISSING; the
     slow path reads through get(). `dyn` turns true once a non-global frame of
     this session gains a run-time binding of the name, which sends precomputed
-    lookups of it down the by-name path. `epoch` is the session's epoch counter."""
-    __slots__ = ('value', 'real', 'dyn', 'epoch', 'pending')
+    lookups of it down the by-name path. `epoch` is the session's epoch counter.
+    `watch` is None, or weak references to compiled functions that assume the
+    value the cell holds: a change of it clears their globals' OK flag (and
+    the list), after which they take the way that reads the cell."""
+    __slots__ = ('value', 'real', 'dyn', 'epoch', 'pending', 'watch')
 
     def __init__(self, epoch: list):
         self.value = MISSING
@@ -80,6 +83,7 @@ class Cell:
         self.dyn = False
         self.epoch = epoch
         self.pending = None
+        self.watch = None
 
     def get(self):
         if self.pending is not None:
@@ -96,10 +100,32 @@ class Cell:
     def set(self, v):
         self.epoch[0] += 1
         self.pending = None
+        if self.watch is not None and v is not self.value:
+            self.trip()
         if self.dyn:
             self.real = v
         else:
             self.value = v
+
+    def watched_by(self, ref) -> None:
+        """Add a weak reference to a compiled function assuming the value
+        (dead ones are dropped as the list doubles)."""
+        w = self.watch
+        if w is None:
+            self.watch = [ref]
+            return
+        w.append(ref)
+        n = len(w)
+        if n >= 64 and n & (n - 1) == 0:
+            w[:] = [r for r in w if r() is not None]
+
+    def trip(self) -> None:
+        """The value is about to change: the functions assuming it stop."""
+        refs, self.watch = self.watch, None
+        for r in refs:
+            f = r()
+            if f is not None:
+                f.__globals__['OK'] = False
 
     def defer(self, pending: Pending) -> None:
         """Bind the cell to a value made on first read (start-up only: no
@@ -239,6 +265,8 @@ def mark_dyn(s: Symbol, genv: GlobalEnv) -> None:
     if c.dyn:
         return
     c.real = c.get()
+    if c.watch is not None:
+        c.trip()
     c.value = MISSING
     c.dyn = True
 

@@ -347,6 +347,19 @@ PROGRAMS += [
     # an inlined builtin redefined while the function runs
     "(define (g) (set! + (lambda (a b) 'mine)) 1) (define (f x) (+ (g) x)) (f 1)",
     "(define (g) (define car cdr) 1) (define (f x) (list (g) (car x))) (f '(1 2))",
+    # the copy of a body for exact integer arguments (kinds.specialize): other kinds, and kinds that change in a loop
+    "(define (f a b) (if (< a b) (+ a b) (- a b))) "
+    "(map (lambda (p) (try-catch (apply f p) (e) e)) '((1 2) (1.5 2) (2 1.5) (3 1) (#t 1) (\"a\" 1) (-0.0 0)))",
+    "(define (loop i acc) (if (> i 10) acc (loop (+ i 1) (+ acc (if (= i 5) 0.5 i))))) (loop 0 0)",
+    "(define (f n acc) (if (= n 0) acc (f (- n 1) (* acc 3)))) (list (f 100 1) (f 3 1.0) (f 3 -0.0))",
+    "(define (g n) (if (< n 2) (car n) (+ (g (- n 1)) 1))) (try-catch (g 3) (e) e)",
+    # the function's own name redefined while it runs: a later self call (plain, tail) calls the new value
+    "(define (f n) (if (= n 0) (begin (set! f (lambda (k) 100)) 0) (+ (f (- n 1)) (f 0)))) (list (f 2) (f 2))",
+    "(define (f n) (if (= n 5) (set! f (lambda (k) 'new))) (if (= n 0) 'done (f (- n 1)))) (list (f 9) (f 9))",
+    # one definition evaluated twice: each value calls what its name holds
+    "(define src '(define (f n) (if (< n 1) (+ n 0.5) (f (- n 1))))) (eval src) (define f1 f) (define r1 (f1 2)) "
+    "(eval src) (define f2 f) (define r2 (f2 2)) (define (+ a b) 'mine) (list r1 r2 (f1 3) (f2 3) (f 3))",
+    "(define (f n) (if (< n 1) 'one (f (- n 1)))) (f 2) (define f1 f) (define (f n) 'two) (list (f1 3) (f 3))",
     # set! of a captured variable, of a global, of an undefined name
     '(define (mk) (let ((n 0)) (list (lambda () (set! n (+ n 1)) n) (lambda () n)))) '
     '(define p (mk)) ((car p)) ((car p)) (list ((cadr p)))',
@@ -460,7 +473,7 @@ def test_the_generated_python_is_deterministic(monkeypatch):
         s = session(monkeypatch, True)
         s.run(src, '<t>')
         shown.append(s.python_source(s.genv.lookup(sym('f'))))
-    assert shown[0] == shown[1] and 'while True' in shown[0] and 'def factory' in shown[0]
+    assert shown[0] == shown[1] and 'while True' in shown[0] and 'def f_f(d, ' in shown[0]
 
 
 def test_undefined_global_operand_reports_the_name_itself(monkeypatch):

@@ -61,11 +61,13 @@ def namespace() -> dict:
 
 
 class Compiled:
-    """A lowered lambda: its factory and its line -> span table."""
-    __slots__ = ('factory', 'table')
+    """A lowered lambda: the code of its function (named `name`), the
+    globals every value's copy starts from, and the cells its code assumes
+    the values of (lower.Lowering.ok)."""
+    __slots__ = ('code', 'globals', 'name', 'assumed')
 
-    def __init__(self, factory, table):
-        self.factory, self.table = factory, table
+    def __init__(self, code, globals_, name, assumed):
+        self.code, self.globals, self.name, self.assumed = code, globals_, name, assumed
 
 
 def door_from_env():
@@ -118,7 +120,7 @@ def lowered(params, rest, body, lscope, span, unit, name):
     """The Compiled lambda, or None when it stays on the reference."""
     from .lower import Unsupported, _MakerSpec, lower
     try:
-        mod, consts, table = lower(unit, params, rest, body, lscope, span, name)
+        mod, consts, table, assumed, pyname = lower(unit, params, rest, body, lscope, span, name)
         code = compile(mod, FILENAME, 'exec', dont_inherit=True)
     except Unsupported:
         return None
@@ -126,27 +128,46 @@ def lowered(params, rest, body, lscope, span, unit, name):
         return None
     consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth, c.extra)
               if c.__class__ is _MakerSpec else c for c in consts]
-    ns = {}
-    exec(code, module_globals(consts, unit.depth), ns)
-    return Compiled(ns['factory'], table)
+    fcode = next(c for c in code.co_consts if c.__class__ is code.__class__ and c.co_name == pyname)
+    return Compiled(fcode, module_globals(consts, unit.depth, table, unit.genv), pyname, assumed)
 
 
-def module_globals(consts, D) -> dict:
-    """The globals of one lowered lambda's code: its objects k0, k1, … and,
-    as its builtins, the session's namespace (whose GATE the session's
-    watcher keeps current). Globals, not the factory's parameters: a
-    function's closure cells are copied into its frame on every call, so a
-    large function with its objects as cells paid for them per call and in
-    frame size (deep recursion)."""
+def module_globals(consts, D, table, genv) -> dict:
+    """The globals one lowered lambda's values start from: its objects k0,
+    k1, …, the session's depth state D, the line table TABLE, the global
+    environment GENV and, as its builtins, the session's namespace (whose
+    GATE the session's watcher keeps current). Globals, not closure cells:
+    a function's cells are copied into its frame on every call, so a large
+    function with its objects as cells paid for them per call and in frame
+    size (deep recursion)."""
     g = {'k%d' % i: c for i, c in enumerate(consts)}
-    g['__builtins__'] = session_namespace(D)
+    g.update(D=D, TABLE=table, GENV=genv, __builtins__=session_namespace(D))
     return g
 
 
+_Function = type(session_namespace)
+
+
 def link(c: Compiled, lam, env, unit) -> None:
-    """Make lam run c: its positional function and run's adapter into it."""
+    """Make lam run c: a function of its own, whose globals add to c's its
+    lambda value SELF, the frame E around it and OK, true while the cells
+    c's code assumes hold their values (each watched: a change clears OK for
+    good, and the code reads the cells from then on). A value linked while
+    its name holds another starts with OK false."""
+    from .lower import ITSELF
+    g = dict(c.globals)
+    g['E'], g['SELF'] = env, lam
+    fn = g[c.name] = _Function(c.code, g, c.name)
+    ok = True
+    for cell, value in c.assumed:
+        if cell.current() is not (lam if value is ITSELF else value):
+            ok = False
+    g['OK'] = ok
+    if ok:
+        mine = ref(fn)
+        for cell, _ in c.assumed:
+            cell.watched_by(mine)
     D = unit.depth
-    fn = c.factory(env, lam, D, c.table, unit.genv)
     lam.direct = fn if lam.fast >= 0 else None
     lam.code = support.adapter(fn, D, lam.extra)
 
@@ -156,7 +177,7 @@ def python_source(lam, unit) -> str:
     it stays on the reference."""
     from .lower import Unsupported, lower
     try:
-        mod, consts, _ = lower(unit, lam.params, lam.rest, lam.body, lam.scope, None, lam.name)
+        mod, consts = lower(unit, lam.params, lam.rest, lam.body, lam.scope, None, lam.name)[:2]
     except Unsupported as e:
         return '# stays on the reference evaluator: %s' % e
     import ast

@@ -1,8 +1,12 @@
 """Lisp to Python: one lambda (and every lambda nested in it) lowered to the
-`ast` of a factory function `factory(E, SELF, D, TABLE, GENV)` that makes
-the lambda's positional function `fn(d, arg…)`; the objects the code uses
-(`k…`) are globals of its module (closure cells would be copied into every
-call's frame: see link.lowered).
+`ast` of a module defining the lambda's positional function `fn(d, arg…)`.
+Everything the code names besides its locals is a global of the function
+(link.link gives each lambda value its own globals: closure cells would be
+copied into every call's frame): the objects it uses (`k…`), the lambda
+value SELF and the frame E around it, the session's depth state D, the line
+table TABLE, the global environment GENV, and OK: true while every global
+the code assumes the value of (an inlined builtin, the lambda's own name)
+still holds it.
 
 Names are resolved as the reference resolves them (resolve.py, the same Scope
 objects): a local of this lambda or of a lambda nested in it is a Python local
@@ -19,7 +23,7 @@ from ..eval import SPECIALS, sub_span
 from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..syntax import problem
 from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, make_list, sym
-from . import counting
+from . import counting, guards, kinds
 from .nodes import L, S, assign, attr, attr_store, call, const, is_, is_not, name, store
 from .inline import _is_not, inline_spec, library_spec
 
@@ -78,6 +82,7 @@ class Lowering:
         self.assigned: set = set()      # symbols some set! in the unit targets
         self.no_inline = 0
         self.known: dict = {}           # python name of a named let's loop -> (its function, its arity)
+        self.assumed: dict = {}         # id(cell) -> (cell, the value the fast code assumes it holds)
         self.naming = None              # the name a define gives the lambda about to be lowered
 
     # ── bookkeeping ──
@@ -117,6 +122,13 @@ class Lowering:
             todo.extend(ast.iter_child_nodes(node))
         return nodes
 
+    def ok(self, cell, value) -> ast.Name:
+        """The test that cell still holds value (a builtin, or ITSELF: the
+        lambda value being linked): OK, the module's flag, true while every
+        assumption holds (a change of a watched cell clears it: link.link)."""
+        self.assumed[id(cell)] = (cell, value)
+        return name('OK')
+
     def span_of(self, cell, span):
         return sub_span(cell, span, self.unit)
 
@@ -146,14 +158,13 @@ class Lowering:
         top.params, top.defined = names[:nslots], names[nslots:]
         self.root_fn = top
         fdef = self.function(top, body, lscope, span)
-        ln = self.line(span)
-        factory = ast.FunctionDef('factory', self.arguments(['E', 'SELF', 'D', 'TABLE', 'GENV']),
-                                  [fdef, ast.Return(name(top.pyname))], [])
-        self.stamp([factory], ln)
-        for node in ast.walk(factory):
-            if node.__class__ is ast.FunctionDef and node is not factory:
+        self.stamp([fdef], self.line(span))
+        guards.fold(fdef)
+        kinds.simplify(fdef)
+        for node in ast.walk(fdef):
+            if node.__class__ is ast.FunctionDef:
                 coalesce(node)
-        return ast.Module([factory], [])
+        return ast.Module([fdef], [])
 
     def arguments(self, names):
         return ast.arguments([], [ast.arg(n) for n in names], None, [], [], None, [])
@@ -178,6 +189,7 @@ class Lowering:
         stmts = [assign(n, name('UNBOUND')) for n in fn.defined]     # a fresh frame's define slots
         first = len(self.table) + 1
         stmts += self.body(body, scope, span, fn, tail=True)
+        stmts = kinds.specialize(stmts, fn.params, _is_temp, self.fresh)
         lines = range(first, len(self.table) + 1)
         if fn.looped:
             stmts = [assign('site', const(None)), ast.While(const(True), stmts, [])]
@@ -479,9 +491,9 @@ class Lowering:
         head = assign(p, attr(self.k(cell), 'value'))
         if not tail and x.car.name == self.root_name and self.root_fn.loop is not None and n == len(self.root_fn.params):
             r = self.fresh('r')         # (loop: no rest parameter) the lambda itself: its own function
-            go = arg_stmts + self.direct_call(name(self.root_fn.pyname), name(p), args, site, r)
+            go = arg_stmts + self.direct_call(name(self.root_fn.pyname), name('SELF'), args, site, r)
             o_stmts, o_value = other
-            return [head, ast.If(is_(name(p), name('SELF')), go, o_stmts + [assign(r, o_value)])], name(r)
+            return [ast.If(self.ok(cell, ITSELF), go, [head] + o_stmts + [assign(r, o_value)])], name(r)
         if tail:
             frame = ast.List([attr(name(p), 'env'), attr(name(p), 'scope')] + args, L)
             go = arg_stmts + [ast.Return(ast.Tuple([name(p), frame, site], L))]
@@ -600,10 +612,10 @@ class Lowering:
         again = arg_stmts + [ast.Assign([ast.Tuple([store(n) for n in fn.params], S)],
                                         ast.Tuple(args, L))] if args else list(arg_stmts)
         again += [assign('site', self.k(span)), ast.Continue()]
-        other = self.slow(x, cells, [self.missing(p, cell, x, scope, span)], p, scope, span, fn, True)
-        looping = ast.BoolOp(ast.And(), [is_(name(p), name(fn.selfname)),
-                                         ast.Compare(name('GATE'), [ast.GtE()], [const(0)])])
-        return [assign(p, head), ast.If(looping, again, other)]
+        other = self.slow(x, cells, [assign(p, head), self.missing(p, cell, x, scope, span)], p, scope, span, fn,
+                          True)
+        looping = ast.BoolOp(ast.And(), [self.ok(cell, ITSELF), ast.Compare(name('GATE'), [ast.GtE()], [const(0)])])
+        return [ast.If(looping, again, other)]
 
     def known_call(self, x, cells, var, scope, span, fn, tail):
         """A call of a named let's loop (a local never assigned): its function directly."""
@@ -643,7 +655,7 @@ class Lowering:
             generic = self.dispatch(x, cells, [assign(p, attr(self.k(cell), 'value'))], p, scope, span, fn, tail)
         finally:
             self.no_inline -= 1
-        held = is_(attr(self.k(cell), 'value'), self.k(b))
+        held = self.ok(cell, b)
         if tail:
             return [ast.If(held, arg_stmts + [ast.Return(value)], generic)]
         g_stmts, g_value = generic
@@ -660,8 +672,14 @@ class Lowering:
         return stmts, e
 
     def test(self, x, scope, span, fn):
-        """(statements, Python condition) true when form x's value is not #f."""
+        """(statements, Python condition) true when form x's value is not #f:
+        when the statements end in branches each leaving the value in the
+        temporary e, each leaves `value is not False` there instead, a bool
+        (which kinds.py folds to the value when that is a bool already)."""
         s, e = self.value(x, scope, span, fn)
+        if e.__class__ is ast.Name and _is_temp(e.id) and s and _leaves_in(s[-1], e.id):
+            _test_in(s[-1], e.id)
+            return s, e
         return s, _is_not(e, const(False))
 
     def f_if(self, x, scope, span, fn, tail):
@@ -943,6 +961,9 @@ class Lowering:
 
 
 
+ITSELF = object()       # what `ok` assumes of the root's own global: the lambda value being linked
+
+
 class _MakerSpec:
     """What a nested lambda's LambdaMaker needs besides the session's depth."""
     __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'extra')
@@ -968,6 +989,29 @@ def _size(x, limit: int) -> int:
 
 def _is_temp(n: str) -> bool:
     return n[:1] in 'tprqg' and n[1:].isdigit()
+
+
+def _leaves_in(st, r: str) -> bool:
+    """True if statement st ends each of its ways by assigning temporary r
+    (or by leaving the function)."""
+    cls = st.__class__
+    if cls is ast.Assign:
+        return len(st.targets) == 1 and st.targets[0].__class__ is ast.Name and st.targets[0].id == r
+    if cls is ast.Return or cls is ast.Raise:
+        return True
+    if cls is ast.If:
+        return bool(st.body) and bool(st.orelse) and _leaves_in(st.body[-1], r) and _leaves_in(st.orelse[-1], r)
+    return False
+
+
+def _test_in(st, r: str) -> None:
+    """Make each assignment that ends a way of st (see _leaves_in) assign
+    `value is not False`."""
+    if st.__class__ is ast.Assign:
+        st.value = ast.copy_location(_is_not(st.value, ast.copy_location(const(False), st)), st)
+    elif st.__class__ is ast.If:
+        _test_in(st.body[-1], r)
+        _test_in(st.orelse[-1], r)
 
 
 def coalesce(fdef) -> None:
@@ -1043,7 +1087,10 @@ FORMS = {
 
 
 def lower(unit, params, rest, body, lscope, span, name):
-    """(Module, consts, table) of the root lambda, or Unsupported."""
+    """(Module, consts, table, assumed, pyname) of the root lambda, or
+    Unsupported: the Module defines the root's function `pyname`, whose
+    globals (link.link) are its objects k…, E, SELF, D, TABLE, GENV and OK;
+    `assumed` pairs cells with the values OK says they hold."""
     low = Lowering(unit, name)
     mod = low.root(params, rest, body, lscope, span)
-    return mod, low.consts, low.table
+    return mod, low.consts, low.table, tuple(low.assumed.values()), low.root_fn.pyname

@@ -1,0 +1,89 @@
+"""Dropping the OK tests a function has already made.
+
+OK (lower.Lowering.ok) is true while every global the code assumes still
+holds its value; it can only turn false while Lisp code runs, and Lisp code
+runs only inside a call. So once a test of OK has passed, every later test
+up to the next call that may run Lisp code is known to pass as well:
+`fold` removes those tests (keeping their true branches), which turns a run
+of inlined builtins into one test.
+"""
+import ast
+
+# Calls that never run Lisp code: an inlined builtin's own function on the
+# operands its fast path refused (arithmetic, car, comparisons: they only
+# raise), and the constructors of cells and vectors.
+QUIET = frozenset(('CALL_BUILTIN', 'CONS', 'VECTOR', 'str', 'int'))
+
+
+def _is_ok(node) -> bool:
+    return node.__class__ is ast.Name and node.id == 'OK'
+
+
+def _runs_code(node) -> bool:
+    """True if evaluating node may call anything that runs Lisp code."""
+    for n in ast.walk(node):
+        cls = n.__class__
+        if cls is ast.Call:
+            f = n.func
+            if f.__class__ is not ast.Name or f.id not in QUIET:
+                return True
+        elif cls is ast.FunctionDef or cls is ast.Lambda:
+            return True
+    return False
+
+
+def fold(fdef: ast.FunctionDef) -> None:
+    """Drop fdef's OK tests that an earlier test decides (each nested
+    function folded on its own, knowing nothing at its entry)."""
+    fdef.body, _ = _block(fdef.body, False)
+
+
+def _block(stmts: list, known: bool):
+    """(stmts with decided OK tests dropped, whether OK is known true after them)."""
+    out = []
+    for st in stmts:
+        cls = st.__class__
+        if cls is ast.If:
+            test = st.test
+            if _is_ok(test):
+                if known:                   # decided: its true branch in place
+                    body, known = _block(st.body, True)
+                    out += body
+                    continue
+                st.body, k1 = _block(st.body, True)
+                st.orelse, k2 = _block(st.orelse, False)
+                known = k1 and k2
+            else:
+                if test.__class__ is ast.BoolOp and test.op.__class__ is ast.And and _is_ok(test.values[0]):
+                    if known:
+                        rest = test.values[1:]
+                        st.test = rest[0] if len(rest) == 1 else ast.BoolOp(ast.And(), rest)
+                        ast.copy_location(st.test, test)
+                    test = st.test
+                    entered = not _runs_code(test)
+                else:
+                    entered = False
+                before = known and not _runs_code(test)
+                st.body, k1 = _block(st.body, before or entered)
+                st.orelse, k2 = _block(st.orelse, before)
+                known = k1 and k2
+            if not st.body:
+                st.body = [ast.copy_location(ast.Pass(), st)]
+        elif cls is ast.Try:
+            st.body, kb = _block(st.body, known)
+            for h in st.handlers:
+                h.body, _ = _block(h.body, False)
+            st.orelse, kb = _block(st.orelse, kb)
+            st.finalbody, _ = _block(st.finalbody, False)
+            known = kb and all(h.body and h.body[-1].__class__ is ast.Raise for h in st.handlers) \
+                and not st.finalbody
+        elif cls is ast.While:
+            st.body, _ = _block(st.body, False)
+            st.orelse, _ = _block(st.orelse, False)
+            known = False
+        elif cls is ast.FunctionDef:
+            fold(st)
+        else:
+            known = known and not _runs_code(st)
+        out.append(st)
+    return out, known

@@ -1,0 +1,271 @@
+"""What the generated code knows of its locals' classes, and the tests that
+knowledge decides.
+
+A pass over one generated function (after the lowering): walking its
+statements in order, it learns that a local holds an exact integer, a
+float or a bool (from an assignment of an expression of that kind, or in
+the true branch of a test of the local's class), forgets it where the
+local may change (any other assignment, a loop's entry, a handler), and
+folds what it knows into the code: a class test of a known local becomes a
+constant, so the inlined builtins' guards fall away (an `IfExp` whose test
+is decided becomes its branch) and `x is not False` of a known bool is x.
+
+`specialize` gives a small function a copy of its body for exact integer
+arguments, entered after one class test per parameter: the copy's guards
+are decided by this pass.
+"""
+import ast
+import copy
+
+INT, FLOAT, BOOL = 'int', 'float', 'bool'
+NUMERIC = (INT, FLOAT, BOOL)
+SPECIALIZED_NODES = 1500        # a body this large (in ast nodes) is not copied
+
+
+# ── knowing ──
+
+def kind_of(e, known: dict):
+    """The class (INT, FLOAT, BOOL) expression e is known to have, or None."""
+    cls = e.__class__
+    if cls is ast.Constant:
+        t = type(e.value)
+        return BOOL if t is bool else INT if t is int else FLOAT if t is float else None
+    if cls is ast.Name:
+        return known.get(e.id)
+    if cls is ast.BinOp:
+        a, b = kind_of(e.left, known), kind_of(e.right, known)
+        op = e.op.__class__
+        if a == INT and b == INT and op in (ast.Add, ast.Sub, ast.Mult, ast.Mod):
+            return INT
+        if {a, b} <= {INT, FLOAT} and FLOAT in (a, b) and op in (ast.Add, ast.Sub, ast.Mult):
+            return FLOAT
+        return None
+    if cls is ast.Compare:
+        if all(op.__class__ in (ast.Is, ast.IsNot) for op in e.ops):
+            return BOOL
+        if all(kind_of(x, known) in (INT, FLOAT) for x in [e.left] + e.comparators):
+            return BOOL
+        return None
+    if cls is ast.UnaryOp and e.op.__class__ is ast.Not:
+        return BOOL
+    if cls is ast.IfExp:
+        a = kind_of(e.body, known)
+        return a if a is not None and a == kind_of(e.orelse, known) else None
+    return None
+
+
+def _learned(test, known: dict) -> dict:
+    """What holds in the branch where test is true: `n.__class__ is int` (and
+    conjunctions of such) tell a local's class."""
+    out = {}
+    parts = test.values if test.__class__ is ast.BoolOp and test.op.__class__ is ast.And else [test]
+    for t in parts:
+        if t.__class__ is ast.Compare and len(t.ops) == 1 and t.ops[0].__class__ is ast.Is:
+            left, right = t.left, t.comparators[0]
+            if left.__class__ is ast.Attribute and left.attr == '__class__' and left.value.__class__ is ast.Name \
+                    and right.__class__ is ast.Name and right.id in (INT, FLOAT):
+                out[left.value.id] = right.id
+    return out
+
+
+# ── folding expressions ──
+
+def _const(v, like):
+    return ast.copy_location(ast.Constant(v), like)
+
+
+def _fold(e, known: dict):
+    """e with what `known` decides folded in."""
+    cls = e.__class__
+    if cls is ast.Compare:
+        e.left = _fold(e.left, known)
+        e.comparators = [_fold(c, known) for c in e.comparators]
+        if len(e.ops) == 1:
+            left, op, right = e.left, e.ops[0].__class__, e.comparators[0]
+            if op is ast.Is and left.__class__ is ast.Attribute and left.attr == '__class__' \
+                    and left.value.__class__ is ast.Name and right.__class__ is ast.Name:
+                k = known.get(left.value.id)
+                if k is not None:
+                    return _const(k == right.id, e)
+            if op is ast.IsNot and right.__class__ is ast.Constant and right.value is False \
+                    and kind_of(left, known) == BOOL:
+                return left
+        return e
+    if cls is ast.BoolOp:
+        vals = [_fold(v, known) for v in e.values]
+        stop, skip = (False, True) if e.op.__class__ is ast.And else (True, False)
+        kept = []
+        for v in vals:
+            if v.__class__ is ast.Constant and v.value is skip:
+                continue
+            if v.__class__ is ast.Constant and v.value is stop:
+                if not kept:
+                    return v
+                kept.append(v)
+                break
+            kept.append(v)
+        if not kept:
+            return _const(skip, e)
+        if len(kept) == 1:              # `True and x` is x, `False or x` is x
+            return kept[0]
+        e.values = kept
+        return e
+    if cls is ast.IfExp:
+        e.test = _fold(e.test, known)
+        if e.test.__class__ is ast.Constant and type(e.test.value) is bool:
+            return _fold(e.body if e.test.value else e.orelse, known)
+        e.body = _fold(e.body, known)
+        e.orelse = _fold(e.orelse, known)
+        return e
+    if cls is ast.Name or cls is ast.Constant:
+        return e
+    if cls is ast.NamedExpr:            # the name changes here (evaluation follows the fields' order)
+        e.value = _fold(e.value, known)
+        known.pop(e.target.id, None)
+        return e
+    for field, value in ast.iter_fields(e):
+        if isinstance(value, ast.expr):
+            setattr(e, field, _fold(value, known))
+        elif isinstance(value, list):
+            setattr(e, field, [_fold(v, known) if isinstance(v, ast.expr) else v for v in value])
+    return e
+
+
+# ── statements ──
+
+def simplify(fdef: ast.FunctionDef) -> None:
+    """Fold fdef's known kinds into its code (each nested function on its
+    own; a local a nested function sees is never known)."""
+    seen = set()
+    for node in ast.walk(fdef):
+        if (node.__class__ is ast.FunctionDef or node.__class__ is ast.Lambda) and node is not fdef:
+            seen.update(n.id for n in ast.walk(node) if n.__class__ is ast.Name)
+    fdef.body, _ = _block(fdef.body, {}, seen)
+
+
+def _assigned(nodes) -> set:
+    """The names nodes assign (nested functions' own locals left out)."""
+    out = set()
+    todo = list(nodes)
+    while todo:
+        n = todo.pop()
+        cls = n.__class__
+        if cls is ast.FunctionDef:
+            out.add(n.name)
+            continue
+        if cls is ast.Name and n.ctx.__class__ is not ast.Load:
+            out.add(n.id)
+        elif cls is ast.ExceptHandler and n.name:
+            out.add(n.name)
+        todo.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def _forget(known: dict, names) -> dict:
+    return {k: v for k, v in known.items() if k not in names}
+
+
+def _merge(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return {k: v for k, v in a.items() if b.get(k) == v}
+
+
+def _block(stmts, known, seen):
+    """(stmts folded, what is known after them; None: they never finish)."""
+    out = []
+    for st in stmts:
+        if known is None:           # unreachable
+            break
+        cls = st.__class__
+        if cls is ast.If:
+            st.test = _fold(st.test, known)
+            if st.test.__class__ is ast.Constant and type(st.test.value) is bool:
+                body, known = _block(st.body if st.test.value else st.orelse, known, seen)
+                out += body
+                continue
+            then = dict(known)
+            then.update({k: v for k, v in _learned(st.test, known).items() if k not in seen})
+            st.body, k1 = _block(st.body, then, seen)
+            st.orelse, k2 = _block(st.orelse, dict(known), seen)
+            if not st.body:
+                st.body = [ast.copy_location(ast.Pass(), st)]
+            known = _merge(k1, k2)
+        elif cls is ast.While:
+            entry = _forget(known, _assigned(st.body))
+            st.body, _ = _block(st.body, dict(entry), seen)
+            known = entry
+        elif cls is ast.Try:
+            inside = _assigned(st.body)
+            st.body, kb = _block(st.body, dict(known), seen)
+            ends = kb
+            for h in st.handlers:
+                h.body, kh = _block(h.body, _forget(known, inside | {h.name}), seen)
+                ends = _merge(ends, kh)
+            known = ends
+        elif cls is ast.Assign:
+            st.value = _fold(st.value, known)
+            k = kind_of(st.value, known)
+            known = _forget(known, _assigned(st.targets))
+            if k is not None and len(st.targets) == 1 and st.targets[0].__class__ is ast.Name \
+                    and st.targets[0].id not in seen:
+                known[st.targets[0].id] = k
+        elif cls is ast.Return or cls is ast.Expr:
+            if st.value is not None:
+                st.value = _fold(st.value, known)
+            if cls is ast.Return:
+                known = None
+        elif cls is ast.Raise or cls is ast.Continue or cls is ast.Break:
+            if cls is ast.Raise and st.exc is not None:
+                st.exc = _fold(st.exc, known)
+            known = None
+        elif cls is ast.FunctionDef:
+            simplify(st)
+            known = _forget(known, {st.name})
+        elif cls is ast.Nonlocal or cls is ast.Pass:
+            pass
+        else:
+            known = _forget(known, _assigned([st]))
+        out.append(st)
+    return out, known
+
+
+# ── the integer copy ──
+
+def specialize(stmts: list, params: list, temp, fresh) -> list:
+    """stmts, or, when they test the class of some of params against int
+    (an inlined builtin's guard) and are small and make no functions,
+    `if p.__class__ is int and …: <a copy> else: <stmts>` for those (the
+    copy's temporaries, names for which temp(name) is true, renamed by
+    fresh(), so each copy's may share names with the other's)."""
+    tested, size = [], 0
+    for node in ast.walk(ast.Module(stmts, [])):
+        size += 1
+        if size > SPECIALIZED_NODES:
+            return stmts
+        cls = node.__class__
+        if cls is ast.FunctionDef or cls is ast.Lambda:
+            return stmts
+        if cls is ast.Compare and node.left.__class__ is ast.Attribute and node.left.attr == '__class__' \
+                and node.left.value.__class__ is ast.Name and node.left.value.id in params \
+                and node.comparators[0].__class__ is ast.Name and node.comparators[0].id == INT:
+            if node.left.value.id not in tested:
+                tested.append(node.left.value.id)
+    if not tested:
+        return stmts
+    tested.sort(key=params.index)
+    tests = [ast.Compare(ast.Attribute(ast.Name(p, ast.Load()), '__class__', ast.Load()), [ast.Is()],
+                         [ast.Name(INT, ast.Load())]) for p in tested]
+    test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
+    twin = copy.deepcopy(stmts)
+    renamed, done = {}, set()
+    for node in ast.walk(ast.Module(twin, [])):
+        if node.__class__ is ast.Name and temp(node.id) and id(node) not in done:    # (a node may sit in two places)
+            done.add(id(node))
+            new = renamed.get(node.id)
+            if new is None:
+                new = renamed[node.id] = fresh()
+            node.id = new
+    return [ast.If(test, twin, stmts)]
