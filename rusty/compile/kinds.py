@@ -48,6 +48,8 @@ def kind_of(e, known: dict):
         return None
     if cls is ast.UnaryOp and e.op.__class__ is ast.Not:
         return BOOL
+    if cls is ast.BoolOp:
+        return BOOL if all(kind_of(v, known) == BOOL for v in e.values) else None
     if cls is ast.IfExp:
         a = kind_of(e.body, known)
         return a if a is not None and a == kind_of(e.orelse, known) else None
@@ -234,13 +236,15 @@ def _block(stmts, known, seen):
 
 # ── the integer copy ──
 
-def specialize(stmts: list, params: list, temp, fresh) -> list:
-    """stmts, or, when they test the class of some of params against int
-    (an inlined builtin's guard) and are small and make no functions,
-    `if p.__class__ is int and …: <a copy> else: <stmts>` for those (the
-    copy's temporaries, names for which temp(name) is true, renamed by
-    fresh(), so each copy's may share names with the other's)."""
-    tested, size = [], 0
+def specialize(stmts: list, names: list, temp, fresh) -> list:
+    """stmts, or, when they test the class of some of `names` (parameters,
+    and variables of enclosing functions that never change) against int
+    (an inlined builtin's guard), are small and make no functions,
+    `if OK and n.__class__ is int and …: <a copy> else: <stmts>` for those
+    (OK only if the code tests it); the copy's temporaries, names for which
+    temp(name) is true, are renamed by fresh(), so each copy's may share
+    names with the other's."""
+    tested, size, uses_ok = [], 0, False
     for node in ast.walk(ast.Module(stmts, [])):
         size += 1
         if size > SPECIALIZED_NODES:
@@ -248,16 +252,20 @@ def specialize(stmts: list, params: list, temp, fresh) -> list:
         cls = node.__class__
         if cls is ast.FunctionDef or cls is ast.Lambda:
             return stmts
-        if cls is ast.Compare and node.left.__class__ is ast.Attribute and node.left.attr == '__class__' \
-                and node.left.value.__class__ is ast.Name and node.left.value.id in params \
+        if cls is ast.Name and node.id == 'OK':
+            uses_ok = True
+        elif cls is ast.Compare and node.left.__class__ is ast.Attribute and node.left.attr == '__class__' \
+                and node.left.value.__class__ is ast.Name and node.left.value.id in names \
                 and node.comparators[0].__class__ is ast.Name and node.comparators[0].id == INT:
             if node.left.value.id not in tested:
                 tested.append(node.left.value.id)
     if not tested:
         return stmts
-    tested.sort(key=params.index)
+    tested.sort(key=names.index)
     tests = [ast.Compare(ast.Attribute(ast.Name(p, ast.Load()), '__class__', ast.Load()), [ast.Is()],
                          [ast.Name(INT, ast.Load())]) for p in tested]
+    if uses_ok:
+        tests.insert(0, ast.Name('OK', ast.Load()))
     test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
     twin = copy.deepcopy(stmts)
     renamed, done = {}, set()

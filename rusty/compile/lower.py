@@ -83,6 +83,7 @@ class Lowering:
         self.no_inline = 0
         self.known: dict = {}           # python name of a named let's loop -> (its function, its arity)
         self.assumed: dict = {}         # id(cell) -> (cell, the value the fast code assumes it holds)
+        self.stable: set = set()        # python names of parameters no set! targets
         self.naming = None              # the name a define gives the lambda about to be lowered
 
     # ── bookkeeping ──
@@ -156,11 +157,13 @@ class Lowering:
         names = self.bind(lscope, top)
         nslots = len(params) + (rest is not None)
         top.params, top.defined = names[:nslots], names[nslots:]
+        self.stable.update(n for n, s in zip(top.params, lscope.names) if s not in self.assigned)
         self.root_fn = top
         fdef = self.function(top, body, lscope, span)
         self.stamp([fdef], self.line(span))
         guards.fold(fdef)
         kinds.simplify(fdef)
+        fuse_tests(fdef)
         for node in ast.walk(fdef):
             if node.__class__ is ast.FunctionDef:
                 coalesce(node)
@@ -189,7 +192,8 @@ class Lowering:
         stmts = [assign(n, name('UNBOUND')) for n in fn.defined]     # a fresh frame's define slots
         first = len(self.table) + 1
         stmts += self.body(body, scope, span, fn, tail=True)
-        stmts = kinds.specialize(stmts, fn.params, _is_temp, self.fresh)
+        if not fn.assigned_outer:
+            stmts = kinds.specialize(stmts, fn.params + self.stable_outer(fn, stmts), _is_temp, self.fresh)
         lines = range(first, len(self.table) + 1)
         if fn.looped:
             stmts = [assign('site', const(None)), ast.While(const(True), stmts, [])]
@@ -206,6 +210,12 @@ class Lowering:
         return ast.FunctionDef(fn.pyname, self.arguments(['d'] + fn.params),
                                decls + counting.entry(self.k(body), label)
                                + [ast.Try(counting.counted(stmts), [handler], [], [])], [])
+
+    def stable_outer(self, fn, stmts) -> list:
+        """The parameters of functions around fn that no set! targets and
+        fn's code reads (they keep their value while fn runs)."""
+        read = {n.id for st in stmts for n in ast.walk(st) if n.__class__ is ast.Name}
+        return sorted(n for n in read & self.stable if n not in fn.params)
 
     def let_frames(self, fn, scope, lines) -> dict:
         """line -> ((scope, ((Lisp name, Python local)…))…) of the lets (and
@@ -379,7 +389,9 @@ class Lowering:
         for i, (s, e) in enumerate(parts):
             stmts += s
             later = any(p[0] for p in parts[i + 1:])
-            if e.__class__ is not ast.Constant and (not pure(e) or later):
+            if e.__class__ is ast.Name and _is_temp(e.id):
+                pass                    # a temporary: set once, by its own form's statements
+            elif e.__class__ is not ast.Constant and (not pure(e) or later):
                 t = self.fresh()
                 stmts.append(assign(t, e))
                 e = name(t)
@@ -518,7 +530,7 @@ class Lowering:
             fn.looped = True
 
             def first_loop(args):
-                again = [ast.Assign([ast.Tuple([store(n) for n in fn.params], S)], ast.Tuple(args, L))] if args else []
+                again = rebind(fn.params, args)
                 return (ast.BoolOp(ast.And(), [is_(name(p), name(fn.selfname)),
                                                ast.Compare(name('GATE'), [ast.GtE()], [const(0)])]),
                         again + [assign('site', self.k(span)), ast.Continue()])
@@ -609,8 +621,7 @@ class Lowering:
                                  p, scope, span, fn, True)
         arg_stmts, args = self.args(cells, scope, span, fn)
         fn.looped = True
-        again = arg_stmts + [ast.Assign([ast.Tuple([store(n) for n in fn.params], S)],
-                                        ast.Tuple(args, L))] if args else list(arg_stmts)
+        again = arg_stmts + rebind(fn.params, args)
         again += [assign('site', self.k(span)), ast.Continue()]
         other = self.slow(x, cells, [assign(p, head), self.missing(p, cell, x, scope, span)], p, scope, span, fn,
                           True)
@@ -626,7 +637,7 @@ class Lowering:
         arg_stmts, args = self.args(cells, scope, span, fn)
         if tail and fn.loop == ('var', var):
             fn.looped = True
-            again = [ast.Assign([ast.Tuple([store(n) for n in fn.params], S)], ast.Tuple(args, L))] if args else []
+            again = rebind(fn.params, args)
             again += [assign('site', self.k(span)), ast.Continue()]
             frame = ast.List([attr(name(var), 'env'), attr(name(var), 'scope')] + args, L)
             watched = [ast.Return(ast.Tuple([name(var), frame, self.k(span)], L))]
@@ -874,6 +885,7 @@ class Lowering:
         inner.label, self.naming = self.naming or lname, None
         names = self.bind(lscope, inner)
         inner.params, inner.defined = names[:len(slots)], names[len(slots):]
+        self.stable.update(n for n, s in zip(inner.params, lscope.names) if s not in self.assigned)
         fdef = self.function(inner, body, lscope, span)
         maker = self.k(_MakerSpec(params, rest, body, lscope, lname, len(names) - len(slots)))
         return [fdef], call(maker, name(pyname), self.frames(scope, fn, pending))
@@ -991,6 +1003,15 @@ def _is_temp(n: str) -> bool:
     return n[:1] in 'tprqg' and n[1:].isdigit()
 
 
+def rebind(params, args) -> list:
+    """The parameters given a self tail call's arguments (all at once)."""
+    if not args:
+        return []
+    if len(args) == 1:
+        return [assign(params[0], args[0])]
+    return [ast.Assign([ast.Tuple([store(n) for n in params], S)], ast.Tuple(args, L))]
+
+
 def _leaves_in(st, r: str) -> bool:
     """True if statement st ends each of its ways by assigning temporary r
     (or by leaving the function)."""
@@ -1012,6 +1033,35 @@ def _test_in(st, r: str) -> None:
     elif st.__class__ is ast.If:
         _test_in(st.body[-1], r)
         _test_in(st.orelse[-1], r)
+
+
+def fuse_tests(fdef) -> None:
+    """`t = E` then `if t:`, where the test is the temporary's one use,
+    becomes `if E:` (in every function of fdef)."""
+    uses = {}
+    for node in ast.walk(fdef):
+        if node.__class__ is ast.Name and _is_temp(node.id):
+            uses[node.id] = uses.get(node.id, 0) + 1
+    todo = [fdef]
+    while todo:
+        node = todo.pop()
+        for field in ('body', 'orelse', 'finalbody'):
+            stmts = getattr(node, field, None)
+            if not stmts or stmts.__class__ is not list:
+                continue
+            out = []
+            for st in stmts:
+                prev = out[-1] if out else None
+                if st.__class__ is ast.If and st.test.__class__ is ast.Name and uses.get(st.test.id) == 2 \
+                        and prev.__class__ is ast.Assign and len(prev.targets) == 1 \
+                        and prev.targets[0].__class__ is ast.Name and prev.targets[0].id == st.test.id:
+                    st.test = prev.value
+                    out[-1] = st
+                else:
+                    out.append(st)
+            setattr(node, field, out)
+            todo.extend(out)
+        todo.extend(getattr(node, 'handlers', ()))
 
 
 def coalesce(fdef) -> None:
