@@ -19,7 +19,7 @@ import copy
 
 INT, FLOAT, BOOL = 'int', 'float', 'bool'
 NUMERIC = (INT, FLOAT, BOOL)
-SPECIALIZED_NODES = 1500        # a body this large (in ast nodes) is not copied
+SPECIALIZED_NODES = 5000        # a body this large (in ast nodes) is not copied
 
 
 # ── knowing ──
@@ -89,9 +89,11 @@ def _fold(e, known: dict):
                 k = known.get(left.value.id)
                 if k is not None:
                     return _const(k == right.id, e)
-            if op is ast.IsNot and right.__class__ is ast.Constant and right.value is False \
-                    and kind_of(left, known) == BOOL:
-                return left
+            if right.__class__ is ast.Constant and right.value is False and kind_of(left, known) == BOOL:
+                if op is ast.IsNot:
+                    return left
+                if op is ast.Is:
+                    return ast.copy_location(ast.UnaryOp(ast.Not(), left), e)
         return e
     if cls is ast.BoolOp:
         vals = [_fold(v, known) for v in e.values]

@@ -432,11 +432,12 @@ class Lowering:
         p = self.fresh('p')
         return self.dispatch(x, cells, hs + [assign(p, he)], p, scope, span, fn, tail)
 
-    def dispatch(self, x, cells, head_stmts, p, scope, span, fn, tail, first=None):
+    def dispatch(self, x, cells, head_stmts, p, scope, span, fn, tail, first=None, known=None):
         """The generic call once the head's value is in p: a macro expands,
         a compiled lambda of the arity is called directly, anything else the
         reference way. `first(args)`, if given, is a (test, value or
-        statements) tried before all that, once the arguments are computed."""
+        statements) tried before all that, once the arguments are computed;
+        `known`, if given, a test true only while p is known to be no macro."""
         n = len(cells)
         arg_stmts, args = self.args(cells, scope, span, fn)
         r = self.fresh('r')
@@ -444,6 +445,8 @@ class Lowering:
         expand = call(name('EXPAND'), name(p), self.k([x.cdr, scope, span, self.unit, [None, -1, None]]),
                       name('d'), name('D'), self.frames(scope, fn), const(tail))
         is_macro = is_(attr(name(p), '__class__'), name('Macro'))
+        if known is not None:
+            is_macro = ast.BoolOp(ast.And(), [ast.UnaryOp(ast.Not(), known), is_macro])
         fits = ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Lambda')),
                                       ast.Compare(attr(name(p), 'fast'), [ast.Eq()], [const(n)])])
         other = call(name('CALL_ANY'), name(p), ast.List(args, L), site, const(tail), name('d'), name('D'))
@@ -523,15 +526,17 @@ class Lowering:
         p = self.fresh('p')
         b = cell.current()
         head = [assign(p, attr(self.k(cell), 'value')), self.missing(p, cell, x, scope, span)]
-        first = None
+        first = known = None
         builder = inline_spec(b, len(cells)) if b.__class__ is Builtin else None
         if tail and fn.loop is not None and fn.loop[0] == 'self' and x.car.name == self.root_name \
                 and len(cells) == len(fn.params):
             fn.looped = True
+            known = self.ok(cell, ITSELF)       # p is SELF while OK: no need to read the cell
+            head = [ast.If(known, [assign(p, name('SELF'))], head)]
 
             def first_loop(args):
                 again = rebind(fn.params, args)
-                return (ast.BoolOp(ast.And(), [is_(name(p), name(fn.selfname)),
+                return (ast.BoolOp(ast.And(), [self.ok(cell, ITSELF),
                                                ast.Compare(name('GATE'), [ast.GtE()], [const(0)])]),
                         again + [assign('site', self.k(span)), ast.Continue()])
             first = first_loop
@@ -544,7 +549,7 @@ class Lowering:
                     value = v if guard is None else ast.IfExp(guard, v, value)
                 return is_(name(p), fallback), value
             first = first_inline
-        return self.dispatch(x, cells, head, p, scope, span, fn, tail, first)
+        return self.dispatch(x, cells, head, p, scope, span, fn, tail, first, known)
 
     def library_call(self, x, cells, cell, b, spec, scope, span, fn, tail):
         """A standard-library lambda computed in place (inline.LIBRARY) while
@@ -1035,9 +1040,29 @@ def _test_in(st, r: str) -> None:
         _test_in(st.orelse[-1], r)
 
 
+def _first_in(test):
+    """The Name evaluated first in test, if it is t, `not t` or `t <op> …`."""
+    if test.__class__ is ast.UnaryOp and test.op.__class__ is ast.Not:
+        test = test.operand
+    if test.__class__ is ast.Compare:
+        test = test.left
+    return test if test.__class__ is ast.Name else None
+
+
+def _put_first(test, e):
+    if test.__class__ is ast.Name:
+        return e
+    inner = test.operand if test.__class__ is ast.UnaryOp else test
+    if inner.__class__ is ast.Compare:
+        inner.left = e
+    else:
+        test.operand = e
+    return test
+
+
 def fuse_tests(fdef) -> None:
-    """`t = E` then `if t:`, where the test is the temporary's one use,
-    becomes `if E:` (in every function of fdef)."""
+    """`t = E` then `if t:` (or `not t`, `t <op> …`), where the test is the
+    temporary's one use, becomes `if E:` (in every function of fdef)."""
     uses = {}
     for node in ast.walk(fdef):
         if node.__class__ is ast.Name and _is_temp(node.id):
@@ -1051,14 +1076,15 @@ def fuse_tests(fdef) -> None:
                 continue
             out = []
             for st in stmts:
-                prev = out[-1] if out else None
-                if st.__class__ is ast.If and st.test.__class__ is ast.Name and uses.get(st.test.id) == 2 \
-                        and prev.__class__ is ast.Assign and len(prev.targets) == 1 \
-                        and prev.targets[0].__class__ is ast.Name and prev.targets[0].id == st.test.id:
-                    st.test = prev.value
-                    out[-1] = st
-                else:
-                    out.append(st)
+                while st.__class__ is ast.If and out:
+                    prev, t = out[-1], _first_in(st.test)
+                    if t is None or uses.get(t.id) != 2 or prev.__class__ is not ast.Assign \
+                            or len(prev.targets) != 1 or prev.targets[0].__class__ is not ast.Name \
+                            or prev.targets[0].id != t.id:
+                        break
+                    st.test = _put_first(st.test, prev.value)
+                    out.pop()
+                out.append(st)
             setattr(node, field, out)
             todo.extend(out)
         todo.extend(getattr(node, 'handlers', ()))
