@@ -141,6 +141,11 @@ for _alias, _op in (('add', '+'), ('sub', '-'), ('mul', '*'), ('lt', '<'), ('gt'
                     ('eq', 'eq?')):
     INLINE[_alias] = INLINE[_op]
 
+# The inlined builtins whose result on exact integers is an exact integer
+# (or an error): what kinds.py knows of a call of one the guards refused.
+INT_CLOSED = frozenset(('+', '-', '*', 'mod', 'add', 'sub', 'mul'))
+
+
 def _list(*xs):
     """`list` of a few values: the cells built in place, innermost first."""
     value = _g('EMPTY')

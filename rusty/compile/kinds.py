@@ -50,6 +50,10 @@ def kind_of(e, known: dict):
         return BOOL
     if cls is ast.BoolOp:
         return BOOL if all(kind_of(v, known) == BOOL for v in e.values) else None
+    if cls is ast.Call:         # an inlined builtin closed over exact integers, called on them
+        if getattr(e, 'int_closed', False) and all(kind_of(a, known) == INT for a in e.args[1].elts):
+            return INT
+        return None
     if cls is ast.IfExp:
         a = kind_of(e.body, known)
         return a if a is not None and a == kind_of(e.orelse, known) else None

@@ -25,7 +25,7 @@ from ..syntax import problem
 from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, make_list, sym
 from . import counting, guards, kinds
 from .nodes import L, S, assign, attr, attr_store, call, const, is_, is_not, name, store
-from .inline import _is_not, inline_spec, library_spec
+from .inline import INT_CLOSED, _is_not, inline_spec, library_spec
 
 
 class Unsupported(Exception):
@@ -83,7 +83,7 @@ class Lowering:
         self.no_inline = 0
         self.known: dict = {}           # python name of a named let's loop -> (its function, its arity)
         self.assumed: dict = {}         # id(cell) -> (cell, the value the fast code assumes it holds)
-        self.stable: set = set()        # python names of parameters no set! targets
+        self.stable: set = set()        # python names of Lisp locals no set! targets
         self.naming = None              # the name a define gives the lambda about to be lowered
 
     # ── bookkeeping ──
@@ -142,6 +142,8 @@ class Lowering:
             self.count += 1
             self.vars[(id(scope), i + 2)] = (n, fn)
             names.append(n)
+            if s not in self.assigned:
+                self.stable.add(n)
         return names
 
     # ── the root ──
@@ -157,7 +159,6 @@ class Lowering:
         names = self.bind(lscope, top)
         nslots = len(params) + (rest is not None)
         top.params, top.defined = names[:nslots], names[nslots:]
-        self.stable.update(n for n, s in zip(top.params, lscope.names) if s not in self.assigned)
         self.root_fn = top
         fdef = self.function(top, body, lscope, span)
         self.stamp([fdef], self.line(span))
@@ -212,10 +213,15 @@ class Lowering:
                                + [ast.Try(counting.counted(stmts), [handler], [], [])], [])
 
     def stable_outer(self, fn, stmts) -> list:
-        """The parameters of functions around fn that no set! targets and
-        fn's code reads (they keep their value while fn runs)."""
-        read = {n.id for st in stmts for n in ast.walk(st) if n.__class__ is ast.Name}
-        return sorted(n for n in read & self.stable if n not in fn.params)
+        """The Lisp locals of functions around fn that no set! targets and
+        fn's code reads: bound before fn can run, they keep their value
+        while it runs."""
+        read, own = set(), set(fn.params)
+        for st in stmts:
+            for n in ast.walk(st):
+                if n.__class__ is ast.Name:
+                    (read if n.ctx.__class__ is ast.Load else own).add(n.id)
+        return sorted(read & self.stable - own)
 
     def let_frames(self, fn, scope, lines) -> dict:
         """line -> ((scope, ((Lisp name, Python local)…))…) of the lets (and
@@ -659,6 +665,7 @@ class Lowering:
         arg_stmts, args = self.args(cells, scope, span, fn)
         r = self.fresh('r')
         fallback = call(name('CALL_BUILTIN'), self.k(b), ast.List(args, L), self.k(span), name('d'), name('D'))
+        fallback.int_closed = b.name in INT_CLOSED         # (kinds.kind_of)
         value = fallback
         for guard, v in reversed(builder(*args)):
             if guard is None or (guard.__class__ is ast.Constant and guard.value is True):
@@ -890,7 +897,6 @@ class Lowering:
         inner.label, self.naming = self.naming or lname, None
         names = self.bind(lscope, inner)
         inner.params, inner.defined = names[:len(slots)], names[len(slots):]
-        self.stable.update(n for n, s in zip(inner.params, lscope.names) if s not in self.assigned)
         fdef = self.function(inner, body, lscope, span)
         maker = self.k(_MakerSpec(params, rest, body, lscope, lname, len(names) - len(slots)))
         return [fdef], call(maker, name(pyname), self.frames(scope, fn, pending))
@@ -1041,11 +1047,12 @@ def _test_in(st, r: str) -> None:
 
 
 def _first_in(test):
-    """The Name evaluated first in test, if it is t, `not t` or `t <op> …`."""
+    """The Name evaluated first in test, if it is t, `not t` or `t <op> …`
+    (or `constant <op> t`)."""
     if test.__class__ is ast.UnaryOp and test.op.__class__ is ast.Not:
         test = test.operand
     if test.__class__ is ast.Compare:
-        test = test.left
+        test = test.comparators[0] if test.left.__class__ is ast.Constant else test.left
     return test if test.__class__ is ast.Name else None
 
 
@@ -1054,15 +1061,22 @@ def _put_first(test, e):
         return e
     inner = test.operand if test.__class__ is ast.UnaryOp else test
     if inner.__class__ is ast.Compare:
-        inner.left = e
+        if inner.left.__class__ is ast.Constant:
+            inner.comparators[0] = e
+        else:
+            inner.left = e
     else:
         test.operand = e
     return test
 
 
+_FUSED = {ast.If: 'test', ast.Assign: 'value', ast.Return: 'value'}     # the expression a statement evaluates first
+
+
 def fuse_tests(fdef) -> None:
-    """`t = E` then `if t:` (or `not t`, `t <op> …`), where the test is the
-    temporary's one use, becomes `if E:` (in every function of fdef)."""
+    """`t = E` then `if t:` (or `not t`, `t <op> …`; or `x = t`, `return t`
+    and the like), where that is the temporary's one use, becomes `if E:`
+    (in every function of fdef)."""
     uses = {}
     for node in ast.walk(fdef):
         if node.__class__ is ast.Name and _is_temp(node.id):
@@ -1076,13 +1090,14 @@ def fuse_tests(fdef) -> None:
                 continue
             out = []
             for st in stmts:
-                while st.__class__ is ast.If and out:
-                    prev, t = out[-1], _first_in(st.test)
+                part = _FUSED.get(st.__class__)
+                while part is not None and out and getattr(st, part) is not None:
+                    prev, t = out[-1], _first_in(getattr(st, part))
                     if t is None or uses.get(t.id) != 2 or prev.__class__ is not ast.Assign \
                             or len(prev.targets) != 1 or prev.targets[0].__class__ is not ast.Name \
                             or prev.targets[0].id != t.id:
                         break
-                    st.test = _put_first(st.test, prev.value)
+                    setattr(st, part, _put_first(getattr(st, part), prev.value))
                     out.pop()
                 out.append(st)
             setattr(node, field, out)
