@@ -971,16 +971,32 @@ class Lowering:
         stmts += defs + [assign(var, make), ast.Assign(   # the loop's frame holds the loop (as named let's does)
             [ast.Subscript(attr(name(var), 'env'), const(2), S)], name(var))]
         site = self.k(span)
+        r = self.fresh('r')
+        body = x.cdr.cdr.cdr
+        release = self.release(var, r) if loopvar is not None and _only_called(body, lname) else []
         if tail:        # the loop in this run level (past the gate: run's tail call)
-            direct = ast.Try([ast.Return(call(name(loopfn), name('d'), *vals))], [
+            direct = ast.Try([assign(r, call(name(loopfn), name('d'), *vals))], [
                 ast.ExceptHandler(name('BaseException'), 'e', [
                     ast.Raise(call(name('TAILED'), name('e'), site, name(var)), None)])], [], [])
             frame = ast.List([attr(name(var), 'env'), attr(name(var), 'scope')] + vals, L)
-            return stmts + [ast.If(ast.Compare(name('GATE'), [ast.GtE()], [const(0)]), [direct],
+            return stmts + [ast.If(ast.Compare(name('GATE'), [ast.GtE()], [const(0)]),
+                                   [direct] + release + [ast.Return(name(r))],
                                    [ast.Return(ast.Tuple([name(var), frame, site], L))])]
-        r = self.fresh('r')
         q = self.fresh('q')
-        return stmts + [assign(q, attr(name(var), 'direct'))] + self.direct_call(name(q), name(var), vals, site, r), name(r)
+        return (stmts + [assign(q, attr(name(var), 'direct'))] + self.direct_call(name(q), name(var), vals, site, r)
+                + release), name(r)
+
+    def release(self, var: str, r: str) -> list:
+        """After a named let's loop returned r: when r is no pending tail
+        call and nothing but the loop's own frame and variable holds the
+        loop (its name only called, no function made in it: the count of
+        references says none escaped), break the cycles they make (frame ->
+        loop -> frame; variable's cell -> loop -> its function -> cell), so
+        the loop is freed at once instead of by the cycle collector."""
+        free = ast.BoolOp(ast.And(), [is_not(attr(name(r), '__class__'), name('tuple')),
+                                      ast.Compare(call(name('REFS'), name(var)), [ast.Eq()], [const(LOOP_REFS)])])
+        return [ast.If(free, [ast.Assign([ast.Subscript(attr(name(var), 'env'), const(2), S)], const(None)),
+                              assign(var, const(None))], [])]
 
 
 
@@ -996,6 +1012,10 @@ class _MakerSpec:
         self.extra = extra
 
 
+# The references to a named let's loop when only its own frame (env[2]) and
+# variable (a closure cell) hold it, as sys.getrefcount counts them (the
+# argument is one more).
+LOOP_REFS = 3
 BIG = 24       # arguments this large (in forms) are compiled once: see big_call
 
 
@@ -1152,6 +1172,25 @@ def _bindings(x, bs):
         return parse_bindings(x, bs)
     except Usage as u:
         raise Unsupported(u.message) from None
+
+
+def _only_called(forms, s) -> bool:
+    """True if symbol s occurs in forms only as the head of a call, and they
+    make no functions (nothing else can hold a named let's loop)."""
+    if _makes_functions(forms):
+        return False
+    stack = list(forms)
+    while stack:
+        x = stack.pop()
+        if x is s:
+            return False
+        if x.__class__ is List and x is not EMPTY:
+            if x.car is sym('quote'):
+                continue
+            if x.car is not s:
+                stack.append(x.car)
+            stack.extend(x.cdr)
+    return True
 
 
 def _makes_functions(forms) -> bool:
