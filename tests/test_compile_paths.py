@@ -362,6 +362,9 @@ PROGRAMS += [
     # ... nor one a macro's expansion captured (a global that became a macro after the caller was compiled)
     "(define (g x) x) (define (f) (let loop ((i 0)) (if (< i 1) (loop (+ i 1)) (g i)))) (f) "
     "(defmacro g (x) (list 'lambda '() (list 'loop 5))) (define h (f)) (procedure? ((h)))",
+    # builtins called by builtins (fold, map, sort, apply): directly, with the reference's errors
+    "(define (f l) (list (foldl + 0 l) (map abs l) (sort l <) (apply max l) (try-catch (map car l) (e) e) "
+    "(try-catch (map cons l) (e) e) (try-catch (foldl - 0 (list 1 'a)) (e) e))) (f '(1 -2 3))",
     # the function's own name redefined while it runs: a later self call (plain, tail) calls the new value
     "(define (f n) (if (= n 0) (begin (set! f (lambda (k) 100)) 0) (+ (f (- n 1)) (f 0)))) (list (f 2) (f 2))",
     "(define (f n) (if (= n 5) (set! f (lambda (k) 'new))) (if (= n 0) 'done (f (- n 1)))) (list (f 9) (f 9))",

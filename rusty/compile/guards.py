@@ -11,8 +11,8 @@ import ast
 
 # Calls that never run Lisp code: an inlined builtin's own function on the
 # operands its fast path refused (arithmetic, car, comparisons: they only
-# raise), and the constructors of cells and vectors.
-QUIET = frozenset(('CALL_BUILTIN', 'CONS', 'VECTOR', 'str', 'int'))
+# raise), and the constructors of cells (CONS, NEW) and vectors.
+QUIET = frozenset(('CALL_BUILTIN', 'CONS', 'NEW', 'VECTOR', 'str', 'int'))
 
 
 def _is_ok(node) -> bool:

@@ -17,8 +17,7 @@ are decided by this pass.
 import ast
 import copy
 
-INT, FLOAT, BOOL = 'int', 'float', 'bool'
-NUMERIC = (INT, FLOAT, BOOL)
+INT, FLOAT, BOOL, LIST = 'int', 'float', 'bool', 'List'
 SPECIALIZED_NODES = 5000        # a body this large (in ast nodes) is not copied
 
 
@@ -50,7 +49,9 @@ def kind_of(e, known: dict):
         return BOOL
     if cls is ast.BoolOp:
         return BOOL if all(kind_of(v, known) == BOOL for v in e.values) else None
-    if cls is ast.Call:         # an inlined builtin closed over exact integers, called on them
+    if cls is ast.Call:         # a fresh cell; an inlined builtin closed over exact integers, called on them
+        if e.func.__class__ is ast.Name and e.func.id == 'NEW':
+            return LIST
         if getattr(e, 'int_closed', False) and all(kind_of(a, known) == INT for a in e.args[1].elts):
             return INT
         return None

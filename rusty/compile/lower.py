@@ -395,8 +395,8 @@ class Lowering:
         for i, (s, e) in enumerate(parts):
             stmts += s
             later = any(p[0] for p in parts[i + 1:])
-            if e.__class__ is ast.Name and _is_temp(e.id):
-                pass                    # a temporary: set once, by its own form's statements
+            if e.__class__ is ast.Name and (_is_temp(e.id) or e.id in self.stable):
+                pass                    # a temporary (set once, by its own form) or a local no set! changes
             elif e.__class__ is not ast.Constant and (not pure(e) or later):
                 t = self.fresh()
                 stmts.append(assign(t, e))
@@ -472,7 +472,11 @@ class Lowering:
         if first is not None:
             test, value = first(args)
             if value.__class__ is not list:        # an expression: the call's value
-                value = [ast.Return(value)] if tail else [assign(r, value)]
+                cells = self.cells_into(r, value)
+                if cells is not None:
+                    value = cells + [ast.Return(name(r))] if tail else cells
+                else:
+                    value = [ast.Return(value)] if tail else [assign(r, value)]
             rest = [ast.If(test, value, rest)]
         out = head_stmts + [ast.If(is_macro, [ast.Return(expand)] if tail else [assign(r, expand)],
                                    arg_stmts + rest)]
@@ -679,10 +683,33 @@ class Lowering:
         finally:
             self.no_inline -= 1
         held = self.ok(cell, b)
+        fast = self.cells_into(r, value)
         if tail:
-            return [ast.If(held, arg_stmts + [ast.Return(value)], generic)]
+            fast = [ast.Return(value)] if fast is None else fast + [ast.Return(name(r))]
+            return [ast.If(held, arg_stmts + fast, generic)]
         g_stmts, g_value = generic
-        return [ast.If(held, arg_stmts + [assign(r, value)], g_stmts + [assign(r, g_value)])], name(r)
+        fast = [assign(r, value)] if fast is None else fast
+        return [ast.If(held, arg_stmts + fast, g_stmts + [assign(r, g_value)])], name(r)
+
+    def cells_into(self, r, value):
+        """Statements leaving value in r when it builds fresh cells (CONS,
+        perhaps behind one guard): each cell made and filled in place, no
+        function called per cell (what values.cons does); else None."""
+        guard, other = None, None
+        if value.__class__ is ast.IfExp:
+            guard, other, value = value.test, value.orelse, value.body
+        if not _is_cons(value):
+            return None
+        stmts, target = [], r
+        while _is_cons(value):
+            car, value = value.args
+            nxt = self.fresh() if _is_cons(value) else None
+            stmts += [assign(target, call(name('NEW'), name('List'))),
+                      ast.Assign([attr_store(name(target), 'car')], car),
+                      ast.Assign([attr_store(name(target), 'cdr')], name(nxt) if nxt else value)]
+            target = nxt
+        stmts = _cells_first(stmts)
+        return stmts if guard is None else [ast.If(guard, stmts, [assign(r, other)])]
 
     # ── special forms ──
 
@@ -1032,6 +1059,17 @@ def _size(x, limit: int) -> int:
 
 def _is_temp(n: str) -> bool:
     return n[:1] in 'tprqg' and n[1:].isdigit()
+
+
+def _is_cons(e) -> bool:
+    return e.__class__ is ast.Call and e.func.__class__ is ast.Name and e.func.id == 'CONS'
+
+
+def _cells_first(stmts: list) -> list:
+    """The cells of a chain made innermost first: each cell's cdr is made
+    before the cell that points at it (groups of three statements)."""
+    groups = [stmts[i:i + 3] for i in range(0, len(stmts), 3)]
+    return [st for g in reversed(groups) for st in g]
 
 
 def rebind(params, args) -> list:

@@ -19,7 +19,7 @@ from ..apply import (FILTER, MAP, apply_procedure, call_builtin, located, make_f
 from ..errors import Abort, Exit, RecursionLimit, RustyError, give_back_if_out_of_memory
 from ..eval import expand_macro, undefined_error
 from ..resolve import MISSING, UNBOUND, assign_by_name
-from ..values import EMPTY, NIL, Lambda, List
+from ..values import EMPTY, NIL, Builtin, Lambda, List
 
 
 # ── Calls ────────────────────────────────────────────────────────────────
@@ -187,7 +187,8 @@ def thrown(e, fr):
 def procedure_caller(D, ns):
     """apply.procedure_caller's `call(p, args)` (for map, sort, …), calling a
     compiled lambda's positional function directly, as run would (below the
-    gate of the session's namespace ns, see Depth.gate, copied by link.session_namespace)."""
+    gate of the session's namespace ns, see Depth.gate, copied by link.session_namespace),
+    and a builtin's function of the arity as apply.call_builtin does."""
     from ..apply import procedure_caller as reference
     slow = reference(D)
 
@@ -203,6 +204,12 @@ def procedure_caller(D, ns):
             if r.__class__ is tuple:
                 r = finish_tail(r, p, None, n, D)
             return r
+        if p.__class__ is Builtin and p.lo <= len(args) <= p.hi:       # apply.call_builtin's call
+            try:
+                return p.fn(*args)
+            except BaseException as e:
+                give_back_if_out_of_memory(e)
+                raise located(e, None, D)
         return slow(p, args)
     return call
 
