@@ -15,7 +15,6 @@ arguments, entered after one class test per parameter: the copy's guards
 are decided by this pass.
 """
 import ast
-import copy
 
 INT, FLOAT, BOOL, LIST = 'int', 'float', 'bool', 'List'
 SPECIALIZED_NODES = 5000        # a body this large (in ast nodes) is not copied
@@ -274,7 +273,7 @@ def specialize(stmts: list, names: list, temp, fresh) -> list:
     if uses_ok:
         tests.insert(0, ast.Name('OK', ast.Load()))
     test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
-    twin = copy.deepcopy(stmts)
+    twin = _clone(stmts, {})
     renamed, done = {}, set()
     for node in ast.walk(ast.Module(twin, [])):
         if node.__class__ is ast.Name and temp(node.id) and id(node) not in done:    # (a node may sit in two places)
@@ -284,3 +283,18 @@ def specialize(stmts: list, names: list, temp, fresh) -> list:
                 new = renamed[node.id] = fresh()
             node.id = new
     return [ast.If(test, twin, stmts)]
+
+
+def _clone(node, memo: dict):
+    """A deep copy of an ast node (or list of them) that keeps shared nodes
+    shared and every attribute (positions, lower.py's marks); `copy` itself
+    would import weakref at start-up's cost."""
+    if node.__class__ is list:
+        return [_clone(x, memo) for x in node]
+    if not isinstance(node, ast.AST):
+        return node
+    got = memo.get(id(node))
+    if got is None:
+        got = memo[id(node)] = node.__class__.__new__(node.__class__)
+        got.__dict__.update({k: _clone(v, memo) for k, v in node.__dict__.items()})
+    return got

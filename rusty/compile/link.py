@@ -2,9 +2,10 @@
 specials.lambda_maker. A lambda is lowered when one of its values is first
 called (after RUSTY_COMPILE_CALLS calls); its tree is compiled at once, not
 looked up in the disk cache (the key, a dump of the tree, cost three times
-what compiling the tree does), the factory run once per lambda value
-(linking it to that value, its frame and the session), and a lambda the
-lowering refuses stays on the reference.
+what compiling the tree does), its function made once per lambda value
+with globals of its own (linking it to that value, its frame, the session
+and the cells it assumes), and a lambda the lowering refuses stays on the
+reference.
 
 RUSTY_SPECIALIZE=0 (or RUSTY_COMPILE=0) leaves the hook out: the reference
 evaluator alone."""

@@ -149,8 +149,8 @@ class Lowering:
     # ── the root ──
 
     def root(self, params, rest, body, lscope, span):
-        """The factory's Module (lscope holds the body's defines after the
-        parameters, as lambda_maker made it)."""
+        """The Module defining the root's function (lscope holds the body's
+        defines after the parameters, as lambda_maker made it)."""
         self.scan_assigned(body)
         self.root_scope = lscope
         looping = self.root_name != 'lambda' and rest is None
