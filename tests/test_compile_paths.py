@@ -365,6 +365,14 @@ PROGRAMS += [
     # builtins called by builtins (fold, map, sort, apply): directly, with the reference's errors
     "(define (f l) (list (foldl + 0 l) (map abs l) (sort l <) (apply max l) (try-catch (map car l) (e) e) "
     "(try-catch (map cons l) (e) e) (try-catch (foldl - 0 (list 1 'a)) (e) e))) (f '(1 -2 3))",
+    # a callee that starts after an inlined builtin changed returns a pending tail call: its caller finishes it
+    "(define (f n) (if (= n 3) (set! + (lambda (a b) (list a b)))) (if (= n 0) 0 (+ 1 (f (- n 1))))) "
+    "(try-catch (f 5) (e) e)",
+    "(define (f n) (if (= n 3) (set! + (lambda (a b) (list a b)))) (if (= n 0) 0 (* 1 (+ 1 (f (- n 1)))))) "
+    "(try-catch (f 2) (e) e)",
+    # ... and one whose own ways return a pending tail call (a call of another lambda in tail position)
+    "(define (g x) (* x 2)) (define (f n) (if (= n 0) (g 5) (+ 1 (f (- n 1))))) "
+    "(define (h n) (let loop ((i n)) (if (= i 0) (g 1) (- (loop (- i 1)) 1)))) (list (f 3) (h 3))",
     # the function's own name redefined while it runs: a later self call (plain, tail) calls the new value
     "(define (f n) (if (= n 0) (begin (set! f (lambda (k) 100)) 0) (+ (f (- n 1)) (f 0)))) (list (f 2) (f 2))",
     "(define (f n) (if (= n 5) (set! f (lambda (k) 'new))) (if (= n 0) 'done (f (- n 1)))) (list (f 9) (f 9))",

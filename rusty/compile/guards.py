@@ -93,3 +93,71 @@ def _block(stmts: list, known: bool):
             known = known and not _runs_code(st)
         out.append(st)
     return out, known
+
+
+# ── Tail calls a function's own call can return ──
+
+# Calls whose value is a Lisp value, never a pending tail call.
+VALUES = frozenset(('CALL_BUILTIN', 'CONS', 'NEW', 'VECTOR', 'str', 'int', 'CLOCK'))
+COUNTED = 'pret_'       # counting.py's temporary: `pret_ = value` stands for `return value`
+
+
+def _pending(e) -> bool:
+    """True if e may be a pending tail call (a tuple) as far as its shape
+    tells: a tuple, a temporary, a call of anything but VALUES."""
+    if getattr(e, 'no_tail_call', False):
+        return False
+    cls = e.__class__
+    if cls is ast.Tuple:
+        return True
+    if cls is ast.Name:
+        return not e.id.startswith('v_') and e.id not in ('NIL', 'EMPTY', 'SELF')
+    if cls is ast.Call:
+        return not (e.func.__class__ is ast.Name and e.func.id in VALUES)
+    if cls is ast.IfExp:
+        return _pending(e.body) or _pending(e.orelse)
+    return False                # constants, arithmetic, comparisons, attributes of cells
+
+
+def _returns_pending(stmts, ok_false: bool) -> bool:
+    """True if some return in stmts that may run while OK holds may give a
+    pending tail call (the else branch of a plain `if OK:` runs only while
+    it does not)."""
+    for st in stmts:
+        cls = st.__class__
+        if cls is ast.FunctionDef:
+            continue
+        if not ok_false:
+            if cls is ast.Return and st.value is not None and not (
+                    st.value.__class__ is ast.Name and st.value.id == COUNTED) and _pending(st.value):
+                return True
+            if cls is ast.Assign and st.targets[0].__class__ is ast.Name and st.targets[0].id == COUNTED \
+                    and _pending(st.value):
+                return True
+        if cls is ast.If:
+            if _returns_pending(st.body, ok_false) or \
+                    _returns_pending(st.orelse, ok_false or _is_ok(st.test)):
+                return True
+        elif cls is ast.While or cls is ast.Try:
+            if _returns_pending(st.body, ok_false) or _returns_pending(st.orelse, ok_false) or \
+                    _returns_pending(getattr(st, 'finalbody', []), ok_false) or \
+                    any(_returns_pending(h.body, ok_false) for h in getattr(st, 'handlers', ())):
+                return True
+    return False
+
+
+def finish_checks(fdef: ast.FunctionDef) -> None:
+    """A call of one of the code's own functions (the lambda itself, a named
+    let's loop) tests its value for a pending tail call only when OK no
+    longer holds, if that function never returns one while OK holds: OK
+    holding after the call means it held throughout, so the callee took the
+    ways OK guards."""
+    free = {}
+    for node in ast.walk(fdef):
+        if node.__class__ is ast.FunctionDef:
+            free[node.name] = not _returns_pending(node.body, False)
+    for node in ast.walk(fdef):
+        if node.__class__ is ast.If and free.get(getattr(node, 'callee', None)):
+            node.test = ast.copy_location(ast.BoolOp(ast.And(), [
+                ast.copy_location(ast.UnaryOp(ast.Not(), ast.copy_location(ast.Name('OK', ast.Load()), node)), node),
+                node.test]), node.test)

@@ -164,6 +164,7 @@ class Lowering:
         self.stamp([fdef], self.line(span))
         guards.fold(fdef)
         kinds.simplify(fdef)
+        guards.finish_checks(fdef)
         fuse_tests(fdef)
         for node in ast.walk(fdef):
             if node.__class__ is ast.FunctionDef:
@@ -474,7 +475,7 @@ class Lowering:
             if value.__class__ is not list:        # an expression: the call's value
                 cells = self.cells_into(r, value)
                 if cells is not None:
-                    value = cells + [ast.Return(name(r))] if tail else cells
+                    value = cells + [ast.Return(_no_tail_call(name(r)))] if tail else cells
                 else:
                     value = [ast.Return(value)] if tail else [assign(r, value)]
             rest = [ast.If(test, value, rest)]
@@ -482,15 +483,18 @@ class Lowering:
                                    arg_stmts + rest)]
         return out if tail else (out, name(r))
 
-    def direct_call(self, fnv, lam, args, site, r):
+    def direct_call(self, fnv, lam, args, site, r, callee=None):
         """A non-tail call of positional function fnv (lambda lam): the call,
         its failures and a tail call it returns, as run does; past the gate
-        (the depth limit, or a tool watching calls: Depth.gate, copied by link.session_namespace) through run."""
+        (the depth limit, or a tool watching calls: Depth.gate, copied by link.session_namespace) through run.
+        `callee`: the Python name of fnv's function when it is this code's
+        own (guards.finish_checks may skip the tail call test)."""
         go = ast.Try([assign(r, call(fnv, ast.BinOp(name('d'), ast.Add(), const(1)), *args))],
                      [ast.ExceptHandler(name('BaseException'), 'e', [
                          ast.Raise(call(name('CALL_FAILED'), name('e'), lam, site, name('D')), None)])], [], [])
         finish = ast.If(is_(attr(name(r), '__class__'), name('tuple')),
                         [assign(r, call(name('FINISH'), name(r), lam, site, name('d'), name('D')))], [])
+        finish.callee = callee
         gated = assign(r, call(name('GATED'), lam, ast.List(args, L), site, name('d'), name('D')))
         return [ast.If(ast.Compare(name('d'), [ast.Lt()], [name('GATE')]), [go, finish], [gated])]
 
@@ -516,7 +520,8 @@ class Lowering:
         head = assign(p, attr(self.k(cell), 'value'))
         if not tail and x.car.name == self.root_name and self.root_fn.loop is not None and n == len(self.root_fn.params):
             r = self.fresh('r')         # (loop: no rest parameter) the lambda itself: its own function
-            go = arg_stmts + self.direct_call(name(self.root_fn.pyname), name('SELF'), args, site, r)
+            go = arg_stmts + self.direct_call(name(self.root_fn.pyname), name('SELF'), args, site, r,
+                                              self.root_fn.pyname)
             o_stmts, o_value = other
             return [ast.If(self.ok(cell, ITSELF), go, [head] + o_stmts + [assign(r, o_value)])], name(r)
         if tail:
@@ -662,7 +667,7 @@ class Lowering:
             return self.dispatch(x, cells, [assign(p, name(var))], p, scope, span, fn, tail)
         site = self.k(span)
         r = self.fresh('r')
-        return arg_stmts + self.direct_call(name(loopfn), name(var), args, site, r), name(r)
+        return arg_stmts + self.direct_call(name(loopfn), name(var), args, site, r, loopfn), name(r)
 
     def inline(self, x, cells, cell, b, builder, scope, span, fn, tail):
         """An inlined builtin, while its cell still holds it; the generic call otherwise."""
@@ -685,7 +690,7 @@ class Lowering:
         held = self.ok(cell, b)
         fast = self.cells_into(r, value)
         if tail:
-            fast = [ast.Return(value)] if fast is None else fast + [ast.Return(name(r))]
+            fast = [ast.Return(value)] if fast is None else fast + [ast.Return(_no_tail_call(name(r)))]
             return [ast.If(held, arg_stmts + fast, generic)]
         g_stmts, g_value = generic
         fast = [assign(r, value)] if fast is None else fast
@@ -1010,8 +1015,8 @@ class Lowering:
                                    [direct] + release + [ast.Return(name(r))],
                                    [ast.Return(ast.Tuple([name(var), frame, site], L))])]
         q = self.fresh('q')
-        return (stmts + [assign(q, attr(name(var), 'direct'))] + self.direct_call(name(q), name(var), vals, site, r)
-                + release), name(r)
+        return (stmts + [assign(q, attr(name(var), 'direct'))]
+                + self.direct_call(name(q), name(var), vals, site, r, loopfn) + release), name(r)
 
     def release(self, var: str, r: str) -> list:
         """After a named let's loop returned r: when r is no pending tail
@@ -1059,6 +1064,12 @@ def _size(x, limit: int) -> int:
 
 def _is_temp(n: str) -> bool:
     return n[:1] in 'tprqg' and n[1:].isdigit()
+
+
+def _no_tail_call(e):
+    """e, marked as a value that is never a pending tail call (guards.py)."""
+    e.no_tail_call = True
+    return e
 
 
 def _is_cons(e) -> bool:
