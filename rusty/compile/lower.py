@@ -84,6 +84,7 @@ class Lowering:
         self.known: dict = {}           # python name of a named let's loop -> (its function, its arity)
         self.assumed: dict = {}         # id(cell) -> (cell, the value the fast code assumes it holds)
         self.stable: set = set()        # python names of Lisp locals no set! targets
+        self.params: set = set()        # python names of parameters (bound by the call alone)
         self.naming = None              # the name a define gives the lambda about to be lowered
 
     # ── bookkeeping ──
@@ -159,6 +160,7 @@ class Lowering:
         names = self.bind(lscope, top)
         nslots = len(params) + (rest is not None)
         top.params, top.defined = names[:nslots], names[nslots:]
+        self.params.update(top.params)
         self.root_fn = top
         fdef = self.function(top, body, lscope, span)
         self.stamp([fdef], self.line(span))
@@ -396,8 +398,8 @@ class Lowering:
         for i, (s, e) in enumerate(parts):
             stmts += s
             later = any(p[0] for p in parts[i + 1:])
-            if e.__class__ is ast.Name and (_is_temp(e.id) or e.id in self.stable):
-                pass                    # a temporary (set once, by its own form) or a local no set! changes
+            if e.__class__ is ast.Name and (_is_temp(e.id) or (e.id in self.stable and e.id in self.params)):
+                pass                    # a temporary (set once, by its own form) or a parameter no set! changes
             elif e.__class__ is not ast.Constant and (not pure(e) or later):
                 t = self.fresh()
                 stmts.append(assign(t, e))
@@ -929,6 +931,7 @@ class Lowering:
         inner.label, self.naming = self.naming or lname, None
         names = self.bind(lscope, inner)
         inner.params, inner.defined = names[:len(slots)], names[len(slots):]
+        self.params.update(inner.params)
         fdef = self.function(inner, body, lscope, span)
         maker = self.k(_MakerSpec(params, rest, body, lscope, lname, len(names) - len(slots)))
         return [fdef], call(maker, name(pyname), self.frames(scope, fn, pending))
