@@ -11,6 +11,8 @@ tools' stand-in for the procedure (tools.py).
 """
 from .errors import (Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError, give_back_if_out_of_memory,
                      is_out_of_memory, out_of_memory)
+from _functools import cmp_to_key     # the C module (functools imports collections)
+
 from .printer import display_form, lambda_params
 from .resolve import UNBOUND
 from .values import EMPTY, NIL, Builtin, Lambda, List, Native, NativeGrad, make_list, to_f64
@@ -225,6 +227,16 @@ def procedure_caller(D: Depth):
 
 # What `walk` makes of the results (see list_walker).
 MAP, FILTER, EACH = 'map', 'filter', 'for-each'
+
+
+def sorter(call):
+    """`sort_by(items, less)`: the Python list items sorted stably by the
+    procedure `less` (called through `call`; sorting only asks "less than?",
+    as a comparison of -1 or 0). (The reference; support.sorter is the
+    compiler's.)"""
+    def sort_by(items, less):
+        return sorted(items, key=cmp_to_key(lambda a, b: -1 if call(less, [a, b]) is not False else 0))
+    return sort_by
 
 
 def list_walker(call):

@@ -10,10 +10,11 @@ import io
 
 import pytest
 
-from rusty.apply import EACH, FILTER, MAP, list_walker
+from rusty.apply import EACH, FILTER, MAP, list_walker, sorter
 from rusty.errors import RustyError
 from rusty.printer import write_form
 from rusty.runtime import Session
+from rusty.values import make_list
 from test_paths_agree import assert_same, both_ways
 
 PROGRAMS = [
@@ -42,6 +43,12 @@ PROGRAMS = [
     "(define (f a) (list a (list (list (cdr a))))) (f 5)",
     "(define (f a) (list a 2)) (define list (lambda args (cons 'mine args))) (f 1)",
     "(define (f a) (list a 2)) (f 1) (set! list vector) (f 1)",
+    # sort by a compiled less? (support.sorter): stable, any true value, failing, a tail call, not compiled yet
+    "(define (f l) (sort l (lambda (a b) (< (car a) (car b))))) (f '((2 a) (1 b) (2 c) (1 d) (0 e)))",
+    "(define (f l) (sort l (lambda (a b) (and (> a b) 0)))) (list (f '(3 1 2)) (f '()) (f '(5)))",
+    "(define (f l) (sort l (lambda (a b) (< a b)))) (f '(3 1 x 2))",
+    "(define (lt a b) (< a b)) (define (f l) (sort l (lambda (a b) (lt b a)))) (list (f '(1 3 2)) (f '(1 z)))",
+    "(display (sort '(3 1 2) (lambda (a b) (display a) (< a b))))",
 ]
 
 
@@ -88,6 +95,22 @@ def test_the_compiled_walker_agrees_with_the_reference_walker(monkeypatch, mode)
         for walk in (s.walk, reference):
             s.run("(set! seen '())")
             got.append((s.worker.call(lambda: outcome(walk, p, lst, mode)), write_form(s.run('seen')),
+                        s.depth.n))
+        assert got[0] == got[1], (name, data)
+
+
+def test_the_compiled_sorter_agrees_with_the_reference_sorter(monkeypatch):
+    s = compiling_session(monkeypatch)
+    s.run("(define seen 0) (define (p a b) (set! seen (+ seen 1)) (if (eq? a 'x) (car a) (< a b)))"
+          "(define (q a b) (> (car a) (car b)))")
+    reference = sorter(s.call)
+    assert s.sort_by.__module__ == 'rusty.compile.support'
+    for name, data in (('p', '(list 5 3 9 1 3)'), ('p', "'(2 x 1)"), ('q', "'((1 a) (3 b) (1 c))"), ('p', "'()")):
+        p, items = s.run(name), list(s.run(data))
+        got = []
+        for sort_by in (s.sort_by, reference):
+            s.run('(set! seen 0)')
+            got.append((s.worker.call(lambda: outcome(lambda: make_list(sort_by(items, p)))), s.run('seen'),
                         s.depth.n))
         assert got[0] == got[1], (name, data)
 

@@ -313,27 +313,13 @@ def _kind(x):
     return 'number' if x.__class__ is float or x.__class__ is int else 'string' if x.__class__ is str else None
 
 
-class _Less:
-    """Sort key calling a rusty less? procedure (stable: list.sort only uses <)."""
-    __slots__ = ('v', 'call', 'less')
-
-    def __init__(self, v, call, less):
-        self.v = v
-        self.call = call
-        self.less = less
-
-    def __lt__(self, other):
-        return self.call(self.less, [self.v, other.v]) is not False
-
-
 @TABLE.fn('sort', 1, 2, host=True, doc='A new stably sorted list (numbers, strings, or by less?).',
           sig='(sort lst [less?])', examples=(("(sort '(3 1 2))", '(1 2 3)'), ("(sort '(3 1 2) >)", '(3 2 1)')))
 def sort(host, lst, less=None):
     items = list(list_arg('sort', lst))
     if less is not None:
         proc_arg('sort', less)
-        call = host.call
-        return make_list([k.v for k in sorted((_Less(x, call, less) for x in items))])
+        return make_list(host.sort_by(items, less))
     if len(items) > 1:
         classes = set(map(type, items))      # one pass in C; the mixed case is the rare one
         if not (classes <= _NUMBERS or classes == _STRINGS):

@@ -12,7 +12,7 @@ level to whoever entered it (a compiled caller's `call_failed`, or `run`
 through the adapter); an error that leaves a function after a tail call
 within its run level carries that call (`rusty_tail`: site, name) for them.
 """
-from _functools import partial     # the C module: functools itself imports collections (start-up)
+from _functools import cmp_to_key, partial     # the C module: functools itself imports collections (start-up)
 
 from ..apply import (FILTER, MAP, apply_procedure, call_builtin, located, make_frame, recursion_message, run,
                      walked)
@@ -212,6 +212,37 @@ def procedure_caller(D, ns):
                 raise located(e, None, D)
         return slow(p, args)
     return call
+
+
+def sorter(D, ns, call, reference):
+    """apply.sorter's `sort_by(items, less)`: a compiled two-parameter
+    lambda's positional function called by the comparison itself, as
+    procedure_caller `call` would call it (any other procedure sorted by
+    `reference`)."""
+    def sort_by(items, less):
+        if less.__class__ is not Lambda or less.fast != 2:
+            return reference(items, less)
+        n = D.n
+
+        def cmp(a, b):
+            fn = less.direct
+            if fn is not None and n < ns['GATE']:
+                try:
+                    r = fn(n + 1, a, b)
+                except BaseException as e:
+                    D.n = n
+                    raise call_failed(e, less, None, D)
+                if r.__class__ is tuple:
+                    r = finish_tail(r, less, None, n, D)
+            else:               # not compiled yet, or past the gate
+                D.n = n
+                r = call(less, [a, b])
+            return -1 if r is not False else 0
+        try:
+            return sorted(items, key=cmp_to_key(cmp))
+        finally:
+            D.n = n             # the callee's code may have left its own depth there
+    return sort_by
 
 
 def list_walker(D, ns, call, reference):
