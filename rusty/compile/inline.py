@@ -128,8 +128,11 @@ INLINE = {
     # an exact remainder of non-negative over positive exact integers (the rest: the builtin)
     'mod': (2, lambda x, y: [(_and(_int2(x, y), ast.Compare(x, [ast.GtE()], [_const(0)]),
                                    ast.Compare(y, [ast.Gt()], [_const(0)])), _binop(x, ast.Mod(), y))]),
-    # numbers below 1e15 with an integral value print plainly (-0 as 0)
-    'number->string': (1, lambda x: [(_and(_num(x), ast.Compare(_const(-1e15), [ast.Lt(), ast.Lt()], [x, _const(1e15)]),
+    # an exact integer below 1e15 prints as str does, and so does a float with an integral value (-0 as 0)
+    'number->string': (1, lambda x: [(_and(_cls_is(x, 'int'), ast.Compare(_const(-10 ** 15), [ast.Lt(), ast.Lt()],
+                                                                          [x, _const(10 ** 15)])),
+                                      ast.Call(_g('str'), [x], [])),
+                                     (_and(_num(x), ast.Compare(_const(-1e15), [ast.Lt(), ast.Lt()], [x, _const(1e15)]),
                                            ast.Compare(_binop(x, ast.Mod(), _const(1)), [ast.Eq()], [_const(0)])),
                                       ast.Call(_g('str'), [ast.Call(_g('int'), [x], [])], []))]),
     'number?': (1, _always(lambda x: _num(x))),
