@@ -247,9 +247,8 @@ def specialize(stmts: list, names: list, temp, fresh) -> list:
     and variables of enclosing functions that never change) against int
     (an inlined builtin's guard), are small and make no functions,
     `if OK and n.__class__ is int and …: <a copy> else: <stmts>` for those
-    (OK only if the code tests it); the copy's temporaries, names for which
-    temp(name) is true, are renamed by fresh(), so each copy's may share
-    names with the other's."""
+    (OK only if the code tests it); the copy's temporaries are renamed
+    (`twin`)."""
     tested, size, uses_ok = [], 0, False
     for node in ast.walk(ast.Module(stmts, [])):
         size += 1
@@ -273,16 +272,25 @@ def specialize(stmts: list, names: list, temp, fresh) -> list:
     if uses_ok:
         tests.insert(0, ast.Name('OK', ast.Load()))
     test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
-    twin = _clone(stmts, {})
+    copy = ast.If(test, twin(stmts, temp, fresh), stmts)
+    copy.integer_copy = True
+    return [copy]
+
+
+def twin(stmts: list, temp, fresh) -> list:
+    """A copy of stmts whose temporaries (names for which temp(name) is
+    true) are renamed by fresh(), so each copy's may share names with the
+    other's."""
+    out = _clone(stmts, {})
     renamed, done = {}, set()
-    for node in ast.walk(ast.Module(twin, [])):
+    for node in ast.walk(ast.Module(out, [])):
         if node.__class__ is ast.Name and temp(node.id) and id(node) not in done:    # (a node may sit in two places)
             done.add(id(node))
             new = renamed.get(node.id)
             if new is None:
                 new = renamed[node.id] = fresh()
             node.id = new
-    return [ast.If(test, twin, stmts)]
+    return out
 
 
 def _clone(node, memo: dict):
@@ -298,3 +306,8 @@ def _clone(node, memo: dict):
         got = memo[id(node)] = node.__class__.__new__(node.__class__)
         got.__dict__.update({k: _clone(v, memo) for k, v in node.__dict__.items()})
     return got
+
+
+def clone(node):
+    """A deep copy of one ast node (see _clone)."""
+    return _clone(node, {})

@@ -205,15 +205,30 @@ class Lowering:
                              ast.Tuple([name('site'), attr(name(fn.selfname), 'name')], L))
         else:
             tail = const(None)
-        handler = ast.ExceptHandler(name('BaseException'), 'e', [
-            ast.Raise(call(name('FAILED'), name('e'), name('TABLE'), name('D'), tail, self.frame_names(fn, scope),
-                           self.k(self.let_frames(fn, scope, lines))), None)])
+        failed = call(name('FAILED'), name('e'), name('TABLE'), name('D'), tail, self.frame_names(fn, scope),
+                      self.k(self.let_frames(fn, scope, lines)))
+        handler = ast.ExceptHandler(name('BaseException'), 'e', [ast.Raise(failed, None)])
+        quick = self.uncounted(stmts, failed) if not fn.looped else []
         counting.failing(handler)
         label = attr(name(fn.selfname), 'name') if fn.selfname else const(fn.label)
         decls = [ast.Nonlocal(sorted(fn.assigned_outer))] if fn.assigned_outer else []
         return ast.FunctionDef(fn.pyname, self.arguments(['d'] + fn.params),
-                               decls + counting.entry(self.k(body), label)
+                               decls + quick + counting.entry(self.k(body), label)
                                + [ast.Try(counting.counted(stmts), [handler], [], [])], [])
+
+    def uncounted(self, stmts, failed) -> list:
+        """For a body given an integer copy (kinds.specialize), one more copy
+        of that, entered first while no profiler counts calls (PROF is None):
+        the counting's test at entry and at each return left out."""
+        if len(stmts) != 1 or stmts[0].__class__ is not ast.If or not getattr(stmts[0], 'integer_copy', False):
+            return []
+        spec = stmts[0]
+        parts = list(spec.test.values) if spec.test.__class__ is ast.BoolOp else [spec.test]
+        at = 1 if parts[0].__class__ is ast.Name and parts[0].id == 'OK' else 0
+        parts.insert(at, is_(name('PROF'), const(None)))
+        body = kinds.twin(spec.body, _is_temp, self.fresh)
+        handler = ast.ExceptHandler(name('BaseException'), 'e', [ast.Raise(kinds.clone(failed), None)])
+        return [ast.If(ast.BoolOp(ast.And(), parts), [ast.Try(body, [handler], [], [])], [])]
 
     def stable_outer(self, fn, stmts) -> list:
         """The Lisp locals of functions around fn that no set! targets and
