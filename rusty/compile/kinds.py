@@ -311,3 +311,4 @@ def _clone(node, memo: dict):
 def clone(node):
     """A deep copy of one ast node (see _clone)."""
     return _clone(node, {})
+

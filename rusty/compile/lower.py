@@ -84,7 +84,7 @@ class Lowering:
         self.known: dict = {}           # python name of a named let's loop -> (its function, its arity)
         self.assumed: dict = {}         # id(cell) -> (cell, the value the fast code assumes it holds)
         self.stable: set = set()        # python names of Lisp locals no set! targets
-        self.params: set = set()        # python names of parameters (bound by the call alone)
+        self.bound_once: set = set()    # python names of parameters and `let` variables (bound by their form alone)
         self.naming = None              # the name a define gives the lambda about to be lowered
 
     # ── bookkeeping ──
@@ -160,7 +160,7 @@ class Lowering:
         names = self.bind(lscope, top)
         nslots = len(params) + (rest is not None)
         top.params, top.defined = names[:nslots], names[nslots:]
-        self.params.update(top.params)
+        self.bound_once.update(top.params)
         self.root_fn = top
         fdef = self.function(top, body, lscope, span)
         self.stamp([fdef], self.line(span))
@@ -219,16 +219,19 @@ class Lowering:
     def uncounted(self, stmts, failed) -> list:
         """For a body given an integer copy (kinds.specialize), one more copy
         of that, entered first while no profiler counts calls (PROF is None):
-        the counting's test at entry and at each return left out."""
-        if len(stmts) != 1 or stmts[0].__class__ is not ast.If or not getattr(stmts[0], 'integer_copy', False):
+        the counting's test at entry and at each return left out (a copy of
+        every small body cost short scripts more in compiling than it gave)."""
+        if len(stmts) == 1 and stmts[0].__class__ is ast.If and getattr(stmts[0], 'integer_copy', False):
+            spec = stmts[0]
+            parts = list(spec.test.values) if spec.test.__class__ is ast.BoolOp else [spec.test]
+            at = 1 if parts[0].__class__ is ast.Name and parts[0].id == 'OK' else 0
+            parts.insert(at, is_(name('PROF'), const(None)))
+            test, stmts = ast.BoolOp(ast.And(), parts), spec.body
+        else:
             return []
-        spec = stmts[0]
-        parts = list(spec.test.values) if spec.test.__class__ is ast.BoolOp else [spec.test]
-        at = 1 if parts[0].__class__ is ast.Name and parts[0].id == 'OK' else 0
-        parts.insert(at, is_(name('PROF'), const(None)))
-        body = kinds.twin(spec.body, _is_temp, self.fresh)
+        body = kinds.twin(stmts, _is_temp, self.fresh)
         handler = ast.ExceptHandler(name('BaseException'), 'e', [ast.Raise(kinds.clone(failed), None)])
-        return [ast.If(ast.BoolOp(ast.And(), parts), [ast.Try(body, [handler], [], [])], [])]
+        return [ast.If(test, [ast.Try(body, [handler], [], [])], [])]
 
     def stable_outer(self, fn, stmts) -> list:
         """The Lisp locals of functions around fn that no set! targets and
@@ -413,8 +416,8 @@ class Lowering:
         for i, (s, e) in enumerate(parts):
             stmts += s
             later = any(p[0] for p in parts[i + 1:])
-            if e.__class__ is ast.Name and (_is_temp(e.id) or (e.id in self.stable and e.id in self.params)):
-                pass                    # a temporary (set once, by its own form) or a parameter no set! changes
+            if self.fixed(e):
+                pass
             elif e.__class__ is not ast.Constant and (not pure(e) or later):
                 t = self.fresh()
                 stmts.append(assign(t, e))
@@ -453,8 +456,16 @@ class Lowering:
                 if found is not None and found[0] in self.known and head not in self.assigned:
                     return self.known_call(x, cells, found[0], scope, span, fn, tail)
         hs, he = self.value(head, scope, self.span_of(x, span), fn)
+        if not hs and self.fixed(he):      # the head's own variable: nothing else sets it
+            return self.dispatch(x, cells, [], he.id, scope, span, fn, tail)
         p = self.fresh('p')
         return self.dispatch(x, cells, hs + [assign(p, he)], p, scope, span, fn, tail)
+
+    def fixed(self, e) -> bool:
+        """True if e is a temporary (set once, by its own form) or a
+        parameter or `let` variable no set! changes: nothing evaluated after
+        it can change it."""
+        return e.__class__ is ast.Name and (_is_temp(e.id) or (e.id in self.stable and e.id in self.bound_once))
 
     def dispatch(self, x, cells, head_stmts, p, scope, span, fn, tail, first=None, known=None):
         """The generic call once the head's value is in p: a macro expands,
@@ -946,7 +957,7 @@ class Lowering:
         inner.label, self.naming = self.naming or lname, None
         names = self.bind(lscope, inner)
         inner.params, inner.defined = names[:len(slots)], names[len(slots):]
-        self.params.update(inner.params)
+        self.bound_once.update(inner.params)
         fdef = self.function(inner, body, lscope, span)
         maker = self.k(_MakerSpec(params, rest, body, lscope, lname, len(names) - len(slots)))
         return [fdef], call(maker, name(pyname), self.frames(scope, fn, pending))
@@ -962,6 +973,7 @@ class Lowering:
         for dname in body_defines(x.cdr.cdr):
             lscope.add(dname, maybe_unbound=True)
         names = self.bind(lscope, fn)
+        self.bound_once.update(names[:len(vals)])
         for n, v in zip(names, vals + [name('UNBOUND')] * (len(names) - len(vals))):
             stmts.append(assign(n, v))
         if tail:
