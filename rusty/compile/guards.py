@@ -9,6 +9,8 @@ of inlined builtins into one test.
 """
 import ast
 
+from .nodes import statements
+
 # Calls that never run Lisp code: an inlined builtin's own function on the
 # operands its fast path refused (arithmetic, car, comparisons: they only
 # raise), and the constructors of cells (CONS, NEW) and vectors.
@@ -152,11 +154,12 @@ def finish_checks(fdef: ast.FunctionDef) -> None:
     longer holds, if that function never returns one while OK holds: OK
     holding after the call means it held throughout, so the callee took the
     ways OK guards."""
-    free = {}
-    for node in ast.walk(fdef):
-        if node.__class__ is ast.FunctionDef:
-            free[node.name] = not _returns_pending(node.body, False)
-    for node in ast.walk(fdef):
+    free = {fdef.name: not _returns_pending(fdef.body, False)}
+    for st in statements(fdef.body):
+        if st.__class__ is ast.FunctionDef:
+            finish_checks(st)           # (its own calls lie inside it)
+            free[st.name] = not _returns_pending(st.body, False)
+    for node in statements(fdef.body):
         if node.__class__ is ast.If and free.get(getattr(node, 'callee', None)):
             node.test = ast.copy_location(ast.BoolOp(ast.And(), [
                 ast.copy_location(ast.UnaryOp(ast.Not(), ast.copy_location(ast.Name('OK', ast.Load()), node)), node),

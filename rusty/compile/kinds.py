@@ -16,6 +16,8 @@ are decided by this pass.
 """
 import ast
 
+from .nodes import statements
+
 INT, FLOAT, BOOL, LIST = 'int', 'float', 'bool', 'List'
 SPECIALIZED_NODES = 5000        # a body this large (in ast nodes) is not copied
 
@@ -145,9 +147,9 @@ def simplify(fdef: ast.FunctionDef) -> None:
     """Fold fdef's known kinds into its code (each nested function on its
     own; a local a nested function sees is never known)."""
     seen = set()
-    for node in ast.walk(fdef):
-        if (node.__class__ is ast.FunctionDef or node.__class__ is ast.Lambda) and node is not fdef:
-            seen.update(n.id for n in ast.walk(node) if n.__class__ is ast.Name)
+    for st in statements(fdef.body):
+        if st.__class__ is ast.FunctionDef:
+            seen.update(n.id for n in ast.walk(st) if n.__class__ is ast.Name)
     fdef.body, _ = _block(fdef.body, {}, seen)
 
 
@@ -197,26 +199,31 @@ def _block(stmts, known, seen):
             then = dict(known)
             then.update({k: v for k, v in _learned(st.test, known).items() if k not in seen})
             st.body, k1 = _block(st.body, then, seen)
-            st.orelse, k2 = _block(st.orelse, dict(known), seen)
+            if getattr(st, 'integer_copy', False):
+                k2 = None           # the general body: knowing nothing of the parameters, left as it is
+            else:
+                st.orelse, k2 = _block(st.orelse, dict(known), seen)
             if not st.body:
                 st.body = [ast.copy_location(ast.Pass(), st)]
             known = _merge(k1, k2)
-        elif cls is ast.While:
-            entry = _forget(known, _assigned(st.body))
-            st.body, _ = _block(st.body, dict(entry), seen)
-            known = entry
-        elif cls is ast.Try:
-            inside = _assigned(st.body)
+        elif cls is ast.While:          # (a self tail call's loop: it rebinds the parameters)
+            st.body, _ = _block(st.body, {}, seen)
+            known = {}
+        elif cls is ast.Try:            # (a handler only reports a failure: nothing to know there)
             st.body, kb = _block(st.body, dict(known), seen)
             ends = kb
             for h in st.handlers:
-                h.body, kh = _block(h.body, _forget(known, inside | {h.name}), seen)
+                h.body, kh = _block(h.body, {}, seen)
                 ends = _merge(ends, kh)
             known = ends
         elif cls is ast.Assign:
             st.value = _fold(st.value, known)
             k = kind_of(st.value, known)
-            known = _forget(known, _assigned(st.targets))
+            targets = st.targets
+            if len(targets) == 1 and targets[0].__class__ is ast.Name:
+                known.pop(targets[0].id, None)
+            else:
+                known = _forget(known, _assigned(targets))
             if k is not None and len(st.targets) == 1 and st.targets[0].__class__ is ast.Name \
                     and st.targets[0].id not in seen:
                 known[st.targets[0].id] = k
@@ -242,33 +249,36 @@ def _block(stmts, known, seen):
 
 # ── the integer copy ──
 
-def specialize(stmts: list, names: list, temp, fresh) -> list:
-    """stmts, or, when they test the class of some of `names` (parameters,
-    and variables of enclosing functions that never change) against int
-    (an inlined builtin's guard), are small and make no functions,
-    `if OK and n.__class__ is int and …: <a copy> else: <stmts>` for those
-    (OK only if the code tests it); the copy's temporaries are renamed
-    (`twin`)."""
-    tested, size, uses_ok = [], 0, False
+def specialize(stmts: list, params: list, stable, temp, fresh) -> list:
+    """stmts, or, when they test the class of some of params against int
+    (an inlined builtin's guard), or of locals of enclosing functions that
+    never change (in `stable`, and not assigned here), are small and make no
+    functions, `if OK and n.__class__ is int and …: <a copy> else: <stmts>`
+    for those (OK only if the code tests it); the copy's temporaries are
+    renamed (`twin`)."""
+    tested, stored, size, uses_ok = [], set(), 0, False
     for node in ast.walk(ast.Module(stmts, [])):
         size += 1
         if size > SPECIALIZED_NODES:
             return stmts
         cls = node.__class__
-        if cls is ast.FunctionDef or cls is ast.Lambda:
+        if cls is ast.Name:
+            if node.id == 'OK':
+                uses_ok = True
+            elif node.ctx.__class__ is not ast.Load:
+                stored.add(node.id)
+        elif cls is ast.FunctionDef or cls is ast.Lambda:
             return stmts
-        if cls is ast.Name and node.id == 'OK':
-            uses_ok = True
         elif cls is ast.Compare and node.left.__class__ is ast.Attribute and node.left.attr == '__class__' \
-                and node.left.value.__class__ is ast.Name and node.left.value.id in names \
-                and node.comparators[0].__class__ is ast.Name and node.comparators[0].id == INT:
-            if node.left.value.id not in tested:
-                tested.append(node.left.value.id)
-    if not tested:
+                and node.left.value.__class__ is ast.Name and node.comparators[0].__class__ is ast.Name \
+                and node.comparators[0].id == INT and node.left.value.id not in tested:
+            tested.append(node.left.value.id)
+    chosen = [p for p in params if p in tested]
+    chosen += sorted(n for n in tested if n not in params and n in stable and n not in stored)
+    if not chosen:
         return stmts
-    tested.sort(key=names.index)
     tests = [ast.Compare(ast.Attribute(ast.Name(p, ast.Load()), '__class__', ast.Load()), [ast.Is()],
-                         [ast.Name(INT, ast.Load())]) for p in tested]
+                         [ast.Name(INT, ast.Load())]) for p in chosen]
     if uses_ok:
         tests.insert(0, ast.Name('OK', ast.Load()))
     test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)

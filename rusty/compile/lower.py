@@ -197,7 +197,7 @@ class Lowering:
         first = len(self.table) + 1
         stmts += self.body(body, scope, span, fn, tail=True)
         if not fn.assigned_outer:
-            stmts = kinds.specialize(stmts, fn.params + self.stable_outer(fn, stmts), _is_temp, self.fresh)
+            stmts = kinds.specialize(stmts, fn.params, self.stable, _is_temp, self.fresh)
         lines = range(first, len(self.table) + 1)
         if fn.looped:
             stmts = [assign('site', const(None)), ast.While(const(True), stmts, [])]
@@ -232,17 +232,6 @@ class Lowering:
         body = kinds.twin(stmts, _is_temp, self.fresh)
         handler = ast.ExceptHandler(name('BaseException'), 'e', [ast.Raise(kinds.clone(failed), None)])
         return [ast.If(test, [ast.Try(body, [handler], [], [])], [])]
-
-    def stable_outer(self, fn, stmts) -> list:
-        """The Lisp locals of functions around fn that no set! targets and
-        fn's code reads: bound before fn can run, they keep their value
-        while it runs."""
-        read, own = set(), set(fn.params)
-        for st in stmts:
-            for n in ast.walk(st):
-                if n.__class__ is ast.Name:
-                    (read if n.ctx.__class__ is ast.Load else own).add(n.id)
-        return sorted(read & self.stable - own)
 
     def let_frames(self, fn, scope, lines) -> dict:
         """line -> ((scope, ((Lisp name, Python local)…))…) of the lets (and

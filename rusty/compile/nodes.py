@@ -40,3 +40,21 @@ def attr_store(x, a: str):
 
 def const(v):
     return ast.Constant(v)
+
+
+def statements(stmts):
+    """Every statement in stmts and the blocks inside them (an `if`'s
+    branches, a loop's, a `try`'s and its handlers'), not looking into
+    expressions nor into a nested function's body (the def itself is one)."""
+    todo = list(reversed(stmts))
+    while todo:
+        st = todo.pop()
+        yield st
+        if st.__class__ is ast.FunctionDef:
+            continue
+        for field in ('finalbody', 'orelse', 'body'):
+            inner = getattr(st, field, None)
+            if inner and inner.__class__ is list:
+                todo.extend(reversed(inner))
+        for h in reversed(getattr(st, 'handlers', ())):
+            todo.extend(reversed(h.body))
