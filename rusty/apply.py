@@ -9,10 +9,10 @@ rusty value is a Python tuple. Its depth test is against the session's gate:
 the limit, or -1 while a debugging tool is on, when `Depth.past` hands it the
 tools' stand-in for the procedure (tools.py).
 """
-from .errors import (Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError, give_back_if_out_of_memory,
-                     is_out_of_memory, out_of_memory)
 from _functools import cmp_to_key     # the C module (functools imports collections)
 
+from .errors import (Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError, give_back_if_out_of_memory,
+                     is_out_of_memory, out_of_memory)
 from .printer import display_form, lambda_params
 from .resolve import UNBOUND
 from .values import EMPTY, NIL, Builtin, Lambda, List, Native, NativeGrad, make_list, to_f64
