@@ -221,17 +221,15 @@ class Lowering:
         of that, entered first while no profiler counts calls (PROF is None):
         the counting's test at entry and at each return left out (a copy of
         every small body cost short scripts more in compiling than it gave)."""
-        if len(stmts) == 1 and stmts[0].__class__ is ast.If and getattr(stmts[0], 'integer_copy', False):
-            spec = stmts[0]
-            parts = list(spec.test.values) if spec.test.__class__ is ast.BoolOp else [spec.test]
-            at = 1 if parts[0].__class__ is ast.Name and parts[0].id == 'OK' else 0
-            parts.insert(at, is_(name('PROF'), const(None)))
-            test, stmts = ast.BoolOp(ast.And(), parts), spec.body
-        else:
+        if len(stmts) != 1 or stmts[0].__class__ is not ast.If or not getattr(stmts[0], 'integer_copy', False):
             return []
-        body = kinds.twin(stmts, _is_temp, self.fresh)
+        spec = stmts[0]
+        parts = list(spec.test.values) if spec.test.__class__ is ast.BoolOp else [spec.test]
+        at = 1 if parts[0].__class__ is ast.Name and parts[0].id == 'OK' else 0
+        parts.insert(at, is_(name('PROF'), const(None)))
+        body = kinds.twin(spec.body, _is_temp, self.fresh)
         handler = ast.ExceptHandler(name('BaseException'), 'e', [ast.Raise(kinds.clone(failed), None)])
-        return [ast.If(test, [ast.Try(body, [handler], [], [])], [])]
+        return [ast.If(ast.BoolOp(ast.And(), parts), [ast.Try(body, [handler], [], [])], [])]
 
     def let_frames(self, fn, scope, lines) -> dict:
         """line -> ((scope, ((Lisp name, Python local)…))…) of the lets (and
