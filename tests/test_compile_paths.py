@@ -351,6 +351,8 @@ PROGRAMS += [
     "(define (f a b) (if (< a b) (+ a b) (- a b))) "
     "(map (lambda (p) (try-catch (apply f p) (e) e)) '((1 2) (1.5 2) (2 1.5) (3 1) (#t 1) (\"a\" 1) (-0.0 0)))",
     "(define (loop i acc) (if (> i 10) acc (loop (+ i 1) (+ acc (if (= i 5) 0.5 i))))) (loop 0 0)",
+    # ... the uncounted loop left off for the counted one, then failing: the report names the last hop's site
+    "(define (f n acc) (if (= n 0) (car acc) (f (- n 1) (if (= n 3) 0.5 (+ acc 1))))) (f 6 0)",
     "(define (f n acc) (if (= n 0) acc (f (- n 1) (* acc 3)))) (list (f 100 1) (f 3 1.0) (f 3 -0.0))",
     "(define (g n) (if (< n 2) (car n) (+ (g (- n 1)) 1))) (try-catch (g 3) (e) e)",
     # a named let's loop that escapes (returned, captured) is not released after it returns (lower.release)

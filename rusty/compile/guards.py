@@ -85,8 +85,10 @@ def _block(stmts: list, known: bool):
             st.finalbody, _ = _block(st.finalbody, False)
             known = kb and all(h.body and h.body[-1].__class__ is ast.Raise for h in st.handlers) \
                 and not st.finalbody
-        elif cls is ast.While:
-            st.body, _ = _block(st.body, False)
+        elif cls is ast.While:          # (`holds`: a test true at each entry of the body, lower.uncounted)
+            holds = getattr(st, 'holds', None)
+            entered = holds is not None and holds.__class__ is ast.BoolOp and _is_ok(holds.values[0])
+            st.body, _ = _block(st.body, entered)
             st.orelse, _ = _block(st.orelse, False)
             known = False
         elif cls is ast.FunctionDef:

@@ -207,7 +207,9 @@ def _block(stmts, known, seen):
                 st.body = [ast.copy_location(ast.Pass(), st)]
             known = _merge(k1, k2)
         elif cls is ast.While:          # (a self tail call's loop: it rebinds the parameters)
-            st.body, _ = _block(st.body, {}, seen)
+            holds = getattr(st, 'holds', None)      # a test true at each entry of the body (lower.uncounted)
+            entry = {} if holds is None else {k: v for k, v in _learned(holds, {}).items() if k not in seen}
+            st.body, _ = _block(st.body, entry, seen)
             known = {}
         elif cls is ast.Try:            # (a handler only reports a failure: nothing to know there)
             st.body, kb = _block(st.body, dict(known), seen)

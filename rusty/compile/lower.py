@@ -24,7 +24,7 @@ from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..syntax import problem
 from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, make_list, sym
 from . import counting, guards, kinds
-from .nodes import L, S, assign, attr, attr_store, call, const, is_, is_not, name, store
+from .nodes import L, S, assign, attr, attr_store, call, const, is_, is_not, name, statements, store
 from .inline import INT_CLOSED, _is_not, inline_spec, library_spec
 
 
@@ -200,7 +200,6 @@ class Lowering:
             stmts = kinds.specialize(stmts, fn.params, self.stable, _is_temp, self.fresh)
         lines = range(first, len(self.table) + 1)
         if fn.looped:
-            stmts = [assign('site', const(None)), ast.While(const(True), stmts, [])]
             tail = ast.IfExp(is_(name('site'), const(None)), const(None),
                              ast.Tuple([name('site'), attr(name(fn.selfname), 'name')], L))
         else:
@@ -208,7 +207,10 @@ class Lowering:
         failed = call(name('FAILED'), name('e'), name('TABLE'), name('D'), tail, self.frame_names(fn, scope),
                       self.k(self.let_frames(fn, scope, lines)))
         handler = ast.ExceptHandler(name('BaseException'), 'e', [ast.Raise(failed, None)])
-        quick = self.uncounted(stmts, failed) if not fn.looped else []
+        quick = self.uncounted(stmts, failed, fn.looped)
+        if fn.looped:       # (site: the last self tail call's, also after the uncounted loop left off)
+            quick = [assign('site', const(None))] + quick
+            stmts = [ast.While(const(True), stmts, [])]
         counting.failing(handler)
         label = attr(name(fn.selfname), 'name') if fn.selfname else const(fn.label)
         decls = [ast.Nonlocal(sorted(fn.assigned_outer))] if fn.assigned_outer else []
@@ -216,11 +218,14 @@ class Lowering:
                                decls + quick + counting.entry(self.k(body), label)
                                + [ast.Try(counting.counted(stmts), [handler], [], [])], [])
 
-    def uncounted(self, stmts, failed) -> list:
+    def uncounted(self, stmts, failed, looped) -> list:
         """For a body given an integer copy (kinds.specialize), one more copy
         of that, entered first while no profiler counts calls (PROF is None):
-        the counting's test at entry and at each return left out (a copy of
-        every small body cost short scripts more in compiling than it gave)."""
+        the counting's test at entry and at each return (and hop) left out (a
+        copy of every small body cost short scripts more in compiling than it
+        gave). A self tail loop runs the copy while the copy's test holds at
+        each hop, and leaves off to the counted code (PROF still None: it
+        counts nothing) with the parameters as the last hop bound them."""
         if len(stmts) != 1 or stmts[0].__class__ is not ast.If or not getattr(stmts[0], 'integer_copy', False):
             return []
         spec = stmts[0]
@@ -228,6 +233,15 @@ class Lowering:
         at = 1 if parts[0].__class__ is ast.Name and parts[0].id == 'OK' else 0
         parts.insert(at, is_(name('PROF'), const(None)))
         body = kinds.twin(spec.body, _is_temp, self.fresh)
+        if looped:          # each hop tests the copy's test again (the entry's holds for the first)
+            blocks = [body] + [b for st in statements(body) for b in (getattr(st, 'body', None), getattr(st, 'orelse', None))
+                               if b and b.__class__ is list]
+            for block in blocks:
+                block[:] = [_located(ast.If(kinds.clone(spec.test), [x], [ast.Break()]), x)
+                            if x.__class__ is ast.Continue else x for x in block]
+            loop = ast.While(const(True), body, [])
+            loop.holds = spec.test          # true at each entry of the loop's body (guards.py, kinds.py)
+            body = [loop]
         handler = ast.ExceptHandler(name('BaseException'), 'e', [ast.Raise(kinds.clone(failed), None)])
         return [ast.If(ast.BoolOp(ast.And(), parts), [ast.Try(body, [handler], [], [])], [])]
 
@@ -1081,6 +1095,14 @@ def _size(x, limit: int) -> int:
 
 def _is_temp(n: str) -> bool:
     return n[:1] in 'tprqg' and n[1:].isdigit()
+
+
+def _located(node, where):
+    """node, with every part of it that has no position given where's."""
+    for n in ast.walk(node):
+        if 'lineno' in n._attributes and not hasattr(n, 'lineno'):
+            ast.copy_location(n, where)
+    return node
 
 
 def _no_tail_call(e):
