@@ -591,3 +591,17 @@ def test_a_named_let_loop_is_freed_without_the_cycle_collector(monkeypatch):
     assert garbage("(drive 50)") == 0
     # the reference makes such cycles: the test can tell
     assert garbage("(dotimes (i 50) ((lambda () (let loop ((i 0)) (if (< i 1) (loop 1) loop)))))") > 0
+
+
+def test_constant_tests_compile_without_syntax_warnings(monkeypatch):
+    """A test the passes fold to a literal (`(or)`, `(not 5)`) is decided,
+    never written as `literal is False`: Python would warn on the user's
+    terminal."""
+    import warnings
+    s = session(monkeypatch, True)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter('always')
+        got = s.run("(define (f a) (cond ((or) 0.0) ((not (or 9007199254740993)) (* a 0)) ((and) 5) (else a))) "
+                    "(define (g a) (if (if a 5 #f) (or) (and 7))) (list (f 1) (g #t) (g #f))")
+    assert write_form(got) == '(5 #f 7)'
+    assert [w for w in seen if issubclass(w.category, SyntaxWarning)] == []

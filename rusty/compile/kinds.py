@@ -16,6 +16,7 @@ are decided by this pass.
 """
 import ast
 
+from .inline import _is
 from .nodes import statements
 
 INT, FLOAT, BOOL, LIST = 'int', 'float', 'bool', 'List'
@@ -90,6 +91,10 @@ def _fold(e, known: dict):
         e.comparators = [_fold(c, known) for c in e.comparators]
         if len(e.ops) == 1:
             left, op, right = e.left, e.ops[0].__class__, e.comparators[0]
+            if (op is ast.Is or op is ast.IsNot) and (left.__class__ is ast.Constant or right.__class__ is ast.Constant):
+                same = _is(left, right)             # (a literal that a fold put there: decided now)
+                if same.__class__ is ast.Constant:
+                    return _const(same.value is (op is ast.Is), e)
             if op is ast.Is and left.__class__ is ast.Attribute and left.attr == '__class__' \
                     and left.value.__class__ is ast.Name and right.__class__ is ast.Name:
                 k = known.get(left.value.id)

@@ -1203,8 +1203,8 @@ def fuse_tests(fdef) -> None:
                     prev, t = out[-1], _first_in(getattr(st, part))
                     if t is None or uses.get(t.id) != 2 or prev.__class__ is not ast.Assign \
                             or len(prev.targets) != 1 or prev.targets[0].__class__ is not ast.Name \
-                            or prev.targets[0].id != t.id:
-                        break
+                            or prev.targets[0].id != t.id or prev.value.__class__ is ast.Constant:
+                        break               # (a constant put in `t is not False` would be a literal `is`)
                     setattr(st, part, _put_first(getattr(st, part), prev.value))
                     out.pop()
                 out.append(st)
