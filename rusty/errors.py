@@ -131,17 +131,17 @@ def is_out_of_memory(e: BaseException) -> bool:
 # after a second fill.
 
 RESERVE_BYTES = 64 << 20
-_reserve: list = [None, None]     # [the ready-made error, the reserved bytes]
+RESERVE: list = [None, None]     # [the ready-made error, the reserved bytes]
 
 
 def hold_reserve() -> None:
     """Set aside the reserve (and a ready-made error) unless it is held; quietly
     does without while memory is still short."""
     try:
-        if _reserve[0] is None:
-            _reserve[0] = EvalError('out of memory')
-        if _reserve[1] is None:
-            _reserve[1] = bytes(RESERVE_BYTES)
+        if RESERVE[0] is None:
+            RESERVE[0] = EvalError('out of memory')
+        if RESERVE[1] is None:
+            RESERVE[1] = bytes(RESERVE_BYTES)
     except MemoryError:
         pass
 
@@ -154,12 +154,12 @@ def give_back_if_out_of_memory(e: BaseException) -> None:
     that allocation fails it retries forever, holding the lock every thread
     needs. So the first handler that sees the failure frees the reserve."""
     if e.__class__ is MemoryError or e.__class__ is SystemError:
-        _reserve[1] = None
+        RESERVE[1] = None
 
 
 def out_of_memory() -> 'EvalError':
     """The error `out of memory`, made after giving back the reserve."""
-    ready, _reserve[0], _reserve[1] = _reserve[0], None, None
+    ready, RESERVE[0], RESERVE[1] = RESERVE[0], None, None
     try:
         return EvalError('out of memory')
     except MemoryError:

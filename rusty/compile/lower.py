@@ -171,6 +171,7 @@ class Lowering:
         for node in ast.walk(fdef):
             if node.__class__ is ast.FunctionDef:
                 coalesce(node)
+        give_back_first(fdef, self.stamp)
         return ast.Module([fdef], [])
 
     def arguments(self, names):
@@ -1211,6 +1212,21 @@ def fuse_tests(fdef) -> None:
             setattr(node, field, out)
             todo.extend(out)
         todo.extend(getattr(node, 'handlers', ()))
+
+
+def give_back_first(fdef, stamp) -> None:
+    """Every handler of fdef first gives back the memory reserve when it
+    caught running out of memory (errors.give_back_if_out_of_memory's test,
+    written out): before anything that allocates, a call's frame or its
+    arguments' tuple. A failure inside a handler leaves through a cleanup
+    that needs a new int in a function this large, and CPython 3.11 retries
+    that allocation forever while memory stays full."""
+    oom = ast.BoolOp(ast.Or(), [is_(attr(name('e'), '__class__'), name('MemoryError')),
+                                is_(attr(name('e'), '__class__'), name('SystemError'))])
+    give_back = ast.If(oom, [ast.Assign([ast.Subscript(name('RESERVE'), const(1), ast.Store())], const(None))], [])
+    for node in ast.walk(fdef):
+        if node.__class__ is ast.ExceptHandler and node.name == 'e':
+            node.body[:0] = stamp([kinds.clone(give_back)], node.lineno)
 
 
 def coalesce(fdef) -> None:
