@@ -5,9 +5,10 @@
 Each workload runs in one Session plainly (`Session.run`) and under the
 profiler (`Session.profile`, what `,profile` and `rusty --profile` use),
 interleaved; slowdown = profiled minimum / plain minimum. The workloads: a
-call-bound one (fib: one Lisp call per step, nothing else), one that mixes
-Lisp procedures, builtins and callbacks from builtins (map, sort, strings),
-and a tail-recursive loop; each with the fast paths on (the default) and off
+call-bound one (fib: one Lisp call per step, nothing else, each a call of
+itself), one that mixes Lisp procedures, builtins and callbacks from
+builtins (map, sort, strings), a tail-recursive loop, and a loop whose every
+step calls another small procedure (each call timed); each with the fast paths on (the default) and off
 (RUSTY_SPECIALIZE=0, information only).
 """
 from __future__ import annotations
@@ -33,12 +34,14 @@ PROGRAM = """
   (let ((xs (map square (count-up n))))
     (length (sort (map (lambda (x) (string-append "k" (number->string x))) xs) string<?))))
 (define (spin n acc) (if (= n 0) acc (spin (- n 1) (+ acc 1))))
+(define (sum-squares n acc) (if (= n 0) acc (sum-squares (- n 1) (+ acc (square n)))))
 """
 
 WORKLOADS = (
     ('call-bound: `(fib 20)`', '(fib 20)'),
     ('mixed: map, sort, strings (`(mixed 5000)`)', '(mixed 5000)'),
     ('tail loop: `(spin 30000 0)`', '(spin 30000 0)'),
+    ('calls of another procedure: `(sum-squares 20000 0)`', '(sum-squares 20000 0)'),
 )
 
 

@@ -227,6 +227,36 @@ def test_compiled_code_is_timed_own_within_total(monkeypatch):
     assert prof.inner >= 0
 
 
+SELF_CALLING = textwrap.dedent('''
+    (define (busy k) (length (iota k)))
+    (define (walk n) (if (= n 0) 0 (+ (busy 5000) (walk (- n 1)))))
+    (define (climb n) (let up ((i 0)) (if (< i n) (+ (busy 5000) (up (+ i 1))) 0)))
+    ''')
+
+
+@pytest.mark.parametrize('fast', [False, True], ids=['reference', 'fast'])
+@pytest.mark.parametrize('code, caller', [('(walk 40)', 'walk (prog.lisp:3)'),
+                                          ('(climb 40)', 'up (prog.lisp:4)')])
+def test_a_procedure_calling_itself_owns_none_of_its_callees_time(monkeypatch, fast, code, caller):
+    """Compiled code counts a call of itself (a lambda's, a named let's) but
+    does not time it: its time is its caller's, of the same row. What it calls
+    is still subtracted from that row's own time, and recursion is not counted
+    twice in its total: the reference's figures."""
+    sess = session(monkeypatch, fast)
+    sess.run(SELF_CALLING, 'prog.lisp')
+    sess.run(code)
+    sess.profile(code)
+    prof = sess.last_profile
+    got = lisp_rows(prof)
+    calls, total, own = got[caller]
+    b_calls, b_total, b_own = got['busy (prog.lisp:2)']
+    assert calls == 41 and b_calls == 40
+    assert own < b_total / 4                # the self calls do nothing but call busy
+    assert own + b_total <= total + 1e-9 <= prof.elapsed + 1e-9
+    assert total <= 1.5 * (own + b_total)
+    assert all(r.active == 0 for r in prof.rows.values())
+
+
 @pytest.mark.parametrize('fast', [False, True], ids=['reference', 'fast'])
 def test_an_error_through_counted_calls_leaves_every_call(monkeypatch, fast):
     """A failure passing up through profiled calls (compiled ones leave in

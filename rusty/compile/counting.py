@@ -6,33 +6,46 @@ the steps of `Profiler.enter` and `leave` (profiler.py): a row per lambda,
 keyed by its body; each hop of a self tail call compiled as the loop is one
 more call, as each hop of the reference's run loop is. Otherwise PROF is None
 and what this adds costs a test at entry and one at each return.
+
+A function's call of itself (not a tail call: those are the loop) says so
+with one more argument, SELF_CALL. That call is counted but not timed: its
+row is its caller's, so its time is part of the caller's own time as it
+stands, and the time of what it calls adds to the inner time of the timed
+call it is inside (`prof_.inner`, which it leaves as it is). The figures are
+the reference's, for two clock readings less per call (fib: most of the cost
+of counting).
 """
 import ast
 
-from .nodes import assign, attr, attr_store, call, const, is_not, name
+from .nodes import assign, attr, attr_store, call, const, is_not, name, store
 
 PROF, ROW, SAVED, START, VALUE = 'prof_', 'prow_', 'psaved_', 'pstart_', 'pret_'
+TIMED = 'ptime_'        # the profiler while this call is timed, else None
+SELF_CALL = 'pself_'    # the parameter: true when the function called itself
 
 
 def _method(obj: str, m: str, *args):
     return call(attr(name(obj), m), *args)
 
 
-def _when_on(stmts) -> ast.If:
-    return ast.If(is_not(name(PROF), const(None)), stmts, [])
+def _when_on(stmts, who: str = PROF) -> ast.If:
+    return ast.If(is_not(name(who), const(None)), stmts, [])
 
 
-def entry(body, label) -> list:
+def entry(body, label, self_called: bool) -> list:
     """The statements opening a counted call of the lambda whose body (list)
-    is the expression `body` and whose name is the expression `label`."""
+    is the expression `body` and whose name is the expression `label`;
+    `self_called`: the function has the SELF_CALL parameter."""
     row = ast.BoolOp(ast.Or(), [call(attr(attr(name(PROF), 'rows'), 'get'), body),
                                 _method(PROF, 'named_row', body, label)])
-    return [assign(PROF, name('PROF')),
-            _when_on([assign(ROW, row),            # Profiler.enter, written out
-                      _add(ROW, 'calls', 1), _add(ROW, 'active', 1),
-                      assign(SAVED, attr(name(PROF), 'inner')),
-                      ast.Assign([attr_store(name(PROF), 'inner')], const(0.0)),
-                      assign(START, call(name('CLOCK')))])]
+    timed = [_add(ROW, 'active', 1),               # Profiler.enter, written out
+             assign(SAVED, attr(name(PROF), 'inner')),
+             ast.Assign([attr_store(name(PROF), 'inner')], const(0.0)),
+             assign(START, call(name('CLOCK')))]
+    if self_called:
+        timed = [ast.If(name(SELF_CALL), [assign(TIMED, const(None))], timed)]
+    return [ast.Assign([store(PROF), store(TIMED)], name('PROF')),
+            _when_on([assign(ROW, row), _add(ROW, 'calls', 1)] + timed)]
 
 
 def _add(obj: str, field: str, n: int):
@@ -43,15 +56,15 @@ SPENT = 'pspent_'
 
 
 def leave() -> ast.If:
-    """Profiler.leave, written out (the code entered while profiling)."""
-    return _when_on([
+    """Profiler.leave, written out (the code entered while profiling), for a timed call."""
+    return _when_on(who=TIMED, stmts=[
         assign(SPENT, ast.BinOp(call(name('CLOCK')), ast.Sub(), name(START))),
         ast.AugAssign(attr_store(name(ROW), 'own'), ast.Add(),
-                      ast.BinOp(name(SPENT), ast.Sub(), attr(name(PROF), 'inner'))),
+                      ast.BinOp(name(SPENT), ast.Sub(), attr(name(TIMED), 'inner'))),
         _add(ROW, 'active', -1),
         ast.If(ast.UnaryOp(ast.Not(), attr(name(ROW), 'active')),
                [ast.AugAssign(attr_store(name(ROW), 'total'), ast.Add(), name(SPENT))], []),
-        ast.Assign([attr_store(name(PROF), 'inner')], ast.BinOp(name(SAVED), ast.Add(), name(SPENT)))])
+        ast.Assign([attr_store(name(TIMED), 'inner')], ast.BinOp(name(SAVED), ast.Add(), name(SPENT)))])
 
 
 def hop() -> ast.If:

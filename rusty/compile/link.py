@@ -17,6 +17,7 @@ from time import perf_counter
 from ..errors import RESERVE
 from ..values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, Vector, cons
 from . import support
+from .counting import SELF_CALL
 
 FILENAME = '<rusty-compiled>'
 
@@ -161,7 +162,9 @@ def link(c: Compiled, lam, env, unit) -> None:
     from .lower import ITSELF
     g = dict(c.globals)
     g['E'], g['SELF'] = env, lam
-    fn = g[c.name] = _Function(c.code, g, c.name)
+    code = c.code
+    own = code.co_argcount and code.co_varnames[code.co_argcount - 1] == SELF_CALL
+    fn = g[c.name] = _Function(code, g, c.name, (False,) if own else None)     # (the parameter's default)
     ok = True
     for cell, value in c.assumed:
         if cell.current() is not (lam if value is ITSELF else value):

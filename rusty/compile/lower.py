@@ -61,6 +61,7 @@ class Fn:
         self.assigned_outer = set()     # names of outer functions this one assigns
         self.defined = []               # Python names of the body's define slots (UNBOUND at entry)
         self.looped = False             # a self tail call was compiled as the loop
+        self.self_called = False        # it calls itself (not in tail position): counting.SELF_CALL
 
 
 class Lowering:
@@ -215,8 +216,12 @@ class Lowering:
         counting.failing(handler)
         label = attr(name(fn.selfname), 'name') if fn.selfname else const(fn.label)
         decls = [ast.Nonlocal(sorted(fn.assigned_outer))] if fn.assigned_outer else []
-        return ast.FunctionDef(fn.pyname, self.arguments(['d'] + fn.params),
-                               decls + quick + counting.entry(self.k(body), label)
+        args = self.arguments(['d'] + fn.params)
+        if fn.self_called:
+            args.args.append(ast.arg(counting.SELF_CALL))
+            args.defaults.append(const(False))
+        return ast.FunctionDef(fn.pyname, args,
+                               decls + quick + counting.entry(self.k(body), label, fn.self_called)
                                + [ast.Try(counting.counted(stmts), [handler], [], [])], [])
 
     def uncounted(self, stmts, failed, looped) -> list:
@@ -513,13 +518,19 @@ class Lowering:
                                    arg_stmts + rest)]
         return out if tail else (out, name(r))
 
-    def direct_call(self, fnv, lam, args, site, r, callee=None):
+    def direct_call(self, fnv, lam, args, site, r, callee=None, caller=None):
         """A non-tail call of positional function fnv (lambda lam): the call,
         its failures and a tail call it returns, as run does; past the gate
         (the depth limit, or a tool watching calls: Depth.gate, copied by link.session_namespace) through run.
         `callee`: the Python name of fnv's function when it is this code's
-        own (guards.finish_checks may skip the tail call test)."""
-        go = ast.Try([assign(r, call(fnv, ast.BinOp(name('d'), ast.Add(), const(1)), *args))],
+        own (guards.finish_checks may skip the tail call test); `caller`:
+        the Fn making the call when that is fnv's function itself, which
+        then says so to the profiler (counting.SELF_CALL)."""
+        mine = []
+        if caller is not None:
+            caller.self_called = True
+            mine = [const(True)]
+        go = ast.Try([assign(r, call(fnv, ast.BinOp(name('d'), ast.Add(), const(1)), *args, *mine))],
                      [ast.ExceptHandler(name('BaseException'), 'e', [
                          ast.Raise(call(name('CALL_FAILED'), name('e'), lam, site, name('D')), None)])], [], [])
         finish = ast.If(is_(attr(name(r), '__class__'), name('tuple')),
@@ -551,7 +562,7 @@ class Lowering:
         if not tail and x.car.name == self.root_name and self.root_fn.loop is not None and n == len(self.root_fn.params):
             r = self.fresh('r')         # (loop: no rest parameter) the lambda itself: its own function
             go = arg_stmts + self.direct_call(name(self.root_fn.pyname), name('SELF'), args, site, r,
-                                              self.root_fn.pyname)
+                                              self.root_fn.pyname, fn if fn is self.root_fn else None)
             o_stmts, o_value = other
             return [ast.If(self.ok(cell, ITSELF), go, [head] + o_stmts + [assign(r, o_value)])], name(r)
         if tail:
@@ -697,7 +708,8 @@ class Lowering:
             return self.dispatch(x, cells, [assign(p, name(var))], p, scope, span, fn, tail)
         site = self.k(span)
         r = self.fresh('r')
-        return arg_stmts + self.direct_call(name(loopfn), name(var), args, site, r, loopfn), name(r)
+        return arg_stmts + self.direct_call(name(loopfn), name(var), args, site, r, loopfn,
+                                            fn if fn.pyname == loopfn else None), name(r)
 
     def inline(self, x, cells, cell, b, builder, scope, span, fn, tail):
         """An inlined builtin, while its cell still holds it; the generic call otherwise."""
