@@ -375,6 +375,13 @@ PROGRAMS += [
     # ... and one whose own ways return a pending tail call (a call of another lambda in tail position)
     "(define (g x) (* x 2)) (define (f n) (if (= n 0) (g 5) (+ 1 (f (- n 1))))) "
     "(define (h n) (let loop ((i n)) (if (= i 0) (g 1) (- (loop (- i 1)) 1)))) (list (f 3) (h 3))",
+    # a self call from the integer copy passes INTS only where OK holds and every argument is an exact integer
+    "(define (g) (set! + (lambda (a b) (list 'new a b))) 0) "
+    "(define (f) (let up ((i 0) (k 5)) (if (< i 1) (list (g) (up 1 k)) (+ k i)))) (f)",
+    "(define (g) (set! + (lambda (a b) (list 'new a b))) 0) "
+    "(define (f i k) (if (< i 1) (list (g) (f 1 k)) (+ k i))) (f 0 5)",
+    "(define (f n x) (if (< n 1) (+ x x) (list (f (- n 1) (if (= n 2) -0.0 x))))) "
+    "(list (f 1 3) (f 3 3) (try-catch (f 3 'a) (e) e))",
     # the function's own name redefined while it runs: a later self call (plain, tail) calls the new value
     "(define (f n) (if (= n 0) (begin (set! f (lambda (k) 100)) 0) (+ (f (- n 1)) (f 0)))) (list (f 2) (f 2))",
     "(define (f n) (if (= n 5) (set! f (lambda (k) 'new))) (if (= n 0) 'done (f (- n 1)))) (list (f 9) (f 9))",

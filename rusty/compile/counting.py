@@ -18,10 +18,10 @@ of counting).
 import ast
 
 from .nodes import assign, attr, attr_store, call, const, is_not, name, store
+from .support import SELF_CALL
 
 PROF, ROW, SAVED, START, VALUE = 'prof_', 'prow_', 'psaved_', 'pstart_', 'pret_'
 TIMED = 'ptime_'        # the profiler while this call is timed, else None
-SELF_CALL = 'pself_'    # the parameter: true when the function called itself
 
 
 def _method(obj: str, m: str, *args):

@@ -47,7 +47,14 @@ def _block(stmts: list, known: bool):
         cls = st.__class__
         if cls is ast.If:
             test = st.test
-            if _is_ok(test):
+            holds = getattr(st, 'holds', None)      # true whenever the body is entered (lower.uncounted)
+            if holds is not None:
+                before = known and not _runs_code(test)
+                entered = holds.__class__ is ast.BoolOp and _is_ok(holds.values[0]) and not _runs_code(test)
+                st.body, k1 = _block(st.body, before or entered)
+                st.orelse, k2 = _block(st.orelse, before)
+                known = k1 and k2
+            elif _is_ok(test):
                 if known:                   # decided: its true branch in place
                     body, known = _block(st.body, True)
                     out += body
@@ -94,6 +101,8 @@ def _block(stmts: list, known: bool):
         elif cls is ast.FunctionDef:
             fold(st)
         else:
+            if cls is ast.Assign and getattr(st.value, 'self_call', False):
+                st.value.ok_known = known       # (its arguments run no code: kinds.py)
             known = known and not _runs_code(st)
         out.append(st)
     return out, known

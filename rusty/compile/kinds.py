@@ -12,7 +12,10 @@ is decided becomes its branch) and `x is not False` of a known bool is x.
 
 `specialize` gives a small function a copy of its body for exact integer
 arguments, entered after one class test per parameter: the copy's guards
-are decided by this pass.
+are decided by this pass. Where the copy without counting (lower.uncounted)
+calls its own function while OK holds (guards.py marks the call) with
+arguments known to be exact integers, it passes INTS as the call's last
+argument: the callee enters its copy on that one test.
 """
 import ast
 
@@ -143,6 +146,9 @@ def _fold(e, known: dict):
             setattr(e, field, _fold(value, known))
         elif isinstance(value, list):
             setattr(e, field, [_fold(v, known) if isinstance(v, ast.expr) else v for v in value])
+    if cls is ast.Call and getattr(e, 'uncounted', False) and getattr(e, 'ok_known', False) \
+            and all(kind_of(a, known) == INT for a in e.args[1:-1]):
+        e.args[-1] = ast.copy_location(ast.Name('INTS', ast.Load()), e.args[-1])
     return e
 
 
@@ -202,7 +208,7 @@ def _block(stmts, known, seen):
                 out += body
                 continue
             then = dict(known)
-            then.update({k: v for k, v in _learned(st.test, known).items() if k not in seen})
+            then.update({k: v for k, v in _learned(getattr(st, 'holds', st.test), known).items() if k not in seen})
             st.body, k1 = _block(st.body, then, seen)
             if getattr(st, 'integer_copy', False):
                 k2 = None           # the general body: knowing nothing of the parameters, left as it is

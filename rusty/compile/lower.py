@@ -209,7 +209,7 @@ class Lowering:
         failed = call(name('FAILED'), name('e'), name('TABLE'), name('D'), tail, self.frame_names(fn, scope),
                       self.k(self.let_frames(fn, scope, lines)))
         handler = ast.ExceptHandler(name('BaseException'), 'e', [ast.Raise(failed, None)])
-        quick = self.uncounted(stmts, failed, fn.looped)
+        quick = self.uncounted(stmts, failed, fn.looped, fn.self_called)
         if fn.looped:       # (site: the last self tail call's, also after the uncounted loop left off)
             quick = [assign('site', const(None))] + quick
             stmts = [ast.While(const(True), stmts, [])]
@@ -224,14 +224,17 @@ class Lowering:
                                decls + quick + counting.entry(self.k(body), label, fn.self_called)
                                + [ast.Try(counting.counted(stmts), [handler], [], [])], [])
 
-    def uncounted(self, stmts, failed, looped) -> list:
+    def uncounted(self, stmts, failed, looped, self_called) -> list:
         """For a body given an integer copy (kinds.specialize), one more copy
         of that, entered first while no profiler counts calls (PROF is None):
         the counting's test at entry and at each return (and hop) left out (a
         copy of every small body cost short scripts more in compiling than it
         gave). A self tail loop runs the copy while the copy's test holds at
         each hop, and leaves off to the counted code (PROF still None: it
-        counts nothing) with the parameters as the last hop bound them."""
+        counts nothing) with the parameters as the last hop bound them.
+        The copy's calls of its own function pass INTS (kinds.py) where they
+        know that OK holds and every argument is an exact integer: the
+        callee enters the copy on that alone."""
         if len(stmts) != 1 or stmts[0].__class__ is not ast.If or not getattr(stmts[0], 'integer_copy', False):
             return []
         spec = stmts[0]
@@ -239,6 +242,9 @@ class Lowering:
         at = 1 if parts[0].__class__ is ast.Name and parts[0].id == 'OK' else 0
         parts.insert(at, is_(name('PROF'), const(None)))
         body = kinds.twin(spec.body, _is_temp, self.fresh)
+        for node in ast.walk(ast.Module(body, [])):
+            if getattr(node, 'self_call', False):
+                node.uncounted = True
         if looped:          # each hop tests the copy's test again (the entry's holds for the first)
             blocks = [body] + [b for st in statements(body) for b in (getattr(st, 'body', None), getattr(st, 'orelse', None))
                                if b and b.__class__ is list]
@@ -249,7 +255,12 @@ class Lowering:
             loop.holds = spec.test          # true at each entry of the loop's body (guards.py, kinds.py)
             body = [loop]
         handler = ast.ExceptHandler(name('BaseException'), 'e', [ast.Raise(kinds.clone(failed), None)])
-        return [ast.If(ast.BoolOp(ast.And(), parts), [ast.Try(body, [handler], [], [])], [])]
+        test = ast.BoolOp(ast.And(), parts)
+        if self_called:
+            test = ast.BoolOp(ast.Or(), [is_(name(counting.SELF_CALL), name('INTS')), test])
+        entry = ast.If(test, [ast.Try(body, [handler], [], [])], [])
+        entry.holds = parts[0] if len(parts) == 1 else ast.BoolOp(ast.And(), parts)   # (guards.py, kinds.py)
+        return [entry]
 
     def let_frames(self, fn, scope, lines) -> dict:
         """line -> ((scope, ((Lisp name, Python local)…))…) of the lets (and
@@ -530,7 +541,9 @@ class Lowering:
         if caller is not None:
             caller.self_called = True
             mine = [const(True)]
-        go = ast.Try([assign(r, call(fnv, ast.BinOp(name('d'), ast.Add(), const(1)), *args, *mine))],
+        fcall = call(fnv, ast.BinOp(name('d'), ast.Add(), const(1)), *args, *mine)
+        fcall.self_call = caller is not None            # (kinds.py may pass INTS instead)
+        go = ast.Try([assign(r, fcall)],
                      [ast.ExceptHandler(name('BaseException'), 'e', [
                          ast.Raise(call(name('CALL_FAILED'), name('e'), lam, site, name('D')), None)])], [], [])
         finish = ast.If(is_(attr(name(r), '__class__'), name('tuple')),

@@ -24,6 +24,20 @@ from ..values import EMPTY, NIL, Builtin, Lambda, List
 
 # ── Calls ────────────────────────────────────────────────────────────────
 
+class _Ints:
+    """INTS: the last argument of a function's call of itself from its
+    integer copy, where every argument is an exact integer and OK holds (the
+    callee enters its copy on that; kinds.py)."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return 'INTS'
+
+
+INTS = _Ints()
+SELF_CALL = 'pself_'    # the parameter of a function that calls itself: true in those calls (counting.py)
+
+
 def call_any(p, args, site, tail, d, D):
     """Apply any procedure the reference way (not a compiled lambda of the right arity)."""
     D.n = d
