@@ -382,6 +382,11 @@ PROGRAMS += [
     "(define (f i k) (if (< i 1) (list (g) (f 1 k)) (+ k i))) (f 0 5)",
     "(define (f n x) (if (< n 1) (+ x x) (list (f (- n 1) (if (= n 2) -0.0 x))))) "
     "(list (f 1 3) (f 3 3) (try-catch (f 3 'a) (e) e))",
+    # a local head: a lambda of the arity is tested first, then a macro (its arguments never evaluated), the rest
+    "(defmacro m (x) (list 'quote x)) (define (f g) (g zz-undefined)) (define (h) (let ((g m)) (g zz))) "
+    "(list (f m) (f m) (h) (h) (try-catch (f (lambda (y) y)) (e) e))",
+    "(define (f g x) (g x)) (list (f car '(1 2)) (f (lambda (y) (* y 2)) 5) (f (lambda (y) (* y 2)) 6) "
+    "(try-catch (f (lambda (a b) a) 1) (e) e) (try-catch (f 5 1) (e) e) (try-catch (f car 1) (e) e))",
     # the function's own name redefined while it runs: a later self call (plain, tail) calls the new value
     "(define (f n) (if (= n 0) (begin (set! f (lambda (k) 100)) 0) (+ (f (- n 1)) (f 0)))) (list (f 2) (f 2))",
     "(define (f n) (if (= n 5) (set! f (lambda (k) 'new))) (if (= n 0) 'done (f (- n 1)))) (list (f 9) (f 9))",

@@ -525,8 +525,14 @@ class Lowering:
                 else:
                     value = [ast.Return(value)] if tail else [assign(r, value)]
             rest = [ast.If(test, value, rest)]
-        out = head_stmts + [ast.If(is_macro, [ast.Return(expand)] if tail else [assign(r, expand)],
-                                   arg_stmts + rest)]
+        expanded = [ast.Return(expand)] if tail else [assign(r, expand)]
+        if not arg_stmts and first is None and rest[0].__class__ is ast.If and rest[0].test is fits:
+            # (arguments computed by no statement: the usual case, a direct
+            # call, is tested first; a macro is no Lambda, so it is still expanded)
+            call_it = rest[0]
+            call_it.orelse = [ast.If(is_macro, expanded, call_it.orelse)]
+            return head_stmts + [call_it] if tail else (head_stmts + [call_it], name(r))
+        out = head_stmts + [ast.If(is_macro, expanded, arg_stmts + rest)]
         return out if tail else (out, name(r))
 
     def direct_call(self, fnv, lam, args, site, r, callee=None, caller=None):
