@@ -316,7 +316,7 @@ def _kind(x):
 @TABLE.fn('sort', 1, 2, host=True, doc='A new stably sorted list (numbers, strings, or by less?).',
           sig='(sort lst [less?])', examples=(("(sort '(3 1 2))", '(1 2 3)'), ("(sort '(3 1 2) >)", '(3 2 1)')))
 def sort(host, lst, less=None):
-    items = list(list_arg('sort', lst))
+    items = list(iter(list_arg('sort', lst)))     # (one walk: list() of the cell would first count it)
     if less is not None:
         proc_arg('sort', less)
         return make_list(host.sort_by(items, less))

@@ -38,7 +38,7 @@ def make_vector(n, fill=0.0):
 @TABLE.fn('list->vector', 1, 1, doc='A new vector of the elements of a list.', sig='(list->vector lst)',
           examples=(("(list->vector '(1 2 3))", '#(1 2 3)'),))
 def list_to_vector(lst):
-    return Vector(list(list_arg('list->vector', lst)))
+    return Vector(list(iter(list_arg('list->vector', lst))))     # (one walk, not a count first)
 
 
 @TABLE.fn('vector-copy', 1, 3, doc='A new vector of the elements from start (default 0) up to end (default the length).',
