@@ -387,6 +387,25 @@ PROGRAMS += [
     "(list (f m) (f m) (h) (h) (try-catch (f (lambda (y) y)) (e) e))",
     "(define (f g x) (g x)) (list (f car '(1 2)) (f (lambda (y) (* y 2)) 5) (f (lambda (y) (* y 2)) 6) "
     "(try-catch (f (lambda (a b) a) 1) (e) e) (try-catch (f 5 1) (e) e) (try-catch (f car 1) (e) e))",
+    # map, filter and for-each of a literal lambda whose body runs no Lisp code: a loop in place (walks.py)
+    "(define (f l k) (list (map (lambda (x) (* x k)) l) (filter (lambda (x) (< x k)) l) "
+    "(for-each (lambda (x) (+ x 1)) l) (map (fn (x) (if (and (< x 3) (or (= x 1) #f)) 'one (quote other))) l) "
+    "(filter (λ (x) (not (= 0 (mod x 2)))) l))) (list (f '(1 2 3 4) 3) (f '() 1) (f '(2.5 -0.0) 1))",
+    "(define (f l) (map (lambda (x) (+ x 1)) l)) (list (f '(1 2)) (f #(1 2)) (try-catch (f 5) (e) e) "
+    "(try-catch (f '(1 a 3)) (e) e))",
+    "(define (g l) (filter (lambda (x) (car x)) l)) (g '((1) (#f) (2)))",
+    "(define (g l) (list 1 (filter (lambda (x) (car x)) l))) (g '((1) 5 (2)))",
+    "(define (g l) (map (lambda (x) (mod x 0)) l)) (g '(4 5))",
+    "(define (g l) (map (lambda (x) (+ x later-defined)) l)) (try-catch (g '(1)) (e) e)",
+    "(define (g l) (map (lambda (x) (+ x later-defined)) l)) (define later-defined 10) (g '(1 2))",
+    "(define (g l) (map (lambda (x) (* x 2)) l)) (define r1 (g '(1 2))) (set! map (lambda (f l) 'mine)) "
+    "(list r1 (g '(1 2)))",
+    "(define (g l) (map (lambda (x) (* x 2)) l)) (define r1 (g '(1 2))) (define (* a b) (list a b)) "
+    "(list r1 (g '(1 2)))",
+    "(define (g l) (map (lambda (x) (car x)) l)) (define (h l) (+ 1 (length (g l)))) (h '((1) (2) 3))",
+    # ... not in place: a body calling Lisp code, two lists, a lambda of two parameters or with defines
+    "(define (sq x) (* x x)) (define (g l) (list (map (lambda (x) (sq x)) l) (map (lambda (x y) (+ x y)) l l) "
+    "(map (lambda (x) (define y 2) (* x y)) l) (for-each (lambda (x) (display x)) l))) (g '(1 2))",
     # the function's own name redefined while it runs: a later self call (plain, tail) calls the new value
     "(define (f n) (if (= n 0) (begin (set! f (lambda (k) 100)) 0) (+ (f (- n 1)) (f 0)))) (list (f 2) (f 2))",
     "(define (f n) (if (= n 5) (set! f (lambda (k) 'new))) (if (= n 0) 'done (f (- n 1)))) (list (f 9) (f 9))",

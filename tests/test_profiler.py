@@ -301,3 +301,18 @@ def test_generated_programs_count_the_same_both_ways(monkeypatch, text):
     reference, fast = _profiled(text, False, monkeypatch), _profiled(text, True, monkeypatch)
     assert fast == reference
     assert fast[3] == []
+
+
+def test_a_walk_written_in_place_still_counts_its_lambda(monkeypatch):
+    """Compiled code writes map and filter of a simple literal lambda as a
+    loop in place, but not while the profiler counts: the lambda's calls are
+    counted as the reference counts them."""
+    counted = []
+    for fast in (False, True):
+        sess = session(monkeypatch, fast)
+        sess.run("(define (g l)\n  (filter (lambda (x) (< x 3))\n          (map (lambda (x) (* x 2)) l)))\n", 'prog.lisp')
+        sess.run("(g '(1 2))")
+        assert list(sess.profile("(g '(1 2 3))")) == [2]
+        counted.append(sorted((label, c) for label, (c, _, _) in lisp_rows(sess.last_profile).items()))
+    assert counted[0] == counted[1]
+    assert [c for label, c in counted[1] if label.startswith('lambda')] == [3, 3]

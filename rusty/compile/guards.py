@@ -94,7 +94,7 @@ def _block(stmts: list, known: bool):
                 and not st.finalbody
         elif cls is ast.While:          # (`holds`: a test true at each entry of the body, lower.uncounted)
             holds = getattr(st, 'holds', None)
-            entered = holds is not None and holds.__class__ is ast.BoolOp and _is_ok(holds.values[0])
+            entered = holds is not None and (_is_ok(holds) or holds.__class__ is ast.BoolOp and _is_ok(holds.values[0]))
             st.body, _ = _block(st.body, entered)
             st.orelse, _ = _block(st.orelse, False)
             known = False

@@ -198,7 +198,8 @@ def _shown(obj) -> str:
     cls = obj.__class__.__name__
     if cls == 'Cell':
         return 'a global cell'
-    if cls in ('Span', '_MakerSpec', 'Scope', 'list', 'Unit'):
+    if cls in ('Span', '_MakerSpec', 'Scope', 'list', 'Unit', '_Lambda'):
         return {'Span': 'a source position', '_MakerSpec': 'the maker of a nested lambda',
-                'Scope': 'a scope', 'list': 'a macro call site', 'Unit': 'the compile unit'}[cls]
+                'Scope': 'a scope', 'list': 'a macro call site', 'Unit': 'the compile unit',
+                '_Lambda': 'the lambda of an inlined walk (its name)'}[cls]
     return display_form(obj)

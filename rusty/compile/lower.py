@@ -23,7 +23,7 @@ from ..eval import SPECIALS, sub_span
 from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..syntax import problem
 from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, make_list, sym
-from . import counting, guards, kinds
+from . import counting, guards, kinds, walks
 from .nodes import L, S, assign, attr, attr_store, call, const, is_, is_not, name, statements, store
 from .inline import INT_CLOSED, _is_not, inline_spec, library_spec
 
@@ -460,6 +460,10 @@ class Lowering:
                     return self.self_call(x, cells, cell, scope, span, fn)
                 b = cell.current()
                 if not self.no_inline and b.__class__ is Builtin:
+                    if b.name in walks.WALKS:
+                        got = walks.walk_call(self, x, cells, cell, b, scope, span, fn, tail)
+                        if got is not None:
+                            return got
                     builder = inline_spec(b, len(cells))
                     if builder is not None:
                         return self.inline(x, cells, cell, b, builder, scope, span, fn, tail)

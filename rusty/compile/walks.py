@@ -1,0 +1,157 @@
+"""`map`, `filter` and `for-each` of a literal one-parameter lambda over one
+list, as a loop in the caller's own code.
+
+`(filter (lambda (x) (< x n)) xs)` costs a call of the lambda's function per
+element through the builtin's walk (support.list_walker). When the body
+can run no Lisp code (its calls are all inlined builtins: see `simple`),
+the loop is written where the call is: the parameter is a local of the
+caller, bound to each element in turn, and the body computes in place.
+
+The loop is taken only where the walk would call the lambda's function
+directly and nothing could tell the difference: the global still holds the
+builtin, OK holds (so it holds throughout: the body runs no Lisp code), no
+profiler counts the lambda's calls, no tool watches calls and the depth
+limit has room for one more level (`d < GATE`, as the walk tests), and the
+list is a list (Nil and vectors take the builtin). Anything else calls the
+builtin with the lambda value, as the reference does. A failure in the body
+is reported as from the lambda called by the builtin: the lambda's frame
+and backtrace entry (support.call_failed with a stand-in for its value, of
+its name), then the builtin call's position (apply.located).
+"""
+import ast
+
+from ..resolve import GlobalRef, Scope, body_defines, resolve
+from ..values import EMPTY, Builtin, List, Symbol, sym
+from .inline import inline_spec
+from .nodes import L, assign, attr, attr_store, call, const, is_, is_not, name
+
+WALKS = ('map', 'filter', 'for-each')
+LAMBDAS = (sym('lambda'), sym('fn'), sym('λ'))
+PLAIN = (sym('if'), sym('and'), sym('or'))     # special forms the body may use (they only choose)
+
+
+def literal_lambda(x, genv):
+    """The parameter symbol and body of x when x is `(lambda (p) body…)` (or fn, λ)."""
+    if x.__class__ is not List or x is EMPTY or x.car not in LAMBDAS or len(x) < 3:
+        return None
+    params = x.cdr.car
+    if params.__class__ is not List or len(params) != 1 or params.car.__class__ is not Symbol \
+            or params.car.name.startswith('&') or params.car.name == '.':
+        return None
+    body = x.cdr.cdr
+    if body_defines(body):
+        return None
+    return params.car, body
+
+
+def simple(forms, scope, genv) -> bool:
+    """True if evaluating the forms runs no Lisp code: variables, constants,
+    quote, if, and, or, and calls of globals holding a builtin the compiler
+    inlines at that arity, on such forms."""
+    for x in forms:
+        cls = x.__class__
+        if cls is Symbol:
+            ref = resolve(scope, x, genv)
+            if x in PLAIN or x in LAMBDAS or (ref.__class__ is GlobalRef and ref.cell.holds_macro()):
+                return False
+            continue
+        if cls is not List:
+            if cls not in (int, float, str, bool):
+                return False
+            continue
+        if x is EMPTY:
+            return False
+        head = x.car
+        if head is sym('quote'):
+            continue
+        if head in PLAIN:
+            if len(x) < 2 or (head is sym('if') and len(x) not in (3, 4)) or not simple(x.cdr, scope, genv):
+                return False
+            continue
+        if head.__class__ is not Symbol:
+            return False
+        ref = resolve(scope, head, genv)
+        if ref.__class__ is not GlobalRef or ref.cell.holds_macro():
+            return False
+        b = ref.cell.current()
+        if b.__class__ is not Builtin or inline_spec(b, len(x) - 1) is None or not simple(x.cdr, scope, genv):
+            return False
+    return True
+
+
+def walk_call(low, x, cells, cell, b, scope, span, fn, tail):
+    """The statements (and value, unless tail) of call x of global `cell`,
+    now holding walking builtin b, with a literal lambda of one parameter
+    whose body is `simple`; None for any other call."""
+    if len(cells) != 2:
+        return None
+    found = literal_lambda(cells[0].car, low.genv)
+    if found is None:
+        return None
+    param, body = found
+    lscope = Scope([param], scope)
+    if not simple(body, lscope, low.genv):
+        return None
+    p, lst, r = low.fresh('p'), low.fresh('t'), low.fresh('r')
+    site = low.k(span)
+    head = [assign(p, attr(low.k(cell), 'value')), low.missing(p, cell, x, scope, span)]
+    expand = call(name('EXPAND'), name(p), low.k([x.cdr, scope, span, low.unit, [None, -1, None]]),
+                  name('d'), name('D'), low.frames(scope, fn), const(tail))
+    l_stmts, l_value = low.value(cells[1].car, scope, low.span_of(cells[1], span), fn)
+    lam_stmts, lam_value = low.value(cells[0].car, scope, low.span_of(cells[0], span), fn)
+    generic = call(name('CALL_ANY'), name(p), ast.List([lam_value, name(lst)], L), site, const(tail),
+                   name('d'), name('D'))
+    generic = lam_stmts + ([ast.Return(generic)] if tail else [assign(r, generic)])
+    fast = _loop(low, b.name, lscope, body, lst, r, site, span, fn)
+    if tail:
+        fast.append(ast.Return(name(r)))
+    taken = ast.BoolOp(ast.And(), [is_(name(p), low.k(b)), name('OK'), is_(name('PROF'), const(None)),
+                                   ast.Compare(name('d'), [ast.Lt()], [name('GATE')]),
+                                   is_(attr(name(lst), '__class__'), name('List'))])
+    stmts = head + [ast.If(is_(attr(name(p), '__class__'), name('Macro')),
+                           [ast.Return(expand)] if tail else [assign(r, expand)],
+                           l_stmts + [assign(lst, l_value), ast.If(taken, fast, generic)])]
+    return stmts if tail else (stmts, name(r))
+
+
+def _loop(low, mode, lscope, body, lst, r, site, span, fn) -> list:
+    """The loop over list `lst` binding the lambda's parameter (scope
+    lscope) and keeping what `mode` (the builtin's name) keeps, its value in r."""
+    (v,) = low.bind(lscope, fn)
+    first = len(low.table) + 1
+    b_stmts, value = low.body(body, lscope, span, fn, False)
+    lines = range(first, len(low.table) + 1)
+    w, hd, last, c = low.fresh(), low.fresh(), low.fresh(), low.fresh()     # (temporaries: lower._is_temp)
+    hang = [assign(c, call(name('NEW'), name('List'))), ast.Assign([attr_store(name(c), 'car')], None),
+            ast.Assign([attr_store(name(last), 'cdr')], name(c)), assign(last, name(c))]
+    if mode == 'map':
+        hang[1].value = value
+        keep = hang
+    elif mode == 'filter':
+        hang[1].value = name(v)
+        keep = [ast.If(is_not(value, const(False)), hang, [])]
+    else:
+        keep = [] if value.__class__ in (ast.Name, ast.Constant) else [ast.Expr(value)]
+    loop = ast.While(is_not(name(w), name('EMPTY')),
+                     [assign(v, attr(name(w), 'car'))] + b_stmts + keep + [assign(w, attr(name(w), 'cdr'))], [])
+    loop.holds = name('OK')         # the body runs no Lisp code: OK holds throughout (guards.py)
+    failed = call(name('FAILED'), name('e'), name('TABLE'), name('D'), const(None), low.frame_names(fn, lscope),
+                  low.k(low.let_frames(fn, lscope, lines)))
+    called = call(name('CALL_FAILED'), failed, low.k(_Lambda()), const(None), name('D'))
+    handler = ast.ExceptHandler(name('BaseException'), 'e',
+                                [ast.Raise(call(name('LOCATED'), called, site, name('D')), None)])
+    out = [assign(hd, call(name('NEW'), name('List'))), assign(last, name(hd)), assign(w, name(lst)),
+           ast.Try([loop], [handler], [], [])]
+    if mode == 'for-each':
+        return out + [assign(r, name('NIL'))]
+    return out + [ast.Assign([attr_store(name(last), 'cdr')], name('EMPTY')), assign(r, attr(name(hd), 'cdr'))]
+
+
+class _Lambda:
+    """Stands for the lambda value the loop never makes, in the backtrace
+    entry support.call_failed adds for it: its name."""
+    __slots__ = ()
+    name = 'lambda'
+
+    def __repr__(self):
+        return '#<the lambda of an inlined walk>'
