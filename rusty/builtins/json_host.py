@@ -9,7 +9,7 @@ NaN/Infinity; any failure of it is left to the reference, for its message.
 Encoding turns lists and vectors at most ENCODE_NESTING deep (no hashes:
 their cycles are the reference's) into the host's data for its C encoder.
 """
-from ..values import EMPTY, NIL, List, Symbol, Vector, cons
+from ..values import EMPTY, NIL, List, Symbol, Vector
 
 MAX_NESTING = 20_000        # levels the C scanner may recurse (~200 bytes of C stack each)
 ENCODE_NESTING = 200        # levels the encoder recurses before leaving it to the reference
@@ -73,8 +73,19 @@ def _hashed(hash_object):
 def pairs_list(pairs) -> List:
     """The pairs as strings._pairs_list makes them, values made rusty: ((key value) …)."""
     out = EMPTY
-    for k, v in reversed(pairs):
-        out = cons(cons(k, cons(items(v) if v.__class__ is list else NIL if v is None else v, EMPTY)), out)
+    new = _new
+    for k, v in reversed(pairs):    # (three cells a pair, filled in place: no call per cell)
+        if v.__class__ is list:
+            v = items(v)
+        elif v is None:
+            v = NIL
+        last = new(List)
+        last.car, last.cdr = v, EMPTY
+        pair = new(List)
+        pair.car, pair.cdr = k, last
+        cell = new(List)
+        cell.car, cell.cdr = pair, out
+        out = cell
     return out
 
 
