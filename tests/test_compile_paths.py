@@ -406,6 +406,17 @@ PROGRAMS += [
     # ... not in place: a body calling Lisp code, two lists, a lambda of two parameters or with defines
     "(define (sq x) (* x x)) (define (g l) (list (map (lambda (x) (sq x)) l) (map (lambda (x y) (+ x y)) l l) "
     "(map (lambda (x) (define y 2) (* x y)) l) (for-each (lambda (x) (display x)) l))) (g '(1 2))",
+    # once car or cdr of a local has a value, the local is a pair (kinds.py): until it is set again
+    "(define (f x) (list (car x) (cdr x) (null? x) (pair? x) (eq? x '()))) "
+    "(list (f '(1 2)) (f '(1)) (try-catch (f '()) (e) e) (try-catch (f 5) (e) e) (try-catch (f nil) (e) e))",
+    "(define (f x) (let ((a (car x))) (set! x (cdr x)) (list a (pair? x) (null? x) (if (null? x) 0 (car x))))) "
+    "(list (f '(1 2)) (f '(1)))",
+    "(define (f x y) (list (cdr x) (if (< (car y) 0) (begin (set! x '()) (null? x)) (null? x)))) "
+    "(list (f '(1) '(-1)) (f '(1) '(1)))",
+    "(define (g n x) (list (+ n (car x)) (null? x) (pair? x) (cdr x))) "
+    "(define (h n x) (list (+ n (car x)) (eq? x '()) (null? (cdr x)) (cdr (cdr x)))) "
+    "(list (g 1 '(2)) (g 1 '(2 3)) (try-catch (g 1 '()) (e) e) (try-catch (g 1 7) (e) e) (h 1 '(2 3)) "
+    "(try-catch (h 1 '(2)) (e) e))",
     # the function's own name redefined while it runs: a later self call (plain, tail) calls the new value
     "(define (f n) (if (= n 0) (begin (set! f (lambda (k) 100)) 0) (+ (f (- n 1)) (f 0)))) (list (f 2) (f 2))",
     "(define (f n) (if (= n 5) (set! f (lambda (k) 'new))) (if (= n 0) 'done (f (- n 1)))) (list (f 9) (f 9))",

@@ -148,6 +148,10 @@ for _alias, _op in (('add', '+'), ('sub', '-'), ('mul', '*'), ('lt', '<'), ('gt'
 # (or an error): what kinds.py knows of a call of one the guards refused.
 INT_CLOSED = frozenset(('+', '-', '*', 'mod', 'add', 'sub', 'mul'))
 
+# The inlined builtins that fail unless their argument is a pair: once a
+# call of one has a value, its argument is known to be a cell (kinds.py).
+PAIR_ONLY = frozenset(('car', 'cdr'))
+
 
 def _list(*xs):
     """`list` of a few values: the cells built in place, innermost first."""

@@ -22,7 +22,7 @@ import ast
 from .inline import _is
 from .nodes import statements
 
-INT, FLOAT, BOOL, LIST = 'int', 'float', 'bool', 'List'
+INT, FLOAT, BOOL, LIST = 'int', 'float', 'bool', 'List'     # LIST: a cell, never EMPTY (a pair)
 SPECIALIZED_NODES = 5000        # a body this large (in ast nodes) is not copied
 
 
@@ -103,6 +103,9 @@ def _fold(e, known: dict):
                 k = known.get(left.value.id)
                 if k is not None:
                     return _const(k == right.id, e)
+            if (op is ast.Is or op is ast.IsNot) and left.__class__ is ast.Name and known.get(left.id) == LIST \
+                    and right.__class__ is ast.Name and right.id in ('EMPTY', 'NIL'):
+                return _const(op is ast.IsNot, e)       # a pair is neither
             if right.__class__ is ast.Constant and right.value is False and kind_of(left, known) == BOOL:
                 if op is ast.IsNot:
                     return left
@@ -150,6 +153,16 @@ def _fold(e, known: dict):
             and all(kind_of(a, known) == INT for a in e.args[1:-1]):
         e.args[-1] = ast.copy_location(ast.Name('INTS', ast.Load()), e.args[-1])
     return e
+
+
+def _pair_known(e):
+    """The local that e, once it has a value, shows to be a pair: e is
+    `x.car` (or cdr) behind the pair guard, else the builtin that fails
+    unless x is a pair (inline.PAIR_ONLY)."""
+    if e.__class__ is ast.IfExp and getattr(e.orelse, 'pair_only', False) and e.orelse.args[1].elts \
+            and e.orelse.args[1].elts[0].__class__ is ast.Name:
+        return e.orelse.args[1].elts[0].id
+    return None
 
 
 # ── statements ──
@@ -232,6 +245,7 @@ def _block(stmts, known, seen):
         elif cls is ast.Assign:
             st.value = _fold(st.value, known)
             k = kind_of(st.value, known)
+            pair = _pair_known(st.value)
             targets = st.targets
             if len(targets) == 1 and targets[0].__class__ is ast.Name:
                 known.pop(targets[0].id, None)
@@ -240,6 +254,8 @@ def _block(stmts, known, seen):
             if k is not None and len(st.targets) == 1 and st.targets[0].__class__ is ast.Name \
                     and st.targets[0].id not in seen:
                 known[st.targets[0].id] = k
+            if pair is not None and pair not in seen and pair not in _assigned(targets):
+                known[pair] = LIST
         elif cls is ast.Return or cls is ast.Expr:
             if st.value is not None:
                 st.value = _fold(st.value, known)

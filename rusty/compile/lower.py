@@ -25,7 +25,7 @@ from ..syntax import problem
 from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, make_list, sym
 from . import counting, guards, kinds, walks
 from .nodes import L, S, assign, attr, attr_store, call, const, is_, is_not, name, statements, store
-from .inline import INT_CLOSED, _is_not, inline_spec, library_spec
+from .inline import INT_CLOSED, PAIR_ONLY, _is_not, inline_spec, library_spec
 
 
 class Unsupported(Exception):
@@ -740,6 +740,7 @@ class Lowering:
         r = self.fresh('r')
         fallback = call(name('CALL_BUILTIN'), self.k(b), ast.List(args, L), self.k(span), name('d'), name('D'))
         fallback.int_closed = b.name in INT_CLOSED         # (kinds.kind_of)
+        fallback.pair_only = b.name in PAIR_ONLY            # (kinds._pair_known)
         value = fallback
         for guard, v in reversed(builder(*args)):
             if guard is None or (guard.__class__ is ast.Constant and guard.value is True):
