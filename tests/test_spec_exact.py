@@ -61,6 +61,7 @@ def test_exact_integers_stay_exact(src, text):
     ('(* (expt 10 400) 1.0)', 'inf'), ('(- (expt 10 400) 1e300)', 'inf'), ('(+ (- (expt 10 400)) 0.5)', '-inf'),
     ('(inexact (expt 10 400))', 'inf'), ('(/ (expt 10 400) 3)', 'inf'), ('(/ 1 (expt 10 400))', '0'),
     ('(quotient 7.5 2)', '3'), ('(modulo 7 2.0)', '1'), ('(+ 9007199254740993 0.0)', '9007199254740992'),
+    ('(quotient 9007199254740993 1e-300)', 'inf'), ('(quotient -1e308 1e-10)', '-inf'),    # past f64: rounded once
     ('(begin (random-seed! 7) (* 0 (random)))', '0'), ('(begin (random-seed! 7) (random 1.0))', '0'),
 ])
 def test_a_float_operand_computes_in_f64(src, text):

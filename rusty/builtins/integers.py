@@ -37,9 +37,18 @@ def quotient(a, b):
         else:
             from fractions import Fraction     # rare: kept out of start-up
             q = abs(math.trunc(Fraction(a) / Fraction(b)))
-        return float(q) if (a < 0.0) == (b < 0.0) else -float(q)
+        q = _rounded(q)
+        return q if (a < 0.0) == (b < 0.0) else -q
     q = a / b
     return float(math.trunc(q)) if math.isfinite(q) else q
+
+
+def _rounded(q: int) -> float:
+    """The exact integer q rounded once to f64: inf past the largest finite float."""
+    try:
+        return float(q)
+    except OverflowError:       # (quotient 9007199254740993 1e-300): beyond f64's range
+        return math.inf
 
 
 @TABLE.fn('remainder', 2, 2, doc='The remainder of a/b with the sign of a (C fmod, like mod).',
