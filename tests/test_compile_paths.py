@@ -355,6 +355,11 @@ PROGRAMS += [
     "(define (f n acc) (if (= n 0) (car acc) (f (- n 1) (if (= n 3) 0.5 (+ acc 1))))) (f 6 0)",
     "(define (f n acc) (if (= n 0) acc (f (- n 1) (* acc 3)))) (list (f 100 1) (f 3 1.0) (f 3 -0.0))",
     "(define (g n) (if (< n 2) (car n) (+ (g (- n 1)) 1))) (try-catch (g 3) (e) e)",
+    # ... a self tail loop of other kinds gets the uncounted copy too: it runs while OK holds at each hop
+    "(define (f l) (let loop ((l l) (acc '())) (if (null? l) acc (begin (if (eq? (car l) 'boom) "
+    "(set! cons (lambda (a b) (list 'mine a)))) (loop (cdr l) (cons (car l) acc)))))) (f '(a boom c d))",
+    "(define (f l acc) (if (null? l) (car acc) (f (cdr l) (cons (car l) acc)))) (list (f '(1 2) '()) "
+    "(try-catch (f '(1 . 2) '()) (e) e) (try-catch (f '() '()) (e) e))",
     # a named let's loop that escapes (returned, captured) is not released after it returns (lower.release)
     "(define (f) (let loop ((i 0)) (if (< i 3) (loop (+ i 1)) loop))) (define g (f)) "
     "(list (procedure? g) (eq? g (g 5)) (eq? g (g 1)) (procedure? ((f) 0)))",

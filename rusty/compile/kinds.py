@@ -278,6 +278,16 @@ def _block(stmts, known, seen):
 
 # ── the integer copy ──
 
+def small(stmts: list) -> bool:
+    """True if stmts are small enough to copy (SPECIALIZED_NODES) and make no functions."""
+    size = 0
+    for node in ast.walk(ast.Module(stmts, [])):
+        size += 1
+        if size > SPECIALIZED_NODES or node.__class__ is ast.FunctionDef or node.__class__ is ast.Lambda:
+            return False
+    return True
+
+
 def specialize(stmts: list, params: list, stable, temp, fresh) -> list:
     """stmts, or, when they test the class of some of params against int
     (an inlined builtin's guard), or of locals of enclosing functions that

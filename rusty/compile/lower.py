@@ -225,8 +225,9 @@ class Lowering:
                                + [ast.Try(counting.counted(stmts), [handler], [], [])], [])
 
     def uncounted(self, stmts, failed, looped, self_called) -> list:
-        """For a body given an integer copy (kinds.specialize), one more copy
-        of that, entered first while no profiler counts calls (PROF is None):
+        """For a body given an integer copy (kinds.specialize), or a small
+        self tail loop, one more copy of that, entered first while no
+        profiler counts calls (PROF is None) (and OK holds):
         the counting's test at entry and at each return (and hop) left out (a
         copy of every small body cost short scripts more in compiling than it
         gave). A self tail loop runs the copy while the copy's test holds at
@@ -235,13 +236,16 @@ class Lowering:
         The copy's calls of its own function pass INTS (kinds.py) where they
         know that OK holds and every argument is an exact integer: the
         callee enters the copy on that alone."""
-        if len(stmts) != 1 or stmts[0].__class__ is not ast.If or not getattr(stmts[0], 'integer_copy', False):
+        if len(stmts) == 1 and stmts[0].__class__ is ast.If and getattr(stmts[0], 'integer_copy', False):
+            spec_test, spec_body = stmts[0].test, stmts[0].body
+        elif looped and kinds.small(stmts):       # a self tail loop of any kinds: the copy runs while OK holds
+            spec_test, spec_body = name('OK'), stmts
+        else:
             return []
-        spec = stmts[0]
-        parts = list(spec.test.values) if spec.test.__class__ is ast.BoolOp else [spec.test]
+        parts = list(spec_test.values) if spec_test.__class__ is ast.BoolOp else [spec_test]
         at = 1 if parts[0].__class__ is ast.Name and parts[0].id == 'OK' else 0
         parts.insert(at, is_(name('PROF'), const(None)))
-        body = kinds.twin(spec.body, _is_temp, self.fresh)
+        body = kinds.twin(spec_body, _is_temp, self.fresh)
         for node in ast.walk(ast.Module(body, [])):
             if getattr(node, 'self_call', False):
                 node.uncounted = True
@@ -249,10 +253,10 @@ class Lowering:
             blocks = [body] + [b for st in statements(body) for b in (getattr(st, 'body', None), getattr(st, 'orelse', None))
                                if b and b.__class__ is list]
             for block in blocks:
-                block[:] = [_located(ast.If(kinds.clone(spec.test), [x], [ast.Break()]), x)
+                block[:] = [_located(ast.If(kinds.clone(spec_test), [x], [ast.Break()]), x)
                             if x.__class__ is ast.Continue else x for x in block]
             loop = ast.While(const(True), body, [])
-            loop.holds = spec.test          # true at each entry of the loop's body (guards.py, kinds.py)
+            loop.holds = spec_test          # true at each entry of the loop's body (guards.py, kinds.py)
             body = [loop]
         handler = ast.ExceptHandler(name('BaseException'), 'e', [ast.Raise(kinds.clone(failed), None)])
         test = ast.BoolOp(ast.And(), parts)
