@@ -278,12 +278,12 @@ def _block(stmts, known, seen):
 
 # ── the integer copy ──
 
-def small(stmts: list) -> bool:
-    """True if stmts are small enough to copy (SPECIALIZED_NODES) and make no functions."""
+def small(stmts: list, most: int = SPECIALIZED_NODES) -> bool:
+    """True if stmts are no more than `most` nodes and make no functions."""
     size = 0
     for node in ast.walk(ast.Module(stmts, [])):
         size += 1
-        if size > SPECIALIZED_NODES or node.__class__ is ast.FunctionDef or node.__class__ is ast.Lambda:
+        if size > most or node.__class__ is ast.FunctionDef or node.__class__ is ast.Lambda:
             return False
     return True
 

@@ -48,6 +48,9 @@ def _ident(text: str) -> str:
     return ''.join(c if c.isascii() and (c.isalnum() or c == '_') else '_' for c in text)
 
 
+TINY = 120      # ast nodes: a body this small gets the uncounted copy whatever its kinds (Lowering.uncounted)
+
+
 class Fn:
     """One Python function being generated: a lambda, a named let's loop."""
 
@@ -238,7 +241,7 @@ class Lowering:
         callee enters the copy on that alone."""
         if len(stmts) == 1 and stmts[0].__class__ is ast.If and getattr(stmts[0], 'integer_copy', False):
             spec_test, spec_body = stmts[0].test, stmts[0].body
-        elif looped and kinds.small(stmts):       # a self tail loop of any kinds: the copy runs while OK holds
+        elif (looped and kinds.small(stmts)) or kinds.small(stmts, TINY):    # the copy runs while OK holds
             spec_test, spec_body = name('OK'), stmts
         else:
             return []
