@@ -229,8 +229,9 @@ class Lowering:
 
     def uncounted(self, stmts, failed, looped, self_called) -> list:
         """For a body given an integer copy (kinds.specialize), or a small
-        self tail loop, one more copy of that, entered first while no
-        profiler counts calls (PROF is None) (and OK holds):
+        self tail loop or a TINY body of any kinds, one more copy of that,
+        entered first while no profiler counts calls (PROF is None) (and,
+        without the integer copy, while OK holds):
         the counting's test at entry and at each return (and hop) left out (a
         copy of every small body cost short scripts more in compiling than it
         gave). A self tail loop runs the copy while the copy's test holds at
