@@ -242,7 +242,7 @@ class Lowering:
         callee enters the copy on that alone."""
         if len(stmts) == 1 and stmts[0].__class__ is ast.If and getattr(stmts[0], 'integer_copy', False):
             spec_test, spec_body = stmts[0].test, stmts[0].body
-        elif (looped and kinds.small(stmts)) or kinds.small(stmts, TINY):    # the copy runs while OK holds
+        elif kinds.small(stmts, kinds.SPECIALIZED_NODES if looped else TINY):    # the copy runs while OK holds
             spec_test, spec_body = name('OK'), stmts
         else:
             return []

@@ -30,7 +30,7 @@ LAMBDAS = (sym('lambda'), sym('fn'), sym('λ'))
 PLAIN = (sym('if'), sym('and'), sym('or'))     # special forms the body may use (they only choose)
 
 
-def literal_lambda(x, genv):
+def literal_lambda(x):
     """The parameter symbol and body of x when x is `(lambda (p) body…)` (or fn, λ)."""
     if x.__class__ is not List or x is EMPTY or x.car not in LAMBDAS or len(x) < 3:
         return None
@@ -85,7 +85,7 @@ def walk_call(low, x, cells, cell, b, scope, span, fn, tail):
     whose body is `simple`; None for any other call."""
     if len(cells) != 2:
         return None
-    found = literal_lambda(cells[0].car, low.genv)
+    found = literal_lambda(cells[0].car)
     if found is None:
         return None
     param, body = found
@@ -122,14 +122,13 @@ def _loop(low, mode, lscope, body, lst, r, site, span, fn) -> list:
     b_stmts, value = low.body(body, lscope, span, fn, False)
     lines = range(first, len(low.table) + 1)
     w, hd, last, c = low.fresh(), low.fresh(), low.fresh(), low.fresh()     # (temporaries: lower._is_temp)
-    hang = [assign(c, call(name('NEW'), name('List'))), ast.Assign([attr_store(name(c), 'car')], None),
-            ast.Assign([attr_store(name(last), 'cdr')], name(c)), assign(last, name(c))]
+    def hang(x):        # a fresh cell holding x hung on the last
+        return [assign(c, call(name('NEW'), name('List'))), ast.Assign([attr_store(name(c), 'car')], x),
+                ast.Assign([attr_store(name(last), 'cdr')], name(c)), assign(last, name(c))]
     if mode == 'map':
-        hang[1].value = value
-        keep = hang
+        keep = hang(value)
     elif mode == 'filter':
-        hang[1].value = name(v)
-        keep = [ast.If(is_not(value, const(False)), hang, [])]
+        keep = [ast.If(is_not(value, const(False)), hang(name(v)), [])]
     else:
         keep = [] if value.__class__ in (ast.Name, ast.Constant) else [ast.Expr(value)]
     loop = ast.While(is_not(name(w), name('EMPTY')),
