@@ -9,7 +9,7 @@ of inlined builtins into one test.
 """
 import ast
 
-from .nodes import statements
+from .nodes import statements, walk
 
 # Calls that never run Lisp code: an inlined builtin's own function on the
 # operands its fast path refused (arithmetic, car, comparisons: they only
@@ -23,7 +23,7 @@ def _is_ok(node) -> bool:
 
 def _runs_code(node) -> bool:
     """True if evaluating node may call anything that runs Lisp code."""
-    for n in ast.walk(node):
+    for n in walk(node):
         cls = n.__class__
         if cls is ast.Call:
             f = n.func

@@ -20,7 +20,7 @@ argument: the callee enters its copy on that one test.
 import ast
 
 from .inline import _is
-from .nodes import statements
+from .nodes import statements, walk
 
 INT, FLOAT, BOOL, LIST = 'int', 'float', 'bool', 'List'     # LIST: a cell, never EMPTY (a pair)
 SPECIALIZED_NODES = 5000        # a body this large (in ast nodes) is not copied
@@ -173,7 +173,7 @@ def simplify(fdef: ast.FunctionDef) -> None:
     seen = set()
     for st in statements(fdef.body):
         if st.__class__ is ast.FunctionDef:
-            seen.update(n.id for n in ast.walk(st) if n.__class__ is ast.Name)
+            seen.update(n.id for n in walk(st) if n.__class__ is ast.Name)
     fdef.body, _ = _block(fdef.body, {}, seen)
 
 
@@ -281,7 +281,7 @@ def _block(stmts, known, seen):
 def small(stmts: list, most: int = SPECIALIZED_NODES) -> bool:
     """True if stmts are no more than `most` nodes and make no functions."""
     size = 0
-    for node in ast.walk(ast.Module(stmts, [])):
+    for node in walk(ast.Module(stmts, [])):
         size += 1
         if size > most or node.__class__ is ast.FunctionDef or node.__class__ is ast.Lambda:
             return False
@@ -296,7 +296,7 @@ def specialize(stmts: list, params: list, stable, temp, fresh) -> list:
     for those (OK only if the code tests it); the copy's temporaries are
     renamed (`twin`)."""
     tested, stored, size, uses_ok = [], set(), 0, False
-    for node in ast.walk(ast.Module(stmts, [])):
+    for node in walk(ast.Module(stmts, [])):
         size += 1
         if size > SPECIALIZED_NODES:
             return stmts
@@ -332,7 +332,7 @@ def twin(stmts: list, temp, fresh) -> list:
     other's."""
     out = _clone(stmts, {})
     renamed, done = {}, set()
-    for node in ast.walk(ast.Module(out, [])):
+    for node in walk(ast.Module(out, [])):
         if node.__class__ is ast.Name and temp(node.id) and id(node) not in done:    # (a node may sit in two places)
             done.add(id(node))
             new = renamed.get(node.id)
@@ -347,13 +347,14 @@ def _clone(node, memo: dict):
     shared and every attribute (positions, lower.py's marks); `copy` itself
     would import weakref at start-up's cost."""
     if node.__class__ is list:
-        return [_clone(x, memo) for x in node]
+        return [_clone(x, memo) if x.__class__ is list or isinstance(x, ast.AST) else x for x in node]
     if not isinstance(node, ast.AST):
         return node
     got = memo.get(id(node))
     if got is None:
         got = memo[id(node)] = node.__class__.__new__(node.__class__)
-        got.__dict__.update({k: _clone(v, memo) for k, v in node.__dict__.items()})
+        got.__dict__.update({k: _clone(v, memo) if v.__class__ is list or isinstance(v, ast.AST) else v
+                             for k, v in node.__dict__.items()})
     return got
 
 

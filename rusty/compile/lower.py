@@ -24,7 +24,7 @@ from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..syntax import problem
 from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, make_list, sym
 from . import counting, guards, kinds, walks
-from .nodes import L, S, assign, attr, attr_store, call, const, is_, is_not, name, statements, store
+from .nodes import L, S, assign, attr, attr_store, call, children, const, is_, is_not, name, statements, store, walk
 from .inline import INT_CLOSED, PAIR_ONLY, _is_not, inline_spec, library_spec
 
 
@@ -125,7 +125,7 @@ class Lowering:
                     continue
                 node.lineno = node.end_lineno = ln
                 node.col_offset = node.end_col_offset = 0
-            todo.extend(ast.iter_child_nodes(node))
+            todo += children(node)
         return nodes
 
     def ok(self, cell, value) -> ast.Name:
@@ -171,11 +171,10 @@ class Lowering:
         guards.fold(fdef)
         kinds.simplify(fdef)
         guards.finish_checks(fdef)
-        fuse_tests(fdef)
-        for node in ast.walk(fdef):
-            if node.__class__ is ast.FunctionDef:
-                coalesce(node)
-        give_back_first(fdef, self.stamp)
+        defs, handlers = fuse_tests(fdef)
+        for node in defs:
+            coalesce(node)
+        give_back_first(handlers, self.stamp)
         return ast.Module([fdef], [])
 
     def arguments(self, names):
@@ -250,7 +249,7 @@ class Lowering:
         at = 1 if parts[0].__class__ is ast.Name and parts[0].id == 'OK' else 0
         parts.insert(at, is_(name('PROF'), const(None)))
         body = kinds.twin(spec_body, _is_temp, self.fresh)
-        for node in ast.walk(ast.Module(body, [])):
+        for node in walk(ast.Module(body, [])):
             if getattr(node, 'self_call', False):
                 node.uncounted = True
         if looped:          # each hop tests the copy's test again (the entry's holds for the first)
@@ -1144,7 +1143,7 @@ def _is_temp(n: str) -> bool:
 
 def _located(node, where):
     """node, with every part of it that has no position given where's."""
-    for n in ast.walk(node):
+    for n in walk(node):
         if 'lineno' in n._attributes and not hasattr(n, 'lineno'):
             ast.copy_location(n, where)
     return node
@@ -1226,14 +1225,21 @@ def _put_first(test, e):
 _FUSED = {ast.If: 'test', ast.Assign: 'value', ast.Return: 'value'}     # the expression a statement evaluates first
 
 
-def fuse_tests(fdef) -> None:
+def fuse_tests(fdef) -> tuple:
     """`t = E` then `if t:` (or `not t`, `t <op> …`; or `x = t`, `return t`
     and the like), where that is the temporary's one use, becomes `if E:`
-    (in every function of fdef)."""
-    uses = {}
-    for node in ast.walk(fdef):
-        if node.__class__ is ast.Name and _is_temp(node.id):
-            uses[node.id] = uses.get(node.id, 0) + 1
+    (in every function of fdef). Gives back fdef's functions and exception
+    handlers, which fusing leaves as they are (one walk for the passes after)."""
+    uses, defs, handlers = {}, [], []
+    for node in walk(fdef):
+        kind = node.__class__
+        if kind is ast.Name:
+            if _is_temp(node.id):
+                uses[node.id] = uses.get(node.id, 0) + 1
+        elif kind is ast.FunctionDef:
+            defs.append(node)
+        elif kind is ast.ExceptHandler:
+            handlers.append(node)
     todo = [fdef]
     while todo:
         node = todo.pop()
@@ -1256,10 +1262,11 @@ def fuse_tests(fdef) -> None:
             setattr(node, field, out)
             todo.extend(out)
         todo.extend(getattr(node, 'handlers', ()))
+    return defs, handlers
 
 
-def give_back_first(fdef, stamp) -> None:
-    """Every handler of fdef first gives back the memory reserve when it
+def give_back_first(handlers, stamp) -> None:
+    """Every handler (of lowered code: `except … as e`) first gives back the memory reserve when it
     caught running out of memory (errors.give_back_if_out_of_memory's test,
     written out): before anything that allocates, a call's frame or its
     arguments' tuple. A failure inside a handler leaves through a cleanup
@@ -1268,8 +1275,8 @@ def give_back_first(fdef, stamp) -> None:
     oom = ast.BoolOp(ast.Or(), [is_(attr(name('e'), '__class__'), name('MemoryError')),
                                 is_(attr(name('e'), '__class__'), name('SystemError'))])
     give_back = ast.If(oom, [ast.Assign([ast.Subscript(name('RESERVE'), const(1), ast.Store())], const(None))], [])
-    for node in ast.walk(fdef):
-        if node.__class__ is ast.ExceptHandler and node.name == 'e':
+    for node in handlers:
+        if node.name == 'e':
             node.body[:0] = stamp([kinds.clone(give_back)], node.lineno)
 
 
@@ -1281,7 +1288,7 @@ def coalesce(fdef) -> None:
     spans, order = {}, []
 
     def visit(node):
-        for child in ast.iter_child_nodes(node):
+        for child in children(node):
             if child.__class__ is ast.FunctionDef or child.__class__ is ast.Lambda:
                 continue
             if child.__class__ is ast.Name and _is_temp(child.id):

@@ -58,3 +58,29 @@ def statements(stmts):
                 todo.extend(reversed(inner))
         for h in reversed(getattr(st, 'handlers', ())):
             todo.extend(reversed(h.body))
+
+
+def children(node) -> list:
+    """node's child nodes, in `ast.iter_child_nodes`'s order."""
+    out = []
+    for field in node._fields:
+        v = getattr(node, field, None)
+        if v.__class__ is list:
+            if v and v[0].__class__ is not str:     # a list field holds nodes (a dict's keys None too) or names
+                out += [x for x in v if x is not None]
+        elif isinstance(v, ast.AST):
+            out.append(v)
+    return out
+
+
+def walk(top):
+    """Every node under `top` (itself first) in `ast.walk`'s order and with its
+    laziness (a node's children are gathered when the node is reached), about
+    twice as fast: lowering walks its trees many times."""
+    todo = [top]
+    i = 0
+    while i < len(todo):
+        node = todo[i]
+        i += 1
+        todo += children(node)
+        yield node
