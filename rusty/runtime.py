@@ -69,10 +69,10 @@ def compiled_list_walker(depth: Depth, call):
     return link.support.list_walker(depth, link.session_namespace(depth), call, list_walker(call))
 
 
-def compiled_sorter(depth: Depth, call):
+def compiled_sorter(depth: Depth, call, genv):
     """The builtins' `sort_by` over `call`, entering compiled lambdas directly."""
     link = import_module('rusty.compile.link')
-    return link.support.sorter(depth, link.session_namespace(depth), call, sorter(call))
+    return link.support.sorter(depth, link.session_namespace(depth), call, sorter(call), genv)
 
 
 # ── Builtin tables and the standard library (loaded once per process) ────
@@ -172,7 +172,7 @@ class Session:
         self.walk = (compiled_list_walker(self.depth, self.call) if fast is not None and capacity is None
                      else list_walker(self.call))
         # sort_by(items, less): sort's comparisons (apply.sorter)
-        self.sort_by = (compiled_sorter(self.depth, self.call) if fast is not None and capacity is None
+        self.sort_by = (compiled_sorter(self.depth, self.call, self.genv) if fast is not None and capacity is None
                         else sorter(self.call))
         for module, names in table_index():
             if module != LIBRARY_PRIMITIVES:

@@ -18,8 +18,8 @@ from ..apply import (FILTER, MAP, apply_procedure, call_builtin, located, make_f
                      walked)
 from ..errors import Abort, Exit, RecursionLimit, RustyError, give_back_if_out_of_memory
 from ..eval import expand_macro, undefined_error
-from ..resolve import MISSING, UNBOUND, assign_by_name
-from ..values import EMPTY, NIL, Builtin, Lambda, List
+from ..resolve import MISSING, UNBOUND, GlobalRef, assign_by_name, resolve
+from ..values import EMPTY, NIL, Builtin, Lambda, List, Symbol
 
 
 # ── Calls ────────────────────────────────────────────────────────────────
@@ -141,6 +141,59 @@ def function_view(frame):
     return frame
 
 
+_ORDERS = {'<': False, 'lt': False, '>': True, 'gt': True}     # builtin -> sorting by it sorts in reverse?
+_NUMBERS = frozenset((int, float))
+
+
+def natural_order(less, items, genv):
+    """Whether sorting the numbers `items` stably by `less` is sorting them by
+    Python's `<` (False) or in reverse (True), or None. Yes when less is the
+    builtin `<` or `>` (or `lt`, `gt`), or a lambda `(a b)` whose body is one
+    call of a global holding one of them on a and b in either order. By `<`
+    Python's sort makes the very comparisons `(less a b)` would, so even a
+    NaN sorts as the lambda sorts it; in reverse it compares otherwise, which
+    only a NaN (unordered) could show: a NaN keeps the comparisons."""
+    cls = less.__class__
+    if cls is Builtin:
+        reverse = _ORDERS.get(less.name)
+    elif cls is Lambda and less.fast == 2 and not less.extra:
+        reverse = _applied_order(less, genv)
+    else:
+        return None
+    if reverse is None or len(items) < 2:
+        return reverse
+    kinds = set(map(type, items))
+    if not kinds <= _NUMBERS or (reverse and float in kinds and any(x != x for x in items)):
+        return None
+    return reverse
+
+
+def _applied_order(lam, genv):
+    """natural_order's answer for lambda lam's body, `(op a b)` or `(op b a)`."""
+    body = lam.body
+    if body.__class__ is not List or body is EMPTY or body.cdr is not EMPTY:
+        return None
+    form = body.car
+    if form.__class__ is not List or form is EMPTY or form.car.__class__ is not Symbol \
+            or form.car.name not in _ORDERS:
+        return None
+    args = form.cdr
+    if args is EMPTY or args.cdr is EMPTY or args.cdr.cdr is not EMPTY:
+        return None
+    a, b = lam.params
+    if (args.car, args.cdr.car) == (a, b):
+        flip = False
+    elif (args.car, args.cdr.car) == (b, a):
+        flip = True
+    else:
+        return None
+    ref = resolve(lam.scope, form.car, genv)
+    op = ref.cell.value if ref.__class__ is GlobalRef else None
+    if op.__class__ is not Builtin or op.name not in _ORDERS:
+        return None
+    return _ORDERS[op.name] is not flip
+
+
 def _tail(e, site, p):
     """(site, name) of the call the failing run level last made: a tail call's, else its entry."""
     t = e.__dict__.pop('rusty_tail', None)
@@ -228,12 +281,18 @@ def procedure_caller(D, ns):
     return call
 
 
-def sorter(D, ns, call, reference):
-    """apply.sorter's `sort_by(items, less)`: a compiled two-parameter
-    lambda's positional function called by the comparison itself, as
-    procedure_caller `call` would call it (any other procedure sorted by
-    `reference`)."""
+def sorter(D, ns, call, reference, genv):
+    """apply.sorter's `sort_by(items, less)`: numbers sorted by `<` or `>`
+    (the builtin, or a lambda that only applies it to its parameters: see
+    natural_order) by Python's own comparisons, when nothing could tell;
+    else a compiled two-parameter lambda's positional function called by the
+    comparison itself, as procedure_caller `call` would call it (any other
+    procedure sorted by `reference`)."""
     def sort_by(items, less):
+        if ns['PROF'] is None and D.n < ns['GATE'] and D.tools is None:
+            reverse = natural_order(less, items, genv)
+            if reverse is not None:
+                return sorted(items, reverse=reverse)
         if less.__class__ is not Lambda or less.fast != 2:
             return reference(items, less)
         n = D.n
