@@ -1,6 +1,6 @@
 """Constructors of the Python `ast` nodes the compiler writes (lower.py,
 counting.py): a name read or stored, an assignment, a call, identity tests,
-attributes, constants."""
+attributes, constants; and the walks its passes make over what it wrote."""
 import ast
 
 L, S = ast.Load(), ast.Store()
