@@ -26,7 +26,8 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, ROOT)
 
-from benchlib import Stat, fmt_ratio, fmt_time, goal, interleave, json_arg, md_table, timed, write_json  # noqa: E402
+from benchlib import (Stat, fmt_ratio, fmt_time, goal, interleave, json_arg, md_table, ratio_goal, timed,  # noqa: E402
+                      write_json)
 
 GEOMEAN_GOAL = 3.0
 WORST_GOAL = 10.0
@@ -398,13 +399,6 @@ def cell_size():
 
 
 # ── Report ───────────────────────────────────────────────────────────────
-
-def ratio_goal(name, ratio, bound, which=None):
-    """A goal on a ratio to CPython: met at or under bound, else by how much it missed."""
-    figure = fmt_ratio(ratio) if which is None else '%s (%s)' % (fmt_ratio(ratio), which)
-    return goal(name, figure, '≤ %g×' % bound, ratio <= bound,
-                '' if ratio <= bound else 'missed by %.0f%%' % ((ratio / bound - 1) * 100))
-
 
 def main(argv):
     quick = '--quick' in argv

@@ -36,7 +36,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(1, ROOT)
 
-from benchlib import (Stat, fmt_ratio, fmt_time, goal, interleave, json_arg, md_table,  # noqa: E402
+from benchlib import (Stat, fmt_ratio, fmt_time, goal, interleave, json_arg, md_table, ratio_goal,  # noqa: E402
                       timed, write_json)
 
 FIB_GOAL = 2.5           # issue 20 (the compiler): fib(25) at most 2.5x CPython (issue 2 asked 15x)
@@ -280,10 +280,7 @@ def goals_of(results):
     for row, label, bound in (('fib(25)', 'fib(25)', FIB_GOAL), ('tail loop 1e6', 'tail loop', TAIL_GOAL)):
         f = results.get(row)
         if f:
-            goals.append(goal('interp: %s vs CPython' % label, fmt_ratio(f['ratio']),
-                              '≤ %g×' % bound, f['ratio'] <= bound,
-                              '' if f['ratio'] <= bound else
-                              'missed by %.0f%%' % ((f['ratio'] / bound - 1) * 100)))
+            goals.append(ratio_goal('interp: %s vs CPython' % label, f['ratio'], bound))
     a, b = results.get('cons-build 10k'), results.get('cons-build 100k')
     if a and b:
         per = (b['rusty']['min'] / 100000) / (a['rusty']['min'] / 10000)

@@ -67,6 +67,13 @@ def goal(name, figure, target, met, note=''):
     return {'name': name, 'figure': figure, 'target': target, 'met': met, 'note': note}
 
 
+def ratio_goal(name, ratio, bound, which=None):
+    """A goal on a ratio to CPython: met at or under bound, else by how much it missed."""
+    figure = fmt_ratio(ratio) if which is None else '%s (%s)' % (fmt_ratio(ratio), which)
+    return goal(name, figure, '≤ %g×' % bound, ratio <= bound,
+                '' if ratio <= bound else 'missed by %.0f%%' % ((ratio / bound - 1) * 100))
+
+
 def md_table(head, rows):
     """A markdown table."""
     lines = ['| ' + ' | '.join(head) + ' |',
