@@ -17,8 +17,6 @@ from .printer import display_form, lambda_params
 from .resolve import UNBOUND
 from .values import EMPTY, NIL, Builtin, Lambda, List, Native, NativeGrad, make_list, to_f64
 
-_new = List.__new__
-
 
 class Depth:
     """One session's depth state: applications in progress (`n`), the limit,
@@ -245,7 +243,7 @@ def list_walker(call):
     list of the results, FILTER the list of the elements whose result is not
     #f, EACH Nil. (The reference; support.list_walker is the compiler's.)"""
     def walk(p, lst, mode):
-        head = last = _new(List)       # one pass: fresh cells hung on the last (a scratch head)
+        head = last = List()        # one pass: fresh cells hung on the last (a scratch head)
         while lst is not EMPTY:
             x = lst.car
             r = call(p, [x])
@@ -258,7 +256,7 @@ def list_walker(call):
 
 def keep(last: List, x) -> List:
     """A fresh cell holding x hung on last (not yet seen by anyone): the new last."""
-    cell = _new(List)
+    cell = List()
     cell.car = x
     last.cdr = cell
     return cell

@@ -227,9 +227,7 @@ class FormFile:
         out = EMPTY
         for i in range(len(self.units) - 1, -1, -1):
             c = self.cell(i)
-            out = List(c.car, out)
-            if c.span is not None:
-                values.record_spans(((out, c.span),))
+            out = values.spanned(c.car, out, c.span)
         return out
 
     def _decode(self, unit) -> List:
@@ -244,7 +242,7 @@ class FormFile:
         syms = self.syms
         cells = []
         keep = cells.append
-        new = List.__new__
+        new = List
 
         def build(t):
             """The list of tuple `t`'s decoded elements, its cells noted in order."""
@@ -261,7 +259,7 @@ class FormFile:
                     x = x[0]
                 elif not (cls is float or cls is str or cls is bool):
                     raise ValueError('corrupt form cache entry')
-                cell = new(List)
+                cell = new()
                 cell.car = x
                 cell.cdr = out
                 keep(cell)

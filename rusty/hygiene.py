@@ -10,7 +10,7 @@ Which forms bind what comes from the forms table (forms.py, by syntax):
 a form read as `let`, `let*`, `letrec`, `lambda` or `do` is renamed here.
 """
 from .resolve import FORM_OF
-from .values import EMPTY, List, Symbol, gensym, sym
+from .values import EMPTY, List, Symbol, gensym, spanned, sym
 
 QUASIQUOTE = sym('quasiquote')
 UNQUOTES = (sym('unquote'), sym('unquote-splicing'))
@@ -22,7 +22,7 @@ def rebuild(original: List, new_items) -> List:
     spans = [c.span for c in original.cells()]
     out = EMPTY
     for x, sp in zip(reversed(new_items), reversed(spans)):
-        out = List(x, out, sp)
+        out = spanned(x, out, sp)
     return out
 
 

@@ -6,7 +6,7 @@ only by MAX_NESTING. Every list cell carries the span of its element; `read`
 returns the top-level forms as a list whose cells carry each form's span.
 """
 from .errors import IncompleteInput, ReadError, Span
-from .values import EMPTY, List, Vector, sym
+from .values import EMPTY, List, Vector, spanned, sym
 
 MAX_NESTING = 8000
 
@@ -275,7 +275,7 @@ def _add(level: _Open, form, span: Span, wrap):
             return
         inner = span
         span = Span(span.file, sp.line, sp.col, span.end_line, span.end_col)
-        form = List(SUGAR[tok], List(form, EMPTY, inner), sp)
+        form = spanned(SUGAR[tok], spanned(form, EMPTY, inner), sp)
     if wrap is None:
         level.pending = []
     level.items.append(form)
@@ -285,7 +285,7 @@ def _add(level: _Open, form, span: Span, wrap):
 def _build(items, spans) -> List:
     out = EMPTY
     for i in range(len(items) - 1, -1, -1):
-        out = List(items[i], out, spans[i])
+        out = spanned(items[i], out, spans[i])
     return out
 
 

@@ -12,7 +12,7 @@ from .eval import Usage, comp, comp_body, const, special, sub_span, to_code
 from .resolve import (UNBOUND, LocalRef, Scope, assign_by_name, body_defines, define_in_frame,
                       resolve)
 from .syntax import check_in_scope, params_problem, usage_message
-from .values import EMPTY, NIL, Lambda, List, Symbol, make_list, sym
+from .values import EMPTY, NIL, Lambda, List, Symbol, cons, make_list, spanned, sym
 
 
 def items(x: List) -> list:
@@ -284,10 +284,10 @@ def comp_def(x, scope, tail, span, unit):
     if params.__class__ is Symbol:
         sig = make_list([name, DOT, params])
     elif params.__class__ is List:
-        sig = List(name, params)
+        sig = cons(name, params)
     else:
         raise Usage(usage_message(x))
-    return comp_define(List(x.car, List(sig, x.cdr.cdr.cdr), x.span), scope, tail, span, unit)
+    return comp_define(spanned(x.car, cons(sig, x.cdr.cdr.cdr), x.span), scope, tail, span, unit)
 
 
 @special('set!')

@@ -116,10 +116,10 @@ def test_read_errors_are_the_readers(cache):
 
 
 def test_cells_without_a_span_round_trip_beside_cells_with_one():
-    from rusty.values import EMPTY, NIL, sym
+    from rusty.values import EMPTY, NIL, cons, sym
     read_form = read('(a (b "s") 2.5)', 'x')
-    built = List(sym('q'), List(read_form, List(NIL, List(List(True, EMPTY), EMPTY))))
-    forms = List(built, read('(c . d) ()', 'y'))
+    built = cons(sym('q'), cons(read_form, cons(NIL, cons(cons(True, EMPTY), EMPTY))))
+    forms = cons(built, read('(c . d) ()', 'y'))
     data = formcache._encode(forms)
     assert any(marshal.loads(u)[2] for u in data[3])    # the positions of the span-less cells are recorded
     assert same(formcache._decode(marshal.loads(marshal.dumps(data))), forms)
@@ -177,8 +177,8 @@ def test_a_corrupt_form_found_late_comes_from_the_reader_instead():
 
 
 def test_forms_the_encoding_does_not_cover_are_handed_out_uncached(cache, monkeypatch):
-    from rusty.values import EMPTY
-    odd = List(List(object(), EMPTY), EMPTY)         # no reader makes this: _encode refuses it
+    from rusty.values import EMPTY, cons
+    odd = cons(cons(object(), EMPTY), EMPTY)         # no reader makes this: _encode refuses it
     monkeypatch.setattr(formcache, 'read', lambda text, path: odd)
     ff = formcache.load_forms('lib.lisp', TEXT)
     assert len(ff) == 1 and ff.head(0) is None and ff.cell(0) is odd

@@ -1,6 +1,6 @@
 """The list builders that fill fresh cells in place (values.cons, make_list,
 copy_onto, reverse_onto; used by cons, list, map, filter, append, reverse)
-against the reference: cells made one by one with List(x, rest). Every cell's
+against the reference: cells made one by one, `List()` filled in place. Every cell's
 car and span, where the list ends (at the one EMPTY), and the sharing of the
 tail, must agree."""
 import random
@@ -11,7 +11,9 @@ from rusty.values import EMPTY, List, cons, copy_onto, make_list, reverse_onto
 def ref_list(items, tail=EMPTY):
     out = tail
     for x in reversed(items):
-        out = List(x, out)
+        cell = List()
+        cell.car, cell.cdr = x, out
+        out = cell
     return out
 
 

@@ -14,7 +14,6 @@ from ..values import EMPTY, NIL, List, Symbol, Vector
 MAX_NESTING = 20_000        # levels the C scanner may recurse (~200 bytes of C stack each)
 ENCODE_NESTING = 200        # levels the encoder recurses before leaving it to the reference
 
-_new = List.__new__
 _decoders: dict = {}        # hash_object or None -> the host decoder making its objects
 _STRING = _OUTSIDE = None   # patterns, compiled by the first deep document's check
 
@@ -50,13 +49,13 @@ def decode(text: str, hash_object=None):
 def items(xs: list) -> List:
     """A decoded array as a rusty list (its arrays too; null as Nil)."""
     out = EMPTY
-    new = _new
+    new = List
     for x in reversed(xs):
         if x.__class__ is list:
             x = items(x)
         elif x is None:
             x = NIL
-        cell = new(List)
+        cell = new()
         cell.car = x
         cell.cdr = out
         out = cell
@@ -73,17 +72,17 @@ def _hashed(hash_object):
 def pairs_list(pairs) -> List:
     """The pairs as strings._pairs_list makes them, values made rusty: ((key value) …)."""
     out = EMPTY
-    new = _new
+    new = List
     for k, v in reversed(pairs):    # (three cells a pair, filled in place: no call per cell)
         if v.__class__ is list:
             v = items(v)
         elif v is None:
             v = NIL
-        last = new(List)
+        last = new()
         last.car, last.cdr = v, EMPTY
-        pair = new(List)
+        pair = new()
         pair.car, pair.cdr = k, last
-        cell = new(List)
+        cell = new()
         cell.car, cell.cdr = pair, out
         out = cell
     return out

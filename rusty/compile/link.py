@@ -52,7 +52,7 @@ def namespace() -> dict:
         from ..resolve import MISSING, UNBOUND
         NAMESPACE.update({
             'List': List, 'EMPTY': EMPTY, 'NIL': NIL, 'Symbol': Symbol, 'int': int, 'float': float, 'str': str,
-            'Lambda': Lambda, 'Macro': Macro, 'Builtin': Builtin, 'UNBOUND': UNBOUND, 'MISSING': MISSING, 'CONS': cons, 'NEW': List.__new__, 'VECTOR': Vector,
+            'Lambda': Lambda, 'Macro': Macro, 'Builtin': Builtin, 'UNBOUND': UNBOUND, 'MISSING': MISSING, 'CONS': cons, 'NEW': List, 'VECTOR': Vector,
             'tuple': tuple, 'BaseException': BaseException, 'MemoryError': MemoryError, 'SystemError': SystemError,
             'RESERVE': RESERVE, 'INTS': support.INTS, 'CLOCK': perf_counter, 'REFS': getrefcount,
             'CALL_ANY': support.call_any, 'CALL_BUILTIN': support.call_builtin_at, 'FINISH': support.finish_tail,

@@ -22,7 +22,7 @@ import ast
 from ..eval import SPECIALS, sub_span
 from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..syntax import problem
-from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, make_list, sym
+from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, cons, make_list, sym
 from . import counting, guards, kinds, walks
 from .nodes import L, S, assign, attr, attr_store, call, children, const, is_, is_not, name, statements, store, walk
 from .inline import INT_CLOSED, PAIR_ONLY, _is_not, inline_spec, library_spec
@@ -782,7 +782,7 @@ class Lowering:
         while _is_cons(value):
             car, value = value.args
             nxt = self.fresh() if _is_cons(value) else None
-            stmts += [assign(target, call(name('NEW'), name('List'))),
+            stmts += [assign(target, call(name('NEW'))),
                       ast.Assign([attr_store(name(target), 'car')], car),
                       ast.Assign([attr_store(name(target), 'cdr')], name(nxt) if nxt else value)]
             target = nxt
@@ -969,10 +969,10 @@ class Lowering:
         if params.__class__ is Symbol:
             sig = make_list([x.cdr.car, DOT, params])
         elif params.__class__ is List:
-            sig = List(x.cdr.car, params)
+            sig = cons(x.cdr.car, params)
         else:
             raise Unsupported('def')
-        return self.f_define(List(x.car, List(sig, x.cdr.cdr.cdr)), scope, span, fn, tail)
+        return self.f_define(cons(x.car, cons(sig, x.cdr.cdr.cdr)), scope, span, fn, tail)
 
     def slot(self, s, scope) -> str:
         """The Python name of the current scope's slot for s (a define's target)."""

@@ -327,9 +327,9 @@ def list_walker(D, ns, call, reference):
     def walk(p, lst, mode):
         if p.__class__ is not Lambda or p.fast != 1:
             return reference(p, lst, mode)
-        head = last = _new(List)
+        head = last = List()
         results, select = mode is MAP, mode is FILTER
-        new, gate = _new, ns
+        new, gate = List, ns
         n = D.n
         try:
             while lst is not EMPTY:
@@ -347,7 +347,7 @@ def list_walker(D, ns, call, reference):
                     D.n = n
                     r = call(p, [x])
                 if results or (select and r is not False):
-                    cell = new(List)        # keep()'s work, without its call
+                    cell = new()        # keep()'s work, without its call
                     cell.car = r if results else x
                     last.cdr = cell
                     last = cell
@@ -361,7 +361,6 @@ def list_walker(D, ns, call, reference):
     return walk
 
 
-_new = List.__new__
 
 
 # ── Lambdas made by compiled code ────────────────────────────────────────

@@ -123,7 +123,7 @@ def _loop(low, mode, lscope, body, lst, r, site, span, fn) -> list:
     lines = range(first, len(low.table) + 1)
     w, hd, last, c = low.fresh(), low.fresh(), low.fresh(), low.fresh()     # (temporaries: lower._is_temp)
     def hang(x):        # a fresh cell holding x hung on the last
-        return [assign(c, call(name('NEW'), name('List'))), ast.Assign([attr_store(name(c), 'car')], x),
+        return [assign(c, call(name('NEW'))), ast.Assign([attr_store(name(c), 'car')], x),
                 ast.Assign([attr_store(name(last), 'cdr')], name(c)), assign(last, name(c))]
     if mode == 'map':
         keep = hang(value)
@@ -139,7 +139,7 @@ def _loop(low, mode, lscope, body, lst, r, site, span, fn) -> list:
     called = call(name('CALL_FAILED'), failed, low.k(_Lambda()), const(None), name('D'))
     handler = ast.ExceptHandler(name('BaseException'), 'e',
                                 [ast.Raise(call(name('LOCATED'), called, site, name('D')), None)])
-    out = [assign(hd, call(name('NEW'), name('List'))), assign(last, name(hd)), assign(w, name(lst)),
+    out = [assign(hd, call(name('NEW'))), assign(last, name(hd)), assign(w, name(lst)),
            ast.Try([loop], [handler], [], [])]
     if mode == 'for-each':
         return out + [assign(r, name('NIL'))]

@@ -18,7 +18,7 @@ from array import array
 from rusty.errors import EvalError
 from rusty.jit import ffi
 from rusty.jit.matmul_bridge import MmBridge
-from rusty.values import EMPTY, List, NativeGrad, Tensor, to_f64
+from rusty.values import EMPTY, List, NativeGrad, Tensor, cons, to_f64
 
 GRAD_NAME = 'grad-kernel'
 
@@ -66,7 +66,7 @@ def grad_caller(fn, param_shapes: tuple, out_shapes: tuple, bridge: MmBridge, sh
     scalar_out = [k for k, s in enumerate(out_shapes) if s is None]
     env = {
         'fn': fn, 'bridge_fn': bridge.fn, 'errors': bridge.errors, 'check': bridge.check,
-        'Tensor': Tensor, 'List': List, 'EMPTY': EMPTY, 'new': object.__new__, 'to_f64': to_f64,
+        'Tensor': Tensor, 'List': List, 'cons': cons, 'EMPTY': EMPTY, 'new': object.__new__, 'to_f64': to_f64,
         'zero': array('d', [0.0]),
         'EvalError': EvalError, 'owner': {}, 'ident': threading.get_ident,
         'kernels': ffi.kernel_calls, 'take_stop': ffi.take_stop,
@@ -152,8 +152,8 @@ def grad_caller(fn, param_shapes: tuple, out_shapes: tuple, bridge: MmBridge, sh
 
 
 # Results are built cell by cell with object.__new__ and slot stores, which is
-# a third faster than calling the constructors (whose __init__ are Python
-# functions); only while the classes have exactly the slots written here.
+# faster than values.cons and Tensor's constructor (Python functions); only
+# while the classes have exactly the slots written here.
 _FAST_RESULTS = (List.__slots__ == ('car', 'cdr')
                  and Tensor.__slots__ == ('data', 'shape'))
 
@@ -165,7 +165,7 @@ def _result_list(out_shapes) -> list:
         result = 'EMPTY'
         for k in range(n - 1, -1, -1):
             item = 'o%d' % k if out_shapes[k] is None else 'Tensor(o%d, r%d)' % (k, k)
-            result = 'List(%s, %s)' % (item, result)
+            result = 'cons(%s, %s)' % (item, result)
         return ['return ' + result]
     lines = []
     for k, s in enumerate(out_shapes):
