@@ -254,6 +254,18 @@ def list_walker(call):
     return walk
 
 
+def folder(call):
+    """`fold(f, acc, lst)`: foldl's loop, acc <- (f element acc) for each
+    element of list lst in turn, called by `call`; the last acc. (The
+    reference; support.folder is the compiler's.)"""
+    def fold(f, acc, lst):
+        while lst is not EMPTY:
+            acc = call(f, [lst.car, acc])
+            lst = lst.cdr
+        return acc
+    return fold
+
+
 def keep(last: List, x) -> List:
     """A fresh cell holding x hung on last (not yet seen by anyone): the new last."""
     cell = List()

@@ -9,7 +9,7 @@ import sys
 
 from . import forms, lazy, specials
 from . import eval as ev
-from .apply import Depth, make_frame, procedure_caller, list_walker, recursion_message, run, sorter
+from .apply import Depth, folder, make_frame, procedure_caller, list_walker, recursion_message, run, sorter
 from .errors import (STDLIB_FILE, Abort, EvalError, Exit, Interrupted, ReadError, RecursionLimit, RustyError,
                      is_out_of_memory, os_error_text, out_of_memory)
 from .formcache import load_forms
@@ -67,6 +67,12 @@ def compiled_list_walker(depth: Depth, call):
     """The builtins' `walk` over `call`, entering compiled lambdas directly."""
     link = import_module('rusty.compile.link')
     return link.support.list_walker(depth, link.session_namespace(depth), call, list_walker(call))
+
+
+def compiled_folder(depth: Depth, call):
+    """The builtins' `fold` over `call`, entering compiled lambdas directly."""
+    link = import_module('rusty.compile.link')
+    return link.support.folder(depth, link.session_namespace(depth), call, folder(call))
 
 
 def compiled_sorter(depth: Depth, call, genv):
@@ -171,6 +177,9 @@ class Session:
         # walk(p, lst, mode): map, filter and for-each's loop (apply.list_walker)
         self.walk = (compiled_list_walker(self.depth, self.call) if fast is not None and capacity is None
                      else list_walker(self.call))
+        # fold(f, acc, lst): foldl's loop (apply.folder)
+        self.fold = (compiled_folder(self.depth, self.call) if fast is not None and capacity is None
+                     else folder(self.call))
         # sort_by(items, less): sort's comparisons (apply.sorter)
         self.sort_by = (compiled_sorter(self.depth, self.call, self.genv) if fast is not None and capacity is None
                         else sorter(self.call))

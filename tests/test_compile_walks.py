@@ -1,20 +1,23 @@
 """The compiler's fast paths into and out of builtins, against the reference
 evaluator (RUSTY_SPECIALIZE=0): map, filter and for-each walking a list with
 a compiled lambda (support.list_walker: the lambda's function called in the
-loop), and `list` of a few arguments built in place (inline.VARIADIC). Each
+loop), foldl and reduce (support.folder: + and * of exact integers as
+Python's own, a compiled lambda's function called in the loop), and `list`
+of a few arguments built in place (inline.VARIADIC). Each
 program runs both ways with identical output, error report (message, place,
-backtrace) and exit status; the walker is also compared in-process with
-apply.list_walker, element by element. Also: the Lambda values compiled code
+backtrace) and exit status; the walker and the folder are also compared
+in process with apply.list_walker and apply.folder, element by element. Also: the Lambda values compiled code
 makes (support.LambdaMaker) against Lambda's own constructor."""
 import io
 
 import pytest
 
-from rusty.apply import EACH, FILTER, MAP, list_walker, sorter
+from rusty.apply import EACH, FILTER, MAP, folder, list_walker, sorter
 from rusty.errors import RustyError
 from rusty.printer import write_form
 from rusty.runtime import Session
 from rusty.values import make_list
+from helpers import session_on_path
 from test_paths_agree import assert_same, both_ways
 
 PROGRAMS = [
@@ -49,6 +52,16 @@ PROGRAMS = [
     "(define (f l) (sort l (lambda (a b) (< a b)))) (f '(3 1 x 2))",
     "(define (lt a b) (< a b)) (define (f l) (sort l (lambda (a b) (lt b a)))) (list (f '(1 3 2)) (f '(1 z)))",
     "(display (sort '(3 1 2) (lambda (a b) (display a) (< a b))))",
+    # foldl and reduce (support.folder): + and * over exact integers, then whatever comes; a compiled lambda
+    "(list (foldl + 0 '(1 2 3)) (foldl * 1 (iota 30 1)) (reduce + 0 '()) (foldl + 0 '(1 2.5 3)) (foldl + 0.5 '(1 2)))",
+    "(foldl + 0 '(1 2 a 4))",
+    "(define (f l) (reduce * 1 l)) (f (list 1 2 \"s\" 3))",
+    "(list (foldl + 1 '(#t)) (foldl + 0 '(1 2)))",
+    "(define (f l) (foldl (lambda (x acc) (cons (* x 2) acc)) '() l)) (f '(1 2 3))",
+    "(define (f l) (foldl (lambda (x acc) (display x) (+ acc (car x))) 0 l)) (f '((1) (2) 3 (4)))",
+    "(define (bad y) (car y)) (define (f l) (foldl (lambda (x acc) (bad x)) 0 l)) (f '((1) 2))",
+    "(define (f l) (foldl (lambda (x . r) x) 0 l)) (list (f '(1 2)) (foldl list 0 '(1 2)) (foldl - 0 '(1 2)))",
+    "(define (f l) (foldl (lambda (x acc) (+ x acc)) 0 l)) (define (g) (f (iota 1000))) (list (g) (g))",
 ]
 
 
@@ -113,6 +126,35 @@ def test_the_compiled_sorter_agrees_with_the_reference_sorter(monkeypatch):
             got.append((s.worker.call(lambda: outcome(lambda: make_list(sort_by(items, p)))), s.run('seen'),
                         s.depth.n))
         assert got[0] == got[1], (name, data)
+
+
+def test_the_compiled_folder_agrees_with_the_reference_folder(monkeypatch):
+    s = compiling_session(monkeypatch)
+    s.run("(define seen '()) (define (p x acc) (set! seen (cons x seen)) (if (eq? x 'x) (car x) (+ x acc)))")
+    reference = folder(s.call)
+    assert s.fold.__module__ == 'rusty.compile.support'
+    cases = (('p', '0', '(iota 9)'), ('p', '0', "'(1 2 x 3)"), ('p', '1.5', "'(1 2)"), ('+', '0', '(iota 100)'),
+             ('+', '0', "'(1 2 x 3)"), ('*', '1', "'(2 3.5 4)"), ('*', "'a", "'(2 3)"), ('+', '7', "'()"),
+             ('-', '0', "'(5 1)"), ('list', '0', "'(1 2)"))
+    for name, init, data in cases:
+        f, acc, lst = s.run(name), s.run(init), s.run(data)
+        got = []
+        for fold in (s.fold, reference):
+            s.run("(set! seen '())")
+            got.append((s.worker.call(lambda: outcome(fold, f, acc, lst)), write_form(s.run('seen')), s.depth.n))
+        assert got[0] == got[1], (name, init, data)
+
+
+def test_a_profiled_integer_fold_counts_the_builtins_calls_as_the_reference_does(monkeypatch):
+    """Python's + stands in for the builtin only while no profiler counts its calls."""
+    counts = []
+    for fast in (True, False):
+        s = session_on_path(monkeypatch, fast)
+        s.run("(define (f xs) (foldl + 0 xs)) (define xs '(%s))" % ' '.join(map(str, range(40))))
+        assert s.run('(f xs)') == 780
+        s.profile('(f xs)')
+        counts.append({r.label: r.calls for r in s.last_profile.rows.values() if r.label in ('+', 'foldl')})
+    assert counts[0] == counts[1] and counts[0]['+'] == 40, counts
 
 
 # ── Lambda values made by compiled code ──────────────────────────────────

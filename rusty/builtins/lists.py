@@ -8,7 +8,6 @@ from ..values import cons as new_cell
 from .args import expected, index_value, list_arg, out_of_range, proc_arg, seq_arg, with_value
 
 TABLE = BuiltinTable()
-_new = List.__new__
 
 
 @TABLE.fn('cons', 2, 2, doc='Prepend x to a list (a non-list makes a two-element list).', sig='(cons x lst)',
@@ -16,7 +15,7 @@ _new = List.__new__
 def cons(x, lst):
     if lst.__class__ is not List:
         lst = EMPTY if lst is NIL else new_cell(lst, EMPTY)
-    cell = _new(List)           # filled in place: no constructor frame
+    cell = List()           # filled in place: no constructor frame
     cell.car = x
     cell.cdr = lst
     return cell
@@ -262,13 +261,7 @@ def _left_fold(who: str):
     """foldl under the name `who` (its messages name it)."""
     def fold(host, f, init, lst):
         proc_arg(who, f)
-        call = host.call
-        acc = init
-        lst = _fold_list(lst, who)
-        while lst is not EMPTY:
-            acc = call(f, [lst.car, acc])
-            lst = lst.cdr
-        return acc
+        return host.fold(f, init, _fold_list(lst, who))
     fold.__name__ = who
     return fold
 
