@@ -204,7 +204,7 @@ class Session:
         name, fn, lo, hi, doc, sig, host, shown, examples = spec
         if host:
             fn = _bind_host(fn, self)
-        b = Builtin(name, fn, lo, hi, shown, doc, sig, examples)
+        b = Builtin(name, fn, lo, hi, shown, doc, sig, examples, first_order=not host)
         self.builtins.append(b)
         if self.profiling is not None:
             self.profiling.wrap(b)

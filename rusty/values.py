@@ -211,10 +211,13 @@ class Builtin:
     """A procedure implemented in Python: `fn(*args)`, arity lo..hi (hi None =
     any, stored as ANY_ARITY). `shown` is the name it prints as (aliases show
     their operator). `examples` are (expression text, expected write form)
-    pairs that the documentation shows and the tests run."""
-    __slots__ = ('name', 'fn', 'lo', 'hi', 'shown', 'doc', 'sig', 'examples')
+    pairs that the documentation shows and the tests run. `first_order`:
+    made from a table without the evaluator's host, so calling it runs no
+    Lisp code (a builtin made any other way might)."""
+    __slots__ = ('name', 'fn', 'lo', 'hi', 'shown', 'doc', 'sig', 'examples', 'first_order')
 
-    def __init__(self, name, fn, lo=0, hi=None, shown=None, doc='', sig='', examples=()):
+    def __init__(self, name, fn, lo=0, hi=None, shown=None, doc='', sig='', examples=(), first_order=False):
+        self.first_order = first_order
         self.name = name
         self.fn = fn
         self.lo = lo

@@ -23,7 +23,7 @@ from ..eval import SPECIALS, sub_span
 from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..syntax import problem
 from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, cons, make_list, sym
-from . import counting, guards, kinds, walks
+from . import counting, guards, kinds, trmc, walks
 from .nodes import L, S, assign, attr, attr_store, call, children, const, is_, is_not, name, statements, store, walk
 from .inline import INT_CLOSED, PAIR_ONLY, _is_not, inline_spec, library_spec
 
@@ -65,6 +65,8 @@ class Fn:
         self.defined = []               # Python names of the body's define slots (UNBOUND at entry)
         self.looped = False             # a self tail call was compiled as the loop
         self.self_called = False        # it calls itself (not in tail position): counting.SELF_CALL
+        self.trmc = False               # it may loop at a cons of a call of itself (trmc.py)
+        self.consed = False             # and does, somewhere
 
 
 class Lowering:
@@ -166,6 +168,10 @@ class Lowering:
         top.params, top.defined = names[:nslots], names[nslots:]
         self.bound_once.update(top.params)
         self.root_fn = top
+        assumed = trmc.qualifies(self.root_name, params, rest, body, lscope, self.genv) if looping else None
+        top.trmc = assumed is not None
+        for cell, b in assumed or ():       # (while these hold, the body runs no Lisp code but its own)
+            self.ok(cell, b)
         fdef = self.function(top, body, lscope, span)
         self.stamp([fdef], self.line(span))
         guards.fold(fdef)
@@ -175,6 +181,8 @@ class Lowering:
         for node in defs:
             coalesce(node)
         give_back_first(handlers, self.stamp)
+        if top.consed:
+            trmc.finish_returns(fdef)
         return ast.Module([fdef], [])
 
     def arguments(self, names):
@@ -210,11 +218,15 @@ class Lowering:
             tail = const(None)
         failed = call(name('FAILED'), name('e'), name('TABLE'), name('D'), tail, self.frame_names(fn, scope),
                       self.k(self.let_frames(fn, scope, lines)))
+        if fn.consed:
+            failed = trmc.unwinding(failed, self.frame_names(fn, scope))
         handler = ast.ExceptHandler(name('BaseException'), 'e', [ast.Raise(failed, None)])
         quick = self.uncounted(stmts, failed, fn.looped, fn.self_called)
         if fn.looped:       # (site: the last self tail call's, also after the uncounted loop left off)
             quick = [assign('site', const(None))] + quick
             stmts = [ast.While(const(True), stmts, [])]
+        if fn.consed:
+            quick = trmc.opening() + quick
         counting.failing(handler)
         label = attr(name(fn.selfname), 'name') if fn.selfname else const(fn.label)
         decls = [ast.Nonlocal(sorted(fn.assigned_outer))] if fn.assigned_outer else []
@@ -463,6 +475,9 @@ class Lowering:
                     raise Unsupported(head.name)
                 if _size(x.cdr, BIG) >= BIG and not self.no_inline:
                     return self.big_call(x, cells, cell, scope, span, fn, tail)
+                if tail and fn.trmc and not self.no_inline and scope is self.root_scope \
+                        and trmc.site(x, scope, self.genv, self.root_name, len(fn.params)):
+                    return self.consing_call(x, cells, cell, scope, span, fn)
                 if tail and fn.loop is not None and fn.loop[0] == 'self' and head.name == self.root_name:
                     return self.self_call(x, cells, cell, scope, span, fn)
                 b = cell.current()
@@ -718,6 +733,24 @@ class Lowering:
                           True)
         looping = ast.BoolOp(ast.And(), [self.ok(cell, ITSELF), ast.Compare(name('GATE'), [ast.GtE()], [const(0)])])
         return [ast.If(looping, again, other)]
+
+    def consing_call(self, x, cells, cell, scope, span, fn):
+        """`(cons X (self a…))` in tail position (trmc.py): while OK holds
+        and the depth limit has room, X's cell made and one more level
+        looped; else the call, then the cell."""
+        b = cell.current()
+        normal = self.inline(x, cells, cell, b, inline_spec(b, 2), scope, span, fn, True)
+        inner = cells[1].car
+        ispan = self.span_of(cells[1], span)
+        me = resolve(scope, inner.car, self.genv).cell
+        parts = [self.value(cells[0].car, scope, self.span_of(cells[0], span), fn)]
+        parts += [self.value(c.car, scope, self.span_of(c, ispan), fn) for c in inner.cdr.cells()]
+        stmts, exprs = self.in_order(parts)
+        fn.looped = fn.consed = True
+        self.ok(me, ITSELF)
+        more = stmts + trmc.step(self.fresh(), exprs[0], fn.params, rebind(fn.params, exprs[1:]), self.k(ispan))
+        room = ast.BoolOp(ast.And(), [self.ok(cell, b), ast.Compare(name('d'), [ast.Lt()], [name('GATE')])])
+        return [ast.If(room, more, normal)]
 
     def known_call(self, x, cells, var, scope, span, fn, tail):
         """A call of a named let's loop (a local never assigned): its function directly."""

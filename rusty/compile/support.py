@@ -20,7 +20,7 @@ from ..apply import (FILTER, MAP, apply_procedure, call_builtin, located, make_f
 from ..errors import Abort, Exit, RecursionLimit, RustyError, give_back_if_out_of_memory
 from ..eval import expand_macro, undefined_error
 from ..resolve import MISSING, UNBOUND, GlobalRef, assign_by_name, resolve
-from ..values import EMPTY, NIL, Builtin, Lambda, List, Symbol
+from ..values import EMPTY, NIL, Builtin, Lambda, List, Symbol, cons
 
 
 # ── Calls ────────────────────────────────────────────────────────────────
@@ -133,6 +133,38 @@ def frame_of(e, names, lets=None) -> None:
     for scope, pairs in reversed(chain):
         frame = [frame, scope] + [here.get(py, UNBOUND) for _, py in pairs]
     e.rusty_frame = frame
+
+
+def unwound(e, levels, p, names, D):
+    """An exception leaving a compiled function that had looped at a cons of
+    a call of itself (compile/trmc.py), after its innermost level's handler
+    (FAILED): for each level entered, outwards, what the level's call site
+    (call_failed) and then its handler (failed_here, its frame from the
+    values kept) would have made of it. `levels`: (call site, last self tail
+    call, parameter values…) per level, or None."""
+    if levels is None:
+        return e
+    labels = [n for n, _ in names]
+    for level in reversed(levels):
+        e = call_failed(e, p, level[0], D)
+        if isinstance(e, (RustyError, KeyboardInterrupt)):
+            if 'rusty_frame' not in e.__dict__:
+                e.rusty_frame = FrameView(labels, list(level[2:]))
+            if level[1] is not None and 'rusty_tail' not in e.__dict__:
+                e.rusty_tail = (level[1], p.name)
+        elif not isinstance(e, (Exit, Abort)):
+            e.rusty_seen = True          # from deeper down, as every level's handler passes it on
+        e.__traceback__ = None
+    return e
+
+
+def consed_onto(v, head: List, last: List) -> List:
+    """A looped cons's value (compile/trmc.py): the innermost level's value
+    v hung on the last cell as `(cons x v)` would hang it; the first cell."""
+    if v.__class__ is not List:
+        v = EMPTY if v is NIL else cons(v, EMPTY)
+    last.cdr = v
+    return head
 
 
 def function_view(frame):
