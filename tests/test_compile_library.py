@@ -64,7 +64,11 @@ def test_inline_library_lambda_matches_the_reference(monkeypatch, op):
     "(defmacro cadr (x) ''macro) (define (f e) (list (cadr e))) (f '(1 2))",
     # the library itself keeps its cadr when the program redefines it
     "(define (cadr x) 'mine) (define (car x) 'mine) (list (cadr '(1 2)) (caddr '(1 2 3)))",
-    # errors inside, with the library frame in the backtrace
+    # redefined by a call in the middle of the function (OK turns false there)
+    "(define (g) (set! cadr car) 1) (define (f e) (list (cadr e) (g) (cadr e))) (list (f '(1 2)) (f '(3 4)))",
+    # errors inside, with the library frame in the backtrace (in tail position: a tail call of it)
+    "(define (f e) (cadr e)) (list (f '(1 2)) (f 5))",
+    "(define (f e) (list (cddr e))) (f '(1))",
     '(define (f e) (+ 1 (caddr e))) (f (list 1 2))',
     '(define (f e) (let ((x (caar e))) x)) (f (list 5))',
 ])

@@ -654,9 +654,39 @@ class Lowering:
 
     def library_call(self, x, cells, cell, b, spec, scope, span, fn, tail):
         """A standard-library lambda computed in place (inline.LIBRARY) while
-        the global holds it, its guard holds and the depth limit has room for
-        the call it stands for (a tail call: while no tool watches calls),
-        and no profiler counts calls (PROF: counting.py)."""
+        OK holds (the global holds the library's own lambda), the depth limit
+        has room for the call it stands for (a tail call: while no tool
+        watches calls), no profiler counts calls (PROF: counting.py) and its
+        guard holds; the lambda called when the guard fails (its arguments
+        computed once); the generic call otherwise."""
+        n = len(cells)
+        if b.fast != n:
+            return self.library_dispatch(x, cells, cell, b, spec, scope, span, fn, tail)
+        room = (ast.Compare(name('GATE'), [ast.GtE()], [const(0)]) if tail
+                else ast.Compare(name('d'), [ast.Lt()], [name('GATE')]))
+        test = ast.BoolOp(ast.And(), [self.ok(cell, b), room, is_(name('PROF'), const(None))])
+        arg_stmts, args = self.args(cells, scope, span, fn)
+        guard, value = spec(*args)
+        lam, site, r = self.k(b), self.k(span), self.fresh('r')
+        p = self.fresh('p')
+        other = self.slow(x, cells, [assign(p, attr(self.k(cell), 'value')), self.missing(p, cell, x, scope, span)],
+                          p, scope, span, fn, tail)
+        if tail:        # the lambda itself: a tail call of it, as dispatch makes one
+            frame = ast.List([attr(lam, 'env'), attr(lam, 'scope')] + args, L)
+            fast = arg_stmts + [ast.If(guard, [ast.Return(value)], [ast.Return(ast.Tuple([lam, frame, site], L))])]
+            return [ast.If(test, fast, other)]
+        q = self.fresh('q')
+        called = [ast.If(is_not(ast.NamedExpr(store(q), attr(lam, 'direct')), const(None)),
+                         self.direct_call(name(q), lam, args, site, r),
+                         [assign(r, call(name('CALL_ANY'), lam, ast.List(args, L), site, const(False), name('d'),
+                                         name('D')))])]
+        fast = arg_stmts + [ast.If(guard, [assign(r, value)], called)]
+        o_stmts, o_value = other
+        return [ast.If(test, fast, o_stmts + [assign(r, o_value)])], name(r)
+
+    def library_dispatch(self, x, cells, cell, b, spec, scope, span, fn, tail):
+        """library_call for a lambda of another arity: the generic call's
+        steps, computed in place as its first case."""
         p = self.fresh('p')
         room = (ast.Compare(name('GATE'), [ast.GtE()], [const(0)]) if tail
                 else ast.Compare(name('d'), [ast.Lt()], [name('GATE')]))
