@@ -355,6 +355,15 @@ PROGRAMS += [
     "(define (f n acc) (if (= n 0) (car acc) (f (- n 1) (if (= n 3) 0.5 (+ acc 1))))) (f 6 0)",
     "(define (f n acc) (if (= n 0) acc (f (- n 1) (* acc 3)))) (list (f 100 1) (f 3 1.0) (f 3 -0.0))",
     "(define (g n) (if (< n 2) (car n) (+ (g (- n 1)) 1))) (try-catch (g 3) (e) e)",
+    # ... a walk's integer copy per element (walks._loop), over a local a lambda captures: other kinds, failures
+    "(define (f l p) (filter (lambda (x) (not (= 0 (mod x p)))) l)) "
+    "(map (lambda (a) (try-catch (apply f a) (e) e)) '(((1 2 3 4 -5 6) 2) ((1 2.0 3) 2) ((1 2 3) 2.5) ((1 2) 0) "
+    "((3 6 -9) -3) ((1 x 3) 2)))",
+    "(define (f l k) (map (lambda (x) (+ (* x k) 1)) l)) (list (f '(1 2.5 -3) 2) (f '(1 2) 0.5) (f '() 1) "
+    "(try-catch (f '(1 #t) 1) (e) e))",
+    # ... a local a nested lambda reads is known; one it assigns is not
+    "(define (f n) (let ((g (lambda () n))) (list (+ n 1) (g)))) (list (f 1) (f 1.5))",
+    "(define (f n) (let ((bump (lambda () (set! n 2.5)))) (bump) (+ n 1))) (list (f 1) (f 2))",
     # ... a self tail loop of other kinds gets the uncounted copy too: it runs while OK holds at each hop
     "(define (f l) (let loop ((l l) (acc '())) (if (null? l) acc (begin (if (eq? (car l) 'boom) "
     "(set! cons (lambda (a b) (list 'mine a)))) (loop (cdr l) (cons (car l) acc)))))) (f '(a boom c d))",

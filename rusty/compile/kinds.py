@@ -169,11 +169,12 @@ def _pair_known(e):
 
 def simplify(fdef: ast.FunctionDef) -> None:
     """Fold fdef's known kinds into its code (each nested function on its
-    own; a local a nested function sees is never known)."""
+    own; a local a nested function assigns, `nonlocal`, is never known: one
+    it only reads changes only where fdef assigns it)."""
     seen = set()
     for st in statements(fdef.body):
         if st.__class__ is ast.FunctionDef:
-            seen.update(n.id for n in walk(st) if n.__class__ is ast.Name)
+            seen.update(name for n in walk(st) if n.__class__ is ast.Nonlocal for name in n.names)
     fdef.body, _ = _block(fdef.body, {}, seen)
 
 

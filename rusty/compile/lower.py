@@ -24,7 +24,8 @@ from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..syntax import problem
 from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, cons, make_list, sym
 from . import counting, guards, kinds, trmc, walks
-from .nodes import L, S, assign, attr, attr_store, call, children, const, is_, is_not, name, statements, store, walk
+from .nodes import (L, S, assign, attr, attr_store, call, children, const, is_, is_not, is_temp, name, statements,
+                    store, walk)
 from .inline import INT_CLOSED, PAIR_ONLY, _is_not, inline_spec, library_spec
 
 
@@ -1200,8 +1201,7 @@ def _size(x, limit: int) -> int:
     return n
 
 
-def _is_temp(n: str) -> bool:
-    return n[:1] in 'tprqg' and n[1:].isdigit()
+_is_temp = is_temp
 
 
 def _located(node, where):

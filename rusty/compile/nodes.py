@@ -84,3 +84,9 @@ def walk(top):
         i += 1
         todo += children(node)
         yield node
+
+
+def is_temp(n: str) -> bool:
+    """True for the name of a temporary of lowered code (Lowering.fresh's
+    stems and a number), which passes may rename and share."""
+    return n[:1] in 'tprqg' and n[1:].isdigit()

@@ -22,8 +22,9 @@ import ast
 
 from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..values import EMPTY, Builtin, List, Symbol, sym
+from . import kinds
 from .inline import inline_spec
-from .nodes import L, assign, attr, attr_store, call, const, is_, is_not, name
+from .nodes import L, assign, attr, attr_store, call, const, is_, is_not, is_temp, name
 
 WALKS = ('map', 'filter', 'for-each')
 LAMBDAS = (sym('lambda'), sym('fn'), sym('λ'))
@@ -131,8 +132,10 @@ def _loop(low, mode, lscope, body, lst, r, site, span, fn) -> list:
         keep = [ast.If(is_not(value, const(False)), hang(name(v)), [])]
     else:
         keep = [] if value.__class__ in (ast.Name, ast.Constant) else [ast.Expr(value)]
+    mine = (w, hd, last)        # (the walk's own: an element's integer copy keeps their names)
+    each = kinds.specialize(b_stmts + keep, [v], low.stable, lambda n: is_temp(n) and n not in mine, low.fresh)
     loop = ast.While(is_not(name(w), name('EMPTY')),
-                     [assign(v, attr(name(w), 'car'))] + b_stmts + keep + [assign(w, attr(name(w), 'cdr'))], [])
+                     [assign(v, attr(name(w), 'car'))] + each + [assign(w, attr(name(w), 'cdr'))], [])
     loop.holds = name('OK')         # the body runs no Lisp code: OK holds throughout (guards.py)
     failed = call(name('FAILED'), name('e'), name('TABLE'), name('D'), const(None), low.frame_names(fn, lscope),
                   low.k(low.let_frames(fn, lscope, lines)))
