@@ -196,6 +196,16 @@ def _assigned(nodes) -> set:
     return out
 
 
+def _rebound(targets, value, known) -> list:
+    """(name, kind) of each name a tuple assignment `a, b = (x, y)` (a self
+    tail call's rebinding) gives a known kind, from what is known before it."""
+    if len(targets) != 1 or targets[0].__class__ is not ast.Tuple or value.__class__ is not ast.Tuple \
+            or len(targets[0].elts) != len(value.elts):
+        return []
+    return [(t.id, k) for t, v in zip(targets[0].elts, value.elts)
+            if t.__class__ is ast.Name and (k := kind_of(v, known)) is not None]
+
+
 def _forget(known: dict, names) -> dict:
     return {k: v for k, v in known.items() if k not in names}
 
@@ -248,10 +258,12 @@ def _block(stmts, known, seen):
             k = kind_of(st.value, known)
             pair = _pair_known(st.value)
             targets = st.targets
+            parts = _rebound(targets, st.value, known)
             if len(targets) == 1 and targets[0].__class__ is ast.Name:
                 known.pop(targets[0].id, None)
             else:
                 known = _forget(known, _assigned(targets))
+            known.update((n, kp) for n, kp in parts if n not in seen)
             if k is not None and len(st.targets) == 1 and st.targets[0].__class__ is ast.Name \
                     and st.targets[0].id not in seen:
                 known[st.targets[0].id] = k
