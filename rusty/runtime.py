@@ -72,7 +72,7 @@ def compiled_list_walker(depth: Depth, call):
 def compiled_folder(depth: Depth, call):
     """The builtins' `fold` over `call`, entering compiled lambdas directly."""
     link = import_module('rusty.compile.link')
-    return link.support.folder(depth, link.session_namespace(depth), call, folder(call))
+    return link.support.folder(depth, link.session_namespace(depth), folder(call))
 
 
 def compiled_sorter(depth: Depth, call, genv):

@@ -2,7 +2,7 @@
 evaluator (RUSTY_SPECIALIZE=0): map, filter and for-each walking a list with
 a compiled lambda (support.list_walker: the lambda's function called in the
 loop), foldl and reduce (support.folder: + and * of exact integers as
-Python's own, a compiled lambda's function called in the loop), and `list`
+Python's own), and `list`
 of a few arguments built in place (inline.VARIADIC). Each
 program runs both ways with identical output, error report (message, place,
 backtrace) and exit status; the walker and the folder are also compared

@@ -356,55 +356,28 @@ def sorter(D, ns, call, reference, genv):
 _INTEGER_FOLDS = {'+': add, '*': mul}
 
 
-def folder(D, ns, call, reference):
+def folder(D, ns, reference):
     """apply.folder's `fold(f, acc, lst)` (foldl, reduce). The builtin `+`
     or `*` over exact integers is Python's own operator on them, while no
     profiler counts the builtin's calls and no tool watches calls, up to the
     first element (or acc) that is not one; a failure of it (out of memory,
-    an interrupt) is reported as the builtin call's would be. A compiled
-    two-parameter lambda's positional function is called in the loop itself,
-    as list_walker calls one; the rest is the reference's."""
+    an interrupt) is reported as the builtin call's would be. The rest is
+    the reference's (whose `call` enters a compiled lambda directly)."""
     def fold(f, acc, lst):
-        cls = f.__class__
-        if cls is Builtin:
-            op = _INTEGER_FOLDS.get(f.name)
-            if op is None or ns['PROF'] is not None or D.tools is not None:
-                return reference(f, acc, lst)
-            try:
-                while lst is not EMPTY and acc.__class__ is int:
-                    x = lst.car
-                    if x.__class__ is not int:
-                        break
-                    acc = op(x, acc)
-                    lst = lst.cdr
-            except BaseException as e:
-                give_back_if_out_of_memory(e)
-                raise located(e, None, D)
+        op = _INTEGER_FOLDS.get(f.name) if f.__class__ is Builtin else None
+        if op is None or ns['PROF'] is not None or D.tools is not None:
             return reference(f, acc, lst)
-        if cls is not Lambda or f.fast != 2:
-            return reference(f, acc, lst)
-        n = D.n
         try:
-            while lst is not EMPTY:
-                fn = f.direct
-                if fn is not None and n < ns['GATE']:
-                    try:
-                        acc = fn(n + 1, lst.car, acc)
-                    except BaseException as e:
-                        D.n = n
-                        raise call_failed(e, f, None, D)
-                    if acc.__class__ is tuple:
-                        acc = finish_tail(acc, f, None, n, D)
-                else:           # not compiled yet, or past the gate
-                    D.n = n
-                    acc = call(f, [lst.car, acc])
+            while lst is not EMPTY and acc.__class__ is int:
+                x = lst.car
+                if x.__class__ is not int:
+                    break
+                acc = op(x, acc)
                 lst = lst.cdr
         except BaseException as e:
             give_back_if_out_of_memory(e)
-            D.n = n
-            raise
-        D.n = n                 # the callee's code may have left its own depth there
-        return acc
+            raise located(e, None, D)
+        return reference(f, acc, lst)
     return fold
 
 

@@ -33,12 +33,11 @@ import ast
 
 from ..resolve import GlobalRef, body_defines, resolve
 from ..values import EMPTY, Builtin, List, Symbol, sym
-from . import kinds
+from . import kinds, walks
 from .nodes import L, assign, attr, attr_store, call, const, is_, name, statements, walk
 
 CONS = sym('cons')
-CHOOSING = frozenset(map(sym, ('if', 'and', 'or', 'when', 'unless', 'begin', 'cond', 'quote')))
-ELSE, ARROW = sym('else'), sym('=>')
+CHOOSING = frozenset(map(sym, ('if', 'and', 'or', 'when', 'unless', 'begin', 'cond')))
 HEAD, LAST, LEVELS = 'head_', 'last_', 'levels_'     # the first cell, the last cell, the levels entered
 
 
@@ -66,47 +65,18 @@ def runs_no_lisp(forms, scope, genv, me: str, arity: int):
     `arity` arguments) while each cell holds its builtin; else None. Such
     forms are constants, variables, quote, the choosing special forms, and
     calls of globals holding a first-order builtin (Builtin.first_order) or
-    `me`, on such forms."""
+    `me`, on such forms (walks.runs_no_lisp)."""
     builtins = []
-    todo = list(forms)
-    while todo:
-        x = todo.pop()
-        cls = x.__class__
-        if cls is Symbol:
-            ref = resolve(scope, x, genv)
-            if x in CHOOSING or (ref.__class__ is GlobalRef and ref.cell.holds_macro()):
-                return None
-            continue
-        if cls is not List:
-            if cls not in (int, float, str, bool):
-                return None
-            continue
-        if x is EMPTY or x.car.__class__ is not Symbol:
-            return None
-        head, args = x.car, list(x.cdr)
-        if head is sym('quote'):
-            continue
-        if head is sym('cond'):
-            for clause in args:
-                if clause.__class__ is not List or clause is EMPTY or ARROW in clause:
-                    return None
-                todo += list(clause.cdr) if clause.car is ELSE else list(clause)
-            continue
-        if head in CHOOSING:
-            if not args or (head is sym('if') and len(args) not in (2, 3)):
-                return None
-            todo += args
-            continue
-        ref = resolve(scope, head, genv)
-        if ref.__class__ is not GlobalRef or ref.cell.holds_macro():
-            return None
-        if head.name != me or len(args) != arity:
-            b = ref.cell.current()
-            if b.__class__ is not Builtin or not b.first_order:
-                return None
-            builtins.append((ref.cell, b))
-        todo += args
-    return builtins
+
+    def may_call(cell, head, nargs):
+        if head.name == me and nargs == arity:
+            return True
+        b = cell.current()
+        if b.__class__ is Builtin and b.first_order:
+            builtins.append((cell, b))
+            return True
+        return False
+    return builtins if walks.runs_no_lisp(forms, scope, genv, CHOOSING, may_call) else None
 
 
 def _site_in_tail(x, scope, genv, me: str, arity: int) -> bool:

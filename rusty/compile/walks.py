@@ -3,7 +3,7 @@ list, as a loop in the caller's own code.
 
 `(filter (lambda (x) (< x n)) xs)` costs a call of the lambda's function per
 element through the builtin's walk (support.list_walker). When the body
-can run no Lisp code (its calls are all inlined builtins: see `simple`),
+can run no Lisp code (its calls are all inlined builtins: see `runs_no_lisp`),
 the loop is written where the call is: the parameter is a local of the
 caller, bound to each element in turn, and the body computes in place.
 
@@ -29,6 +29,7 @@ from .nodes import L, assign, attr, attr_store, call, const, is_, is_not, is_tem
 WALKS = ('map', 'filter', 'for-each')
 LAMBDAS = (sym('lambda'), sym('fn'), sym('λ'))
 PLAIN = (sym('if'), sym('and'), sym('or'))     # special forms the body may use (they only choose)
+QUOTE, COND, IF, ELSE, ARROW = sym('quote'), sym('cond'), sym('if'), sym('else'), sym('=>')
 
 
 def literal_lambda(x):
@@ -45,39 +46,52 @@ def literal_lambda(x):
     return params.car, body
 
 
-def simple(forms, scope, genv) -> bool:
+def runs_no_lisp(forms, scope, genv, choosing=PLAIN, may_call=None) -> bool:
     """True if evaluating the forms runs no Lisp code: variables, constants,
-    quote, if, and, or, and calls of globals holding a builtin the compiler
-    inlines at that arity, on such forms."""
-    for x in forms:
+    quote, the special forms `choosing` (which only choose: if, and, or, and
+    cond, when, unless or begin if given), and calls of globals for which
+    may_call(cell, head, nargs) is true (by default: holding a builtin the
+    compiler inlines at that arity), on such forms."""
+    may_call = may_call or _inlined
+    todo = list(forms)
+    while todo:
+        x = todo.pop()
         cls = x.__class__
         if cls is Symbol:
             ref = resolve(scope, x, genv)
-            if x in PLAIN or x in LAMBDAS or (ref.__class__ is GlobalRef and ref.cell.holds_macro()):
+            if x in choosing or x in LAMBDAS or (ref.__class__ is GlobalRef and ref.cell.holds_macro()):
                 return False
             continue
         if cls is not List:
             if cls not in (int, float, str, bool):
                 return False
             continue
-        if x is EMPTY:
+        if x is EMPTY or x.car.__class__ is not Symbol:
             return False
-        head = x.car
-        if head is sym('quote'):
+        head, args = x.car, list(x.cdr)
+        if head is QUOTE:
             continue
-        if head in PLAIN:
-            if len(x) < 2 or (head is sym('if') and len(x) not in (3, 4)) or not simple(x.cdr, scope, genv):
+        if head in choosing:
+            if head is COND:
+                for clause in args:
+                    if clause.__class__ is not List or clause is EMPTY or ARROW in clause:
+                        return False
+                    todo += list(clause.cdr) if clause.car is ELSE else list(clause)
+            elif not args or (head is IF and len(args) not in (2, 3)):
                 return False
+            else:
+                todo += args
             continue
-        if head.__class__ is not Symbol:
-            return False
         ref = resolve(scope, head, genv)
-        if ref.__class__ is not GlobalRef or ref.cell.holds_macro():
+        if ref.__class__ is not GlobalRef or ref.cell.holds_macro() or not may_call(ref.cell, head, len(args)):
             return False
-        b = ref.cell.current()
-        if b.__class__ is not Builtin or inline_spec(b, len(x) - 1) is None or not simple(x.cdr, scope, genv):
-            return False
+        todo += args
     return True
+
+
+def _inlined(cell, head, nargs) -> bool:
+    b = cell.current()
+    return b.__class__ is Builtin and inline_spec(b, nargs) is not None
 
 
 def walk_call(low, x, cells, cell, b, scope, span, fn, tail):
@@ -91,7 +105,7 @@ def walk_call(low, x, cells, cell, b, scope, span, fn, tail):
         return None
     param, body = found
     lscope = Scope([param], scope)
-    if not simple(body, lscope, low.genv):
+    if not runs_no_lisp(body, lscope, low.genv):
         return None
     p, lst, r = low.fresh('p'), low.fresh('t'), low.fresh('r')
     site = low.k(span)
