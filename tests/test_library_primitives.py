@@ -122,7 +122,8 @@ def test_exact_results_messages_and_hints(session, src, want):
 # ── The reference definitions agree, input by input ──────────────────────
 
 ALISTS = ["'()", '()', "'((a 1) (b 2) (a 3))", "'(1 (a) () \"a\" (\"a\" 9) ((a) 8))", "'((1 x) (1.0 y) (-0 z))",
-          "(list (list #t 1) (list #f 2) (list 'x 3))", '5', '"str"', "'(x)"]
+          "(list (list #t 1) (list #f 2) (list 'x 3))", '5', '"str"', "'(x)",
+          "(list (list 1 'a) (list \"a\" 'b) (list #t 'c) (list () 'd) (list 'a 'e) '() (list #f 'f) (list \"b\"))"]
 KEYS = ["'a", "'b", '"a"', '1', '0', '#t', '#f', "'(a)", "'()", '()', "'zz"]
 
 

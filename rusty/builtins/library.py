@@ -31,13 +31,29 @@ def assoc(k, alist):
     kc = k.__class__
     if kc is int or kc is float:        # an exact integer equals the float of its value
         return _assoc_number(k, alist)
-    plain = kc in _PLAIN_KEYS
+    if kc in _PLAIN_KEYS:
+        return _assoc_plain(k, kc, alist)
     cell = alist
     while cell is not EMPTY:
         entry = cell.car
         if entry.__class__ is List and entry is not EMPTY:
             x = entry.car
-            if x.__class__ is kc and (x == k if plain else equal(x, k)):
+            if x.__class__ is kc and equal(x, k):
+                return entry
+        cell = cell.cdr
+    return False
+
+
+def _assoc_plain(k, kc, alist):
+    """assoc of a key whose `==` is equal? on its own class: compared first
+    (no value has an `==` of its own, so any other is unequal or of another
+    class; the empty list's car is None, which equals no key)."""
+    cell = alist
+    while cell is not EMPTY:
+        entry = cell.car
+        if entry.__class__ is List:
+            x = entry.car
+            if x == k and x.__class__ is kc:
                 return entry
         cell = cell.cdr
     return False
