@@ -60,12 +60,13 @@ def _assoc_plain(k, kc, alist):
 
 
 def _assoc_number(k, alist):
+    """assoc of a number: an exact integer equals the float of its value (compared first, as _assoc_plain)."""
     cell = alist
     while cell is not EMPTY:
         entry = cell.car
-        if entry.__class__ is List and entry is not EMPTY:
+        if entry.__class__ is List:
             x = entry.car
-            if (x.__class__ is int or x.__class__ is float) and x == k:
+            if x == k and (x.__class__ is int or x.__class__ is float):     # (#t == 1 in the host)
                 return entry
         cell = cell.cdr
     return False
