@@ -1230,12 +1230,14 @@ def _cells_first(stmts: list) -> list:
 
 
 def rebind(params, args) -> list:
-    """The parameters given a self tail call's arguments (all at once)."""
-    if not args:
+    """The parameters given a self tail call's arguments (all at once; a
+    parameter passed as itself is left as it is)."""
+    pairs = [(n, a) for n, a in zip(params, args) if not (a.__class__ is ast.Name and a.id == n)]
+    if not pairs:
         return []
-    if len(args) == 1:
-        return [assign(params[0], args[0])]
-    return [ast.Assign([ast.Tuple([store(n) for n in params], S)], ast.Tuple(args, L))]
+    if len(pairs) == 1:
+        return [assign(pairs[0][0], pairs[0][1])]
+    return [ast.Assign([ast.Tuple([store(n) for n, _ in pairs], S)], ast.Tuple([a for _, a in pairs], L))]
 
 
 def _leaves_in(st, r: str) -> bool:
