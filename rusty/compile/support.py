@@ -410,7 +410,7 @@ def list_walker(D, ns, call, reference):
                     D.n = n
                     r = call(p, [x])
                 if results or (select and r is not False):
-                    cell = new()        # keep()'s work, without its call
+                    cell = new()            # keep()'s work, without its call
                     cell.car = r if results else x
                     last.cdr = cell
                     last = cell
@@ -422,8 +422,6 @@ def list_walker(D, ns, call, reference):
         D.n = n                 # the callee's code may have left its own depth there
         return walked(head, last, mode)
     return walk
-
-
 
 
 # ── Lambdas made by compiled code ────────────────────────────────────────

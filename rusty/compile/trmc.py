@@ -17,8 +17,8 @@ what the code assumes) and the depth limit has room for one more level
 So that OK cannot change in the middle of a run, the whole body must run
 no Lisp code (`runs_no_lisp`): its calls are all of first-order builtins
 (which OK then also assumes the globals hold) or of the function itself,
-and its special forms only choose. Anything else is
-compiled as before (lower.py: the call, then the cell).
+and its special forms only choose. Anything else is compiled as before
+(lower.py: the call, then the cell).
 
 What each level would have shown when a failure leaves it is kept: the
 level's call site, the last self tail call it made (`site`) and its
