@@ -118,7 +118,7 @@ def record_spans(pairs) -> None:
 def _purge_spans() -> None:
     """Forget the spans of cells that nothing but _SPANS holds."""
     refcount = sys.getrefcount
-    probe = {List(): None}          # a key held only by its table, seen
+    probe = {List(): None}              # a key held only by its table, seen
     for cell in probe:                  # the way the loop below sees one
         unheld = refcount(cell)
     cells = list(_SPANS)
@@ -133,7 +133,7 @@ def _purge_spans() -> None:
 # The builders below make fresh cells with List() and fill their slots in
 # place (they are not visible to anyone until returned): nothing is copied
 # through a Python list. tests/test_list_builders.py compares them with
-# cells made one by one with cons.
+# cells made one at a time.
 
 def cons(x, rest: List) -> List:
     """A fresh cell holding x in front of rest."""
