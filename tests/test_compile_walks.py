@@ -36,6 +36,13 @@ PROGRAMS = [
     # failing after a tail call (the walker finishes the callee's tail call as run would)
     "(define (bad y) (car y)) (define (f lst) (map (lambda (x) (bad x)) lst)) (f '((1) 2))",
     "(define (f lst) (map (lambda (x) (let loop ((i x)) (if (= i 0) (car i) (loop (- i 1))))) lst)) (f '(2))",
+    # a walk in place whose body calls first-order builtins the compiler does not inline; one redefined;
+    # a large body; choosing forms beyond if
+    "(define (f l) (map (lambda (x) (str \"n\" x)) l)) (define a (f '(1 2))) (set! str (lambda xs 'mine)) (list a (f '(3)))",
+    "(define (f l) (filter (lambda (x) (> (string-length x) 1)) l)) (f '(\"ab\")) (f '(\"ab\" \"c\" 5 \"de\"))",
+    "(define (f l) (map (lambda (i) (list (list \"id\" i) (list \"name\" (str \"item\" i)) (list \"tags\" (list 1 2 3))"
+    " (list \"ok\" #t) (list (+ i 1) (* i 2) (- i 3)))) l)) (list (f '(1 2)) (f '(3)))",
+    "(define (f l) (map (lambda (x) (cond ((< x 0) 'neg) ((= x 0) (when #t 'zero)) (else (begin 1 'pos)))) l)) (f '(1)) (f '(-1 0 1 a))",
     # procedures the walker leaves to the reference: builtins, rest parameters, two parameters
     "(define (f lst) (list (map car lst) (map (lambda args args) lst) (filter pair? lst))) (f '((1) (2 3)))",
     "(define (f lst) (map (lambda (a b) a) lst)) (f '(1 2))",

@@ -474,6 +474,11 @@ class Lowering:
                     raise Unsupported('macro call')
                 if head.name in REFERENCE_CALLS:
                     raise Unsupported(head.name)
+                b = cell.current()
+                if not self.no_inline and b.__class__ is Builtin and b.name in walks.WALKS:
+                    got = walks.walk_call(self, x, cells, cell, b, scope, span, fn, tail)
+                    if got is not None:         # (its body, compiled twice, holds no walk: any size)
+                        return got
                 if _size(x.cdr, BIG) >= BIG and not self.no_inline:
                     return self.big_call(x, cells, cell, scope, span, fn, tail)
                 if tail and fn.trmc and not self.no_inline and scope is self.root_scope \
@@ -481,12 +486,7 @@ class Lowering:
                     return self.consing_call(x, cells, cell, scope, span, fn)
                 if tail and fn.loop is not None and fn.loop[0] == 'self' and head.name == self.root_name:
                     return self.self_call(x, cells, cell, scope, span, fn)
-                b = cell.current()
                 if not self.no_inline and b.__class__ is Builtin:
-                    if b.name in walks.WALKS:
-                        got = walks.walk_call(self, x, cells, cell, b, scope, span, fn, tail)
-                        if got is not None:
-                            return got
                     builder = inline_spec(b, len(cells))
                     if builder is not None:
                         return self.inline(x, cells, cell, b, builder, scope, span, fn, tail)

@@ -37,7 +37,6 @@ from . import kinds, walks
 from .nodes import L, assign, attr, attr_store, call, const, is_, name, statements, walk
 
 CONS = sym('cons')
-CHOOSING = frozenset(map(sym, ('if', 'and', 'or', 'when', 'unless', 'begin', 'cond')))
 HEAD, LAST, LEVELS = 'head_', 'last_', 'levels_'     # the first cell, the last cell, the levels entered
 
 
@@ -62,21 +61,14 @@ def qualifies(root_name: str, params, rest, body, scope, genv):
 def runs_no_lisp(forms, scope, genv, me: str, arity: int):
     """The (global cell, builtin) pairs of the calls in forms if evaluating
     them runs no Lisp code but calls of `me` (the global root lambda,
-    `arity` arguments) while each cell holds its builtin; else None. Such
-    forms are constants, variables, quote, the choosing special forms, and
-    calls of globals holding a first-order builtin (Builtin.first_order) or
-    `me`, on such forms (walks.runs_no_lisp)."""
+    `arity` arguments) while each cell holds its builtin; else None
+    (walks.runs_no_lisp: calls of first-order builtins or of `me`)."""
     builtins = []
+    builtin_call = walks.first_order(builtins)
 
     def may_call(cell, head, nargs):
-        if head.name == me and nargs == arity:
-            return True
-        b = cell.current()
-        if b.__class__ is Builtin and b.first_order:
-            builtins.append((cell, b))
-            return True
-        return False
-    return builtins if walks.runs_no_lisp(forms, scope, genv, CHOOSING, may_call) else None
+        return (head.name == me and nargs == arity) or builtin_call(cell, head, nargs)
+    return builtins if walks.runs_no_lisp(forms, scope, genv, may_call) else None
 
 
 def _site_in_tail(x, scope, genv, me: str, arity: int) -> bool:

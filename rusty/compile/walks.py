@@ -3,7 +3,7 @@ list, as a loop in the caller's own code.
 
 `(filter (lambda (x) (< x n)) xs)` costs a call of the lambda's function per
 element through the builtin's walk (support.list_walker). When the body
-can run no Lisp code (its calls are all inlined builtins: see `runs_no_lisp`),
+can run no Lisp code (its calls are all of first-order builtins: see `runs_no_lisp`),
 the loop is written where the call is: the parameter is a local of the
 caller, bound to each element in turn, and the body computes in place.
 
@@ -23,12 +23,11 @@ import ast
 from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..values import EMPTY, Builtin, List, Symbol, sym
 from . import kinds
-from .inline import inline_spec
 from .nodes import L, assign, attr, attr_store, call, const, is_, is_not, is_temp, name
 
 WALKS = ('map', 'filter', 'for-each')
 LAMBDAS = (sym('lambda'), sym('fn'), sym('λ'))
-PLAIN = (sym('if'), sym('and'), sym('or'))     # special forms the body may use (they only choose)
+CHOOSING = frozenset(map(sym, ('if', 'and', 'or', 'when', 'unless', 'begin', 'cond')))    # (they only choose)
 QUOTE, COND, IF, ELSE, ARROW = sym('quote'), sym('cond'), sym('if'), sym('else'), sym('=>')
 
 
@@ -46,20 +45,17 @@ def literal_lambda(x):
     return params.car, body
 
 
-def runs_no_lisp(forms, scope, genv, choosing=PLAIN, may_call=None) -> bool:
+def runs_no_lisp(forms, scope, genv, may_call) -> bool:
     """True if evaluating the forms runs no Lisp code: variables, constants,
-    quote, the special forms `choosing` (which only choose: if, and, or, and
-    cond, when, unless or begin if given), and calls of globals for which
-    may_call(cell, head, nargs) is true (by default: holding a builtin the
-    compiler inlines at that arity), on such forms."""
-    may_call = may_call or _inlined
+    quote, the special forms that only choose (CHOOSING), and calls of
+    globals for which may_call(cell, head, nargs) is true, on such forms."""
     todo = list(forms)
     while todo:
         x = todo.pop()
         cls = x.__class__
         if cls is Symbol:
             ref = resolve(scope, x, genv)
-            if x in choosing or x in LAMBDAS or (ref.__class__ is GlobalRef and ref.cell.holds_macro()):
+            if x in CHOOSING or x in LAMBDAS or (ref.__class__ is GlobalRef and ref.cell.holds_macro()):
                 return False
             continue
         if cls is not List:
@@ -71,7 +67,7 @@ def runs_no_lisp(forms, scope, genv, choosing=PLAIN, may_call=None) -> bool:
         head, args = x.car, list(x.cdr)
         if head is QUOTE:
             continue
-        if head in choosing:
+        if head in CHOOSING:
             if head is COND:
                 for clause in args:
                     if clause.__class__ is not List or clause is EMPTY or ARROW in clause:
@@ -89,15 +85,23 @@ def runs_no_lisp(forms, scope, genv, choosing=PLAIN, may_call=None) -> bool:
     return True
 
 
-def _inlined(cell, head, nargs) -> bool:
-    b = cell.current()
-    return b.__class__ is Builtin and inline_spec(b, nargs) is not None
+def first_order(builtins: list):
+    """runs_no_lisp's may_call for a call of a first-order builtin (Builtin.first_order:
+    it runs no Lisp code), each such (cell, builtin) added to `builtins`."""
+    def may_call(cell, head, nargs):
+        b = cell.current()
+        if b.__class__ is not Builtin or not b.first_order:
+            return False
+        builtins.append((cell, b))
+        return True
+    return may_call
 
 
 def walk_call(low, x, cells, cell, b, scope, span, fn, tail):
     """The statements (and value, unless tail) of call x of global `cell`,
     now holding walking builtin b, with a literal lambda of one parameter
-    whose body is `simple`; None for any other call."""
+    whose body runs no Lisp code while the first-order builtins it calls
+    are their globals' (OK assumes them); None for any other call."""
     if len(cells) != 2:
         return None
     found = literal_lambda(cells[0].car)
@@ -105,8 +109,11 @@ def walk_call(low, x, cells, cell, b, scope, span, fn, tail):
         return None
     param, body = found
     lscope = Scope([param], scope)
-    if not runs_no_lisp(body, lscope, low.genv):
+    called = []
+    if not runs_no_lisp(body, lscope, low.genv, first_order(called)):
         return None
+    for bcell, builtin in called:
+        low.ok(bcell, builtin)
     p, lst, r = low.fresh('p'), low.fresh('t'), low.fresh('r')
     site = low.k(span)
     head = [assign(p, attr(low.k(cell), 'value')), low.missing(p, cell, x, scope, span)]
