@@ -241,7 +241,7 @@ class Closure:
     directly, else -1; `direct` is a compiled lambda's positional function
     `direct(depth, *args)` (None: only `code`). Code tests the exact class,
     never this base."""
-    __slots__ = ('params', 'rest', 'body', 'code', 'env', 'name', 'scope', 'extra', 'fast', 'direct')
+    __slots__ = ('params', 'rest', 'body', 'code', 'env', 'name', 'scope', 'extra', 'fast', 'direct', 'leaf')
 
     def __init__(self, params, rest, body, code, env, name='lambda', scope=None, extra=0):
         self.params = params
@@ -254,6 +254,7 @@ class Closure:
         self.extra = extra
         self.fast = len(params) if rest is None and extra == 0 else -1
         self.direct = None
+        self.leaf = None
 
 
 class Lambda(Closure):

@@ -285,6 +285,12 @@ PROGRAMS = [
 ]
 
 ERRORS = [
+    # a tail call of a lambda whose code makes no tail call of another's (its function called directly):
+    # failing in it, in its self tail loop, in the pending tail call it returns
+    '(define (leaf x) (car x)) (define (h x) (leaf x)) (h (list 1)) (h 5)',
+    '(define (leaf n) (if (< n 1) (car n) (leaf (- n 1)))) (define (h n) (leaf n)) (h (quote (1))) (h 3)',
+    '(define (g x) (car x)) (define (leaf f x) (f x)) (define (h x) (leaf g x)) (h (list 1)) (h 5)',
+    '(define (leaf x) (+ 1 (cadr x))) (define (h x) (if (> (length x) 1) (leaf x) (h (cons 0 x)))) (h (list 1)) (h (list "a"))',
     '(define (g a b) a) (define (f) (g 1 zzqnope)) (f)',
     '(define (f x) (car x)) (define (h x) (+ 1 (f x))) (h 5)',
     '(define (f x) (+ x "s")) (define (h x) (* 2 (f x))) (h 1)',
@@ -536,6 +542,26 @@ def test_with_the_gate_shut_every_call_goes_through_run(monkeypatch, src, runs):
     monkeypatch.setattr(support, 'run', counting)
     assert outcome(lambda: s.run(src, '<prog>')) == want
     assert len(entered) >= runs
+
+
+def test_a_tail_call_of_a_leaf_lambda_is_a_direct_call(monkeypatch):
+    # a lambda whose code makes no tail call of another global's lambda: a tail call of it
+    # calls its function (no pending tail call through run); one that does (h) is called through run
+    from rusty.compile import support
+    s = session(monkeypatch, True)
+    s.run('(define (leaf x) (car x)) (define (h x) (leaf x)) (define (top x) (h x))'
+          '(define (via-h x) (+ 0 (h x))) (define (via-top x) (+ 0 (top x))) (via-top (list 1)) (via-top (list 1))'
+          '(via-h (list 1))', '<t>')
+    assert s.genv.lookup(sym('leaf')).leaf is not None and s.genv.lookup(sym('h')).leaf is None
+    entered = []
+    real = support.run
+
+    def counting(p, fr, site, D):
+        entered.append(p.name)
+        return real(p, fr, site, D)
+    monkeypatch.setattr(support, 'run', counting)
+    assert s.run('(via-h (list 7))', '<t>') == 7 and entered == []
+    assert s.run('(via-top (list 8))', '<t>') == 8 and entered == ['h']
 
 
 def test_the_binding_forms_are_compiled(monkeypatch):

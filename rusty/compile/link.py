@@ -70,10 +70,10 @@ class Compiled:
     """A lowered lambda: the code of its function (named `name`), the
     globals every value's copy starts from, and the cells its code assumes
     the values of (lower.Lowering.ok)."""
-    __slots__ = ('code', 'globals', 'name', 'assumed')
+    __slots__ = ('code', 'globals', 'name', 'assumed', 'leaf')
 
-    def __init__(self, code, globals_, name, assumed):
-        self.code, self.globals, self.name, self.assumed = code, globals_, name, assumed
+    def __init__(self, code, globals_, name, assumed, leaf=False):
+        self.code, self.globals, self.name, self.assumed, self.leaf = code, globals_, name, assumed, leaf
 
 
 def door_from_env():
@@ -126,7 +126,7 @@ def lowered(params, rest, body, lscope, span, unit, name):
     """The Compiled lambda, or None when it stays on the reference."""
     from .lower import Unsupported, _MakerSpec, lower
     try:
-        mod, consts, table, assumed, pyname = lower(unit, params, rest, body, lscope, span, name)
+        mod, consts, table, assumed, pyname, leaf = lower(unit, params, rest, body, lscope, span, name)
         code = compile(mod, FILENAME, 'exec', dont_inherit=True)
     except Unsupported:
         return None
@@ -135,7 +135,7 @@ def lowered(params, rest, body, lscope, span, unit, name):
     consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth, c.extra)
               if c.__class__ is _MakerSpec else c for c in consts]
     fcode = next(c for c in code.co_consts if c.__class__ is code.__class__ and c.co_name == pyname)
-    return Compiled(fcode, module_globals(consts, unit.depth, table, unit.genv), pyname, assumed)
+    return Compiled(fcode, module_globals(consts, unit.depth, table, unit.genv), pyname, assumed, leaf)
 
 
 def module_globals(consts, D, table, genv) -> dict:
@@ -177,6 +177,7 @@ def link(c: Compiled, lam, env, unit) -> None:
             cell.watched_by(mine)
     D = unit.depth
     lam.direct = fn if lam.fast >= 0 else None
+    lam.leaf = fn if lam.fast >= 0 and c.leaf else None
     lam.code = support.adapter(fn, D, lam.extra)
 
 

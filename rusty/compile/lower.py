@@ -93,6 +93,7 @@ class Lowering:
         self.stable: set = set()        # python names of Lisp locals no set! targets
         self.bound_once: set = set()    # python names of parameters and `let` variables (bound by their form alone)
         self.naming = None              # the name a define gives the lambda about to be lowered
+        self.tail_calls = False         # a global's lambda called directly in tail position (lambda_call)
 
     # ── bookkeeping ──
 
@@ -613,13 +614,31 @@ class Lowering:
             return [ast.If(self.ok(cell, ITSELF), go, [head] + o_stmts + [assign(r, o_value)])], name(r)
         if tail:
             frame = ast.List([attr(name(p), 'env'), attr(name(p), 'scope')] + args, L)
-            go = arg_stmts + [ast.Return(ast.Tuple([name(p), frame, site], L))]
+            go = arg_stmts + self.leaf_call(p, q, args, site) + [ast.Return(ast.Tuple([name(p), frame, site], L))]
             return [head, ast.If(ast.BoolOp(ast.And(), fits), go, other)]
         fits.append(is_not(ast.NamedExpr(store(q), attr(name(p), 'direct')), const(None)))
         r = self.fresh('r')
         go = arg_stmts + self.direct_call(name(q), name(p), args, site, r)
         o_stmts, o_value = other
         return [head, ast.If(ast.BoolOp(ast.And(), fits), go, o_stmts + [assign(r, o_value)])], name(r)
+
+    def leaf_call(self, p, q, args, site) -> list:
+        """A tail call of lambda p that, when p's compiled code calls no
+        other global's lambda in tail position (its `leaf` function, into q),
+        no tool watches calls and no profiler counts them, calls that
+        function at this run level's depth, as run would continue the level
+        with it: its value (or its own pending tail call) is this one's, and
+        a failure is reported as the level's after a tail call (TAILED).
+        Such a call nests no further, so the host stack stays bounded."""
+        self.tail_calls = True
+        r = self.fresh('r')
+        call_it = ast.Try([assign(r, call(name(q), name('d'), *args))], [
+            ast.ExceptHandler(name('BaseException'), 'e', [
+                ast.Raise(call(name('TAILED'), name('e'), site, name(p)), None)])], [], [])
+        test = ast.BoolOp(ast.And(), [is_not(ast.NamedExpr(store(q), attr(name(p), 'leaf')), const(None)),
+                                      ast.Compare(name('GATE'), [ast.GtE()], [const(0)]),
+                                      is_(name('PROF'), const(None))])
+        return [ast.If(test, [call_it, ast.Return(name(r))], [])]
 
     def big_call(self, x, cells, cell, scope, span, fn, tail):
         """A call of a global with large arguments: the fast paths tried
@@ -1437,10 +1456,12 @@ FORMS = {
 
 
 def lower(unit, params, rest, body, lscope, span, name):
-    """(Module, consts, table, assumed, pyname) of the root lambda, or
+    """(Module, consts, table, assumed, pyname, leaf) of the root lambda, or
     Unsupported: the Module defines the root's function `pyname`, whose
     globals (link.link) are its objects k…, E, SELF, D, TABLE, GENV and OK;
-    `assumed` pairs cells with the values OK says they hold."""
+    `assumed` pairs cells with the values OK says they hold; `leaf`: its
+    code calls no other global's lambda directly in tail position (so a
+    tail call of it may call it directly: Lowering.lambda_call)."""
     low = Lowering(unit, name)
     mod = low.root(params, rest, body, lscope, span)
-    return mod, low.consts, low.table, tuple(low.assumed.values()), low.root_fn.pyname
+    return mod, low.consts, low.table, tuple(low.assumed.values()), low.root_fn.pyname, not low.tail_calls

@@ -447,6 +447,7 @@ class LambdaMaker:
         lam.extra = self.extra
         lam.fast = fast = self.fast
         lam.direct = fn if fast >= 0 else None
+        lam.leaf = None
         return lam
 
 
