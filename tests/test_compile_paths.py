@@ -531,17 +531,24 @@ def test_with_the_gate_shut_every_call_goes_through_run(monkeypatch, src, runs):
     s = session(monkeypatch, True)
     s.run('(define (warm x) x) (warm 1)', '<prog>')
     session_namespace(s.depth)['GATE'] = -1
+    from rusty.compile import support
+    entered = runs_counted(monkeypatch, apply, support)
+    assert outcome(lambda: s.run(src, '<prog>')) == want
+    assert len(entered) >= runs
+
+
+def runs_counted(monkeypatch, *modules) -> list:
+    """The names of the lambdas `run` (as each module calls it) enters from now on."""
+    from rusty import apply
     entered = []
     real = apply.run
 
     def counting(p, fr, site, D):
         entered.append(p.name)
         return real(p, fr, site, D)
-    monkeypatch.setattr(apply, 'run', counting)
-    from rusty.compile import support
-    monkeypatch.setattr(support, 'run', counting)
-    assert outcome(lambda: s.run(src, '<prog>')) == want
-    assert len(entered) >= runs
+    for module in modules:
+        monkeypatch.setattr(module, 'run', counting)
+    return entered
 
 
 def test_a_tail_call_of_a_leaf_lambda_is_a_direct_call(monkeypatch):
@@ -553,13 +560,7 @@ def test_a_tail_call_of_a_leaf_lambda_is_a_direct_call(monkeypatch):
           '(define (via-h x) (+ 0 (h x))) (define (via-top x) (+ 0 (top x))) (via-top (list 1)) (via-top (list 1))'
           '(via-h (list 1))', '<t>')
     assert s.genv.lookup(sym('leaf')).leaf is not None and s.genv.lookup(sym('h')).leaf is None
-    entered = []
-    real = support.run
-
-    def counting(p, fr, site, D):
-        entered.append(p.name)
-        return real(p, fr, site, D)
-    monkeypatch.setattr(support, 'run', counting)
+    entered = runs_counted(monkeypatch, support)
     assert s.run('(via-h (list 7))', '<t>') == 7 and entered == []
     assert s.run('(via-top (list 8))', '<t>') == 8 and entered == ['h']
 
