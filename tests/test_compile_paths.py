@@ -361,6 +361,14 @@ PROGRAMS += [
     "(define (f n acc) (if (= n 0) (car acc) (f (- n 1) (if (= n 3) 0.5 (+ acc 1))))) (f 6 0)",
     "(define (f n acc) (if (= n 0) acc (f (- n 1) (* acc 3)))) (list (f 100 1) (f 3 1.0) (f 3 -0.0))",
     "(define (g n) (if (< n 2) (car n) (+ (g (- n 1)) 1))) (try-catch (g 3) (e) e)",
+    # ... a call of itself in the integer copy returning an exact integer while OK holds (kinds._ResultAudit):
+    # OK failing in the middle of the recursion, other kinds of result, a failure below
+    "(define (flip) (set! + (lambda (a b) (list 'sum a b))) 0) "
+    "(define (g n) (if (< n 2) (begin (if (= n 0) (flip) 0) n) (+ (g (- n 1)) (g (- n 2))))) (list (g 4) (g 3))",
+    "(define (g n) (if (< n 2) (if (= n 0) 0.5 n) (+ (g (- n 1)) (g (- n 2))))) (list (g 6) (g 1))",
+    "(define (g n) (if (< n 2) (if (= n 0) \"s\" n) (+ (g (- n 1)) (g (- n 2))))) (try-catch (g 4) (e) e)",
+    "(define (g n) (if (< n 2) (car n) (* (g (- n 1)) 2))) (try-catch (g 5) (e) e)",
+    "(define (g n) (if (< n 2) n (- (g (- n 1)) (* 3 (g (- n 2)))))) (list (g 20) (g 21))",
     # ... a walk's integer copy per element (walks._loop), over a local a lambda captures: other kinds, failures
     "(define (f l p) (filter (lambda (x) (not (= 0 (mod x p)))) l)) "
     "(map (lambda (a) (try-catch (apply f a) (e) e)) '(((1 2 3 4 -5 6) 2) ((1 2.0 3) 2) ((1 2 3) 2.5) ((1 2) 0) "
@@ -563,6 +571,19 @@ def test_a_tail_call_of_a_leaf_lambda_is_a_direct_call(monkeypatch):
     entered = runs_counted(monkeypatch, support)
     assert s.run('(via-h (list 7))', '<t>') == 7 and entered == []
     assert s.run('(via-top (list 8))', '<t>') == 8 and entered == ['h']
+
+
+def test_a_call_of_itself_known_to_return_an_exact_integer_while_ok_holds(monkeypatch):
+    # fib's integer copy adds its calls' values under OK alone; a function that may return
+    # another kind keeps the class tests
+    s = session(monkeypatch, True)
+    s.run('(define (fib n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))'
+          '(define (fibf n) (if (< n 2) 1.5 (+ (fibf (- n 1)) (fibf (- n 2)))))', '<t>')
+    fib = s.python_source(s.genv.lookup(sym('fib')))
+    assert ' if OK else ' in fib and fib.count('.__class__ is int and ') < s.python_source(
+        s.genv.lookup(sym('fibf'))).count('.__class__ is int and ')
+    assert ' if OK else ' not in s.python_source(s.genv.lookup(sym('fibf')))
+    assert s.run('(list (fib 20) (fibf 5))', '<t>').car == 6765
 
 
 def test_the_binding_forms_are_compiled(monkeypatch):

@@ -23,6 +23,8 @@ from .inline import _is
 from .nodes import statements, walk
 
 INT, FLOAT, BOOL, LIST = 'int', 'float', 'bool', 'List'     # LIST: a cell, never EMPTY (a pair)
+INT_IF_OK = 'int if OK'     # an exact integer if OK holds (then or later): see _ResultAudit
+OK_FALSE = '%OK'            # a key of `known`: present (False) where OK no longer holds
 SPECIALIZED_NODES = 5000        # a body this large (in ast nodes) is not copied
 
 
@@ -101,7 +103,7 @@ def _fold(e, known: dict):
             if op is ast.Is and left.__class__ is ast.Attribute and left.attr == '__class__' \
                     and left.value.__class__ is ast.Name and right.__class__ is ast.Name:
                 k = known.get(left.value.id)
-                if k is not None:
+                if k is not None and k != INT_IF_OK:
                     return _const(k == right.id, e)
             if (op is ast.Is or op is ast.IsNot) and left.__class__ is ast.Name and known.get(left.id) == LIST \
                     and right.__class__ is ast.Name and right.id in ('EMPTY', 'NIL'):
@@ -135,6 +137,8 @@ def _fold(e, known: dict):
         e.test = _fold(e.test, known)
         if e.test.__class__ is ast.Constant and type(e.test.value) is bool:
             return _fold(e.body if e.test.value else e.orelse, known)
+        if _integers_if_ok(e, known):
+            e.test = ast.copy_location(ast.Name('OK', ast.Load()), e.test)
         e.body = _fold(e.body, known)
         e.orelse = _fold(e.orelse, known)
         return e
@@ -155,6 +159,31 @@ def _fold(e, known: dict):
     return e
 
 
+def _integers_if_ok(e, known) -> bool:
+    """True if IfExp e is an inlined builtin's guard (its other branch ends
+    in the builtin's call) testing only that locals are exact integers, each
+    known to be one, some only while OK holds: OK alone decides it."""
+    other = e.orelse
+    while other.__class__ is ast.IfExp:
+        other = other.orelse
+    if not (other.__class__ is ast.Call and other.func.__class__ is ast.Name and other.func.id == 'CALL_BUILTIN'):
+        return False
+    test = e.test
+    parts = test.values if test.__class__ is ast.BoolOp and test.op.__class__ is ast.And else [test]
+    kinds = [_int_test_kind(t, known) for t in parts]
+    return all(k in (INT, INT_IF_OK) for k in kinds) and INT_IF_OK in kinds
+
+
+def _int_test_kind(t, known):
+    """What is known of the local t tests to be an exact integer, if t is `n.__class__ is int`."""
+    if t.__class__ is ast.Compare and len(t.ops) == 1 and t.ops[0].__class__ is ast.Is \
+            and t.left.__class__ is ast.Attribute and t.left.attr == '__class__' \
+            and t.left.value.__class__ is ast.Name and t.comparators[0].__class__ is ast.Name \
+            and t.comparators[0].id == INT:
+        return known.get(t.left.value.id)
+    return None
+
+
 def _pair_known(e):
     """The local that e, once it has a value, shows to be a pair: e is
     `x.car` (or cdr) behind the pair guard, else the builtin that fails
@@ -167,7 +196,7 @@ def _pair_known(e):
 
 # ── statements ──
 
-def simplify(fdef: ast.FunctionDef) -> None:
+def simplify(fdef: ast.FunctionDef, root: bool = True) -> None:
     """Fold fdef's known kinds into its code (each nested function on its
     own; a local a nested function assigns, `nonlocal`, is never known: one
     it only reads changes only where fdef assigns it)."""
@@ -175,7 +204,80 @@ def simplify(fdef: ast.FunctionDef) -> None:
     for st in statements(fdef.body):
         if st.__class__ is ast.FunctionDef:
             seen.update(name for n in walk(st) if n.__class__ is ast.Nonlocal for name in n.names)
-    fdef.body, _ = _block(fdef.body, {}, seen)
+    outer, _AUDIT[0] = _AUDIT[0], _ResultAudit(fdef.name, root)
+    try:
+        fdef.body, _ = _block(fdef.body, {}, seen)
+    finally:
+        _AUDIT[0] = outer
+
+
+class _ResultAudit:
+    """The copy without counting of a function that is no loop
+    (lower.uncounted), folded once more assuming that a call of the function
+    itself with INTS (and, for the root, such a call past the gate, GATED),
+    returning while OK holds, returned an exact integer (INT_IF_OK: an
+    integer copy's guards then test OK alone). The assumption holds, by
+    induction on the calls' depth, if every return of the copy gives an
+    exact integer wherever OK may hold (`returns`: all true); else the copy
+    is folded as before. `on`: while the copy is being folded so."""
+    __slots__ = ('me', 'root', 'on', 'returns', 'loops')
+
+    def __init__(self, me, root):
+        self.me, self.root, self.on, self.returns, self.loops = me, root, False, [], False
+
+    def result(self, value, known) -> bool:
+        """True if `x = value` gives x INT_IF_OK: a call of the function itself with INTS."""
+        if value.__class__ is not ast.Call or value.func.__class__ is not ast.Name:
+            return False
+        if value.func.id == self.me:
+            return bool(value.args) and value.args[-1].__class__ is ast.Name and value.args[-1].id == 'INTS'
+        return (self.root and value.func.id == 'GATED' and value.args[0].__class__ is ast.Name
+                and value.args[0].id == 'SELF' and value.args[1].__class__ is ast.List
+                and all(kind_of(a, known) == INT for a in value.args[1].elts))
+
+    def returned(self, value, known) -> None:
+        if known.get(OK_FALSE) is False:
+            return              # OK no longer holds: nothing to show
+        if value.__class__ is ast.IfExp and value.test.__class__ is ast.Name and value.test.id == 'OK':
+            value = value.body
+        sure = {k: (INT if v == INT_IF_OK else v) for k, v in known.items()}
+        self.returns.append(kind_of(value, sure) == INT)
+
+
+_AUDIT: list = [None]           # the _ResultAudit of the function being folded
+
+
+def _audited(body, known, seen, audit):
+    """The uncounted copy `body` folded assuming its calls of itself return
+    exact integers while OK holds, if that proves true; else folded as before."""
+    trial = _clone(body, {})
+    audit.on, audit.returns, audit.loops = True, [], False
+    try:
+        folded, k = _block(trial, dict(known), seen)
+    finally:
+        audit.on = False
+    if audit.returns and all(audit.returns) and not audit.loops:
+        return folded, k
+    return _block(body, known, seen)
+
+
+def _ok_false(test, then: dict, orelse: dict) -> None:
+    """Mark the branch of an `if` in which OK no longer holds, if one is
+    sure: the other branch of `if OK`, the branch of `if not OK and …`, and
+    of a test that a local known to be an exact integer while OK holds is
+    of another class (a pending tail call: `x.__class__ is tuple`)."""
+    if test.__class__ is ast.Name and test.id == 'OK':
+        orelse[OK_FALSE] = False
+        return
+    first = test.values[0] if test.__class__ is ast.BoolOp and test.op.__class__ is ast.And else test
+    if first.__class__ is ast.UnaryOp and first.op.__class__ is ast.Not and first.operand.__class__ is ast.Name \
+            and first.operand.id == 'OK':
+        then[OK_FALSE] = False
+    elif first.__class__ is ast.Compare and len(first.ops) == 1 and first.ops[0].__class__ is ast.Is \
+            and first.left.__class__ is ast.Attribute and first.left.attr == '__class__' \
+            and first.left.value.__class__ is ast.Name and then.get(first.left.value.id) == INT_IF_OK \
+            and first.comparators[0].__class__ is ast.Name and first.comparators[0].id != INT:
+        then[OK_FALSE] = False
 
 
 def _assigned(nodes) -> set:
@@ -233,15 +335,28 @@ def _block(stmts, known, seen):
                 continue
             then = dict(known)
             then.update({k: v for k, v in _learned(getattr(st, 'holds', st.test), known).items() if k not in seen})
-            st.body, k1 = _block(st.body, then, seen)
+            orelse = dict(known)
+            audit = _AUDIT[0]
+            if audit is not None and audit.on:
+                _ok_false(st.test, then, orelse)
+            if audit is not None and not audit.on and getattr(st, 'uncounted_copy', False):
+                st.body, k1 = _audited(st.body, then, seen, audit)
+            else:
+                st.body, k1 = _block(st.body, then, seen)
             if getattr(st, 'integer_copy', False):
                 k2 = None           # the general body: knowing nothing of the parameters, left as it is
             else:
-                st.orelse, k2 = _block(st.orelse, dict(known), seen)
+                st.orelse, k2 = _block(st.orelse, orelse, seen)
             if not st.body:
                 st.body = [ast.copy_location(ast.Pass(), st)]
             known = _merge(k1, k2)
+            if audit is not None and audit.on:
+                for a, b in ((k1, k2), (k2, k1)):       # where OK no longer holds, "if OK" holds for good
+                    if a is not None and a.get(OK_FALSE) is False and b is not None:
+                        known.update((n, v) for n, v in b.items() if v == INT_IF_OK)
         elif cls is ast.While:          # (a self tail call's loop: it rebinds the parameters)
+            if _AUDIT[0] is not None:
+                _AUDIT[0].loops = True
             holds = getattr(st, 'holds', None)      # a test true at each entry of the body (lower.uncounted)
             entry = {} if holds is None else {k: v for k, v in _learned(holds, {}).items() if k not in seen}
             st.body, _ = _block(st.body, entry, seen)
@@ -264,6 +379,9 @@ def _block(stmts, known, seen):
             else:
                 known = _forget(known, _assigned(targets))
             known.update((n, kp) for n, kp in parts if n not in seen)
+            audit = _AUDIT[0]
+            if k is None and audit is not None and audit.on and audit.result(st.value, known):
+                k = INT_IF_OK
             if k is not None and len(st.targets) == 1 and st.targets[0].__class__ is ast.Name \
                     and st.targets[0].id not in seen:
                 known[st.targets[0].id] = k
@@ -273,13 +391,16 @@ def _block(stmts, known, seen):
             if st.value is not None:
                 st.value = _fold(st.value, known)
             if cls is ast.Return:
+                audit = _AUDIT[0]
+                if audit is not None and audit.on:
+                    audit.returned(st.value if st.value is not None else ast.Constant(None), known)
                 known = None
         elif cls is ast.Raise or cls is ast.Continue or cls is ast.Break:
             if cls is ast.Raise and st.exc is not None:
                 st.exc = _fold(st.exc, known)
             known = None
         elif cls is ast.FunctionDef:
-            simplify(st)
+            simplify(st, root=False)
             known = _forget(known, {st.name})
         elif cls is ast.Nonlocal or cls is ast.Pass:
             pass

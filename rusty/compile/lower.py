@@ -280,6 +280,7 @@ class Lowering:
         if self_called:
             test = ast.BoolOp(ast.Or(), [is_(name(counting.SELF_CALL), name('INTS')), test])
         entry = ast.If(test, [ast.Try(body, [handler], [], [])], [])
+        entry.uncounted_copy = not looped       # (kinds.py: what its calls of itself return)
         entry.holds = parts[0] if len(parts) == 1 else ast.BoolOp(ast.And(), parts)   # (guards.py, kinds.py)
         return [entry]
 
