@@ -2,11 +2,11 @@
 evaluator (RUSTY_SPECIALIZE=0): map, filter and for-each walking a list with
 a compiled lambda (support.list_walker: the lambda's function called in the
 loop), foldl and reduce (support.folder: + and * of exact integers as
-Python's own), and `list`
-of a few arguments built in place (inline.VARIADIC). Each
-program runs both ways with identical output, error report (message, place,
-backtrace) and exit status; the walker and the folder are also compared
-in process with apply.list_walker and apply.folder, element by element. Also: the Lambda values compiled code
+Python's own), and `list` of a few arguments built in place
+(inline.VARIADIC). Each program runs both ways with identical output, error
+report (message, place, backtrace) and exit status; the walker and the
+folder are also compared in process with apply.list_walker and
+apply.folder, element by element. Also: the Lambda values compiled code
 makes (support.LambdaMaker) against Lambda's own constructor."""
 import io
 
@@ -59,7 +59,7 @@ PROGRAMS = [
     "(define (f l) (sort l (lambda (a b) (< a b)))) (f '(3 1 x 2))",
     "(define (lt a b) (< a b)) (define (f l) (sort l (lambda (a b) (lt b a)))) (list (f '(1 3 2)) (f '(1 z)))",
     "(display (sort '(3 1 2) (lambda (a b) (display a) (< a b))))",
-    # foldl and reduce (support.folder): + and * over exact integers, then whatever comes; a compiled lambda
+    # foldl and reduce (support.folder): + and * over exact integers, then whatever comes; lambdas
     "(list (foldl + 0 '(1 2 3)) (foldl * 1 (iota 30 1)) (reduce + 0 '()) (foldl + 0 '(1 2.5 3)) (foldl + 0.5 '(1 2)))",
     "(foldl + 0 '(1 2 a 4))",
     "(define (f l) (reduce * 1 l)) (f (list 1 2 \"s\" 3))",
