@@ -63,22 +63,19 @@ def compiled_caller(depth: Depth):
     return link.support.procedure_caller(depth, link.session_namespace(depth))
 
 
-def compiled_list_walker(depth: Depth, call):
-    """The builtins' `walk` over `call`, entering compiled lambdas directly."""
+def builtin_loops(depth: Depth, call, genv, compiled: bool):
+    """The builtins' loops over `call`: walk(p, lst, mode) for map, filter
+    and for-each, fold(f, acc, lst) for foldl, sort_by(items, less) for
+    sort's comparisons. The reference's (apply.py), or, when `compiled`, the
+    compiler's over them (compile/support.py: compiled lambdas entered
+    directly, and their other fast paths)."""
+    walk, fold, sort_by = list_walker(call), folder(call), sorter(call)
+    if not compiled:
+        return walk, fold, sort_by
     link = import_module('rusty.compile.link')
-    return link.support.list_walker(depth, link.session_namespace(depth), call, list_walker(call))
-
-
-def compiled_folder(depth: Depth, call):
-    """The builtins' `fold` over `call`, entering compiled lambdas directly."""
-    link = import_module('rusty.compile.link')
-    return link.support.folder(depth, link.session_namespace(depth), folder(call))
-
-
-def compiled_sorter(depth: Depth, call, genv):
-    """The builtins' `sort_by` over `call`, entering compiled lambdas directly."""
-    link = import_module('rusty.compile.link')
-    return link.support.sorter(depth, link.session_namespace(depth), call, sorter(call), genv)
+    support, ns = link.support, link.session_namespace(depth)
+    return (support.list_walker(depth, ns, call, walk), support.folder(depth, ns, fold),
+            support.sorter(depth, ns, call, sort_by, genv))
 
 
 # ── Builtin tables and the standard library (loaded once per process) ────
@@ -177,15 +174,9 @@ class Session:
         capacity = self.worker.callback_capacity(self.depth.limit)
         if capacity is not None:     # a small stack (ulimit -v): bound nested callbacks
             self.call = bounded_call(self.call, capacity)
-        # walk(p, lst, mode): map, filter and for-each's loop (apply.list_walker)
-        self.walk = (compiled_list_walker(self.depth, self.call) if fast is not None and capacity is None
-                     else list_walker(self.call))
-        # fold(f, acc, lst): foldl's loop (apply.folder)
-        self.fold = (compiled_folder(self.depth, self.call) if fast is not None and capacity is None
-                     else folder(self.call))
-        # sort_by(items, less): sort's comparisons (apply.sorter)
-        self.sort_by = (compiled_sorter(self.depth, self.call, self.genv) if fast is not None and capacity is None
-                        else sorter(self.call))
+        # walk(p, lst, mode), fold(f, acc, lst), sort_by(items, less): the builtins' loops (builtin_loops)
+        self.walk, self.fold, self.sort_by = builtin_loops(self.depth, self.call, self.genv,
+                                                           fast is not None and capacity is None)
         for module, names in table_index():
             if module != LIBRARY_PRIMITIVES:
                 lazy.bind_builtins(self.genv, module, names, self.builtin)

@@ -200,7 +200,7 @@ def library_spec(unit, lam, name: str, nargs: int):
     """The builder of library lambda `lam` called as `name` with nargs
     arguments, if it is the library's own and computed in place."""
     spec = LIBRARY.get(lam.name)
-    if spec is None or nargs != 1:
+    if spec is None or nargs != 1 or lam.fast != 1:
         return None
     find = getattr(unit.interp, 'library_procedure', None)
     return spec if find is not None and find(lam.name) is lam else None

@@ -211,7 +211,7 @@ class Lowering:
         first = len(self.table) + 1
         stmts += self.body(body, scope, span, fn, tail=True)
         if not fn.assigned_outer:
-            stmts = kinds.specialize(stmts, fn.params, self.stable, _is_temp, self.fresh)
+            stmts = kinds.specialize(stmts, fn.params, self.stable, is_temp, self.fresh)
         lines = range(first, len(self.table) + 1)
         if fn.looped:
             tail = ast.IfExp(is_(name('site'), const(None)), const(None),
@@ -262,7 +262,7 @@ class Lowering:
         parts = list(spec_test.values) if spec_test.__class__ is ast.BoolOp else [spec_test]
         at = 1 if parts[0].__class__ is ast.Name and parts[0].id == 'OK' else 0
         parts.insert(at, is_(name('PROF'), const(None)))
-        body = kinds.twin(spec_body, _is_temp, self.fresh)
+        body = kinds.twin(spec_body, is_temp, self.fresh)
         for node in walk(ast.Module(body, [])):
             if getattr(node, 'self_call', False):
                 node.uncounted = True
@@ -512,7 +512,7 @@ class Lowering:
         """True if e is a temporary (set once, by its own form) or a
         parameter or `let` variable no set! changes: nothing evaluated after
         it can change it."""
-        return e.__class__ is ast.Name and (_is_temp(e.id) or (e.id in self.stable and e.id in self.bound_once))
+        return e.__class__ is ast.Name and (is_temp(e.id) or (e.id in self.stable and e.id in self.bound_once))
 
     def dispatch(self, x, cells, head_stmts, p, scope, span, fn, tail, first=None, known=None):
         """The generic call once the head's value is in p: a macro expands,
@@ -680,9 +680,6 @@ class Lowering:
         watches calls), no profiler counts calls (PROF: counting.py) and its
         guard holds; the lambda called when the guard fails (its arguments
         computed once); the generic call otherwise."""
-        n = len(cells)
-        if b.fast != n:
-            return self.library_dispatch(x, cells, cell, b, spec, scope, span, fn, tail)
         room = (ast.Compare(name('GATE'), [ast.GtE()], [const(0)]) if tail
                 else ast.Compare(name('d'), [ast.Lt()], [name('GATE')]))
         test = ast.BoolOp(ast.And(), [self.ok(cell, b), room, is_(name('PROF'), const(None))])
@@ -704,20 +701,6 @@ class Lowering:
         fast = arg_stmts + [ast.If(guard, [assign(r, value)], called)]
         o_stmts, o_value = other
         return [ast.If(test, fast, o_stmts + [assign(r, o_value)])], name(r)
-
-    def library_dispatch(self, x, cells, cell, b, spec, scope, span, fn, tail):
-        """library_call for a lambda of another arity: the generic call's
-        steps, computed in place as its first case."""
-        p = self.fresh('p')
-        room = (ast.Compare(name('GATE'), [ast.GtE()], [const(0)]) if tail
-                else ast.Compare(name('d'), [ast.Lt()], [name('GATE')]))
-
-        def first(args):
-            guard, value = spec(*args)
-            return ast.BoolOp(ast.And(), [is_(name(p), self.k(b)), room, is_(name('PROF'), const(None)),
-                                          guard]), value
-        head = [assign(p, attr(self.k(cell), 'value')), self.missing(p, cell, x, scope, span)]
-        return self.dispatch(x, cells, head, p, scope, span, fn, tail, first)
 
     def builtin_body(self, p, args, site, r):
         """A builtin in p (of the arity) called directly, as apply.call_builtin does."""
@@ -889,7 +872,7 @@ class Lowering:
         temporary e, each leaves `value is not False` there instead, a bool
         (which kinds.py folds to the value when that is a bool already)."""
         s, e = self.value(x, scope, span, fn)
-        if e.__class__ is ast.Name and _is_temp(e.id) and s and _leaves_in(s[-1], e.id):
+        if e.__class__ is ast.Name and is_temp(e.id) and s and _leaves_in(s[-1], e.id):
             _test_in(s[-1], e.id)
             return s, e
         return s, _is_not(e, const(False))
@@ -1221,9 +1204,6 @@ def _size(x, limit: int) -> int:
     return n
 
 
-_is_temp = is_temp
-
-
 def _located(node, where):
     """node, with every part of it that has no position given where's."""
     for n in walk(node):
@@ -1319,7 +1299,7 @@ def fuse_tests(fdef) -> tuple:
     for node in walk(fdef):
         kind = node.__class__
         if kind is ast.Name:
-            if _is_temp(node.id):
+            if is_temp(node.id):
                 uses[node.id] = uses.get(node.id, 0) + 1
         elif kind is ast.FunctionDef:
             defs.append(node)
@@ -1376,7 +1356,7 @@ def coalesce(fdef) -> None:
         for child in children(node):
             if child.__class__ is ast.FunctionDef or child.__class__ is ast.Lambda:
                 continue
-            if child.__class__ is ast.Name and _is_temp(child.id):
+            if child.__class__ is ast.Name and is_temp(child.id):
                 order.append(child)
                 first, _ = spans.get(child.id, (len(order), 0))
                 spans[child.id] = (first, len(order))

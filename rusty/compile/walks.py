@@ -143,7 +143,7 @@ def _loop(low, mode, lscope, body, lst, r, site, span, fn) -> list:
     first = len(low.table) + 1
     b_stmts, value = low.body(body, lscope, span, fn, False)
     lines = range(first, len(low.table) + 1)
-    w, hd, last, c = low.fresh(), low.fresh(), low.fresh(), low.fresh()     # (temporaries: lower._is_temp)
+    w, hd, last, c = low.fresh(), low.fresh(), low.fresh(), low.fresh()     # (temporaries: nodes.is_temp)
     def hang(x):        # a fresh cell holding x hung on the last
         return [assign(c, call(name('NEW'))), ast.Assign([attr_store(name(c), 'car')], x),
                 ast.Assign([attr_store(name(last), 'cdr')], name(c)), assign(last, name(c))]
