@@ -196,6 +196,23 @@ def test_ctrl_c_at_the_prompt_discards_the_buffer():
     assert lines(out) == ['=> 42', '', 'Goodbye.', '']
 
 
+def test_a_prompt_cancelled_by_a_late_ctrl_c_is_a_ctrl_c_at_the_prompt(monkeypatch):
+    # a SIGINT landing inside prompt_toolkit's own event loop surfaces as its cancellation
+    # (seen once in a loaded run of test_repl_terminal): the REPL goes on, no traceback
+    import asyncio
+    from prompt_toolkit import PromptSession
+    real, calls = PromptSession.prompt, []
+
+    def prompt(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise asyncio.CancelledError()
+        return real(self, *args, **kwargs)
+    monkeypatch.setattr(PromptSession, 'prompt', prompt)
+    out, _ = drive('(+ 1 2)' + ENTER + '(+ 40 2)' + ENTER + CTRL_D)
+    assert lines(out) == ['=> 3', '=> 42', '', 'Goodbye.', ''] and len(calls) == 4
+
+
 def test_ctrl_d_with_text_in_the_buffer_does_not_exit():
     out, _ = drive('(+ 2 3)' + '\x1b[D' * 2 + CTRL_D + ENTER + CTRL_D)
     assert lines(out) == ['=> 2', '', 'Goodbye.', '']     # it deleted the '3' under the cursor

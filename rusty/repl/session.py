@@ -12,6 +12,7 @@ import os
 import shutil
 import sys
 import threading
+from asyncio import CancelledError      # (prompt_toolkit has loaded asyncio: the REPL's own import)
 
 from .. import __version__
 from ..errors import Exit, Interrupted, RustyError, out_of_memory
@@ -230,8 +231,9 @@ class Repl:
         self.out.flush()
         try:
             text = self.prompt.prompt()
-        except KeyboardInterrupt:
-            return None             # Ctrl-C at the prompt: the buffer is gone
+        except (KeyboardInterrupt, CancelledError):
+            return None             # Ctrl-C at the prompt: the buffer is gone (prompt_toolkit's own
+                                    # loop may report a SIGINT at the wrong moment as its cancellation)
         except EOFError:
             return meta.QUIT
         return self.handle(text)
