@@ -27,6 +27,7 @@ from . import counting, guards, kinds, trmc, walks
 from .nodes import (L, S, assign, attr, attr_store, call, children, const, is_, is_not, is_temp, name, statements,
                     store, walk)
 from .inline import INT_CLOSED, PAIR_ONLY, _is_not, inline_spec, library_spec
+from .hoist import hoist
 
 
 class Unsupported(Exception):
@@ -182,6 +183,7 @@ class Lowering:
         defs, handlers = fuse_tests(fdef)
         for node in defs:
             coalesce(node)
+        hoist(fdef, self.stable & self.bound_once)
         give_back_first(handlers, self.stamp)
         if top.consed:
             trmc.finish_returns(fdef)

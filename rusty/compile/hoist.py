@@ -1,0 +1,215 @@
+"""Tests a loop makes of a variable it never changes, made once before it.
+
+A loop's body (a self tail loop, a walk) tests the values it calls and
+computes with each time round: that a local procedure is a compiled lambda
+of the arity, with a function to call directly (`p.__class__ is Lambda and
+p.fast == n and (q := p.direct) is not None`), or that a number is an exact
+integer (`p.__class__ is int`). When p is a Lisp variable that only its
+binding form assigns (a parameter or a `let` variable no `set!` targets:
+Lowering.stable and bound_once) and the loop does not bind it, nothing can
+change p while the loop runs (no other code may assign it), so the answer
+is the same each time round. `hoist` computes it once before the loop,
+into a local of its own:
+
+- the procedure's function, or None: the test becomes `(q := h) is not None
+  or <the test>` (a lambda compiled only later, `direct` still None at the
+  loop's entry, is called directly once it is);
+- the class test's value: the test becomes that local.
+
+p may be unbound before the loop (a `letrec` procedure read before its
+binding): the hoisted read then gives None (or False) and the loop makes
+its own test as before, which reports the failure where it happens.
+"""
+import ast
+
+from .nodes import attr, const, is_, is_not, name, store, walk
+
+_CLASSES = frozenset(('int', 'float', 'List', 'Lambda', 'Symbol'))
+
+
+def hoist(fdef: ast.FunctionDef, stable: set) -> None:
+    """Hoist the invariant tests of every loop of fdef and of the functions
+    it defines (`stable`: the Python names of the Lisp variables that only
+    their binding form assigns)."""
+    count = [0]
+    for node in [n for n in walk(fdef) if n.__class__ is ast.FunctionDef]:
+        node.body = _block(node.body, stable, count)
+
+
+def _stores(top) -> set:
+    """The names the code of top assigns (not inside the functions it
+    defines, whose names it assigns)."""
+    out = set()
+    todo = [top]
+    while todo:
+        node = todo.pop()
+        cls = node.__class__
+        if cls is ast.FunctionDef:
+            out.add(node.name)
+            if node is not top:
+                continue
+            out.update(a.arg for a in node.args.args)
+        elif cls is ast.Name and node.ctx.__class__ is not ast.Load:
+            out.add(node.id)
+        elif cls is ast.Lambda:
+            continue
+        for field in node._fields:
+            v = getattr(node, field, None)
+            if v.__class__ is list:
+                todo += [x for x in v if isinstance(x, ast.AST)]
+            elif isinstance(v, ast.AST):
+                todo.append(v)
+    return out
+
+
+def _block(stmts: list, stable: set, count: list) -> list:
+    """stmts with each loop preceded by its hoisted tests: a loop's tests
+    of the variables it does not assign, an inner loop's of those it alone
+    does not (not looking into nested functions: hoist visits each)."""
+    out = []
+    for st in stmts:
+        if st.__class__ is ast.FunctionDef:
+            out.append(st)
+            continue
+        before = []
+        if st.__class__ is ast.While:
+            fixed = stable - _stores(st)
+            if fixed:
+                before = _hoisted(st, fixed, count)
+        for field in ('body', 'orelse', 'finalbody'):
+            inner = getattr(st, field, None)
+            if inner and inner.__class__ is list:
+                setattr(st, field, _block(inner, stable, count))
+        for h in getattr(st, 'handlers', ()):
+            h.body = _block(h.body, stable, count)
+        out += before
+        out.append(st)
+    return out
+
+
+def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
+    """The statements computing loop's invariant tests (its body rewritten
+    to use them)."""
+    made: dict = {}         # (kind, p, n) -> the local holding the answer
+    before = []
+
+    def local(key, value, failed):
+        h = made.get(key)
+        if h is None:
+            count[0] += 1
+            h = made[key] = 'hoisted%d_' % count[0]
+            before.append(_guarded(h, value, failed, loop))
+        return h
+
+    for node in _loop_nodes(loop):
+        if node.__class__ is ast.If or node.__class__ is ast.IfExp:
+            found = _callee_test(node.test, fixed)
+            if found is not None:
+                p, n, q = found
+                value = ast.IfExp(ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Lambda')),
+                                                         ast.Compare(attr(name(p), 'fast'), [ast.Eq()], [const(n)])]),
+                                  attr(name(p), 'direct'), const(None))
+                h = local(('direct', p, n), value, const(None))
+                node.test = _at(ast.BoolOp(ast.Or(), [is_not(ast.NamedExpr(store(q), name(h)), const(None)),
+                                                      node.test]), node.test)
+                continue
+        for field in node._fields:
+            v = getattr(node, field, None)
+            if v.__class__ is list:
+                for i, x in enumerate(v):
+                    cls = _class_test(x, fixed)
+                    if cls is not None:
+                        v[i] = _at(name(local(('class',) + cls, x, const(False))), x)
+            else:
+                cls = _class_test(v, fixed)
+                if cls is not None:
+                    setattr(node, field, _at(name(local(('class',) + cls, v, const(False))), v))
+    return before
+
+
+def _loop_nodes(loop):
+    """The nodes of loop, not inside a function it defines, parents first."""
+    todo = [loop]
+    while todo:
+        node = todo.pop()
+        yield node
+        for field in node._fields:
+            v = getattr(node, field, None)
+            if v.__class__ is list:
+                todo += [x for x in v if isinstance(x, ast.AST) and x.__class__ is not ast.FunctionDef
+                         and x.__class__ is not ast.Lambda]
+            elif isinstance(v, ast.AST) and v.__class__ is not ast.Lambda:
+                todo.append(v)
+
+
+def _guarded(h: str, value, failed, at) -> ast.Try:
+    """`h = value`, or `h = failed` where value reads an unbound variable."""
+    return _at(ast.Try([ast.Assign([store(h)], value)],
+                       [ast.ExceptHandler(name('NameError'), None, [ast.Assign([store(h)], failed)])], [], []), at)
+
+
+def _at(new, old):
+    """new, its nodes without a position given old's line."""
+    for node in walk(new):
+        if 'lineno' in node._attributes and not hasattr(node, 'lineno'):
+            node.lineno = node.end_lineno = old.lineno
+            node.col_offset = node.end_col_offset = 0
+    return new
+
+
+def _callee_test(test, fixed: set):
+    """(p, n, q) when test is `p.__class__ is Lambda and p.fast == n and
+    ((q := p.direct) is not None)` of a fixed p, else None."""
+    if test.__class__ is not ast.BoolOp or test.op.__class__ is not ast.And or len(test.values) != 3:
+        return None
+    a, b, c = test.values
+    p = _attr_of(_single(a, ast.Is), '__class__')
+    if p is None or p not in fixed or not _is_name(a.comparators[0], 'Lambda'):
+        return None
+    if _attr_of(_single(b, ast.Eq), 'fast') != p or b.comparators[0].__class__ is not ast.Constant:
+        return None
+    if _single(c, ast.IsNot) is None or c.left.__class__ is not ast.NamedExpr \
+            or _attr_of(c.left.value, 'direct') != p or not _is_none(c.comparators[0]):
+        return None
+    return p, b.comparators[0].value, c.left.target.id
+
+
+def _class_test(x, fixed: set):
+    """(p, class name) when x is `p.__class__ is C` of a fixed p and one of
+    the classes values have, else None."""
+    if x.__class__ is not ast.Compare:
+        return None
+    p = _attr_of(_single(x, ast.Is), '__class__')
+    if p is None or p not in fixed:
+        return None
+    c = x.comparators[0]
+    if c.__class__ is not ast.Name or c.id not in _CLASSES:
+        return None
+    return p, c.id
+
+
+def _single(x, op):
+    """x if it is a comparison of one operator of class op."""
+    if x.__class__ is ast.Compare and len(x.ops) == 1 and x.ops[0].__class__ is op:
+        return x
+    return None
+
+
+def _attr_of(x, a: str):
+    """The name whose attribute `a` x reads (x: a comparison, or an attribute), else None."""
+    if x is None:
+        return None
+    if x.__class__ is ast.Compare:
+        x = x.left
+    if x.__class__ is ast.Attribute and x.attr == a and x.value.__class__ is ast.Name and x.ctx.__class__ is ast.Load:
+        return x.value.id
+    return None
+
+
+def _is_name(x, n: str) -> bool:
+    return x.__class__ is ast.Name and x.id == n
+
+
+def _is_none(x) -> bool:
+    return x.__class__ is ast.Constant and x.value is None
+

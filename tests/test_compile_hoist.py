@@ -1,0 +1,67 @@
+"""Tests a loop makes of a variable it never changes, made once before the
+loop (compile/hoist.py): whether a local procedure is a compiled lambda
+to call directly, whether a captured number is an exact integer. Each
+program runs both ways (the reference evaluator, RUSTY_SPECIALIZE=0, and
+the compiler) with identical output, error report and exit status: the
+procedure compiled only while the loop runs, a procedure read before its
+`letrec` binding, one that `set!` replaces (from the loop or from a
+closure it calls), captured numbers of every class."""
+import io
+
+import pytest
+
+from rusty.runtime import Session
+from rusty.values import sym
+from test_paths_agree import assert_same, both_ways
+
+COUNTER = """
+(define (make-counter)
+  (let ((n 0)) (lambda () (set! n (+ n 1)) n)))
+(define (count-up k)
+  (let ((c (make-counter)))
+    (let loop ((i 0))
+      (if (< i k) (begin (c) (loop (+ i 1))) (c)))))
+"""
+
+PROGRAMS = [
+    COUNTER + "(list (count-up 10) (count-up 0) (count-up 1000))",
+    # the procedure a parameter: a new one for each run of the loop; one the reference made, compiled
+    # after its first call (inside the loop); a builtin; a lambda of another arity (the loop's own error)
+    "(define (run c k) (let loop ((i 0) (acc '())) (if (< i k) (loop (+ i 1) (cons (c) acc)) acc)))"
+    " (define (k x) (lambda () x))"
+    " (display (list (run (k 1) 3) (run (k 'b) 2) (run (lambda () 'ref) 3) (run newline 1))) (run car 2)",
+    "(define (run c k) (let loop ((i 0)) (when (< i k) (c i) (loop (+ i 1)))))"
+    " (run (lambda (x) (display x)) 3) (run (lambda (x y) x) 2)",
+    # set! replaces the procedure: from the loop itself, from a closure the loop calls
+    "(define (f) (let ((c (lambda () 1)) (out '()))"
+    " (let loop ((i 0)) (when (< i 4) (set! out (cons (c) out)) (set! c (lambda () i)) (loop (+ i 1))))"
+    " out)) (f)",
+    "(define (f) (let* ((log '()) (c (lambda () (set! log (cons 1 log))))"
+    " (swap (lambda () (set! c (lambda () (set! log (cons 2 log)))))))"
+    " (let loop ((i 0)) (when (< i 4) (c) (when (= i 1) (swap)) (loop (+ i 1)))) log)) (f)",
+    # read before its letrec binding: the reference's error, from inside the loop
+    "(define (f n) (letrec ((loop (lambda (i) (if (< i n) (begin (g) (loop (+ i 1))) 'done)))"
+    " (r (loop 0)) (g (lambda () 1))) r)) (display (f 0)) (f 3)",
+    # a walk testing a captured number: exact integer, float, not a number
+    "(define (f l p) (filter (lambda (x) (= 0 (mod x p))) l))"
+    " (display (list (f '(1 2 3 4) 2) (f '(1 2 3 4) 2.0) (f '() 'a))) (f '(1 2) 'a)",
+    "(define (f l p) (map (lambda (x) (+ x p)) l)) (list (f '(1 2) 1) (f '(1 2) 0.5) (f '(1 2) 100000000000000000000))",
+]
+
+
+@pytest.mark.parametrize('program', PROGRAMS, ids=range(len(PROGRAMS)))
+def test_hoisted_tests_agree_with_the_reference(program):
+    reference, fast = both_ways(['-e', program])
+    assert_same(reference, fast, program)
+
+
+def test_the_loop_tests_the_procedure_once_before_it(monkeypatch):
+    """count-up's loop reads its counter's function before the loop; its
+    value is the reference's, counter and all."""
+    monkeypatch.setenv('RUSTY_SPECIALIZE', '1')
+    s = Session(out=io.StringIO())
+    s.run(COUNTER)
+    assert [s.run('(count-up 50)') for _ in range(3)] == [51, 51, 51]
+    src = s.python_source(s.genv.lookup(sym('count-up')))
+    before, loop = src.split('while True:', 1)
+    assert '.direct if ' in before and 'hoisted' in loop
