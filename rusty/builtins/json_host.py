@@ -189,6 +189,16 @@ def _host_list(x: List, depth: int):
 
 
 def _host_items(xs, depth: int) -> list:
+    """A list's or a vector's elements as host data."""
     if depth > ENCODE_NESTING:
         raise _GiveUp
-    return [x if (c := x.__class__) is str or c is int or c is bool else _host(x, depth) for x in xs]
+    if xs.__class__ is not List:
+        return [x if (c := x.__class__) is str or c is int or c is bool else _host(x, depth) for x in xs]
+    out = []
+    add = out.append
+    while xs is not EMPTY:      # (the cells walked in place: no generator)
+        x = xs.car
+        c = x.__class__
+        add(x if c is str or c is int or c is bool else _host(x, depth))
+        xs = xs.cdr
+    return out

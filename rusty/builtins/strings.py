@@ -15,6 +15,7 @@ from ..values import EMPTY, NIL, BuiltinTable, Hash, List, NilType, Symbol, Vect
 from .args import count_arg, expected, index_arg, string_arg
 
 TABLE = BuiltinTable()
+PLAIN_INT = 10 ** 15      # exact integers below this in magnitude print as str() writes them (format_number)
 
 
 # ── Argument checks ──────────────────────────────────────────────────────
@@ -106,7 +107,8 @@ def string_suffix(s, suffix):
 @TABLE.fn('str', 0, None, doc='The print forms of the arguments concatenated.',
           sig='(str x ...)', examples=(('(str "x=" 1 \'y)', '"x=1y"'),))
 def str_(*xs):
-    return ''.join([x if x.__class__ is str else print_form(x) for x in xs])
+    return ''.join([x if (c := x.__class__) is str else str(x) if c is int and -PLAIN_INT < x < PLAIN_INT
+                    else print_form(x) for x in xs])
 
 
 @TABLE.fn('string-split', 1, 3,
