@@ -21,26 +21,31 @@ def _is_ok(node) -> bool:
     return node.__class__ is ast.Name and node.id == 'OK'
 
 
-def _runs_code(node) -> bool:
-    """True if evaluating node may call anything that runs Lisp code."""
+def _runs_code(node, quiet=()) -> bool:
+    """True if evaluating node may call anything that runs Lisp code (`quiet`:
+    functions whose calls run none, see fold)."""
     for n in walk(node):
         cls = n.__class__
         if cls is ast.Call:
             f = n.func
-            if f.__class__ is not ast.Name or f.id not in QUIET:
+            if f.__class__ is not ast.Name or (f.id not in QUIET and f.id not in quiet):
                 return True
         elif cls is ast.FunctionDef or cls is ast.Lambda:
             return True
     return False
 
 
-def fold(fdef: ast.FunctionDef) -> None:
+def fold(fdef: ast.FunctionDef, quiet: bool = False) -> None:
     """Drop fdef's OK tests that an earlier test decides (each nested
-    function folded on its own, knowing nothing at its entry)."""
-    fdef.body, _ = _block(fdef.body, False)
+    function folded on its own, knowing nothing at its entry). `quiet`:
+    fdef's body runs no Lisp code but its own while OK holds
+    (lower.Fn.quiet), so its calls of itself leave OK as it was: directly,
+    past the gate (GATED) and the pending tail calls they return (FINISH),
+    which are its own too."""
+    fdef.body, _ = _block(fdef.body, False, frozenset((fdef.name, 'GATED', 'FINISH')) if quiet else frozenset())
 
 
-def _block(stmts: list, known: bool):
+def _block(stmts: list, known: bool, quiet: frozenset):
     """(stmts with decided OK tests dropped, whether OK is known true after them)."""
     out = []
     for st in stmts:
@@ -49,23 +54,23 @@ def _block(stmts: list, known: bool):
             test = st.test
             holds = getattr(st, 'holds', None)      # true whenever the body is entered (lower.uncounted)
             if holds is not None:
-                before = known and not _runs_code(test)
-                entered = holds.__class__ is ast.BoolOp and _is_ok(holds.values[0]) and not _runs_code(test)
-                st.body, k1 = _block(st.body, before or entered)
-                st.orelse, k2 = _block(st.orelse, before)
+                before = known and not _runs_code(test, quiet)
+                entered = holds.__class__ is ast.BoolOp and _is_ok(holds.values[0]) and not _runs_code(test, quiet)
+                st.body, k1 = _block(st.body, before or entered, quiet)
+                st.orelse, k2 = _block(st.orelse, before, quiet)
                 known = k1 and k2
             elif _is_ok(test):
                 if known:                   # decided: its true branch in place
-                    body, known = _block(st.body, True)
+                    body, known = _block(st.body, True, quiet)
                     out += body
                     continue
-                st.body, k1 = _block(st.body, True)
-                st.orelse, k2 = _block(st.orelse, False)
+                st.body, k1 = _block(st.body, True, quiet)
+                st.orelse, k2 = _block(st.orelse, False, quiet)
                 known = k1 and k2
             elif known and test.__class__ is ast.BoolOp and test.op.__class__ is ast.And \
                     and test.values[0].__class__ is ast.UnaryOp and test.values[0].op.__class__ is ast.Not \
                     and _is_ok(test.values[0].operand):     # `not OK and …`: decided false
-                body, known = _block(st.orelse, True)
+                body, known = _block(st.orelse, True, quiet)
                 out += body
                 continue
             else:
@@ -75,35 +80,35 @@ def _block(stmts: list, known: bool):
                         st.test = rest[0] if len(rest) == 1 else ast.BoolOp(ast.And(), rest)
                         ast.copy_location(st.test, test)
                     test = st.test
-                    entered = not _runs_code(test)
+                    entered = not _runs_code(test, quiet)
                 else:
                     entered = False
-                before = known and not _runs_code(test)
-                st.body, k1 = _block(st.body, before or entered)
-                st.orelse, k2 = _block(st.orelse, before)
+                before = known and not _runs_code(test, quiet)
+                st.body, k1 = _block(st.body, before or entered, quiet)
+                st.orelse, k2 = _block(st.orelse, before, quiet)
                 known = k1 and k2
             if not st.body:
                 st.body = [ast.copy_location(ast.Pass(), st)]
         elif cls is ast.Try:
-            st.body, kb = _block(st.body, known)
+            st.body, kb = _block(st.body, known, quiet)
             for h in st.handlers:
-                h.body, _ = _block(h.body, False)
-            st.orelse, kb = _block(st.orelse, kb)
-            st.finalbody, _ = _block(st.finalbody, False)
+                h.body, _ = _block(h.body, False, quiet)
+            st.orelse, kb = _block(st.orelse, kb, quiet)
+            st.finalbody, _ = _block(st.finalbody, False, quiet)
             known = kb and all(h.body and h.body[-1].__class__ is ast.Raise for h in st.handlers) \
                 and not st.finalbody
         elif cls is ast.While:          # (`holds`: a test true at each entry of the body, lower.uncounted)
             holds = getattr(st, 'holds', None)
             entered = holds is not None and (_is_ok(holds) or holds.__class__ is ast.BoolOp and _is_ok(holds.values[0]))
-            st.body, _ = _block(st.body, entered)
-            st.orelse, _ = _block(st.orelse, False)
+            st.body, _ = _block(st.body, entered, quiet)
+            st.orelse, _ = _block(st.orelse, False, quiet)
             known = False
         elif cls is ast.FunctionDef:
             fold(st)
         else:
             if cls is ast.Assign and getattr(st.value, 'self_call', False):
                 st.value.ok_known = known       # (its arguments run no code: kinds.py)
-            known = known and not _runs_code(st)
+            known = known and not _runs_code(st, quiet)
         out.append(st)
     return out, known
 
@@ -132,10 +137,28 @@ def _pending(e) -> bool:
     return False                # constants, arithmetic, comparisons, attributes of cells
 
 
-def _returns_pending(stmts, ok_false: bool) -> bool:
+def _not_ok_first(test) -> bool:
+    """True if test is `not OK and …`: its branch runs only while OK does not hold."""
+    return test.__class__ is ast.BoolOp and test.op.__class__ is ast.And \
+        and test.values[0].__class__ is ast.UnaryOp and test.values[0].op.__class__ is ast.Not \
+        and _is_ok(test.values[0].operand)
+
+
+def gate_open(test) -> bool:
+    """True if test is `GATE >= 0`, alone or after OK (a self tail call's hop)."""
+    parts = test.values if test.__class__ is ast.BoolOp and test.op.__class__ is ast.And else [test]
+    gate = [p for p in parts if not _is_ok(p)]
+    return len(gate) == 1 and ast.dump(gate[0]) == _GATE_OPEN
+
+
+_GATE_OPEN = ast.dump(ast.Compare(ast.Name('GATE', ast.Load()), [ast.GtE()], [ast.Constant(0)]))
+
+
+def _returns_pending(stmts, ok_false: bool, quiet: bool = False) -> bool:
     """True if some return in stmts that may run while OK holds may give a
-    pending tail call (the else branch of a plain `if OK:` runs only while
-    it does not)."""
+    pending tail call (the else branch of a plain `if OK:`, and the branch
+    of `if not OK and …:`, run only while it does not; `quiet`: nor does the else branch of a hop's `if OK and
+    GATE >= 0:` in a call made inside the gate, see finish_checks)."""
     for st in stmts:
         cls = st.__class__
         if cls is ast.FunctionDef:
@@ -148,24 +171,27 @@ def _returns_pending(stmts, ok_false: bool) -> bool:
                     and _pending(st.value):
                 return True
         if cls is ast.If:
-            if _returns_pending(st.body, ok_false) or \
-                    _returns_pending(st.orelse, ok_false or _is_ok(st.test)):
+            if _returns_pending(st.body, ok_false or _not_ok_first(st.test), quiet) or \
+                    _returns_pending(st.orelse, ok_false or _is_ok(st.test) or (quiet and gate_open(st.test)), quiet):
                 return True
         elif cls is ast.While or cls is ast.Try:
-            if _returns_pending(st.body, ok_false) or _returns_pending(st.orelse, ok_false) or \
-                    _returns_pending(getattr(st, 'finalbody', []), ok_false) or \
-                    any(_returns_pending(h.body, ok_false) for h in getattr(st, 'handlers', ())):
+            if _returns_pending(st.body, ok_false, quiet) or _returns_pending(st.orelse, ok_false, quiet) or \
+                    _returns_pending(getattr(st, 'finalbody', []), ok_false, quiet) or \
+                    any(_returns_pending(h.body, ok_false, quiet) for h in getattr(st, 'handlers', ())):
                 return True
     return False
 
 
-def finish_checks(fdef: ast.FunctionDef) -> None:
+def finish_checks(fdef: ast.FunctionDef, quiet: bool = False) -> None:
     """A call of one of the code's own functions (the lambda itself, a named
     let's loop) tests its value for a pending tail call only when OK no
     longer holds, if that function never returns one while OK holds: OK
     holding after the call means it held throughout, so the callee took the
-    ways OK guards."""
-    free = {fdef.name: not _returns_pending(fdef.body, False)}
+    ways OK guards. `quiet`: fdef's body runs no Lisp code but its own while
+    OK holds (lower.Fn.quiet), so nothing shuts the gate while it runs: a
+    call of it made inside the gate (`d < GATE`, as every direct call is)
+    never sees a self tail call's hop fail for the gate."""
+    free = {fdef.name: not _returns_pending(fdef.body, False, quiet)}
     for st in statements(fdef.body):
         if st.__class__ is ast.FunctionDef:
             finish_checks(st)           # (its own calls lie inside it)

@@ -19,6 +19,7 @@ argument: the callee enters its copy on that one test.
 """
 import ast
 
+from .guards import gate_open
 from .inline import _is
 from .nodes import statements, walk
 
@@ -168,7 +169,13 @@ def _integers_if_ok(e, known) -> bool:
         other = other.orelse
     if not (other.__class__ is ast.Call and other.func.__class__ is ast.Name and other.func.id == 'CALL_BUILTIN'):
         return False
-    test = e.test
+    return _int_tests_if_ok(e.test, known)
+
+
+def _int_tests_if_ok(test, known) -> bool:
+    """True if test only tests that locals are exact integers, each known
+    to be one, some only while OK holds (a guard whose other branch handles
+    anything: OK alone may decide it)."""
     parts = test.values if test.__class__ is ast.BoolOp and test.op.__class__ is ast.And else [test]
     kinds = [_int_test_kind(t, known) for t in parts]
     return all(k in (INT, INT_IF_OK) for k in kinds) and INT_IF_OK in kinds
@@ -220,10 +227,10 @@ class _ResultAudit:
     induction on the calls' depth, if every return of the copy gives an
     exact integer wherever OK may hold (`returns`: all true); else the copy
     is folded as before. `on`: while the copy is being folded so."""
-    __slots__ = ('me', 'root', 'on', 'returns', 'loops')
+    __slots__ = ('me', 'root', 'on', 'returns', 'loops', 'quiet')
 
     def __init__(self, me, root):
-        self.me, self.root, self.on, self.returns, self.loops = me, root, False, [], False
+        self.me, self.root, self.on, self.returns, self.loops, self.quiet = me, root, False, [], False, False
 
     def result(self, value, known) -> bool:
         """True if `x = value` gives x INT_IF_OK: a call of the function itself with INTS."""
@@ -247,16 +254,20 @@ class _ResultAudit:
 _AUDIT: list = [None]           # the _ResultAudit of the function being folded
 
 
-def _audited(body, known, seen, audit):
+def _audited(body, known, seen, audit, quiet=False):
     """The uncounted copy `body` folded assuming its calls of itself return
-    exact integers while OK holds, if that proves true; else folded as before."""
+    exact integers while OK holds, if that proves true; else folded as before.
+    `quiet`: the copy of a self tail loop whose body runs no Lisp code but
+    its own (lower.Fn.quiet), so that neither OK nor the gate changes while
+    it runs: its calls of itself, made inside the gate, never see a hop
+    fail (guards.gate_open), and the loop is audited like the rest."""
     trial = _clone(body, {})
-    audit.on, audit.returns, audit.loops = True, [], False
+    audit.on, audit.returns, audit.loops, audit.quiet = True, [], False, quiet
     try:
         folded, k = _block(trial, dict(known), seen)
     finally:
-        audit.on = False
-    if audit.returns and all(audit.returns) and not audit.loops:
+        audit.on = audit.quiet = False
+    if audit.returns and all(audit.returns) and (quiet or not audit.loops):
         return folded, k
     return _block(body, known, seen)
 
@@ -329,6 +340,8 @@ def _block(stmts, known, seen):
         cls = st.__class__
         if cls is ast.If:
             st.test = _fold(st.test, known)
+            if len(st.orelse) == 1 and st.orelse[0].__class__ is ast.Break and _int_tests_if_ok(st.test, known):
+                st.test = ast.copy_location(ast.Name('OK', ast.Load()), st.test)   # (a hop's test of the copy's kinds)
             if st.test.__class__ is ast.Constant and type(st.test.value) is bool:
                 body, known = _block(st.body if st.test.value else st.orelse, known, seen)
                 out += body
@@ -339,8 +352,10 @@ def _block(stmts, known, seen):
             audit = _AUDIT[0]
             if audit is not None and audit.on:
                 _ok_false(st.test, then, orelse)
+                if audit.quiet and gate_open(st.test):
+                    orelse[OK_FALSE] = False        # (a quiet loop's hop fails only with the gate shut, or without OK)
             if audit is not None and not audit.on and getattr(st, 'uncounted_copy', False):
-                st.body, k1 = _audited(st.body, then, seen, audit)
+                st.body, k1 = _audited(st.body, then, seen, audit, getattr(st, 'quiet', False))
             else:
                 st.body, k1 = _block(st.body, then, seen)
             if getattr(st, 'integer_copy', False):
@@ -398,6 +413,9 @@ def _block(stmts, known, seen):
         elif cls is ast.Raise or cls is ast.Continue or cls is ast.Break:
             if cls is ast.Raise and st.exc is not None:
                 st.exc = _fold(st.exc, known)
+            audit = _AUDIT[0]
+            if cls is ast.Break and audit is not None and audit.on and known.get(OK_FALSE) is not False:
+                audit.returns.append(False)     # leaving the copy while OK may hold: the counted code decides
             known = None
         elif cls is ast.FunctionDef:
             simplify(st, root=False)

@@ -69,6 +69,7 @@ class Fn:
         self.self_called = False        # it calls itself (not in tail position): counting.SELF_CALL
         self.trmc = False               # it may loop at a cons of a call of itself (trmc.py)
         self.consed = False             # and does, somewhere
+        self.quiet = False              # the root, its body running no Lisp code but its own while OK holds
 
 
 class Lowering:
@@ -173,13 +174,19 @@ class Lowering:
         self.root_fn = top
         assumed = trmc.qualifies(self.root_name, params, rest, body, lscope, self.genv) if looping else None
         top.trmc = assumed is not None
+        if looping and assumed is None and not body_defines(body):
+            forms = [c.car for c in body.cells() if c.car.__class__ is not str or c.cdr is EMPTY]
+            assumed = trmc.runs_no_lisp(forms, lscope, self.genv, self.root_name, len(params)) if forms else None
+        top.quiet = assumed is not None
         for cell, b in assumed or ():       # (while these hold, the body runs no Lisp code but its own)
             self.ok(cell, b)
         fdef = self.function(top, body, lscope, span)
         self.stamp([fdef], self.line(span))
-        guards.fold(fdef)
+        guards.fold(fdef, top.quiet)
         kinds.simplify(fdef)
-        guards.finish_checks(fdef)
+        guards.finish_checks(fdef, top.quiet)
+        if top.quiet:           # (its calls of itself keep OK known: the tests finish_checks left decided)
+            guards.fold(fdef, True)
         defs, handlers = fuse_tests(fdef)
         for node in defs:
             coalesce(node)
@@ -225,7 +232,7 @@ class Lowering:
         if fn.consed:
             failed = trmc.unwinding(failed, self.frame_names(fn, scope))
         handler = ast.ExceptHandler(name('BaseException'), 'e', [ast.Raise(failed, None)])
-        quick = self.uncounted(stmts, failed, fn.looped, fn.self_called)
+        quick = self.uncounted(stmts, failed, fn.looped, fn.self_called, fn.quiet)
         if fn.looped:       # (site: the last self tail call's, also after the uncounted loop left off)
             quick = [assign('site', const(None))] + quick
             stmts = [ast.While(const(True), stmts, [])]
@@ -242,7 +249,7 @@ class Lowering:
                                decls + quick + counting.entry(self.k(body), label, fn.self_called)
                                + [ast.Try(counting.counted(stmts), [handler], [], [])], [])
 
-    def uncounted(self, stmts, failed, looped, self_called) -> list:
+    def uncounted(self, stmts, failed, looped, self_called, quiet=False) -> list:
         """For a body given an integer copy (kinds.specialize), or a small
         self tail loop or a TINY body of any kinds, one more copy of that,
         entered first while no profiler counts calls (PROF is None) (and,
@@ -282,7 +289,8 @@ class Lowering:
         if self_called:
             test = ast.BoolOp(ast.Or(), [is_(name(counting.SELF_CALL), name('INTS')), test])
         entry = ast.If(test, [ast.Try(body, [handler], [], [])], [])
-        entry.uncounted_copy = not looped       # (kinds.py: what its calls of itself return)
+        entry.uncounted_copy = not looped or quiet      # (kinds.py: what its calls of itself return)
+        entry.quiet = quiet
         entry.holds = parts[0] if len(parts) == 1 else ast.BoolOp(ast.And(), parts)   # (guards.py, kinds.py)
         return [entry]
 
