@@ -472,9 +472,11 @@ def test_json_decode_accepts_exactly_what_python_json_accepts(text):
 @given(st.lists(st.one_of(st.integers(), st.integers(-10**16, 10**16), st.floats(), st.text(max_size=3),
                           st.booleans())))
 def test_str_writes_each_argument_in_print_form(xs):
-    """str's own path for exact integers (str() below 10^15) against print form, the rule."""
+    """str's own path for exact integers (str() below 10^15), and
+    string-append-list's for lists of strings alone, against print form, the rule."""
     from rusty.printer import print_form
     assert call('str', *xs) == ''.join(print_form(x) for x in xs)
+    assert call('string-append-list', make_list(xs)) == ''.join(print_form(x) for x in xs)
 
 
 # ── Through the language ─────────────────────────────────────────────────

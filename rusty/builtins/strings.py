@@ -44,7 +44,15 @@ def string_append_list(lst):
         return ''
     if lst.__class__ is not List:
         raise expected('string-append-list', 'list', lst)
-    return ''.join([x if x.__class__ is str else print_form(x) for x in lst])
+    parts = []
+    add = parts.append
+    while lst is not EMPTY:     # (the cells walked in place: no generator)
+        add(lst.car)
+        lst = lst.cdr
+    try:
+        return ''.join(parts)
+    except TypeError:           # a non-string: every element in print form
+        return ''.join([x if x.__class__ is str else print_form(x) for x in parts])
 
 
 @TABLE.fn('substring', 2, 3, doc='The code points from start up to end (both 0 to the length); start >= end gives "".',
