@@ -39,7 +39,7 @@ PROGRAMS = [
     "(define (f) (let* ((log '()) (c (lambda () (set! log (cons 1 log))))"
     " (swap (lambda () (set! c (lambda () (set! log (cons 2 log)))))))"
     " (let loop ((i 0)) (when (< i 4) (c) (when (= i 1) (swap)) (loop (+ i 1)))) log)) (f)",
-    # read before its letrec binding: the reference's error, from inside the loop
+    # read before its letrec binding (never hoisted: letrec's names are no let's): the reference's error
     "(define (f n) (letrec ((loop (lambda (i) (if (< i n) (begin (g) (loop (+ i 1))) 'done)))"
     " (r (loop 0)) (g (lambda () 1))) r)) (display (f 0)) (f 3)",
     # a walk testing a captured number: exact integer, float, not a number

@@ -16,9 +16,8 @@ into a local of its own:
   loop's entry, is called directly once it is);
 - the class test's value: the test becomes that local.
 
-p may be unbound before the loop (a `letrec` procedure read before its
-binding): the hoisted read then gives None (or False) and the loop makes
-its own test as before, which reports the failure where it happens.
+Such a p is bound before the loop can run (a parameter at the function's
+entry, a `let` variable before its body), so reading it there cannot fail.
 """
 import ast
 
@@ -93,12 +92,12 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
     made: dict = {}         # (kind, p, n) -> the local holding the answer
     before = []
 
-    def local(key, value, failed):
+    def local(key, value):
         h = made.get(key)
         if h is None:
             count[0] += 1
             h = made[key] = 'hoisted%d_' % count[0]
-            before.append(_guarded(h, value, failed, loop))
+            before.append(_at(ast.Assign([store(h)], value), loop))
         return h
 
     for node in _loop_nodes(loop):
@@ -109,7 +108,7 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
                 value = ast.IfExp(ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Lambda')),
                                                          ast.Compare(attr(name(p), 'fast'), [ast.Eq()], [const(n)])]),
                                   attr(name(p), 'direct'), const(None))
-                h = local(('direct', p, n), value, const(None))
+                h = local(('direct', p, n), value)
                 node.test = _at(ast.BoolOp(ast.Or(), [is_not(ast.NamedExpr(store(q), name(h)), const(None)),
                                                       node.test]), node.test)
                 continue
@@ -119,11 +118,11 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
                 for i, x in enumerate(v):
                     cls = _class_test(x, fixed)
                     if cls is not None:
-                        v[i] = _at(name(local(('class',) + cls, x, const(False))), x)
+                        v[i] = _at(name(local(('class',) + cls, x)), x)
             else:
                 cls = _class_test(v, fixed)
                 if cls is not None:
-                    setattr(node, field, _at(name(local(('class',) + cls, v, const(False))), v))
+                    setattr(node, field, _at(name(local(('class',) + cls, v)), v))
     return before
 
 
@@ -140,12 +139,6 @@ def _loop_nodes(loop):
                          and x.__class__ is not ast.Lambda]
             elif isinstance(v, ast.AST) and v.__class__ is not ast.Lambda:
                 todo.append(v)
-
-
-def _guarded(h: str, value, failed, at) -> ast.Try:
-    """`h = value`, or `h = failed` where value reads an unbound variable."""
-    return _at(ast.Try([ast.Assign([store(h)], value)],
-                       [ast.ExceptHandler(name('NameError'), None, [ast.Assign([store(h)], failed)])], [], []), at)
 
 
 def _at(new, old):
