@@ -103,6 +103,21 @@ def session(monkeypatch, fast: bool) -> Session:
     return s
 
 
+def outcomes_both_ways(monkeypatch, defs: str, warm, src: str) -> list:
+    """src's outcome on the reference, then on the compiler, each in a
+    session that has run defs and each warm-up expression twice (so the
+    definitions are compiled and linked before src runs)."""
+    got = []
+    for fast in (False, True):
+        s = session(monkeypatch, fast)
+        s.run(defs, '<defs>')
+        for w in warm:
+            s.run(w, '<warm>')
+            s.run(w, '<warm>')
+        got.append(outcome(lambda: s.run(src, '<prog>')))
+    return got
+
+
 def program(op: str, nargs: int) -> str:
     args = ' '.join('ab'[:nargs])
     gargs = ' '.join(['ga', 'gb'][:nargs])

@@ -11,8 +11,8 @@ runs, which shut the gate."""
 import pytest
 
 from rusty.values import sym
-from test_compile_paths import outcome, session
-from test_paths_agree import assert_same, both_ways
+from test_compile_paths import outcomes_both_ways, session
+from test_paths_agree import agree
 
 DEFS = r"""
 (define (tak x y z) (if (not (< y x)) z (tak (tak (- x 1) y z) (tak (- y 1) z x) (tak (- z 1) x y))))
@@ -43,17 +43,9 @@ PROGRAMS = [
 @pytest.mark.parametrize('src', PROGRAMS, ids=range(len(PROGRAMS)))
 def test_a_quiet_loop_agrees_with_the_reference(monkeypatch, src):
     monkeypatch.setenv('RUSTY_RECURSION_LIMIT', '2000')
-    got = []
-    for fast in (False, True):
-        s = session(monkeypatch, fast)
-        s.run(DEFS, '<defs>')
-        for warm in ('(tak 3 2 1)', '(down 1 0)', '(deep 1)', '(mix 1)'):
-            try:
-                s.run(warm, '<warm>')           # compiled (and linked) before the program runs
-            except Exception:
-                pass
-        got.append(outcome(lambda: s.run(src, '<prog>')))
-    assert got[0] == got[1]
+    warm = ('(tak 3 2 1)', '(down 1 0)', '(try-catch (deep 1) (e) 0)', '(mix 1)')
+    reference, fast = outcomes_both_ways(monkeypatch, DEFS, warm, src)
+    assert reference == fast
 
 
 TOOLS = [
@@ -67,8 +59,7 @@ TOOLS = [
 
 @pytest.mark.parametrize('program', TOOLS, ids=range(len(TOOLS)))
 def test_a_quiet_loop_traced_agrees_with_the_reference(program):
-    reference, fast = both_ways(['-e', program])
-    assert_same(reference, fast, program)
+    agree(program)
 
 
 def test_a_quiet_loop_profiled_counts_what_the_reference_counts(monkeypatch):

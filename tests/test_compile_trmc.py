@@ -8,7 +8,7 @@ body, Lisp code run by a level)."""
 import pytest
 
 from rusty.values import sym
-from test_compile_paths import outcome, session
+from test_compile_paths import outcomes_both_ways, session
 from test_paths_agree import assert_same, both_ways
 
 DEFS = r"""
@@ -67,16 +67,9 @@ PROGRAMS = [
 @pytest.mark.parametrize('src', PROGRAMS, ids=range(len(PROGRAMS)))
 def test_a_consing_loop_agrees_with_the_reference(monkeypatch, src):
     monkeypatch.setenv('RUSTY_RECURSION_LIMIT', '2000')
-    got = []
-    for fast in (False, True):
-        s = session(monkeypatch, fast)
-        s.run(DEFS, '<defs>')
-        for warm in ("(double-all '(1))", "(merge '(1) '(2))", "(odds '(1 2))", '(upto 2)', "(ending '(1) 0)",
-                     "(firsts '((1)))"):
-            s.run(warm, '<warm>')           # compiled (and linked) before the program runs
-            s.run(warm, '<warm>')
-        got.append(outcome(lambda: s.run(src, '<prog>')))
-    assert got[0] == got[1]
+    warm = ("(double-all '(1))", "(merge '(1) '(2))", "(odds '(1 2))", '(upto 2)', "(ending '(1) 0)", "(firsts '((1)))")
+    reference, fast = outcomes_both_ways(monkeypatch, DEFS, warm, src)
+    assert reference == fast
 
 
 def test_the_loop_is_the_compiled_code(monkeypatch):

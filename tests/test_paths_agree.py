@@ -57,6 +57,12 @@ def assert_same(reference, fast, what):
         raise AssertionError('the paths differ on:\n%s\n%s' % (what, '\n'.join(diff)))
 
 
+def agree(program: str) -> None:
+    """`rusty -e program` gives the same output, report and status both ways."""
+    reference, fast = both_ways(['-e', program])
+    assert_same(reference, fast, program)
+
+
 def run_lines(run):
     status, out, err = run
     return ['exit %d' % status] + ['out| ' + line for line in out.split('\n')] + \
