@@ -1,5 +1,6 @@
-"""A self tail loop whose body runs no Lisp code but its own (tak: only `<`,
-`-`, `not` and itself; lower.Fn.quiet), against the reference evaluator.
+"""A function whose body runs no Lisp code but its own (tak: only `<`, `-`,
+`not` and itself; deriv: first-order builtins, the library's `cadr` and
+`caddr` and itself; lower.Fn.quiet), against the reference evaluator.
 Nothing such a body runs can clear OK or shut the gate, so its calls of
 itself keep OK known after them and, made inside the gate, never return a
 pending tail call: the compiled code tests neither (guards.fold,
@@ -20,6 +21,12 @@ DEFS = r"""
 (define (down2 n) n)
 (define (deep n) (if (= n 0) (car n) (+ 1 (deep (- n 1)))))
 (define (mix n) (cond ((= n 0) 0) ((odd? n) (mix (- n 1))) (else (+ 1 (mix (- n 1))))))
+(define (deriv e)
+  (cond ((number? e) 0)
+        ((symbol? e) (if (eq? e 'x) 1 0))
+        ((eq? (car e) '+) (list '+ (deriv (cadr e)) (deriv (caddr e))))
+        ((eq? (car e) '*) (list '+ (list '* (cadr e) (deriv (caddr e))) (list '* (deriv (cadr e)) (caddr e))))
+        (else (error "deriv: unknown form" e))))
 """
 
 PROGRAMS = [
@@ -37,13 +44,20 @@ PROGRAMS = [
     "(define keep tak) (set! tak (lambda (x y z) 'new)) (list (keep 6 4 2) (keep 1 2 3))",
     # caught, and used again
     "(list (try-catch (tak 'a 2 1) (e) (error-message e)) (tak 6 4 2))",
+    # calling the library's cadr and caddr, and error in tail position: values, and failures inside them
+    "(deriv '(+ (* 3 (* x x)) (+ (* a (* x (* x x))) (* (+ x 1) (+ x 2)))))",
+    "(deriv '(+ (* 3 x) (- x 1)))", "(deriv '(+ (* 3 x) (+ x)))", "(deriv '(+ (* 3 x) (* x . 2)))",
+    "(deriv '(* (+ x 1) \"s\"))",
+    # cadr or list redefined: the calls as written
+    "(define keep cadr) (set! cadr (lambda (l) (set! list vector) (keep l))) (str (deriv '(+ (* 3 x) x)))",
+    "(set! list (lambda xs (cons 'L xs))) (deriv '(+ (* 3 x) x))",
 ]
 
 
 @pytest.mark.parametrize('src', PROGRAMS, ids=range(len(PROGRAMS)))
 def test_a_quiet_loop_agrees_with_the_reference(monkeypatch, src):
     monkeypatch.setenv('RUSTY_RECURSION_LIMIT', '2000')
-    warm = ('(tak 3 2 1)', '(down 1 0)', '(try-catch (deep 1) (e) 0)', '(mix 1)')
+    warm = ('(tak 3 2 1)', '(down 1 0)', '(try-catch (deep 1) (e) 0)', '(mix 1)', "(deriv '(* x 2))")
     reference, fast = outcomes_both_ways(monkeypatch, DEFS, warm, src)
     assert reference == fast
 
@@ -54,6 +68,8 @@ TOOLS = [
     " (tak 3 2 1) (trace tak) (display (tak 4 2 1)) (untrace) (tak 6 4 2)",
     "(define (tak x y z) (if (not (< y x)) z (tak (tak (- x 1) y z) (tak (- y 1) z x) (tak (- z 1) x y))))"
     " (tak 3 2 1) (trace tak) (tak 3 'b 1)",
+    "(define (d e) (cond ((number? e) 0) ((eq? (car e) '+) (list '+ (d (cadr e)) (d (caddr e)))) (else e)))"
+    " (d '(+ 1 2)) (trace d) (display (d '(+ (+ 1 2) 3))) (untrace) (trace cadr) (d '(+ 1 (+ 2 3)))",
 ]
 
 
@@ -88,3 +104,7 @@ def test_its_calls_of_itself_test_neither_ok_nor_a_pending_tail_call(monkeypatch
     copy = src.split('while True:', 1)[1].split('except BaseException', 1)[0]
     assert 'INTS)' in copy and 'tuple' not in src.split('while True:', 1)[1].split('PROF', 1)[0]
     assert copy.count('if OK') == 0
+    deriv = s.python_source(s.genv.lookup(sym('deriv')))       # (no copy: its self calls' values are not tested)
+    s.run("(deriv '(* x 2))")
+    assert 'f_deriv(d + 1' in deriv and 'FINISH(' not in ''.join(
+        line for line in deriv.split('\n') if 'SELF, k' in line and 'FINISH' in line)

@@ -21,14 +21,14 @@ def _is_ok(node) -> bool:
     return node.__class__ is ast.Name and node.id == 'OK'
 
 
-def _runs_code(node, quiet=()) -> bool:
-    """True if evaluating node may call anything that runs Lisp code (`quiet`:
-    functions whose calls run none, see fold)."""
+def _runs_code(node, quiet: bool = False) -> bool:
+    """True if evaluating node may call anything that runs Lisp code (or
+    makes a function); `quiet`: no call does while OK holds (see fold)."""
     for n in walk(node):
         cls = n.__class__
         if cls is ast.Call:
             f = n.func
-            if f.__class__ is not ast.Name or (f.id not in QUIET and f.id not in quiet):
+            if not quiet and (f.__class__ is not ast.Name or f.id not in QUIET):
                 return True
         elif cls is ast.FunctionDef or cls is ast.Lambda:
             return True
@@ -39,13 +39,15 @@ def fold(fdef: ast.FunctionDef, quiet: bool = False) -> None:
     """Drop fdef's OK tests that an earlier test decides (each nested
     function folded on its own, knowing nothing at its entry). `quiet`:
     fdef's body runs no Lisp code but its own while OK holds
-    (lower.Fn.quiet), so its calls of itself leave OK as it was: directly,
-    past the gate (GATED) and the pending tail calls they return (FINISH),
-    which are its own too."""
-    fdef.body, _ = _block(fdef.body, False, frozenset((fdef.name, 'GATED', 'FINISH')) if quiet else frozenset())
+    (lower.Fn.quiet): every global it calls is one OK assumes, holding a
+    first-order builtin, a library car/cdr composition or the function
+    itself, so while OK holds no call it makes, on any of its ways (direct,
+    generic, past the gate, finishing a pending tail call), runs code that
+    could clear OK: once known, OK stays known."""
+    fdef.body, _ = _block(fdef.body, False, quiet)
 
 
-def _block(stmts: list, known: bool, quiet: frozenset):
+def _block(stmts: list, known: bool, quiet: bool):
     """(stmts with decided OK tests dropped, whether OK is known true after them)."""
     out = []
     for st in stmts:
@@ -157,8 +159,10 @@ _GATE_OPEN = ast.dump(ast.Compare(ast.Name('GATE', ast.Load()), [ast.GtE()], [as
 def _returns_pending(stmts, ok_false: bool, quiet: bool = False) -> bool:
     """True if some return in stmts that may run while OK holds may give a
     pending tail call (the else branch of a plain `if OK:`, and the branch
-    of `if not OK and …:`, run only while it does not; `quiet`: nor does the else branch of a hop's `if OK and
-    GATE >= 0:` in a call made inside the gate, see finish_checks)."""
+    of `if not OK and …:`, run only while it does not, as does the else
+    branch of a test OK implies (`ok_implies`: a global holding the builtin
+    OK assumes it holds); `quiet`: nor does the else branch of a hop's `if
+    OK and GATE >= 0:` in a call made inside the gate, see finish_checks)."""
     for st in stmts:
         cls = st.__class__
         if cls is ast.FunctionDef:
@@ -172,7 +176,8 @@ def _returns_pending(stmts, ok_false: bool, quiet: bool = False) -> bool:
                 return True
         if cls is ast.If:
             if _returns_pending(st.body, ok_false or _not_ok_first(st.test), quiet) or \
-                    _returns_pending(st.orelse, ok_false or _is_ok(st.test) or (quiet and gate_open(st.test)), quiet):
+                    _returns_pending(st.orelse, ok_false or _is_ok(st.test) or (quiet and gate_open(st.test))
+                                     or getattr(st, 'ok_implies', False), quiet):
                 return True
         elif cls is ast.While or cls is ast.Try:
             if _returns_pending(st.body, ok_false, quiet) or _returns_pending(st.orelse, ok_false, quiet) or \

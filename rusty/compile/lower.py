@@ -176,7 +176,8 @@ class Lowering:
         top.trmc = assumed is not None
         if looping and assumed is None and not body_defines(body):
             forms = [c.car for c in body.cells() if c.car.__class__ is not str or c.cdr is EMPTY]
-            assumed = trmc.runs_no_lisp(forms, lscope, self.genv, self.root_name, len(params)) if forms else None
+            assumed = trmc.runs_no_lisp(forms, lscope, self.genv, self.root_name, len(params),
+                                        self.library_car_cdr) if forms else None
         top.quiet = assumed is not None
         for cell, b in assumed or ():       # (while these hold, the body runs no Lisp code but its own)
             self.ok(cell, b)
@@ -195,6 +196,12 @@ class Lowering:
         if top.consed:
             trmc.finish_returns(fdef)
         return ast.Module([fdef], [])
+
+    def library_car_cdr(self, cell, head, nargs) -> bool:
+        """True if the global holds a library car/cdr composition (inline.LIBRARY)
+        called with its one argument: it runs the library's car and cdr alone."""
+        b = cell.current()
+        return b.__class__ is Lambda and library_spec(self.unit, b, head.name, nargs) is not None
 
     def arguments(self, names):
         return ast.arguments([], [ast.arg(n) for n in names], None, [], [], None, [])
@@ -564,6 +571,7 @@ class Lowering:
                 else:
                     value = [ast.Return(value)] if tail else [assign(r, value)]
             rest = [ast.If(test, value, rest)]
+            rest[0].ok_implies = getattr(test, 'ok_implies', False)     # (guards.finish_checks)
         expanded = [ast.Return(expand)] if tail else [assign(r, expand)]
         if not arg_stmts and first is None and rest[0].__class__ is ast.If and rest[0].test is fits:
             # (arguments computed by no statement: the usual case, a direct
@@ -674,12 +682,17 @@ class Lowering:
             first = first_loop
         elif builder is not None:
             fallback = self.k(b)
+            implied = self.assumes(cell, b)
+            if implied:
+                known = name('OK')          # p is the builtin while OK holds: no macro
 
             def first_inline(args):
                 value = call(name('CALL_BUILTIN'), fallback, ast.List(args, L), self.k(span), name('d'), name('D'))
                 for guard, v in reversed(builder(*args)):
                     value = v if guard is None else ast.IfExp(guard, v, value)
-                return is_(name(p), fallback), value
+                test = is_(name(p), fallback)
+                test.ok_implies = implied
+                return test, value
             first = first_inline
         return self.dispatch(x, cells, head, p, scope, span, fn, tail, first, known)
 
@@ -736,9 +749,16 @@ class Lowering:
                                              name('d'), name('D')))]
         test = is_(name(p), self.k(b))
         if tail:
-            return [head, ast.If(test, go + [ast.Return(name(r))], other)]
+            chosen = ast.If(test, go + [ast.Return(_no_tail_call(name(r)) if b.first_order else name(r))], other)
+            chosen.ok_implies = self.assumes(cell, b)
+            return [head, chosen]
         o_stmts, o_value = other
         return [head, ast.If(test, go, o_stmts + [assign(r, o_value)])], name(r)
+
+    def assumes(self, cell, value) -> bool:
+        """True if OK already assumes that cell holds value (so a test that
+        it does is true while OK holds: guards.finish_checks)."""
+        return self.assumed.get(id(cell), (None, None))[1] is value
 
     def frames(self, scope, fn, pending=None):
         """The reference frame chain of the compiled locals visible from scope,

@@ -58,16 +58,23 @@ def qualifies(root_name: str, params, rest, body, scope, genv):
     return builtins
 
 
-def runs_no_lisp(forms, scope, genv, me: str, arity: int):
+def runs_no_lisp(forms, scope, genv, me: str, arity: int, quiet=None):
     """The (global cell, builtin) pairs of the calls in forms if evaluating
     them runs no Lisp code but calls of `me` (the global root lambda,
     `arity` arguments) while each cell holds its builtin; else None
-    (walks.runs_no_lisp: calls of first-order builtins or of `me`)."""
+    (walks.runs_no_lisp: calls of first-order builtins or of `me`).
+    `quiet(cell, head, nargs)`, if given, may also accept the call of a
+    library lambda that runs no code but the library's own (its pair too)."""
     builtins = []
     builtin_call = walks.first_order(builtins)
 
     def may_call(cell, head, nargs):
-        return (head.name == me and nargs == arity) or builtin_call(cell, head, nargs)
+        if (head.name == me and nargs == arity) or builtin_call(cell, head, nargs):
+            return True
+        if quiet is not None and quiet(cell, head, nargs):
+            builtins.append((cell, cell.current()))
+            return True
+        return False
     return builtins if walks.runs_no_lisp(forms, scope, genv, may_call) else None
 
 
