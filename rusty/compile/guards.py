@@ -69,9 +69,7 @@ def _block(stmts: list, known: bool, quiet: bool):
                 st.body, k1 = _block(st.body, True, quiet)
                 st.orelse, k2 = _block(st.orelse, False, quiet)
                 known = k1 and k2
-            elif known and test.__class__ is ast.BoolOp and test.op.__class__ is ast.And \
-                    and test.values[0].__class__ is ast.UnaryOp and test.values[0].op.__class__ is ast.Not \
-                    and _is_ok(test.values[0].operand):     # `not OK and …`: decided false
+            elif known and _not_ok_first(test):     # `not OK and …`: decided false
                 body, known = _block(st.orelse, True, quiet)
                 out += body
                 continue

@@ -21,7 +21,7 @@ entry, a `let` variable before its body), so reading it there cannot fail.
 """
 import ast
 
-from .nodes import attr, const, is_, is_not, name, store, walk
+from .nodes import attr, children, const, is_, is_not, name, store, walk
 
 _CLASSES = frozenset(('int', 'float', 'List', 'Lambda', 'Symbol'))
 
@@ -52,12 +52,7 @@ def _stores(top) -> set:
             out.add(node.id)
         elif cls is ast.Lambda:
             continue
-        for field in node._fields:
-            v = getattr(node, field, None)
-            if v.__class__ is list:
-                todo += [x for x in v if isinstance(x, ast.AST)]
-            elif isinstance(v, ast.AST):
-                todo.append(v)
+        todo += children(node)
     return out
 
 
@@ -132,13 +127,7 @@ def _loop_nodes(loop):
     while todo:
         node = todo.pop()
         yield node
-        for field in node._fields:
-            v = getattr(node, field, None)
-            if v.__class__ is list:
-                todo += [x for x in v if isinstance(x, ast.AST) and x.__class__ is not ast.FunctionDef
-                         and x.__class__ is not ast.Lambda]
-            elif isinstance(v, ast.AST) and v.__class__ is not ast.Lambda:
-                todo.append(v)
+        todo += [x for x in children(node) if x.__class__ is not ast.FunctionDef and x.__class__ is not ast.Lambda]
 
 
 def _at(new, old):
