@@ -84,6 +84,19 @@ def test_the_repl_opens_after_an_error_in_the_file(tmp_path):
     assert body[7] == "Error: Undefined: 'after'"       # the file stopped at its error
 
 
+def test_the_scripts_error_can_be_inspected(tmp_path):
+    prog = write(tmp_path, '(define (f a) (let ((b (* a 2))) (car b)))\n(define (g x) (+ 1 (f x)))\n(g 4)\n')
+    out, repl = drive(',frames' + ENTER + ',locals 1' + ENTER + ',up' + ENTER + '*e' + ENTER + CTRL_D,
+                      script=(open(prog).read(), prog, ()))
+    body = lines(out)
+    listing = body.index('Error: car: not a pair', 1)        # after the report, ,frames
+    assert body[listing + 1:listing + 3] == ['>  0: f  at %s:1:34' % prog, '   1: g  at %s:2:20' % prog]
+    assert body[listing + 3:listing + 5] == ['1: g  at %s:2:20' % prog, '  x = 4']
+    assert body[listing + 5] == '>  1: g  at %s:2:20' % prog
+    assert body[listing + 6] == '=> "car: not a pair"'
+    assert 'No error to inspect' not in out
+
+
 def test_exit_in_the_file_ends_the_session_with_its_status(tmp_path):
     prog = write(tmp_path, '(display "bye")\n(exit 3)\n')
     out, repl = drive('(+ 1 2)' + ENTER + CTRL_D, script=(open(prog).read(), prog, ()))

@@ -37,7 +37,7 @@ def after(out: str, marker: str) -> list:
 
 def test_frames_locals_up_down_after_an_error(session):
     out, _ = drive(lines(FACT, '(fact 2)', ',frames', ',locals', ',up', ',locals', ',locals 2', ',down',
-                         ',down', ',down', ',up', ',up', ',up') + CTRL_D, session=session)
+                         ',down', ',up', ',up', ',up', ',frame 0', ',locals') + CTRL_D, session=session)
     shown = after(out, 'in fact')
     shown = shown[shown.index('Error: car: not a pair'):]
     assert shown[:4] == [
@@ -46,17 +46,32 @@ def test_frames_locals_up_down_after_an_error(session):
         '   1: fact  at <repl:1>:1:43',        # the call (fact (- n 1)) in it
         '   2: fact  at <repl:1>:1:43',
     ]
-    assert shown[4:14] == [
+    assert shown[4:13] == [
         '0: fact  at <repl:1>:1:30', '  n = 0',
         '>  1: fact  at <repl:1>:1:43',
         '1: fact  at <repl:1>:1:43', '  n = 1',
-        '2: fact  at <repl:1>:1:43', '  n = 2',
-        '>  1: fact  at <repl:1>:1:43',
-        '>  0: fact  at <repl:1>:1:30',
+        '2: fact  at <repl:1>:1:43', '  n = 2',     # ,locals 2 looks at frame 2: frame 1 stays current
+        '>  0: fact  at <repl:1>:1:30',             # so ,down goes from 1 to 0
         'Already at the innermost frame.',
     ]
-    assert shown[14:17] == ['>  1: fact  at <repl:1>:1:43', '>  2: fact  at <repl:1>:1:43',
+    assert shown[13:16] == ['>  1: fact  at <repl:1>:1:43', '>  2: fact  at <repl:1>:1:43',
                             'Already at the outermost frame.']
+    assert shown[16:19] == ['>  0: fact  at <repl:1>:1:30', '0: fact  at <repl:1>:1:30', '  n = 0']
+
+
+def test_locals_n_leaves_the_current_frame_and_frame_n_moves(session):
+    out, _ = drive(lines(FACT, '(fact 2)', ',locals 2', ',frames', ',frame 2', ',frames', ',locals', ',up',
+                         ',frame 9', ',frame') + CTRL_D, session=session)
+    shown = after(out, 'in fact')
+    listings = [i for i, line in enumerate(shown) if line == 'Error: car: not a pair']
+    first, second = listings
+    assert shown[first + 1] == '>  0: fact  at <repl:1>:1:30'          # ,locals 2 moved nothing
+    assert shown[second - 1] == '>  2: fact  at <repl:1>:1:43'         # ,frame 2 says where it moved
+    assert shown[second + 1:second + 4] == ['   0: fact  at <repl:1>:1:30', '   1: fact  at <repl:1>:1:43',
+                                            '>  2: fact  at <repl:1>:1:43']
+    assert shown[second + 4:second + 6] == ['2: fact  at <repl:1>:1:43', '  n = 2']
+    assert shown[second + 6] == 'Already at the outermost frame.'
+    assert out.count('usage: ,frame N with N a frame number from 0 to 2 (,frames lists them)') == 2
 
 
 def test_locals_are_pretty_printed_and_enclosing_variables_shown(session):
@@ -76,6 +91,7 @@ def test_frames_without_an_error_or_out_of_range_say_so(session):
     out, _ = drive(lines(',frames', FACT, '(fact 1)', ',locals 9', ',locals x') + CTRL_D, session=session)
     assert 'No error to inspect: ,frames lists the frames of the last uncaught error.' in out
     assert out.count('usage: ,locals [N] with N a frame number from 0 to 1 (,frames lists them)') == 2
+    assert out.count('No error to inspect') == 1
     assert 'Traceback' not in out and 'internal error' not in out
 
 
@@ -146,7 +162,7 @@ def test_a_session_that_uses_every_tool_keeps_its_definitions(session, capsys):
 
 def test_help_lists_the_debugging_commands():
     out, _ = drive(lines(',help') + CTRL_D)
-    for usage in (',trace NAME…', ',untrace [NAME…]', ',profile EXPR', ',frames', ',locals [N]', ',up', ',down',
+    for usage in (',trace NAME…', ',untrace [NAME…]', ',profile EXPR', ',frames', ',locals [N]', ',frame N', ',up', ',down',
                   ',continue'):
         assert '\n  ' + usage in out
     assert '  (breakpoint)         in code: a rusty[1]> prompt there (set! its locals); ,continue resumes' in out

@@ -51,6 +51,10 @@ def test_every_tool_at_a_real_prompt(tmp_path):
         child.expect(r'   3: fact  at <repl:1>:1:43')
         send(child, ',locals 2')
         child.expect('  n = 2')
+        send(child, ',up')                  # ,locals 2 only looked: frame 0 was still current
+        child.expect(r'>  1: fact')
+        send(child, ',frame 2')
+        child.expect(r'>  2: fact')
         send(child, ',up')
         child.expect(r'>  3: fact')
         send(child, '(define (h) (+ 1 (breakpoint)))')

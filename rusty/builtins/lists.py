@@ -66,6 +66,18 @@ def third(x):
     return element('third', x, 2)
 
 
+@TABLE.fn('fourth', 1, 1, doc='The fourth element of a list (cadddr).', sig='(fourth lst)',
+          examples=(("(fourth '(1 2 3 4))", '4'),))
+def fourth(x):
+    return element('fourth', x, 3)
+
+
+@TABLE.fn('fifth', 1, 1, doc='The fifth element of a list.', sig='(fifth lst)',
+          examples=(("(fifth '(1 2 3 4 5))", '5'), ("(fifth '(1 2))", 'error: fifth: index 4 out of range [0, 2)')))
+def fifth(x):
+    return element('fifth', x, 4)
+
+
 @TABLE.fn('empty?', 1, 1, doc='True for an empty list or Nil.', sig='(empty? x)',
           examples=(("(empty? '())", '#t'), ("(empty? '(1))", '#f'), ('(empty? 0)', '#f')))
 def empty_p(x):

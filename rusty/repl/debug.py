@@ -1,4 +1,4 @@
-"""The debugging commands: `,trace ,untrace ,profile ,frames ,locals ,up ,down ,continue`.
+"""The debugging commands: `,trace ,untrace ,profile ,frames ,locals ,frame ,up ,down ,continue`.
 
 Each command is a row of COMMANDS (name, usage, help, takes_code, fn), which
 meta adds to its table.
@@ -126,7 +126,16 @@ def _show_locals(repl, title: str, frame, missing: str = 'no local variables rec
             repl.write('    %s = %s\n' % (name, repl.wrap(value, len(name) + 7)))
 
 
-@command('locals', ',locals [N]', "frame N's local variables (default: the current frame)")
+def _frame_number(repl, cmd, frames, usage: str) -> int | None:
+    """The frame number the argument names, or None after a usage line."""
+    if not cmd.arg.isdigit() or int(cmd.arg) >= len(frames):
+        repl.write('usage: ,%s with N a frame number from 0 to %d (,frames lists them)\n'
+                   % (usage, len(frames) - 1))
+        return None
+    return int(cmd.arg)
+
+
+@command('locals', ',locals [N]', "frame N's variables, without moving there (default: current)")
 def _locals(repl, cmd):
     if not cmd.arg and repl.breaks:
         env = repl.breaks[-1]
@@ -137,13 +146,11 @@ def _locals(repl, cmd):
         return
     n = repl.frame_at
     if cmd.arg:
-        if not cmd.arg.isdigit() or int(cmd.arg) >= len(frames):
-            repl.write('usage: ,locals [N] with N a frame number from 0 to %d (,frames lists them)\n'
-                       % (len(frames) - 1))
+        n = _frame_number(repl, cmd, frames, 'locals [N]')
+        if n is None:           # looking at a frame does not move to it (,frame N does)
             return
-        n = repl.frame_at = int(cmd.arg)
     fr = frames[n]
-    _show_locals(repl, _frame_line(repl, n, fr, True).lstrip('> '), fr.frame)
+    _show_locals(repl, _frame_line(repl, n, fr, n == repl.frame_at).lstrip('> '), fr.frame)
 
 
 def _move(repl, step: int) -> None:
@@ -156,6 +163,17 @@ def _move(repl, step: int) -> None:
         return
     repl.frame_at = n
     repl.write(_frame_line(repl, n, frames[n], True) + '\n')
+
+
+@command('frame', ',frame N', 'make frame N current (,locals, ,up, ,down start there)')
+def _frame(repl, cmd):
+    frames = _frames(repl)
+    if frames is None:
+        return
+    n = _frame_number(repl, cmd, frames, 'frame N')
+    if n is not None:
+        repl.frame_at = n
+        repl.write(_frame_line(repl, n, frames[n], True) + '\n')
 
 
 @command('up', ',up', 'move to the calling frame (outward)')

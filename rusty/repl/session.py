@@ -220,6 +220,7 @@ class Repl:
         except KeyboardInterrupt:
             self.report(Interrupted())
         except RustyError as e:
+            self.post_mortem(e)         # ,frames and ,locals look at the script's error
             self.report(e)
         else:
             self.fresh_line()
