@@ -44,7 +44,7 @@ LAYERS = {
                  'graph.*', 'jit.*', 'report', 'forms', 'diskcache']),
     'front': (['repl.*', 'cli', '__main__', 'manual', 'fmt_command'],
               ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'jit.build', 'docs', 'frames',
-               'suggest', '__init__', 'forms', 'fmt', 'pretty', 'lsp.command', 'kernel.command']),
+               'suggest', '__init__', 'forms', 'fmt', 'pretty', 'lsp.command', 'kernel.command', 'syntax']),
     # rusty lsp and the Jupyter kernel: faces like the REPL, which also read
     # the resolver's body scan, the syntax check and the evaluator's form
     # compilers (to check a form's shape without running it) and the builtins'

@@ -107,8 +107,9 @@ def test_time_continues_over_lines_while_the_expression_is_open():
 
 def test_expand_shows_the_macro_expansion():
     assert run(',expand (-> 5 (+ 1) (* 2))') == ['(* (+ 5 1) 2)']
-    assert run(',expand (+ 1 2)') == ['(+ 1 2)']
-    assert run(',expand (list "a")') == ['(list "a")']     # code: strings quoted
+    not_a_macro = '; not a macro call (%s is not a macro): nothing to expand'
+    assert run(',expand (+ 1 2)') == ['(+ 1 2)', not_a_macro % '+']
+    assert run(',expand (list "a")') == ['(list "a")', not_a_macro % 'list']     # code: strings quoted
 
 
 def test_expand_pretty_prints_at_the_terminal_width():
@@ -194,3 +195,13 @@ def test_a_bug_in_a_command_is_reported_and_the_session_goes_on(monkeypatch):
         raise ValueError('oops')
     monkeypatch.setitem(meta.COMMANDS, 'broken', meta.Spec(broken, ',broken', 'raises', False))
     assert run(',broken', '(+ 1 2)') == ['Error: internal error: ValueError: oops', '=> 3']
+
+
+def test_the_manual_lists_every_command():
+    import pathlib
+
+    from rusty.repl import meta
+    manual = (pathlib.Path(__file__).resolve().parent.parent / 'docs' / 'reference.md').read_text()
+    table = manual[manual.index('Commands start with a comma:'):manual.index('### Debugging at the prompt')]
+    for name in meta.COMMANDS:
+        assert '| `,%s' % name in table or '`,%s`' % name in table, ',%s is not in the manual' % name

@@ -20,7 +20,7 @@ from ..errors import RustyError
 from ..printer import display_form
 from ..reader import read
 from ..suggest import closest
-from ..values import EMPTY, Builtin, Lambda, List, Macro, Native, NativeGrad, Trainer, type_name
+from ..values import EMPTY, Builtin, Lambda, List, Macro, Native, NativeGrad, Symbol, Trainer, type_name
 
 QUIT = object()
 COMMAND = re.compile(r'^(\s*,)([^\s()"\']*)')
@@ -264,7 +264,8 @@ def _time(repl, cmd):
     repl.write(repl.paint('; wall %s, cpu %s' % (_fmt_seconds(wall), _fmt_seconds(cpu)), 'ansibrightblack') + '\n')
 
 
-@command('expand', ',expand FORM', 'the macro expansion of FORM', takes_code=True)
+@command('expand', ',expand FORM', 'the macro expansion of FORM (one step of a derived special form)',
+         takes_code=True)
 def _expand(repl, cmd):
     try:
         forms = read(cmd.code, repl.new_file(cmd.text))
@@ -274,12 +275,39 @@ def _expand(repl, cmd):
     if forms is EMPTY:
         repl.write('usage: ,expand FORM\n')
         return
+    form = forms.car
+    head = form.car if form.__class__ is List and form is not EMPTY and form.car.__class__ is Symbol else None
+    if head is not None and head.name in repl.session.special_names:
+        return _expand_special(repl, form, head.name)
+    if head is None or repl.session.global_value(head.name).__class__ is not Macro:
+        repl.write(repl.highlight(repl.wrap(form)) + '\n')
+        what = '%s is not a macro' % head.name if head is not None else 'not a list with a name first'
+        repl.write(repl.paint('; not a macro call (%s): nothing to expand' % what, 'ansibrightblack') + '\n')
+        return
     try:
-        form = repl.session.macroexpand(forms.car)
+        form = repl.session.macroexpand(form)
     except RustyError as e:
         repl.report(e)
         return
     repl.write(repl.highlight(repl.wrap(form)) + '\n')
+
+
+def _expand_special(repl, form, name: str) -> None:
+    """,expand of a special form: its one-step rewrite, or why there is none."""
+    from .expand import one_step
+    from ..syntax import problem
+    message = problem(form)
+    if message is not None:
+        repl.write('Error: %s\n' % message)
+        return
+    step = one_step(form)
+    if step is None:
+        repl.write(repl.highlight(repl.wrap(form)) + '\n')
+        repl.write(repl.paint('; %s is a primitive special form: nothing to expand' % name, 'ansibrightblack')
+                   + '\n')
+        return
+    repl.write(repl.highlight(repl.wrap(step)) + '\n')
+    repl.write(repl.paint('; %s is a special form: one step into simpler forms' % name, 'ansibrightblack') + '\n')
 
 
 @command('load', ',load FILE', 'load a file of rusty code')
