@@ -1,8 +1,18 @@
 """The `Undefined` message and its suggestion: rusty's own name for what
-another Lisp calls it, else the nearest name ("did you mean"), else apropos."""
+another Lisp (or Python) calls it, else the nearest name ("did you mean"),
+else apropos.
 
-# Names other Lisps (Scheme, Racket, Common Lisp, Clojure, Emacs Lisp) use for
-# something rusty has under another name: other name -> rusty's name.
+The nearest name is by edit distance (a transposition of two neighbouring
+characters is one edit) within the threshold of docs/reference.md; a name two
+edits away is offered only when it keeps the name's first character or one
+name contains the other (a slip rarely hits the first key), so `mean` is not
+offered `atan`, nor `read` `grad`: no suggestion beats a misleading one.
+Among equally near names the one sharing the longest prefix wins, then the
+smallest."""
+
+# Names other Lisps (Scheme, Racket, Common Lisp, Clojure, Emacs Lisp) and
+# Python use for something rusty has under another name: other name -> rusty's
+# name (offered only when that name is bound).
 OTHER_LISPS = {
     # strings
     'string-index': 'string-first-index', 'string-search-forward': 'string-first-index',
@@ -34,7 +44,14 @@ OTHER_LISPS = {
     'defun': 'define', 'defn': 'define', 'defvar': 'define', 'defparameter': 'define', 'setq': 'set!',
     'setf': 'set!', 'progn': 'begin', 'guard': 'try-catch', 'with-handlers': 'try-catch',
     'raise': 'error', 'void': 'nil', 'write-string': 'display', 'write-line': 'displayln',
-    'sqr': 'square',
+    'sqr': 'square', 'write': 'print', 'writeln': 'print', 'prin1': 'print', 'princ': 'display',
+    'terpri': 'newline', 'read': 'read-line', 'mean': 'average', 'funcall': 'apply', 'pow': 'expt',
+    # Python
+    'input': 'read-line', 'sorted': 'sort', 'reversed': 'reverse', 'join': 'string-join',
+    'split': 'string-split', 'strip': 'string-trim', 'upper': 'string-upcase', 'lower': 'string-downcase',
+    'startswith': 'string-prefix?', 'endswith': 'string-suffix?', 'replace': 'string-replace',
+    'dict': 'make-hash', 'keys': 'hash-keys', 'type': 'type-of', 'any': 'any?', 'all': 'all?',
+    'concat': 'string-append', 'sprintf': 'format',
     # files, JSON and the outside world
     'file->string': 'file-read', 'read-file': 'file-read', 'slurp': 'file-read', 'spit': 'file-write',
     'delete-file': 'file-delete', 'make-directory': 'dir-create', 'directory-list': 'dir-list',
@@ -44,47 +61,79 @@ OTHER_LISPS = {
 
 
 def levenshtein(a: str, b: str, cap: int) -> int:
-    """Edit distance over code points, or cap + 1 once it must exceed cap."""
+    """Edit distance over code points (insert, delete, substitute, and swap of
+    two neighbours each cost 1), or cap + 1 once it must exceed cap."""
     if abs(len(a) - len(b)) > cap:
         return cap + 1
+    before = None
     prev = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         cur = [i]
         best = i
         for j, cb in enumerate(b, 1):
             d = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if before is not None and j > 1 and ca == b[j - 2] and a[i - 2] == cb and ca != cb:
+                d = min(d, before[j - 2] + 1)
             cur.append(d)
             best = min(best, d)
         if best > cap:
             return cap + 1
-        prev = cur
+        before, prev = prev, cur
     return prev[-1]
 
 
+def _prefix(a: str, b: str) -> int:
+    """The length of the longest common prefix."""
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _plausible(name: str, cand: str, d: int) -> bool:
+    """Whether a candidate d edits away looks like a slip for name: one edit
+    always; two only keeping the first character, or one name inside the other."""
+    return d <= 1 or name[:1] == cand[:1] or cand in name or name in cand
+
+
 def closest(name: str, candidates) -> str | None:
-    """The nearest candidate within the "did you mean" threshold (ties: smallest name)."""
+    """The nearest plausible candidate within the "did you mean" threshold
+    (ties: the longest common prefix, then the smallest name)."""
     cap = 1 if len(name.encode('utf-8', 'surrogatepass')) <= 3 else 2
-    best = None
-    best_d = cap + 1
+    best, best_key = None, None
     for cand in set(candidates):
         if cand == name:
             continue
         d = levenshtein(name, cand, cap)
-        if d < best_d or (d == best_d and best is not None and cand < best):
-            best, best_d = cand, d
-    return best if best_d <= cap else None
+        if d > cap or not _plausible(name, cand, d):
+            continue
+        key = (d, -_prefix(name, cand), cand)
+        if best_key is None or key < best_key:
+            best, best_key = cand, key
+    return best
+
+
+def suggestion(name: str, candidates) -> tuple[str, str] | None:
+    """('calls', rusty's name) when another dialect's name has a bound
+    equivalent, ('near', name) for a close name, else None."""
+    candidates = set(candidates)
+    ours = OTHER_LISPS.get(name)
+    if ours is not None and ours in candidates and ours != name:
+        return 'calls', ours
+    near = closest(name, candidates)
+    return ('near', near) if near is not None else None
 
 
 def undefined_message(name: str, candidates) -> str:
     """`Undefined: 'NAME'`, with a suggestion or an apropos hint when there is one."""
-    ours = OTHER_LISPS.get(name)
-    if ours is not None:
-        candidates = set(candidates)
-        if ours in candidates:
-            return "Undefined: '%s' — rusty calls it '%s'" % (name, ours)
-    near = closest(name, candidates)
-    if near is not None:
-        return "Undefined: '%s' — did you mean '%s'?" % (name, near)
+    found = suggestion(name, candidates)
+    if found is not None:
+        kind, other = found
+        if kind == 'calls':
+            return "Undefined: '%s' — rusty calls it '%s'" % (name, other)
+        return "Undefined: '%s' — did you mean '%s'?" % (name, other)
     dash = name.find('-', 1)
     if dash > 0:
         return "Undefined: '%s' (try (apropos \"%s\"))" % (name, name[:name.find('-')])

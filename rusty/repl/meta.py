@@ -19,7 +19,7 @@ from ..docs import SPECIAL_FORM_DOCS
 from ..errors import RustyError
 from ..printer import display_form
 from ..reader import read
-from ..suggest import closest
+from ..suggest import closest, suggestion
 from ..values import EMPTY, Builtin, Lambda, List, Macro, Native, NativeGrad, Symbol, Trainer, type_name
 
 QUIT = object()
@@ -144,9 +144,12 @@ def _example_lines(d) -> list[str]:
 
 def undefined(repl, name: str) -> str:
     candidates = list(repl.session.special_names) + repl.session.genv.names()
-    near = closest(name, candidates)
-    hint = " — did you mean '%s'?" % near if near else ''
-    return '%s: undefined%s' % (name, hint)
+    found = suggestion(name, candidates)
+    if found is None:
+        return '%s: undefined' % name
+    kind, other = found
+    return ("%s: undefined — rusty calls it '%s'" if kind == 'calls' else "%s: undefined — did you mean '%s'?") \
+        % (name, other)
 
 
 def _name_arg(repl, cmd) -> str | None:
