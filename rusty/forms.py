@@ -202,10 +202,19 @@ TABLE = (
     _form('match', 'patterns', 'match', frame=True, effectful=False, indent='body', parts=((2, None),),
           sig='(match expr (pattern body...)...)',
           doc="Evaluates expr once and runs the body of the first clause whose pattern matches it: "
-              "_, a name (binds), a literal, 'datum, () (the empty list), (cons h t), (p ... . rest), "
-              "(p ...), and (? pred p ...): pred is any expression giving a procedure the value must "
-              "satisfy, and the patterns p ... must match the same value.",
+              "_ (anything), a name (anything, bound to it), a literal, 'datum, () (the empty list), "
+              "(cons h t), (p1 p2) (a list of exactly as many elements), (p1 p2 . rest) (at least as "
+              "many; rest is bound to the others), (p1 q ... p2): q matches each element between the "
+              "first and the last ones, none or more, and each name in q is bound to the list of what it "
+              "matched there (so (a b ...) binds b to the rest, as in Racket and syntax-rules; one ... "
+              "per list, after a pattern), and (? pred p1 p2): pred is any expression giving a procedure "
+              "the value must satisfy, and the patterns p1 p2 must match the same value.",
           examples=[("(match '(1 2) ((a b) (+ a b)) (_ 'none))", '3'),
+                    ("(match '(1 2 3 4) ((a b ...) (list a b)))", '(1 (2 3 4))'),
+                    ("(match '((x 1) (y 2)) (((k v) ...) (list k v)))", '((x y) (1 2))'),
+                    ("(match '(1 2 3) ((a ... z) z))", '3'),
+                    ("(match '(1) ((... a) a))",
+                     "error: match: '...' must follow a pattern in a list pattern, as in (a b ...)"),
                     ("(match \"x\" ((? number?) 'n) ((? string?) 's))", 's'),
                     ("(match 4 ((? even?) 'even) (_ 'other))", 'even'),
                     ("(match 12 ((? (lambda (x) (> x 10)) n) (* n 2)) (_ 0))", '24'),

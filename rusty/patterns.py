@@ -6,8 +6,8 @@ from .eval import Usage, comp, comp_body, special, sub_span
 from .printer import display_form
 from .resolve import UNBOUND, Scope, body_defines
 from .specials import DOT, items
-from .syntax import usage_message
-from .values import EMPTY, NIL, PROCEDURE_TYPES, Builtin, List, Macro, Symbol, equal, sym
+from .syntax import ELLIPSIS, ELLIPSIS_ALONE, ellipsis_problem, usage_message
+from .values import EMPTY, NIL, PROCEDURE_TYPES, Builtin, List, Macro, Symbol, equal, make_list, sym
 
 
 # ── match ────────────────────────────────────────────────────────────────
@@ -49,6 +49,8 @@ def comp_pattern(p, slots: dict, where: Where):
     """A matcher m(value, frame) -> bool that stores bindings into frame slots."""
     cls = p.__class__
     if cls is Symbol:
+        if p is ELLIPSIS:
+            raise Usage(ELLIPSIS_ALONE)
         if p is UNDERSCORE:
             return lambda v, fr: True
         i = slots.setdefault(p, len(slots) + 2)
@@ -81,10 +83,12 @@ def comp_pattern(p, slots: dict, where: Where):
     if DOT in elems:
         i = elems.index(DOT)
         after = elems[i + 1:]
-        if len(after) != 1 or after[0].__class__ is not Symbol:
+        if len(after) != 1 or after[0].__class__ is not Symbol or after[0] is ELLIPSIS:
             raise Usage("match: malformed rest pattern after '.'")
         rest = comp_pattern(after[0], slots, where)
         elems = elems[:i]
+    if ELLIPSIS in elems:
+        return comp_ellipsis(elems, rest is not None, slots, where)
     subs = [comp_pattern(e, slots, where) for e in elems]
     k = len(subs)
 
@@ -99,6 +103,65 @@ def comp_pattern(p, slots: dict, where: Where):
             v = v.cdr
         return rest is None or rest(v, fr)
     return match_list
+
+
+def comp_ellipsis(elems: list, dotted: bool, slots: dict, where: Where):
+    """`(p1 … q ... r1 … rm)`: the pi match the first elements, the ri the last
+    m, and q each element in between (none or more); every variable of q is
+    bound to the list of what it matched there, in order (as in Racket's
+    `match` and syntax-rules)."""
+    problem = ellipsis_problem(elems, dotted)
+    if problem is not None:
+        raise Usage(problem)
+    e = elems.index(ELLIPSIS)
+    before = [comp_pattern(x, slots, where) for x in elems[:e - 1]]
+    repeated = comp_pattern(elems[e - 1], slots, where)
+    names = binders(elems[e - 1])
+    after = [comp_pattern(x, slots, where) for x in elems[e + 1:]]
+    k, m = len(before), len(after)
+    where_bound = [slots[n] for n in dict.fromkeys(names)]
+
+    def match_ellipsis(v, fr):
+        if v.__class__ is not List:
+            return False
+        n = len(v)
+        if n < k + m:
+            return False
+        for sub in before:
+            if not sub(v.car, fr):
+                return False
+            v = v.cdr
+        found = [[] for _ in where_bound]
+        for _ in range(n - k - m):
+            if not repeated(v.car, fr):
+                return False
+            for got, i in zip(found, where_bound):
+                got.append(fr[i])
+            v = v.cdr
+        for got, i in zip(found, where_bound):
+            fr[i] = make_list(got)
+        for sub in after:
+            if not sub(v.car, fr):
+                return False
+            v = v.cdr
+        return True
+    return match_ellipsis
+
+
+def binders(p) -> list:
+    """The variables pattern p binds, as comp_pattern reads it."""
+    cls = p.__class__
+    if cls is Symbol:
+        return [] if p is UNDERSCORE or p is ELLIPSIS or p is DOT else [p]
+    if cls is not List or p is EMPTY or (p.car is QUOTE and len(p) == 2):
+        return []
+    if p.car is QMARK and p.cdr is not EMPTY:
+        parts = list(p.cdr.cdr)
+    elif p.car is CONS and len(p) == 3:
+        parts = list(p.cdr)
+    else:
+        parts = list(p)
+    return [name for q in parts for name in binders(q)]
 
 
 def comp_predicate(p: List, slots: dict, where: Where):

@@ -40,6 +40,8 @@ UNQUOTES = (sym('unquote'), sym('unquote-splicing'))
 QMARK = sym('?')
 QUOTE = sym('quote')
 CONS = sym('cons')
+ELLIPSIS = sym('...')
+ELLIPSIS_ALONE = "match: '...' must follow a pattern in a list pattern, as in (a b ...)"
 
 # Names whose messages are not the row's first name's: (prefix, signature's
 # name). The other aliases speak as their row (fn and λ as lambda,
@@ -391,21 +393,44 @@ def _shape_match(w, x) -> None:
         c = c.cdr
 
 
+def ellipsis_problem(items: list, dotted: bool) -> str | None:
+    """What is wrong with the `...` among a list pattern's items (before any
+    `.` rest), or None."""
+    at = [i for i, e in enumerate(items) if e is ELLIPSIS]
+    if not at:
+        return None
+    if at[0] == 0:
+        return ELLIPSIS_ALONE
+    if len(at) > 1:
+        return "match: only one '...' in a list pattern"
+    if dotted:
+        return "match: '...' and a '.' rest in one list pattern"
+    return None
+
+
 def _pattern(w, p, cell) -> None:
-    """A match pattern: only a list pattern's `.` has a shape to keep."""
+    """A match pattern: a list pattern's `.` and `...` have shapes to keep."""
+    if p is ELLIPSIS:
+        w.fail(ELLIPSIS_ALONE, cell)
     if p.__class__ is not List or p is EMPTY or p.car is QUOTE:
         return
-    if p.car is QMARK:
-        return
     items = list(p)
-    if p.car is CONS and len(items) == 3:
+    if p.car is QMARK:
+        items = items[2:]
+    elif p.car is CONS and len(items) == 3:
         items = items[1:]
-    elif DOT in items:
-        i = items.index(DOT)
-        after = items[i + 1:]
-        if len(after) != 1 or after[0].__class__ is not Symbol:
-            w.fail("match: malformed rest pattern after '.'", cell)
-        items = items[:i]
+    else:
+        dotted = DOT in items
+        if dotted:
+            i = items.index(DOT)
+            after = items[i + 1:]
+            if len(after) != 1 or after[0].__class__ is not Symbol or after[0] is ELLIPSIS:
+                w.fail("match: malformed rest pattern after '.'", cell)
+            items = items[:i]
+        problem = ellipsis_problem(items, dotted)
+        if problem is not None:
+            w.fail(problem, cell)
+        items = [q for q in items if q is not ELLIPSIS]
     for q in items:
         _pattern(w, q, cell)
 
