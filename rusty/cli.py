@@ -18,7 +18,8 @@ HELP = USAGE + '''
   rusty FILE ARG...  run a script; its last value is printed unless it is Nil or #f
   rusty -i FILE ARG...  run a script, then open the REPL with its definitions (an
                      error in it is reported and the REPL opens all the same;
-                     with stdin not a terminal, stdin is then run as a script)
+                     with stdin not a terminal, stdin is then run as a script,
+                     and the status is 1 if the script or stdin failed)
   rusty -e EXPR ARG...  run the text EXPR the same way
   rusty --profile FILE ARG...
                      run a script under the profiler, then print to standard error

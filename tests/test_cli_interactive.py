@@ -69,6 +69,19 @@ def test_an_error_in_the_file_is_reported_and_stdin_still_runs(tmp_path):
                    '  hint: car got ()\n' % prog)
 
 
+def test_piped_exit_status(tmp_path):
+    prog, broken = write(tmp_path, PROG), write(tmp_path, BROKEN, 'broken.lisp')
+    assert rusty('-i', prog, stdin='(+ 1 2)\n') == (0, 'hello\n3\n', '')     # all succeeded
+    assert rusty('-i', prog, stdin='') == (0, 'hello\n', '')
+    assert rusty('-i', prog, stdin='(define z 1)\n') == (0, 'hello\n', '')     # a Nil last value
+    status, out, err = rusty('-i', prog, stdin='(car 1)\n(display "after")\n')   # stops at its error
+    assert (status, out) == (1, 'hello\n') and err.startswith('Error: car: not a pair\n  at <stdin>:1:1')
+    status, out, err = rusty('-i', broken, stdin='(sq 3)\n')                    # runs, but FILE failed
+    assert (status, out) == (1, 'hello\n9\n') and err.startswith('Error: car: not a pair')
+    assert rusty('-i', prog, stdin='(display "x")\n(exit 3)\n(display "y")') == (3, 'hello\nx', '')
+    assert rusty('-i', broken, stdin='(exit 0)') == (0, 'hello\n', rusty('-i', broken)[2])
+
+
 def test_the_repl_opens_with_the_files_definitions(tmp_path):
     prog = write(tmp_path, PROG)
     out, _ = drive('(sq 7)' + ENTER + 'args' + ENTER + CTRL_D, script=(open(prog).read(), prog, ('x',)))
