@@ -32,8 +32,8 @@ LAYERS = {
     # application and error machinery; the reference never imports it.
     'compile': (['compile.*'], ['resolve', 'apply', 'eval', 'specials', 'let_forms', 'syntax', 'values', 'errors', 'printer']),
     'graph': (['graph.*'], ['values', 'tensor', 'errors']),
-    'codegen': (['jit.codegen', 'jit.graph_codegen', 'jit.grad_call', 'jit.matmul_bridge',
-                 'jit.train_codegen', 'jit.train_call'],
+    'codegen': (['jit.codegen', 'jit.graph_codegen', 'jit.node_exprs', 'jit.grad_writer', 'jit.grad_call',
+                 'jit.matmul_bridge', 'jit.train_codegen', 'jit.train_call'],
                 ['values', 'graph.ir', 'jit.build', 'jit.ffi', 'jit.bands', 'jit.kernels', 'errors']),
     'report': (['report'], ['errors', 'printer']),
     'runtime': (['runtime', 'worker', 'compile_graph', 'training', 'docs', 'formcache', 'lazy', 'tools', 'profiler',
