@@ -26,7 +26,7 @@ LAYERS = {
     'layout': (['fmt', 'pretty'], ['reader', 'printer', 'values', 'errors', 'forms']),
     'tensor': (['tensor'], ['values', 'errors', 'printer', 'jit.kernels']),
     'eval': (['resolve', 'apply', 'eval', 'specials', 'let_forms', 'quasiquote', 'patterns', 'case_form', 'hygiene', 'suggest',
-              'macro_cache', 'syntax', 'builtins.*'],
+              'macro_cache', 'syntax', 'syntax_usage', 'syntax_shapes', 'syntax_walks', 'builtins.*'],
              ['reader', 'printer', 'values', 'tensor', 'errors', 'forms', 'fmt', 'pretty', 'diskcache']),
     # The compiler to Python: it reads the reference's resolver and calls its
     # application and error machinery; the reference never imports it.
