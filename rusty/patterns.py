@@ -6,7 +6,9 @@ from .eval import Usage, comp, comp_body, special, sub_span
 from .printer import display_form
 from .resolve import UNBOUND, Scope, body_defines
 from .specials import DOT, items
-from .syntax import ELLIPSIS, ELLIPSIS_ALONE, ellipsis_problem, usage_message
+from .syntax import usage_message
+from .syntax_shapes import ellipsis_problem
+from .syntax_usage import ELLIPSIS, ELLIPSIS_ALONE
 from .values import EMPTY, NIL, PROCEDURE_TYPES, Builtin, List, Macro, Symbol, equal, make_list, sym
 
 

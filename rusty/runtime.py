@@ -27,8 +27,8 @@ from .worker import worker
 # module needs no line here).
 FORM_MODULES = ev.defer_specials(forms.TABLE, lambda m: import_module('rusty.' + m))
 TABLE_MODULES = tuple('rusty.builtins.' + m for m in (
-    'numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'files', 'tensors',
-    'integers', 'randomness', 'text', 'hashes', 'scripts', 'layout', 'vectors', 'debugging')) + (
+    'numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'format_directives', 'json_text', 'files',
+    'tensors', 'integers', 'randomness', 'text', 'hashes', 'scripts', 'layout', 'vectors', 'debugging')) + (
     'rusty.graph.builtins', 'rusty.compile_graph', 'rusty.training')
 LIBRARY_PRIMITIVES = 'rusty.builtins.library'     # bound for the standard library only
 STDLIB_PATH = os.path.join(os.path.dirname(__file__), 'stdlib.lisp')

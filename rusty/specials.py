@@ -11,7 +11,8 @@ from .errors import EvalError, Interrupted, RustyError, out_of_memory
 from .eval import Usage, comp, comp_body, const, special, sub_span, to_code
 from .resolve import (UNBOUND, LocalRef, Scope, assign_by_name, body_defines, define_in_frame,
                       resolve)
-from .syntax import check_in_scope, params_problem, usage_message
+from .syntax import check_in_scope, usage_message
+from .syntax_shapes import params_problem
 from .values import EMPTY, NIL, Lambda, List, Symbol, cons, make_list, spanned, sym
 
 

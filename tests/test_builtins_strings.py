@@ -7,16 +7,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rusty.builtins.strings import TABLE
+from rusty.builtins import format_directives, json_text, strings
 from rusty.errors import EvalError
 from rusty.printer import display_form
-from rusty.values import EMPTY, NIL, Builtin, List, Tensor, equal, make_list, sym
+from rusty.values import EMPTY, NIL, Builtin, BuiltinTable, List, Tensor, equal, make_list, sym
 
 from helpers import builtin_caller, err, ev, out
 
 F = float
 
-
+TABLE = BuiltinTable()      # the three tables: strings, format, JSON
+TABLE.specs = strings.TABLE.specs + format_directives.TABLE.specs + json_text.TABLE.specs
 SPECS = {spec[0]: spec for spec in TABLE.specs}
 call, msg = builtin_caller(TABLE)
 

@@ -15,6 +15,7 @@ from rusty.graph.grad import grad_graph
 from rusty.graph.optimize import optimize
 from rusty.graph.shapes import infer
 from rusty.graph.trace import build
+from rusty.jit import grad_writer
 from rusty.jit import graph_codegen as GC
 from rusty.jit.matmul_bridge import make_bridge
 from rusty.printer import display_form
@@ -157,12 +158,12 @@ def test_small_intermediates_are_stack_arrays():
     body = grad_kernel_source(MLP, (8, 16), (16, 8), None, (8, 8), None).split('fn rusty_grad_kernel')[1]
     assert 'RUSTY_SCRATCH' not in body and 'vec![' not in body
     sizes = [int(n) for n in re.findall(r'= \[0\.0_f64; (\d+)\];', body)]
-    assert sizes and sum(sizes) <= GC.STACK_ELEMENTS
+    assert sizes and sum(sizes) <= grad_writer.STACK_ELEMENTS
 
 
 def test_crossover_follows_section_13():
-    assert GC.crossover(2, 256, 128) and not GC.crossover(1, 65536, 4)
-    assert GC.crossover(64, 32, 32) and not GC.crossover(64, 32, 31)
+    assert grad_writer.crossover(2, 256, 128) and not grad_writer.crossover(1, 65536, 4)
+    assert grad_writer.crossover(64, 32, 32) and not grad_writer.crossover(64, 32, 31)
 
 
 def test_outputs_computed_in_place():
@@ -192,13 +193,13 @@ def test_nodes_read_twice_or_returned_are_not_fused():
     g, _ = optimize(g, [out])
     # (relu a) is shared (hash-consed) and read twice by the product: it keeps its buffer
     shapes = infer(g, [(4, 4), (4, 4)])
-    source = GC._sources(g, shapes)
+    source = grad_writer._sources(g, shapes)
     relu = g.ops.index('relu')
-    assert relu not in GC._inline_nodes(g, set(), shapes, source)
-    assert relu not in GC._inline_nodes(g, {relu}, shapes, source)
+    assert relu not in grad_writer._inline_nodes(g, set(), shapes, source)
+    assert relu not in grad_writer._inline_nodes(g, {relu}, shapes, source)
     mul = g.ops.index('tensor-mul')
-    assert mul in GC._inline_nodes(g, set(), shapes, source)        # read once, by the sum
-    assert mul not in GC._inline_nodes(g, {mul}, shapes, source)    # an output has its own buffer
+    assert mul in grad_writer._inline_nodes(g, set(), shapes, source)        # read once, by the sum
+    assert mul not in grad_writer._inline_nodes(g, {mul}, shapes, source)    # an output has its own buffer
 
 
 # ── Running compiled kernels ─────────────────────────────────────────────

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from rusty.builtins import json_host, strings
+from rusty.builtins import json_host, json_text
 from rusty.errors import RustyError
 from rusty.printer import write_form
 
@@ -22,7 +22,7 @@ DOCS = [
 
 def decode(text):
     try:
-        return ('value', write_form(strings.json_decode(text)))
+        return ('value', write_form(json_text.json_decode(text)))
     except RustyError as e:
         return ('error', e.message)
 
@@ -32,6 +32,6 @@ def test_fast_paths_agree_with_the_general_scanner(monkeypatch, text):
     monkeypatch.setattr(json_host, 'decode', lambda text, hash_object=None: None)
     fast = decode(text)
     never = re.compile(r'(?!)')
-    monkeypatch.setattr(strings, '_SIMPLE_STRING', never)
-    monkeypatch.setattr(strings, '_SIMPLE_KEY', never)
+    monkeypatch.setattr(json_text, '_SIMPLE_STRING', never)
+    monkeypatch.setattr(json_text, '_SIMPLE_KEY', never)
     assert decode(text) == fast

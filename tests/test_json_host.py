@@ -1,12 +1,12 @@
 """json-decode and json-encode's host fast paths (rusty/builtins/json_host.py)
-against the reference walks in strings.py they stand in for: the same values,
+against the reference walks in json_text.py they stand in for: the same values,
 texts and error messages, document by document, and the fast path really
 taken where it claims to be."""
 import random
 
 import pytest
 
-from rusty.builtins import json_host, strings
+from rusty.builtins import json_host, json_text
 from rusty.errors import RustyError
 from rusty.printer import write_form
 from rusty.runtime import Session
@@ -28,7 +28,7 @@ def both(monkeypatch, fn, *args):
         return fast, outcome(fn, *args)
 
 
-HASH = strings.sym('hash')
+HASH = json_text.sym('hash')
 
 DOCS = [
     '1', '-0', '0.5', '-1.25e-3', '1E5', '1e400', '"s"', 'true', 'false', 'null', '[]', '{}', ' [ ] ',
@@ -45,15 +45,15 @@ DOCS = [
 
 @pytest.mark.parametrize('text', DOCS)
 def test_decode_agrees_with_the_reference(monkeypatch, text):
-    fast, ref = both(monkeypatch, strings.json_decode, text)
+    fast, ref = both(monkeypatch, json_text.json_decode, text)
     assert fast == ref
-    fast, ref = both(monkeypatch, strings.json_decode, text, HASH)
+    fast, ref = both(monkeypatch, json_text.json_decode, text, HASH)
     assert fast == ref
 
 
 def test_the_host_decodes_plain_documents_and_leaves_the_rest():
     assert json_host.decode('{"a": [1, {"b": null}], "c": "d"}', None) is not None
-    assert json_host.decode('[1, 2]', strings._hash_object) is not None
+    assert json_host.decode('[1, 2]', json_text._hash_object) is not None
     for text in ('NaN', '[1,]', '"\\u00e9"', '"\\ud800"'):
         assert json_host.decode(text, None) is None
 
@@ -87,7 +87,7 @@ def test_random_documents_decode_as_the_reference_decodes(monkeypatch):
         if rng.random() < 0.2:          # damage some: the errors must agree too
             i = rng.randrange(len(text) + 1)
             text = text[:i] + rng.choice(['', ',', ']', '}', '"', 'x', ' 1']) + text[i + 1:]
-        fast, ref = both(monkeypatch, strings.json_decode, text)
+        fast, ref = both(monkeypatch, json_text.json_decode, text)
         assert fast == ref, text
         taken += json_host.decode(text, None) is not None
     assert taken > 250
@@ -102,7 +102,7 @@ def test_deep_documents_are_left_to_the_reference(monkeypatch):
     wide = '[' + ', '.join(['[["]]]]"]]'] * 30) + ']'     # many brackets, shallow (some in strings)
     assert json_host.nesting(wide) == 3
     assert json_host.decode(wide, None) is not None
-    fast, ref = both(monkeypatch, strings.json_decode, deep)
+    fast, ref = both(monkeypatch, json_text.json_decode, deep)
     assert fast == ref
 
 
@@ -128,13 +128,13 @@ def session():
 @pytest.mark.parametrize('expr', VALUES)
 def test_encode_agrees_with_the_reference(monkeypatch, session, expr):
     v = session.run(expr)
-    fast, ref = both(monkeypatch, strings.json_encode, v)
+    fast, ref = both(monkeypatch, json_text.json_encode, v)
     assert fast == ref
 
 
 def test_the_host_encodes_plain_data_and_leaves_the_rest(session):
     plain = session.run("'(((\"id\" 1) (\"tags\" (1 2.5 #(3))) (\"ok\" #t) (\"n\" ())))")
-    assert json_host.encode(plain) == strings.encode_json(plain)
+    assert json_host.encode(plain) == json_text.encode_json(plain)
     for expr in ("'((\"a\" 1) (\"a\" 2))", '(list 1e16)', '(list (hash))', '"a\\\\rb"'):
         assert json_host.encode(session.run(expr)) is None
 
@@ -142,14 +142,14 @@ def test_the_host_encodes_plain_data_and_leaves_the_rest(session):
 def test_deep_data_is_left_to_the_reference(session):
     deep = session.run("(let loop ((i 0) (x '(1))) (if (< i 300) (loop (+ i 1) (list x)) x))")
     assert json_host.encode(deep) is None
-    assert strings.json_encode(deep) == strings.encode_json(deep)
+    assert json_text.json_encode(deep) == json_text.encode_json(deep)
 
 
 def random_value(rng, depth=0):
     """Random rusty data of the shapes json-encode writes."""
     kind = rng.randrange(8 if depth < 4 else 5)
     if kind == 0:
-        return rng.choice([True, False, strings.NIL, strings.EMPTY, strings.sym('s')])
+        return rng.choice([True, False, json_text.NIL, json_text.EMPTY, json_text.sym('s')])
     if kind == 1:
         return rng.randrange(-10 ** 20, 10 ** 20)
     if kind == 2:
@@ -157,11 +157,12 @@ def random_value(rng, depth=0):
     if kind in (3, 4):
         return ''.join(rng.choice(['a', 'é', '\n', '\t', '"', '\\', '\r', 'r', '😀']) for _ in range(rng.randrange(5)))
     if kind == 5:
-        return strings.make_list([random_value(rng, depth + 1) for _ in range(rng.randrange(4))])
+        return json_text.make_list([random_value(rng, depth + 1) for _ in range(rng.randrange(4))])
     if kind == 6:
-        return strings.Vector([random_value(rng, depth + 1) for _ in range(rng.randrange(3))])
-    return strings.make_list([strings.make_list([rng.choice(['k', 'a', strings.sym('a')]), random_value(rng, depth + 1)])
-                              for _ in range(rng.randrange(1, 4))])
+        return json_text.Vector([random_value(rng, depth + 1) for _ in range(rng.randrange(3))])
+    return json_text.make_list([json_text.make_list([rng.choice(['k', 'a', json_text.sym('a')]),
+                                                     random_value(rng, depth + 1)])
+                                for _ in range(rng.randrange(1, 4))])
 
 
 def test_random_data_encodes_as_the_reference_encodes(monkeypatch):
@@ -169,7 +170,7 @@ def test_random_data_encodes_as_the_reference_encodes(monkeypatch):
     taken = 0
     for _ in range(400):
         v = random_value(rng)
-        fast, ref = both(monkeypatch, strings.json_encode, v)
+        fast, ref = both(monkeypatch, json_text.json_encode, v)
         assert fast == ref
         taken += json_host.encode(v) is not None
     assert taken > 200

@@ -90,14 +90,14 @@ def test_interrupts_racing_the_kernel_gate_never_lock_it(cache, monkeypatch):
 # ── A single-row product inlined in a grad kernel polls inside itself ─────
 
 def test_a_big_single_row_product_polls_for_interrupts_inside_the_node(cache):
-    from rusty.jit import graph_codegen
+    from rusty.jit import grad_writer
     s = Session()
     s.run("(define x (tensor-map (lambda (v) (* v 0.25)) (ones '(1 700)))) "
           "(define w (tensor-map (lambda (v) (- v 0.5)) (ones '(700 700)))) "
           "(define f (lambda (x w) (tensor-sum (matmul x w)))) "
           "(define k (graph-compile-grad f x w))", '<poll>')
     source = s.run('k', '<poll>').source
-    every = graph_codegen.POLL_WORK // 700
+    every = grad_writer.POLL_WORK // 700
     assert "if p %% %d == 0 && rusty_stopped(stop) { break 'kernel; }" % every in source
     # polling changes no bits: the compiled kernel still equals the reference
     assert s.run('(equal? (k x w) (graph-grad f x w))', '<poll>') is True

@@ -26,14 +26,14 @@ LAYERS = {
     'layout': (['fmt', 'pretty'], ['reader', 'printer', 'values', 'errors', 'forms']),
     'tensor': (['tensor'], ['values', 'errors', 'printer', 'jit.kernels']),
     'eval': (['resolve', 'apply', 'eval', 'specials', 'let_forms', 'quasiquote', 'patterns', 'case_form', 'hygiene', 'suggest',
-              'macro_cache', 'syntax', 'builtins.*'],
+              'macro_cache', 'syntax', 'syntax_usage', 'syntax_shapes', 'syntax_walks', 'builtins.*'],
              ['reader', 'printer', 'values', 'tensor', 'errors', 'forms', 'fmt', 'pretty', 'diskcache']),
     # The compiler to Python: it reads the reference's resolver and calls its
     # application and error machinery; the reference never imports it.
     'compile': (['compile.*'], ['resolve', 'apply', 'eval', 'specials', 'let_forms', 'syntax', 'values', 'errors', 'printer']),
     'graph': (['graph.*'], ['values', 'tensor', 'errors']),
-    'codegen': (['jit.codegen', 'jit.graph_codegen', 'jit.grad_call', 'jit.matmul_bridge',
-                 'jit.train_codegen', 'jit.train_call'],
+    'codegen': (['jit.codegen', 'jit.graph_codegen', 'jit.node_exprs', 'jit.grad_writer', 'jit.grad_call',
+                 'jit.matmul_bridge', 'jit.train_codegen', 'jit.train_call'],
                 ['values', 'graph.ir', 'jit.build', 'jit.ffi', 'jit.bands', 'jit.kernels', 'errors']),
     'report': (['report'], ['errors', 'printer']),
     'runtime': (['runtime', 'worker', 'compile_graph', 'training', 'docs', 'formcache', 'lazy', 'tools', 'profiler',

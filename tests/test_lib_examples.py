@@ -16,7 +16,7 @@ def specs():
     out = []
     for m in MODULES:
         out += import_module('rusty.builtins.' + m).TABLE.specs
-    for m in ('lists', 'strings'):
+    for m in ('lists', 'strings', 'json_text'):
         out += [s for s in import_module('rusty.builtins.' + m).TABLE.specs if s[0] in NEW_IN_LISTS_AND_STRINGS]
     return out
 

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from helpers import err, ev, session, value
-from rusty.builtins.strings import json_encode
+from rusty.builtins.json_text import json_encode
 from rusty.printer import write_form
 
 
@@ -123,7 +123,7 @@ def test_a_width_may_have_leading_zeros():
 
 
 def test_format_takes_exact_integers():
-    from rusty.builtins.strings import format_
+    from rusty.builtins.format_directives import format_
     assert format_('~,2f|~f|~6,1f|~5d|~x', 10 ** 30, 7, -5, 42, 2 ** 70) == \
         '1000000000000000000000000000000.00|7|  -5.0|   42|400000000000000000'
     assert format_('~d ~b', 2 ** 64, -2) == '18446744073709551616 -10'

@@ -6,7 +6,7 @@ else `NAME: expected an index, got X`."""
 import pytest
 
 from helpers import builtin_caller, err, ev
-from rusty.builtins import lists, strings, vectors
+from rusty.builtins import format_directives, lists, strings, vectors
 from rusty.builtins.args import count_arg, index_arg, index_value
 from rusty.errors import EvalError
 from rusty.values import make_list, sym
@@ -122,6 +122,7 @@ def test_builtins_take_exact_integer_indices():
     call, msg = builtin_caller(strings.TABLE)
     assert call('substring', 'hello', 1, 3) == 'el' and call('string-ref', 'abc', 2) == 'c'
     assert msg('string-ref', 'abc', -1) == 'string-ref: index -1 out of range [0, 3)'
+    call, msg = builtin_caller(format_directives.TABLE)
     assert call('format', '~5d|~x', 42, 255) == '   42|ff'
     call, msg = builtin_caller(vectors.TABLE)
     v = call('make-vector', 2, 'z')

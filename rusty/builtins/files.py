@@ -11,7 +11,7 @@ from ..errors import EvalError, os_error_text
 from ..printer import display_form, format_number, plain_item, render_nested
 from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, Tensor, make_list, sym, to_f64
 from .args import expected
-from .strings import JsonError, parse_json
+from .json_text import JsonError, parse_json
 
 TABLE = BuiltinTable()
 

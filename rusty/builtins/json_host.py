@@ -1,5 +1,5 @@
 """json-encode and json-decode's fast paths: the same text and values as the
-walks in strings.py (the reference, which also gives every error), made
+walks in json_text.py (the reference, which also gives every error), made
 faster where they surely agree, else None so the reference decides.
 
 Decoding uses the host's C JSON scanner where it parses exactly what
@@ -28,7 +28,7 @@ def _refuse(word):
 
 def decode(text: str, hash_object=None):
     """parse_json's value of text with objects as ((key value) …) lists (as
-    strings._pairs_list makes them), or made by hash_object(pairs) when
+    json_text._pairs_list makes them), or made by hash_object(pairs) when
     given; None when the reference must parse it (or report it)."""
     if '\\u' in text or (text.count('[') + text.count('{') > MAX_NESTING and nesting(text) > MAX_NESTING):
         return None
@@ -70,7 +70,7 @@ def _hashed(hash_object):
 
 
 def pairs_list(pairs) -> List:
-    """The pairs as strings._pairs_list makes them, values made rusty: ((key value) …)."""
+    """The pairs as json_text._pairs_list makes them, values made rusty: ((key value) …)."""
     out = EMPTY
     new = List
     for k, v in reversed(pairs):    # (three cells a pair, filled in place: no call per cell)
@@ -138,7 +138,7 @@ def encode(v):
 
 
 def _host(x, depth: int):
-    """x as the host's JSON data (the reference's shapes: strings.py)."""
+    """x as the host's JSON data (the reference's shapes: json_text.py)."""
     cls = x.__class__
     if cls is str or cls is int or cls is bool:
         return x
@@ -160,7 +160,7 @@ def _host(x, depth: int):
 
 def _host_list(x: List, depth: int):
     """A non-empty list as host data: a dict when every element is a (key
-    value) list with a string or symbol key (strings._is_object), else a list."""
+    value) list with a string or symbol key (json_text._is_object), else a list."""
     if depth > ENCODE_NESTING:
         raise _GiveUp
     obj = {}

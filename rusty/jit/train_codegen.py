@@ -33,7 +33,9 @@ from __future__ import annotations
 
 from rusty.graph.ir import Graph
 from rusty.jit import build, kernels
-from rusty.jit.graph_codegen import SHAPE_ONLY_SECOND, grad_parts, grad_prelude, rust_const, size
+from rusty.jit.grad_writer import SHAPE_ONLY_SECOND, grad_parts, size
+from rusty.jit.graph_codegen import grad_prelude
+from rusty.jit.node_exprs import rust_const
 from rusty.jit.train_call import NativeTrainer
 
 TRAIN_SYMBOL = 'rusty_train_kernel'

@@ -1,0 +1,114 @@
+"""The `format` builtin: a string from a template, its ~ directives filled in from the arguments."""
+
+import math
+
+from ..errors import EvalError
+from ..printer import display_form, format_number, print_form
+from ..values import BuiltinTable
+from .args import expected
+
+TABLE = BuiltinTable()
+
+_FORMAT_TEXT = {'%': '\n', 't': '\t', '~': '~'}
+MAX_WIDTH = 1 << 24         # widest field (and JSON indent) made: past it, `out of memory`
+_DIGITS = '0123456789'
+_BASES = {'x': 'x', 'o': 'o', 'b': 'b'}
+
+
+@TABLE.fn('format', 1, None,
+          doc='A string from a template. Directives: ~a (print form) and ~s (display form), left-aligned '
+              'in W columns as ~Wa / ~Ws, right-aligned as ~W@a / ~W@s; ~W,Pf a number with exactly P '
+              'decimals right-aligned in W; ~Wd an integer right-aligned in W; ~x ~o ~b an integer in '
+              'base 16, 8, 2; ~% a newline, ~t a tab, ~~ a tilde.',
+          sig='(format template arg ...)',
+          examples=(('(format "~a is ~s" "x" "y")', '"x is \\"y\\""'),
+                    ('(format "~8,2f|~5d|~6a|~6@a|" 3.14159 42 "ab" "cd")', '"    3.14|   42|ab    |    cd|"'),
+                    ('(format "~x ~o ~b" 255 8 5)', '"ff 10 101"'),
+                    ('(format "~q" 1)', 'error: format: unknown directive ~q'),
+                    ('(format "~,2f" "pi")', 'error: format: ~f expects a number, got "pi"')))
+def format_(template, *args):
+    if template.__class__ is not str:
+        raise expected('format', 'string', template)
+    out = []
+    pending = iter(args)
+    i, n = 0, len(template)
+    while i < n:
+        j = template.find('~', i)
+        if j < 0:
+            out.append(template[i:])
+            break
+        out.append(template[i:j])
+        i = _directive(template, j, pending, out)
+    return ''.join(out)
+
+
+def _directive(template: str, j: int, pending, out: list) -> int:
+    """Write the directive starting at the `~` at j; the position after it."""
+    n = len(template)
+    k = j + 1
+    while k < n and template[k] in _DIGITS:
+        k += 1
+    width = _field(template[j + 1:k], 0)
+    precision = None
+    if k < n and template[k] == ',':
+        m = k + 1
+        while m < n and template[m] in _DIGITS:
+            m += 1
+        precision = _field(template[k + 1:m], None)
+        k = m
+    right = k < n and template[k] == '@'
+    if right:
+        k += 1
+    d = template[k].lower() if k < n else ''
+    text = template[j:k + 1]
+    if d in _FORMAT_TEXT and k == j + 1:
+        out.append(_FORMAT_TEXT[d])
+    elif d == 'a' or d == 's':
+        x = _next_arg(pending)
+        piece = (x if x.__class__ is str else print_form(x)) if d == 'a' else display_form(x)
+        out.append(piece.rjust(width) if right else piece.ljust(width))
+    elif d == 'f':
+        out.append(_fixed(_next_arg(pending), precision).rjust(width))
+    elif d == 'd':
+        out.append(str(_integer('d', _next_arg(pending))).rjust(width))
+    elif d in _BASES:
+        out.append(format(_integer(d, _next_arg(pending)), _BASES[d]).rjust(width))
+    else:
+        raise EvalError('format: unknown directive %s' % text)
+    return k + 1
+
+
+def _field(digits: str, default):
+    """A directive's width or precision (`default` when not written)."""
+    if not digits:
+        return default
+    if len(digits.lstrip('0')) > 9 or int(digits) > MAX_WIDTH:
+        raise MemoryError       # reported as `out of memory`, never a host error
+    return int(digits)
+
+
+def _next_arg(pending):
+    try:
+        return next(pending)
+    except StopIteration:
+        raise EvalError('format: not enough args') from None
+
+
+def _fixed(x, precision) -> str:
+    """~f: x with exactly `precision` decimals (half to even), or as printed without one."""
+    if x.__class__ is not float and x.__class__ is not int:
+        raise EvalError('format: ~f expects a number, got %s' % display_form(x))
+    if x.__class__ is int:      # exact: no rounding, and no float range to overflow
+        return str(x) + ('.' + '0' * precision if precision else '')
+    if precision is None or not math.isfinite(x):
+        return format_number(x)
+    return format(x, '.%df' % precision)
+
+
+def _integer(d: str, x) -> int:
+    """The exact integer an ~d, ~x, ~o or ~b argument stands for."""
+    if x.__class__ is int:
+        return x
+    if x.__class__ is float and x.is_integer():
+        return int(x)
+    raise EvalError('format: ~%s expects an integer, got %s' % (d, display_form(x)))
