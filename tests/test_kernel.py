@@ -231,7 +231,7 @@ def test_without_ipykernel_install_says_how():
     r = subprocess.run([sys.executable, '-c', code], env=dict(os.environ, PYTHONPATH=ROOT), capture_output=True,
                        text=True, timeout=60)
     assert (r.returncode, r.stderr) == (
-        1, "rusty kernel needs ipykernel and jupyter_client: pip install 'rusty[jupyter]'\n")
+        1, "rusty kernel needs ipykernel and jupyter_client: pip install 'rusty-lisp[jupyter]'\n")
 
 
 def test_stdin_is_empty_and_exit_keeps_the_session(kernel):

@@ -6,7 +6,7 @@ import os
 import sys
 import tempfile
 
-INSTALL_HINT = "rusty kernel needs ipykernel and jupyter_client: pip install 'rusty[jupyter]'"
+INSTALL_HINT = "rusty kernel needs ipykernel and jupyter_client: pip install 'rusty-lisp[jupyter]'"
 USAGE = 'usage: rusty kernel install [--user] [--prefix P]'
 HELP = USAGE + '''
 
