@@ -243,3 +243,28 @@ def test_stdin_is_empty_and_exit_keeps_the_session(kernel):
         'error', 'exit: (exit 3) ends a script; the notebook session goes on')
     _r, out = execute(kc, 'still')
     assert out[0][1]['data']['text/plain'] == '1'
+
+
+@pytest.mark.parametrize('umask', [0o077, 0o000])
+@pytest.mark.parametrize('where', ['--prefix', '--user'])
+def test_install_modes_do_not_follow_the_umask(tmp_path, umask, where):
+    """Folders 0755 and files 0644, missing parents made 0755: a system-wide
+    spec is readable by everyone (under umask 077 it was 0700) and nothing is
+    world-writable (under umask 000 the parents were)."""
+    require('jupyter_client')
+    top = tmp_path / 'top'
+    env = dict(os.environ, PYTHONPATH=ROOT, JUPYTER_DATA_DIR=str(top / 'data' / 'jupyter'))
+    args = ['kernel', 'install'] + (['--prefix', str(top / 'p' / 'q')] if where == '--prefix' else ['--user'])
+    r = subprocess.run([sys.executable, '-m', 'rusty', *args], capture_output=True, text=True, timeout=120,
+                       env=env, cwd=ROOT, preexec_fn=lambda: os.umask(umask))
+    assert r.returncode == 0, r.stderr
+    spec = (top / 'p' / 'q' / 'share' / 'jupyter' if where == '--prefix' else top / 'data' / 'jupyter') / 'kernels'
+    assert r.stdout == 'installed the rusty kernel spec in %s\n' % (spec / 'rusty')
+    modes = {}
+    for root, dirs, files in os.walk(top):
+        for name in dirs + files:
+            path = os.path.join(root, name)
+            modes[os.path.relpath(path, top)] = os.stat(path).st_mode & 0o777
+    assert modes.pop(os.path.relpath(spec / 'rusty' / 'kernel.json', top)) == 0o644
+    assert set(modes.values()) == {0o755}, modes
+    assert len(modes) >= 4
