@@ -14,8 +14,8 @@ After an error, Jupyter aborts the execute requests queued behind it (a Run
 All sends every cell at once); requests that reach the kernel just after the
 error, although their client sent them before it (the browser's go through
 the notebook server one by one), are aborted too: those sent, by their
-header's date, before the error's reply, and arriving within ABORT_WINDOW of
-it. A client that waits for each reply sends after it, so it is never aborted.
+header's date, before the error (its reply is sent after), and arriving
+within ABORT_WINDOW of it. A client that waits for each reply sends after it, so it is never aborted.
 Open matplotlib figures are shown after each cell (figures.py).
 """
 from __future__ import annotations
@@ -83,7 +83,6 @@ class RustyKernel(Kernel):
         # standard input is empty: a notebook has no terminal to read from
         self.rusty = Session(out=self.streams[0], err=self.streams[1], inp=io.StringIO())
         self._install_display()
-        self._failed = False            # the execute request being answered failed
         self._error_at = None           # (monotonic, UTC) time of the last error that stops the queue
 
     # ── Display from code ──
@@ -144,7 +143,10 @@ class RustyKernel(Kernel):
     def _error(self, e: RustyError, silent: bool) -> dict:
         """Report the error as Jupyter does (an iopub `error`); the reply's content."""
         self._show_figures(silent)
-        self._failed = True
+        request = self.get_parent().get('content', {})
+        if request.get('stop_on_error', True) and not silent:
+            # before the reply is sent: a client that waits for it sends its next request later
+            self._error_at = (time.monotonic(), datetime.now(timezone.utc))
         content = rich.error_content(e, self.rusty.sources)
         if not silent:
             self.send_response(self.iopub_socket, 'error', content)
@@ -157,13 +159,6 @@ class RustyKernel(Kernel):
         figures.show_figures(lambda data: None if silent else self.display(data), self.streams[1].write)
 
     # ── Stopping the queue after an error ──
-
-    async def execute_request(self, stream, ident, parent):
-        self._failed = False
-        await super().execute_request(stream, ident, parent)
-        content = parent.get('content', {})
-        if self._failed and content.get('stop_on_error', True) and not content.get('silent', False):
-            self._error_at = (time.monotonic(), datetime.now(timezone.utc))
 
     def should_handle(self, stream, msg, idents):
         """False (and an `aborted` reply) for an execute request sent before the last error."""
