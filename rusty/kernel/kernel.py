@@ -15,7 +15,10 @@ All sends every cell at once); requests that reach the kernel just after the
 error, although their client sent them before it (the browser's go through
 the notebook server one by one), are aborted too: those sent, by their
 header's date, before the error (its reply is sent after), and arriving
-within ABORT_WINDOW of it. A client that waits for each reply sends after it, so it is never aborted.
+within ABORT_WINDOW of it. A client that waits for each reply sends after
+it, so it is never aborted. (A client whose clock is behind
+the kernel's may see a request it sent within ABORT_WINDOW after the error
+aborted; one whose clock is ahead gets only ipykernel's own aborting.)
 Open matplotlib figures are shown after each cell (figures.py).
 """
 from __future__ import annotations
