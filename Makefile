@@ -25,7 +25,7 @@ PIP ?= $(PYTHON) -m pip
 # (CI does, so the language server's and the kernel's tests run there).
 EXTRAS ?= test
 
-.PHONY: install venv tour test test-editors test-reference test-parity test-fast fuzz bench examples repl lint docs clean
+.PHONY: install venv tour notebook wheel-check test test-editors test-reference test-parity test-fast fuzz bench examples repl lint docs clean
 
 # compat editable mode: a plain path entry, no import-hook finder (faster start-up);
 # compileall: start-up must not pay for compiling sources (PYTHONDONTWRITEBYTECODE).
@@ -91,6 +91,24 @@ examples: install
 
 repl: install
 	$(RUSTY)
+
+# The release check, on what pip users get: the sdist, and the wheel built
+# from it (python -m build); the wheel installed, not editable, with the lsp
+# and jupyter extras (from PyPI) into a fresh virtual environment; then, with
+# that environment's rusty, every example, `rusty lsp`, and `rusty kernel`
+# with jupyter_client and nbconvert (tests/wheel_smoke.py). A file left out of
+# the distribution fails here. CI runs it.
+DIST ?= dist
+CHECK_ENV ?= build/wheel-check
+wheel-check: venv
+	$(PIP) install -q build
+	@# from the sources alone: an egg-info left by an editable install would add files to the sdist
+	rm -rf $(DIST) $(CHECK_ENV) build/lib *.egg-info && mkdir -p $(CHECK_ENV)
+	$(PYTHON) -m build -o $(DIST) . > $(CHECK_ENV).log 2>&1 || { cat $(CHECK_ENV).log; exit 1; }
+	@ls $(DIST)
+	$(PYTHON) -m venv $(CHECK_ENV)
+	$(CHECK_ENV)/bin/python -m pip install -q "$$(ls $(DIST)/*.whl)[lsp,jupyter]"
+	cd $(CHECK_ENV) && env -u PYTHONPATH bin/python $(CURDIR)/tests/wheel_smoke.py $(CURDIR)
 
 lint: venv
 	$(PIP) install -q pyflakes
