@@ -22,8 +22,12 @@ RUSTY ?= $(PYTHON) -m rusty
 endif
 PIP ?= $(PYTHON) -m pip
 # Optional extras installed with the test tools: `make install EXTRAS=test,lsp,jupyter`
-# (CI does, so the language server's and the kernel's tests run there).
+# (CI does, so the language server's and the kernel's tests run there). With
+# `jupyter` (the kernel, nbconvert) or `notebook` (that and JupyterLab) the
+# kernel spec is registered in the same environment, where its jupyter finds it.
 EXTRAS ?= test
+comma := ,
+KERNEL_EXTRAS := $(filter jupyter notebook,$(subst $(comma), ,$(EXTRAS)))
 
 .PHONY: install venv tour notebook wheel-check test test-editors test-reference test-parity test-fast fuzz bench examples repl lint docs clean
 
@@ -32,6 +36,9 @@ EXTRAS ?= test
 install: venv
 	$(PIP) install -q -e '.[$(EXTRAS)]' --config-settings editable_mode=compat
 	$(PYTHON) -m compileall -q rusty
+ifneq ($(KERNEL_EXTRAS),)
+	$(RUSTY) kernel install --prefix "$$($(PYTHON) -c 'import sys; print(sys.prefix)')"
+endif
 ifeq ($(MANAGED),1)
 	@mkdir -p $(BINDIR) && ln -sf $(CURDIR)/$(VENV)/bin/rusty $(BINDIR)/rusty
 	@echo "rusty is $(CURDIR)/$(VENV)/bin/rusty, linked as $(BINDIR)/rusty"
@@ -41,6 +48,13 @@ endif
 # Install, then run the tour with the rusty just installed (the README's first command).
 tour: install
 	$(RUSTY) repl.lisp-examples/tour.lisp
+
+# JupyterLab with the rusty kernel, from the environment rusty is installed in
+# (.venv where pip refuses to install outside one): installs the `notebook`
+# extra, registers the kernel, starts JupyterLab (Ctrl-C stops it).
+notebook:
+	$(MAKE) install EXTRAS=$(EXTRAS),notebook
+	$(PYTHON) -m jupyterlab
 
 # The project environment, only where pip refuses to install outside one.
 venv:

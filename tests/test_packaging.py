@@ -93,3 +93,28 @@ def test_the_install_hints_name_the_distribution():
     from rusty.lsp.command import INSTALL_HINT as lsp_hint
     assert "pip install 'rusty-lisp[jupyter]'" in kernel_hint
     assert "pip install 'rusty-lisp[lsp]'" in lsp_hint
+
+
+# ── make install with the Jupyter extras ─────────────────────────────────
+
+def make_commands(tmp_path, target, managed, extras):
+    from test_setup import make_n
+    return [line for line in make_n(tmp_path, target, managed, extras).splitlines() if not line.startswith('make[')]
+
+
+@pytest.mark.skipif(shutil.which('make') is None, reason='make not installed')
+def test_make_install_with_jupyter_registers_the_kernel_in_that_environment(tmp_path):
+    managed = make_commands(tmp_path, 'install', True, 'test,jupyter')
+    assert ".venv/bin/python -m pip install -q -e '.[test,jupyter]' --config-settings editable_mode=compat" in managed
+    assert '.venv/bin/rusty kernel install --prefix "$(.venv/bin/python -c \'import sys; print(sys.prefix)\')"' \
+        in managed
+    plain = make_commands(tmp_path, 'install', False, 'notebook')
+    assert any(' -m rusty kernel install --prefix ' in line for line in plain)
+    assert not any('kernel install' in line for line in make_commands(tmp_path, 'install', True, 'test,lsp'))
+
+
+@pytest.mark.skipif(shutil.which('make') is None, reason='make not installed')
+def test_make_notebook_installs_jupyterlab_and_starts_it(tmp_path):
+    lines = make_commands(tmp_path, 'notebook', True, 'test')
+    assert ".venv/bin/python -m pip install -q -e '.[test,notebook]' --config-settings editable_mode=compat" in lines
+    assert lines[-1] == '.venv/bin/python -m jupyterlab'
