@@ -6,6 +6,7 @@ name `rusty-lisp`, with the `rusty` command and the extras the hints name.
 environment and runs the examples, `rusty lsp` and `rusty kernel` from it."""
 import email
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -14,6 +15,13 @@ import zipfile
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OFFLINE = re.compile(r'Could not find a version that satisfies|NewConnectionError|Temporary failure in name '
+                     r'resolution|Name or service not known|Network is unreachable')
+
+
+def required() -> bool:
+    """Under CI (or RUSTY_REQUIRE_EXTRAS=1) nothing skips."""
+    return os.environ.get('RUSTY_REQUIRE_EXTRAS') == '1' or os.environ.get('CI', '').lower() == 'true'
 
 
 def package_files() -> list[str]:
@@ -49,6 +57,8 @@ def wheel(tmp_path_factory):
     isolation = ['--no-build-isolation'] if can_build_wheels() else []
     done = subprocess.run([sys.executable, '-m', 'pip', 'wheel', '-q', '--no-deps', *isolation,
                            '-w', str(out), str(src)], capture_output=True, text=True, timeout=300)
+    if done.returncode != 0 and not isolation and OFFLINE.search(done.stderr) and not required():
+        pytest.skip('building a wheel needs setuptools>=70.1 or `wheel` here, or PyPI for pip to fetch them')
     assert done.returncode == 0, done.stdout + done.stderr
     [name] = os.listdir(out)
     with zipfile.ZipFile(out / name) as z:
