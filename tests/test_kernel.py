@@ -356,3 +356,14 @@ def test_papermill_names_the_error(spec_dir, tmp_path):
     assert r.returncode == 1
     text = ANSI.sub('', r.stderr)
     assert 'Exception encountered at "In [2]":\nError: Division by zero\n  at <cell 1>:1:15' in text
+
+
+def test_request_dates_are_read_as_utc():
+    require('ipykernel')
+    from datetime import datetime, timedelta, timezone
+
+    from rusty.kernel.kernel import sent_at
+    utc = datetime(2026, 1, 2, 3, 4, 5, 123000, tzinfo=timezone.utc)
+    assert sent_at('2026-01-02T03:04:05.123Z') == utc                      # a browser's header
+    assert sent_at(utc.astimezone(timezone(timedelta(hours=2)))) == utc    # jupyter_client's
+    assert sent_at(None) is None and sent_at('yesterday') is None
