@@ -68,7 +68,7 @@ test: install
 
 # The editors' and notebooks' faces: rusty lsp and the Jupyter kernel (needs EXTRAS with lsp,jupyter).
 test-editors: install
-	$(PYTHON) -m pytest -q tests/test_lsp.py tests/test_kernel.py
+	$(PYTHON) -m pytest -q tests/test_lsp.py tests/test_kernel.py tests/test_kernel_figures.py
 
 # The language-core tests again with every generated fast path off
 # (RUSTY_SPECIALIZE=0): the reference evaluator alone, the reference the fast
