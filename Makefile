@@ -22,16 +22,23 @@ RUSTY ?= $(PYTHON) -m rusty
 endif
 PIP ?= $(PYTHON) -m pip
 # Optional extras installed with the test tools: `make install EXTRAS=test,lsp,jupyter`
-# (CI does, so the language server's and the kernel's tests run there).
+# (CI does, so the language server's and the kernel's tests run there). With
+# `jupyter` (the kernel, nbconvert) or `notebook` (that and JupyterLab) the
+# kernel spec is registered in the same environment, where its jupyter finds it.
 EXTRAS ?= test
+comma := ,
+KERNEL_EXTRAS := $(filter jupyter notebook,$(subst $(comma), ,$(EXTRAS)))
 
-.PHONY: install venv tour test test-editors test-reference test-parity test-fast fuzz bench examples repl lint docs clean
+.PHONY: install venv tour notebook wheel-check test test-editors test-reference test-parity test-fast fuzz bench examples repl lint docs clean
 
 # compat editable mode: a plain path entry, no import-hook finder (faster start-up);
 # compileall: start-up must not pay for compiling sources (PYTHONDONTWRITEBYTECODE).
 install: venv
 	$(PIP) install -q -e '.[$(EXTRAS)]' --config-settings editable_mode=compat
 	$(PYTHON) -m compileall -q rusty
+ifneq ($(KERNEL_EXTRAS),)
+	$(RUSTY) kernel install --prefix "$$($(PYTHON) -c 'import sys; print(sys.prefix)')"
+endif
 ifeq ($(MANAGED),1)
 	@mkdir -p $(BINDIR) && ln -sf $(CURDIR)/$(VENV)/bin/rusty $(BINDIR)/rusty
 	@echo "rusty is $(CURDIR)/$(VENV)/bin/rusty, linked as $(BINDIR)/rusty"
@@ -41,6 +48,13 @@ endif
 # Install, then run the tour with the rusty just installed (the README's first command).
 tour: install
 	$(RUSTY) repl.lisp-examples/tour.lisp
+
+# JupyterLab with the rusty kernel, from the environment rusty is installed in
+# (.venv where pip refuses to install outside one): installs the `notebook`
+# extra, registers the kernel, starts JupyterLab (Ctrl-C stops it).
+notebook:
+	$(MAKE) install EXTRAS=$(EXTRAS),notebook
+	$(PYTHON) -m jupyterlab
 
 # The project environment, only where pip refuses to install outside one.
 venv:
@@ -54,7 +68,7 @@ test: install
 
 # The editors' and notebooks' faces: rusty lsp and the Jupyter kernel (needs EXTRAS with lsp,jupyter).
 test-editors: install
-	$(PYTHON) -m pytest -q tests/test_lsp.py tests/test_kernel.py
+	$(PYTHON) -m pytest -q tests/test_lsp.py tests/test_kernel.py tests/test_kernel_figures.py
 
 # The language-core tests again with every generated fast path off
 # (RUSTY_SPECIALIZE=0): the reference evaluator alone, the reference the fast
@@ -91,6 +105,24 @@ examples: install
 
 repl: install
 	$(RUSTY)
+
+# The release check, on what pip users get: the sdist, and the wheel built
+# from it (python -m build); the wheel installed, not editable, with the lsp
+# and jupyter extras (from PyPI) into a fresh virtual environment; then, with
+# that environment's rusty, every example, `rusty lsp`, and `rusty kernel`
+# with jupyter_client and nbconvert (tests/wheel_smoke.py). A file left out of
+# the distribution fails here. CI runs it.
+DIST ?= dist
+CHECK_ENV ?= build/wheel-check
+wheel-check: venv
+	$(PIP) install -q build
+	@# from the sources alone: an egg-info left by an editable install would add files to the sdist
+	rm -rf $(DIST) $(CHECK_ENV) build/lib *.egg-info && mkdir -p $(CHECK_ENV)
+	$(PYTHON) -m build -o $(DIST) . > $(CHECK_ENV).log 2>&1 || { cat $(CHECK_ENV).log; exit 1; }
+	@ls $(DIST)
+	$(PYTHON) -m venv $(CHECK_ENV)
+	$(CHECK_ENV)/bin/python -m pip install -q "$$(ls $(DIST)/*.whl)[lsp,jupyter]"
+	cd $(CHECK_ENV) && env -u PYTHONPATH bin/python $(CURDIR)/tests/wheel_smoke.py $(CURDIR)
 
 lint: venv
 	$(PIP) install -q pyflakes

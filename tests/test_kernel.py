@@ -2,6 +2,7 @@
 `rusty kernel install`, started and spoken to with jupyter_client, and the
 example notebook executed headless with nbclient."""
 import os
+import re
 import subprocess
 import sys
 import time
@@ -98,26 +99,32 @@ def test_execute_results_streams_and_definitions(kernel):
     assert reply['status'] == 'ok' and out == []                                      # Nil shows nothing
 
 
-def test_errors_show_the_report_as_text_and_html(kernel):
+ANSI = re.compile(r'\x1b\[[0-9;]*m')
+
+
+def test_errors_are_jupyter_errors_with_the_report_as_traceback(kernel):
     _km, kc = kernel
     reply, out = execute(kc, '(define (f x) (/ x 0))\n(f 2)')
     assert reply['status'] == 'error'
-    assert (reply['ename'], reply['evalue']) == ('Error', 'Division by zero')
-    [(kind, content)] = out
+    assert (reply['ename'], reply['evalue']) == ('EvalError', 'Division by zero')
+    [(kind, content)] = out                     # one output: the error, no second copy of the report
     n = reply['execution_count']
-    assert kind == 'display_data'
-    assert content['data']['text/plain'] == (
-        'Error: Division by zero\n'
-        '  at <cell %d>:1:15\n'
-        '  1 | (define (f x) (/ x 0))\n'
-        '    |               ^^^^^^^\n'
-        'Backtrace (innermost last):\n'
-        '  <cell %d>:2:1 in f\n' % (n, n))
-    html = content['data']['text/html']
-    assert html.startswith('<pre>') and 'Division by zero' in html and '&lt;cell %d&gt;:1:15' % n in html
-    assert '<span style="color: ' in html        # the source line is highlighted
+    assert kind == 'error'
+    assert {k: content[k] for k in ('ename', 'evalue', 'traceback')} == {
+        k: reply[k] for k in ('ename', 'evalue', 'traceback')}
+    assert [ANSI.sub('', line) for line in content['traceback']] == [
+        'Error: Division by zero',
+        '  at <cell %d>:1:15' % n,
+        '  1 | (define (f x) (/ x 0))',
+        '    |               ^^^^^^^',
+        'Backtrace (innermost last):',
+        '  <cell %d>:2:1 in f' % n]
+    assert content['traceback'][0] == '\x1b[1mError: Division by zero\x1b[0m'     # coloured as at the REPL
+    assert '\x1b[1;31m^^^^^^^\x1b[0m' in content['traceback'][3]
     reply, out = execute(kc, '(sq 3)')           # the session goes on
     assert out[0][1]['data']['text/plain'] == '9'
+    reply, out = execute(kc, '(car')
+    assert (reply['ename'], out[0][0]) == ('IncompleteInput', 'error')     # the error's class
 
 
 def test_rich_output_tensors_hashes_graph(kernel):
@@ -231,7 +238,7 @@ def test_without_ipykernel_install_says_how():
     r = subprocess.run([sys.executable, '-c', code], env=dict(os.environ, PYTHONPATH=ROOT), capture_output=True,
                        text=True, timeout=60)
     assert (r.returncode, r.stderr) == (
-        1, "rusty kernel needs ipykernel and jupyter_client: pip install 'rusty[jupyter]'\n")
+        1, "rusty kernel needs ipykernel and jupyter_client: pip install 'rusty-lisp[jupyter]'\n")
 
 
 def test_stdin_is_empty_and_exit_keeps_the_session(kernel):
@@ -243,3 +250,120 @@ def test_stdin_is_empty_and_exit_keeps_the_session(kernel):
         'error', 'exit: (exit 3) ends a script; the notebook session goes on')
     _r, out = execute(kc, 'still')
     assert out[0][1]['data']['text/plain'] == '1'
+
+
+@pytest.mark.parametrize('umask', [0o077, 0o000])
+@pytest.mark.parametrize('where', ['--prefix', '--user'])
+def test_install_modes_do_not_follow_the_umask(tmp_path, umask, where):
+    """Folders 0755 and files 0644, missing parents made 0755: a system-wide
+    spec is readable by everyone (under umask 077 it was 0700) and nothing is
+    world-writable (under umask 000 the parents were)."""
+    require('jupyter_client')
+    top = tmp_path / 'top'
+    env = dict(os.environ, PYTHONPATH=ROOT, JUPYTER_DATA_DIR=str(top / 'data' / 'jupyter'))
+    args = ['kernel', 'install'] + (['--prefix', str(top / 'p' / 'q')] if where == '--prefix' else ['--user'])
+    r = subprocess.run([sys.executable, '-m', 'rusty', *args], capture_output=True, text=True, timeout=120,
+                       env=env, cwd=ROOT, preexec_fn=lambda: os.umask(umask))
+    assert r.returncode == 0, r.stderr
+    spec = (top / 'p' / 'q' / 'share' / 'jupyter' if where == '--prefix' else top / 'data' / 'jupyter') / 'kernels'
+    assert r.stdout == 'installed the rusty kernel spec in %s\n' % (spec / 'rusty')
+    modes = {}
+    for root, dirs, files in os.walk(top):
+        for name in dirs + files:
+            path = os.path.join(root, name)
+            modes[os.path.relpath(path, top)] = os.stat(path).st_mode & 0o777
+    assert modes.pop(os.path.relpath(spec / 'rusty' / 'kernel.json', top)) == 0o644
+    assert set(modes.values()) == {0o755}, modes
+    assert len(modes) >= 4
+
+
+# ── A failing cell stops the notebook, as in Python ──────────────────────
+
+def run_all(kc, cells, gap):
+    """The browser's Run All: every execute_request made at once (one date in
+    their headers), reaching the kernel `gap` seconds apart as the notebook
+    server passes them on; the statuses of their replies, in order."""
+    msgs = [kc.session.msg('execute_request', {'code': c, 'silent': False, 'store_history': True,
+                                               'user_expressions': {}, 'allow_stdin': False,
+                                               'stop_on_error': True}) for c in cells]
+    for m in msgs:
+        kc.shell_channel.send(m)
+        time.sleep(gap)
+    ids = [m['header']['msg_id'] for m in msgs]
+    replies = {}
+    while len(replies) < len(ids):
+        reply = kc.get_shell_msg(timeout=60)
+        if reply['parent_header'].get('msg_id') in ids:
+            replies[reply['parent_header']['msg_id']] = reply['content']['status']
+    return [replies[i] for i in ids]
+
+
+def test_run_all_stops_at_the_failing_cell(kernel):
+    """The cells after a failing one are aborted, however their requests trickle
+    in (before: a request arriving a few ms after the error ran in most runs);
+    a client that waits for each reply and goes on after an error is not."""
+    _km, kc = kernel
+    cells = ['(define ran 0)', '(car 5)', '(set! ran 1)', '(println "after")', '(set! ran 2)']
+    for trial in range(30):
+        statuses = run_all(kc, cells, gap=(0, 0.002, 0.02)[trial % 3])
+        assert statuses == ['ok', 'error', 'aborted', 'aborted', 'aborted'], (trial, statuses)
+        reply, out = execute(kc, 'ran')
+        assert out[0][1]['data']['text/plain'] == '0'
+    assert execute(kc, '(car 5)')[0]['status'] == 'error'
+    assert execute(kc, '(+ 1 2)')[0]['status'] == 'ok'        # sent after the error's reply
+
+
+def notebook(tmp_path, cells):
+    import nbformat
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells],
+                                  metadata={'kernelspec': {'name': 'rusty', 'display_name': 'rusty',
+                                                           'language': 'rusty'}})
+    path = tmp_path / 'failing.ipynb'
+    nbformat.write(nb, str(path))
+    return path
+
+
+FAILING = ['(define (f x) (/ x 0))', '(f 2)', '(println "after")']
+
+
+def test_nbconvert_stops_at_an_error_and_keeps_it_with_allow_errors(spec_dir, tmp_path):
+    require('nbconvert')
+    import nbformat
+    path = notebook(tmp_path, FAILING)
+    run = [sys.executable, '-m', 'nbconvert', '--to', 'notebook', '--execute', str(path)]
+    r = subprocess.run(run + ['--output', 'out1.ipynb'], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1
+    text = ANSI.sub('', r.stderr)
+    assert 'CellExecutionError' in text and '(f 2)\n------------------\n' in text
+    assert 'Error: Division by zero\n  at <cell 1>:1:15\n' in text
+    r = subprocess.run(run + ['--allow-errors', '--output', 'out2.ipynb'], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    nb = nbformat.read(str(tmp_path / 'out2.ipynb'), as_version=4)
+    outputs = [c.outputs for c in nb.cells]
+    assert outputs[0] == []
+    [error] = outputs[1]
+    assert (error.output_type, error.ename, error.evalue) == ('error', 'EvalError', 'Division by zero')
+    assert ANSI.sub('', error.traceback[0]) == 'Error: Division by zero'
+    assert [(o.output_type, o.text) for o in outputs[2]] == [('stream', 'after\n')]     # went on
+
+
+def test_papermill_names_the_error(spec_dir, tmp_path):
+    pytest.importorskip('papermill', reason='papermill is not an extra; installed, it is checked too')
+    path = notebook(tmp_path, FAILING)
+    r = subprocess.run([sys.executable, '-m', 'papermill', str(path), str(tmp_path / 'out.ipynb')],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1
+    text = ANSI.sub('', r.stderr)
+    assert 'Exception encountered at "In [2]":\nError: Division by zero\n  at <cell 1>:1:15' in text
+
+
+def test_request_dates_are_read_as_utc():
+    require('ipykernel')
+    from datetime import datetime, timedelta, timezone
+
+    from rusty.kernel.kernel import sent_at
+    utc = datetime(2026, 1, 2, 3, 4, 5, 123000, tzinfo=timezone.utc)
+    assert sent_at('2026-01-02T03:04:05.123Z') == utc                      # a browser's header
+    assert sent_at(utc.astimezone(timezone(timedelta(hours=2)))) == utc    # jupyter_client's
+    assert sent_at(None) is None and sent_at('yesterday') is None

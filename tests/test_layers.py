@@ -51,7 +51,8 @@ LAYERS = {
     # arity message.
     'editors': (['lsp.*', 'kernel.*'],
                 ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'docs', 'suggest', '__init__',
-                 'forms', 'fmt', 'pretty', 'resolve', 'eval', 'syntax', 'apply', 'repl.show', 'repl.lexer']),
+                 'forms', 'fmt', 'pretty', 'resolve', 'eval', 'syntax', 'apply', 'repl.show', 'repl.lexer',
+                 'repl.style']),
 }
 
 # Never, whatever the table says (DESIGN.md §2's last column).

@@ -233,7 +233,7 @@ def test_without_pygls_it_says_how_to_install():
             'sys.exit(main(["lsp"]))\n')
     r = subprocess.run([sys.executable, '-c', code], env=env, capture_output=True, text=True, timeout=60)
     assert r.returncode == 1
-    assert r.stderr == "rusty lsp needs pygls: pip install 'rusty[lsp]' (or pip install pygls)\n"
+    assert r.stderr == "rusty lsp needs pygls: pip install 'rusty-lisp[lsp]' (or pip install pygls)\n"
     assert r.stdout == ''
 
 

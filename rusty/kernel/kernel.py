@@ -7,12 +7,27 @@ error is shown as its report. An interrupt (SIGINT, as Jupyter sends it)
 arrives on the main thread while it waits for the evaluation thread, which
 stops the running code — native code included — as Ctrl-C does at the REPL;
 the session and its definitions stay.
+
+An error is a Jupyter error (an iopub `error` message and an execute_reply
+with status `error`), so nbconvert, papermill and the browser treat it as one.
+After an error, Jupyter aborts the execute requests queued behind it (a Run
+All sends every cell at once); requests that reach the kernel just after the
+error, although their client sent them before it (the browser's go through
+the notebook server one by one), are aborted too: those sent, by their
+header's date, before the error (its reply is sent after), and arriving
+within ABORT_WINDOW of it. A client that waits for each reply sends after
+it, so it is never aborted. (A client whose clock is behind
+the kernel's may see a request it sent within ABORT_WINDOW after the error
+aborted; one whose clock is ahead gets only ipykernel's own aborting.)
+Open matplotlib figures are shown after each cell (figures.py).
 """
 from __future__ import annotations
 
 import io
 import re
 import sys
+import time
+from datetime import datetime, timezone
 
 from ipykernel.kernelbase import Kernel
 
@@ -22,11 +37,12 @@ from ..forms import NAMES
 from ..reader import open_depth
 from ..runtime import Session
 from ..values import NIL, Builtin, Lambda, List, Tensor
-from . import rich
+from . import figures, rich
 
 WORD_BEFORE = re.compile(r'''[^\s()'"`,;]*$''')
 WORD_AFTER = re.compile(r'''^[^\s()'"`,;]*''')
 META = re.compile(r'^\s*,(\w+)\s*(.*)$', re.S)
+ABORT_WINDOW = 1.0      # seconds after an error in which requests sent before it are aborted
 
 
 class _Current:
@@ -70,6 +86,7 @@ class RustyKernel(Kernel):
         # standard input is empty: a notebook has no terminal to read from
         self.rusty = Session(out=self.streams[0], err=self.streams[1], inp=io.StringIO())
         self._install_display()
+        self._error_at = None           # (monotonic, UTC) time of the last error that stops the queue
 
     # ── Display from code ──
 
@@ -119,8 +136,7 @@ class RustyKernel(Kernel):
         except Exit as e:
             return self._error(EvalError('exit: (exit %d) ends a script; the notebook session goes on'
                                          % e.status), silent)
-        sys.stdout.flush()          # what the cell printed comes before its value
-        sys.stderr.flush()
+        self._show_figures(silent)      # what the cell printed and drew comes before its value
         if shown is not None and not silent:
             self.send_response(self.iopub_socket, 'execute_result',
                                {'execution_count': self.execution_count, 'data': shown, 'metadata': {}})
@@ -128,11 +144,41 @@ class RustyKernel(Kernel):
                 'user_expressions': {}}
 
     def _error(self, e: RustyError, silent: bool) -> dict:
-        sys.stdout.flush()
+        """Report the error as Jupyter does (an iopub `error`); the reply's content."""
+        self._show_figures(silent)
+        request = self.get_parent().get('content', {})
+        if request.get('stop_on_error', True) and not silent:
+            # before the reply is sent: a client that waits for it sends its next request later
+            self._error_at = (time.monotonic(), datetime.now(timezone.utc))
+        content = rich.error_content(e, self.rusty.sources)
         if not silent:
-            self.display(rich.error_bundle(e, self.rusty.sources))
-        return {'status': 'error', 'execution_count': self.execution_count, 'ename': 'Error',
-                'evalue': e.message, 'traceback': rich.render(e, self.rusty.sources).rstrip('\n').split('\n')}
+            self.send_response(self.iopub_socket, 'error', content)
+        return {'status': 'error', 'execution_count': self.execution_count, **content}
+
+    def _show_figures(self, silent: bool) -> None:
+        """Flush the cell's output, then show and close its matplotlib figures."""
+        sys.stdout.flush()
+        sys.stderr.flush()
+        figures.show_figures(lambda data: None if silent else self.display(data), self.streams[1].write)
+
+    # ── Stopping the queue after an error ──
+
+    def should_handle(self, stream, msg, idents):
+        """False (and an `aborted` reply) for an execute request sent before the last error."""
+        if msg['header'].get('msg_type') == 'execute_request' and self._sent_before_error(msg['header']):
+            self._send_abort_reply(stream, msg, idents)
+            return False
+        return super().should_handle(stream, msg, idents)
+
+    def _sent_before_error(self, header: dict) -> bool:
+        if self._error_at is None:
+            return False
+        at, wall = self._error_at
+        if time.monotonic() - at > ABORT_WINDOW:
+            self._error_at = None
+            return False
+        sent = sent_at(header.get('date'))
+        return sent is not None and sent < wall
 
     def _graph(self, text: str, file: str) -> dict:
         """`,graph EXPR`: the optimised graph IR of a lambda as a table."""
@@ -175,7 +221,21 @@ class RustyKernel(Kernel):
         return {'status': 'complete'}
 
 
+def sent_at(date) -> datetime | None:
+    """A message header's date as an aware UTC datetime (None if it has none).
+    jupyter_client gives a datetime (a naive one is local time); else an ISO string."""
+    if isinstance(date, str):
+        try:
+            date = datetime.fromisoformat(date.replace('Z', '+00:00'))
+        except ValueError:
+            return None
+    if not isinstance(date, datetime):
+        return None
+    return date.astimezone(timezone.utc)
+
+
 def launch() -> None:
     """Run the kernel (`python -m rusty.kernel -f CONNECTION_FILE`)."""
+    figures.use_agg_backend()       # before ipykernel picks matplotlib-inline's, which needs IPython
     from ipykernel.kernelapp import IPKernelApp
     IPKernelApp.launch_instance(kernel_class=RustyKernel)

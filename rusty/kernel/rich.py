@@ -3,8 +3,8 @@
 A value's bundle always has `text/plain` (its write form, pretty-printed);
 a tensor of rank 1 or 2 and a hash table also get `text/html` tables (at
 most MAX_ROWS rows and MAX_COLS columns shown, the rest counted). Error
-reports get an HTML rendering with the source line highlighted; `,graph`
-a table; `plot` an SVG line chart.
+reports are Jupyter errors with the report as an ANSI-coloured traceback;
+`,graph` a table; `plot` an SVG line chart.
 """
 from __future__ import annotations
 
@@ -91,50 +91,18 @@ def graph_bundle(rows, text: str) -> dict:
 
 # ── Error reports ────────────────────────────────────────────────────────
 
-class _HtmlStyle:
-    """The report's parts as escaped HTML; the source line highlighted."""
-
-    @staticmethod
-    def message(s):
-        return '<span style="color:#c00;font-weight:bold">%s</span>' % escape(s)
-
-    @staticmethod
-    def location(s):
-        return '<span style="color:#06c">%s</span>' % escape(s)
-
-    @staticmethod
-    def code(s):
-        return highlight(s)
-
-    caret = message
-
-    @staticmethod
-    def frame(s):
-        return '<span style="color:#070">%s</span>' % escape(s)
-
-
-def highlight(src: str) -> str:
-    """One line of rusty as HTML with inline colours (escaped text if pygments fails)."""
+def error_content(err, sources: dict) -> dict:
+    """An error as Jupyter reports one (the iopub `error` message and the
+    execute_reply): ename the rusty error class, evalue its message, traceback
+    the lines of the whole report in ANSI colours (the REPL's: bold message,
+    highlighted source line, red caret), which frontends render."""
+    from ..repl.lexer import RustyLexer
+    from ..repl.style import ReportStyle
     try:
-        from pygments import highlight as pyg
-        from pygments.formatters import HtmlFormatter
-
-        from ..repl.lexer import RustyLexer
-        return pyg(src, RustyLexer(), HtmlFormatter(nowrap=True, noclasses=True)).rstrip('\n')
-    except Exception:       # highlighting is a nicety: never let it hide the report
-        return escape(src)
-
-
-def error_bundle(err, sources: dict) -> dict:
-    """An error's report as text, and as HTML with the source line highlighted."""
-    text = render(err, sources)
-    hints = err.hints
-    err.hints = [escape(h) for h in hints]
-    try:
-        html = render(err, sources, style=_HtmlStyle)
-    finally:
-        err.hints = hints
-    return {'text/plain': text, 'text/html': '<pre>%s</pre>' % html.rstrip('\n')}
+        text = render(err, sources, style=ReportStyle(RustyLexer(stripnl=False, ensurenl=False)))
+    except Exception:       # colour is a nicety: never let it hide the report
+        text = render(err, sources)
+    return {'ename': type(err).__name__, 'evalue': err.message, 'traceback': text.rstrip('\n').split('\n')}
 
 
 # ── Plots ────────────────────────────────────────────────────────────────

@@ -1,7 +1,7 @@
 """The `rusty lsp` command: start the server, or say how to install it."""
 from __future__ import annotations
 
-INSTALL_HINT = "rusty lsp needs pygls: pip install 'rusty[lsp]' (or pip install pygls)"
+INSTALL_HINT = "rusty lsp needs pygls: pip install 'rusty-lisp[lsp]' (or pip install pygls)"
 USAGE = '''usage: rusty lsp
 
 Speaks the Language Server Protocol on standard input and output: point an
