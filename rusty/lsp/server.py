@@ -89,7 +89,8 @@ class RustyServer(LanguageServer):
     def analyse(self, uri: str, text: str) -> an.Analysis:
         path = self.path_of(uri)
         try:
-            a = an.analyse(text, path, self.known, lambda p, rel: self.load_names(p, rel, path))
+            a = an.analyse(text, path, self.known, lambda p, rel: self.load_names(p, rel, path),
+                           previous=self.analyses.get(uri))
         except Exception as e:          # a bug of ours: say so in the log, keep answering
             logging.getLogger('rusty.lsp').exception('internal error while analysing %s', uri)
             self.window_log_message(t.LogMessageParams(type=t.MessageType.Error,
