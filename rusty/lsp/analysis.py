@@ -71,12 +71,15 @@ def analyse(text: str, file: str, known: Globals, loaded=None, budget: float = B
     document, whose untouched units are kept."""
     a = Analysis(text, file)
     old = None
-    if previous is not None and previous.file == file and previous.error is None:
+    if previous is not None and previous.file == file:
         old = (previous.text, [(start, unit) for start, unit, _ in previous.placed])
-    placed, err = read_units(text, file, old)
-    if err is not None:
-        a.error = err
-        a.diagnostics.append(Diagnostic(err.span, err.message, 'error'))
+    placed, _ = read_units(text, file, old)
+    for start, unit in placed:
+        if unit.error is not None:
+            err = unit.error
+            err = type(err)(err.message, shifted(err.span, start - unit.base))
+            a.error = a.error or err
+            a.diagnostics.append(Diagnostic(err.span, err.message, 'error'))
     tops = [top_level(u) for _, u in placed]
     extra, unknown = _loads(a, placed, tops, loaded)
     ctx = Context(tops, extra, unknown)
@@ -112,19 +115,21 @@ def _walk_units(a: Analysis, placed, ctx: Context, known: Globals, budget: float
     w = Walker(ctx, known, known.expansions, Budget(), time.monotonic() + budget, a.file, None)
     stopped = False
     for start, unit in placed:
-        if unit.result is not None and unit.result[0] == ctx.key:
-            a.placed.append((start, unit, unit.result[1]))
+        kept = unit.result
+        if kept is not None and (kept[0] == ctx.key or (kept[2] is not None and ctx.satisfies(kept[2]))):
+            unit.result = (ctx.key,) + kept[1:]
+            a.placed.append((start, unit, kept[1]))
             continue
         facts = Facts()
         if stopped:
             facts.partial = True
         else:
             a.walked += 1
-            w.facts = facts
+            w.facts, w.deps = facts, {}
             try:
                 for form, span in unit.forms:
                     w.walk_form(form, span, unit_ctx)
-                unit.result = (ctx.key, facts)
+                unit.result = (ctx.key, facts, w.deps)
             except Stop:
                 facts.partial = stopped = True
         a.placed.append((start, unit, facts))

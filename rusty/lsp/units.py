@@ -20,12 +20,13 @@ MAX_CUTS = 6               # tries at reading the part of a broken text before i
 
 class Unit:
     """Whole top-level forms on lines of their own; spans as read (line `base` is the unit's first)."""
-    __slots__ = ('text', 'forms', 'base', 'lines', 'pre', 'result')
+    __slots__ = ('text', 'forms', 'base', 'lines', 'pre', 'result', 'error')
 
-    def __init__(self, text: str, forms: list, base: int):
+    def __init__(self, text: str, forms: list, base: int, error=None):
         self.text = text
         self.forms = forms          # [(form, span)]
         self.base = base
+        self.error = error          # a ReadError (lines that do not read: the forms before it are kept)
         self.lines = text.count('\n') + (0 if text.endswith('\n') else 1)
         self.pre = None             # its top-level facts (walker.TopLevel), found once
         self.result = None          # (context key, Facts) of its last walk
@@ -117,7 +118,24 @@ def read_units(text: str, file: str, old=None):
         if found is not None:
             return found, None
     forms, err = read_forms(text, file)
-    return group(lines, forms, 1, reuse), err
+    placed = group(lines, forms, 1, reuse)
+    if err is not None:
+        placed = _broken_tail(lines, placed, err)
+    return placed, err
+
+
+def _broken_tail(lines, placed, err):
+    """The units before a read error, then one unit of every line from the
+    error's on (with the forms of a unit that shares its first line)."""
+    first = err.span.line if err.span is not None else len(lines) + 1
+    forms: list = []
+    if placed and placed[-1][0] + placed[-1][1].lines - 1 >= first:
+        start, unit = placed.pop()
+        if unit.base != start:      # a unit kept from an earlier text: its spans count from elsewhere
+            return placed
+        forms, first = unit.forms, start
+    first = max(1, min(first, len(lines)))
+    return placed + [(first, Unit(''.join(lines[first - 1:]), forms, first, err))]
 
 
 def _incremental(text, lines, file, old, reuse):
@@ -131,6 +149,10 @@ def _incremental(text, lines, file, old, reuse):
     s = 0
     while s < top - p and old_lines[n_old - 1 - s] == lines[n_new - 1 - s]:
         s += 1
+    for st, u in placed:            # lines that did not read are read again, with the edit
+        if u.error is not None:
+            p = min(p, st - 1)
+            s = min(s, max(n_old - (st + u.lines - 1), 0))
     delta = n_new - n_old
     before = [(st, u) for st, u in placed if st + u.lines - 1 <= p]
     after = [(st + delta, u) for st, u in placed if st > n_old - s]
@@ -140,5 +162,7 @@ def _incremental(text, lines, file, old, reuse):
     try:
         forms = read(middle, file)
     except ReadError:
-        return None
+        forms, err = read_forms(middle, file)
+        broken = Unit(middle, [(c.car, c.span) for c in forms.cells() if c.span is not None], 1, err)
+        return before + ([(lo, broken)] if middle else []) + after
     return before + group(lines, forms, lo, reuse) + after

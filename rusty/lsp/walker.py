@@ -26,6 +26,8 @@ FORM_OF = form_table.BY_NAME
 MAX_EXPANSIONS = 2000       # macro expansions per analysis
 MAX_EXPANSION_NESTING = 40  # an expansion inside an expansion inside …
 DOT = '.'
+MACROS = '\0macros'                # Walker.deps keys that are no names
+UNKNOWN_LOADS = '\0unknown-loads'
 IMPORT = 'import'
 AS = ':as'
 
@@ -152,6 +154,29 @@ class Context:
         self.key = hash((frozenset(self.top_names), frozenset(self.redefined), frozenset(self.functions.items()),
                          self.macro_texts, frozenset(extra_globals), unknown_loads, frozenset(self.imports)))
 
+    def describe(self, name: str) -> tuple:
+        """What the document says of a name: (defined at top level, defined more
+        than once or assigned, its parameters if a function, its parameters if a
+        macro, defined by a loaded file, bound by an import)."""
+        m = self.macros.get(name)
+        imported = name in self.imports or (DOT in name and not name.startswith(DOT)
+                                            and name.split(DOT)[0] in self.imports)
+        return (name in self.top_names, name in self.redefined, self.functions.get(name),
+                None if m is None else m[:2], name in self.extra_globals, imported)
+
+    def satisfies(self, deps: dict) -> bool:
+        """Whether every answer a unit's walk depended on (Walker.deps) is still this context's."""
+        for name, answer in deps.items():
+            if name == MACROS:
+                now = self.macro_texts
+            elif name == UNKNOWN_LOADS:
+                now = self.unknown_loads
+            else:
+                now = self.describe(name)
+            if now != answer:
+                return False
+        return True
+
 
 # ── The walk ─────────────────────────────────────────────────────────────
 
@@ -168,6 +193,18 @@ class Walker:
         self.expanded = 0
         self.expanding = 0
         self.lenient = 0          # >0: inside code whose names we cannot judge
+        self.deps: dict | None = {}     # what the walk of this unit asked the context (None: everything)
+
+    def fact(self, name: str) -> tuple:
+        """The context's answer about a global name, recorded as something this unit depends on."""
+        answer = self.ctx.describe(name)
+        if self.deps is not None:
+            self.deps[name] = answer
+        return answer
+
+    def depend(self, key: str, value) -> None:
+        if self.deps is not None:
+            self.deps[key] = value
 
     def tick(self):
         self.ticks += 1
@@ -194,11 +231,8 @@ class Walker:
         for names in reversed(scopes):
             if name in names:
                 return 'local'
-        ctx = self.ctx
-        if name in ctx.top_names or name in ctx.extra_globals or name in self.known.names \
-                or name in self.known.special or name in ctx.imports:
-            return 'global'
-        if DOT in name and name.split(DOT)[0] in ctx.imports and not name.startswith(DOT):
+        f = self.fact(name)
+        if f[0] or f[4] or f[5] or name in self.known.names or name in self.known.special:
             return 'global'
         return None
 
@@ -214,7 +248,9 @@ class Walker:
         kind = self.bound(s.name, scopes)
         if span is not None and span.file == self.file:
             self.facts.occurrences.append(Occurrence(span, s.name, self.local(s.name, scopes)))
-            if kind is None and not self.ctx.unknown_loads:
+            self.depend(UNKNOWN_LOADS, self.ctx.unknown_loads)
+            if kind is None and not self.ctx.unknown_loads and not self.lenient:
+                self.deps = None        # the suggestion depends on every name
                 self.problem(span, undefined_message(s.name, self.candidates(scopes)))
         return kind
 
@@ -261,7 +297,7 @@ class Walker:
         head = x.car
         if head.__class__ is Symbol:
             kind = self.bound(head.name, scopes)
-            if kind != 'local' and head.name not in self.ctx.top_names:
+            if kind != 'local' and not self.fact(head.name)[0]:
                 f = FORM_OF.get(head.name)
                 if f is not None or head.name == IMPORT:
                     if x.span is not None and x.span.file == self.file:
@@ -295,12 +331,12 @@ class Walker:
     def macro(self, name: str):
         """(name, params, rest, defs): a macro of the document (defs: its
         macros' texts) or of the standard library (defs None), or None."""
-        ctx = self.ctx
-        if name in ctx.top_names:
-            m = ctx.macros.get(name)
-            if m is None:
+        f = self.fact(name)
+        if f[0]:
+            if f[3] is None:
                 return None
-            return name, m[0], m[1], ctx.macro_texts
+            self.depend(MACROS, self.ctx.macro_texts)
+            return name, f[3][0], f[3][1], self.ctx.macro_texts
         v = self.known.value(name)
         if v.__class__ is Macro:
             return name, v.params, v.rest, None
@@ -338,15 +374,15 @@ class Walker:
 
     def check_arity(self, name: str, x, span):
         """A call of a known global function with the wrong number of arguments."""
-        ctx = self.ctx
-        if name in ctx.redefined:
+        f = self.fact(name)
+        if f[1]:
             return
         n = len(x) - 1
-        if name in ctx.functions:
-            params, rest = ctx.functions[name]
+        if f[2] is not None:
+            params, rest = f[2]
             err = lambda_arity_error(name, params, rest, n)
             message = diagnostic_text(err) if err is not None else None
-        elif name in ctx.top_names or name in ctx.extra_globals or name in ctx.imports:
+        elif f[0] or f[4] or f[5]:
             return
         else:
             v = self.known.value(name)
