@@ -228,8 +228,11 @@ class Walker:
 
     def bound(self, name: str, scopes: list) -> str | None:
         """'local', 'global' or None (unbound)."""
+        head = name.split(DOT)[0] if DOT in name and not name.startswith(DOT) else None
         for names in reversed(scopes):
             if name in names:
+                return 'local'
+            if head is not None and head in names and names[head].kind == 'import':
                 return 'local'
         f = self.fact(name)
         if f[0] or f[4] or f[5] or name in self.known.names or name in self.known.special:
