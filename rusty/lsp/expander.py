@@ -50,10 +50,13 @@ class Expander:
         from ..errors import RustyError
         s = self.make()
         for text in texts:
+            timer = _timer(s)
             try:
                 s.run(text, '<macro>')
             except RustyError:
                 pass
+            finally:
+                timer.cancel()
         if len(self.sessions) > SESSIONS:
             self.sessions.pop(next(k for k in self.sessions if k is not None))
         self.sessions[key] = s
@@ -67,9 +70,7 @@ class Expander:
             return ('failed', 'unknown definitions')
         call, numbers = wire.decode_call(data)
         s.refused = None
-        import threading
-        timer = threading.Timer(SOFT_TIMEOUT, s.worker.interrupt)
-        timer.start()
+        timer = _timer(s)
         try:
             out = s.macroexpand(call)
         except RustyError as e:
@@ -83,12 +84,22 @@ class Expander:
         return ('ok', wire.encode_expansion(out, numbers))
 
 
+def _timer(session):
+    """A started timer that interrupts the session's evaluation after SOFT_TIMEOUT."""
+    import threading
+    timer = threading.Timer(SOFT_TIMEOUT, session.worker.interrupt)
+    timer.daemon = True
+    timer.start()
+    return timer
+
+
 def main() -> int:
     limit_memory()
     from . import wire
     inp, out = sys.stdin.fileno(), sys.stdout.fileno()
     sys.stdout = sys.stderr         # nothing but answers on the pipe
     expander = Expander()
+    wire.send(out, ('ready',))
     while True:
         try:
             request = wire.receive(inp)

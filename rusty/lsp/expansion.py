@@ -47,14 +47,17 @@ class Worker:
 
     def __init__(self):
         self.proc = None
+        self.ready = False
         self.defined: set = set()       # definition keys the running worker holds
 
     def start(self) -> None:
+        """Start the worker (it says ('ready',) once it can expand)."""
         env = dict(os.environ, RUSTY_NATIVE_KERNELS='0', RUSTY_RECURSION_LIMIT='20000')
         here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         env['PYTHONPATH'] = here + os.pathsep + env.get('PYTHONPATH', '')
         self.proc = subprocess.Popen([sys.executable, '-m', 'rusty.lsp.expander'], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        self.ready = False
         self.defined = set()
 
     def request(self, message, timeout: float):
@@ -63,6 +66,9 @@ class Worker:
         if self.proc is None or self.proc.poll() is not None:
             self.start()
         try:
+            if not self.ready:
+                wire.receive(self.proc.stdout.fileno(), time.monotonic() + START_TIMEOUT)
+                self.ready = True
             wire.send(self.proc.stdin.fileno(), message)
             return wire.receive(self.proc.stdout.fileno(), time.monotonic() + timeout)
         except (TimeoutError, EOFError, OSError, ValueError):
@@ -91,7 +97,7 @@ class Expansions:
 
     def __init__(self, session=None):
         self.session = session          # the server's own session: the standard library's macros
-        self.worker = Worker()
+        self.worker = Worker()          # started when first asked for
         self.cache: dict = {}
         self.runs = 0                   # expansions actually run (not from the cache)
 
@@ -106,10 +112,9 @@ class Expansions:
                 return None, None
             self.runs += 1
             found = self._run(defs, x, data, cells, budget)
-            if found[0] != 'timeout':
-                if len(self.cache) >= CACHE_SIZE:
-                    self.cache.pop(next(iter(self.cache)))
-                self.cache[key] = found
+            if len(self.cache) >= CACHE_SIZE:       # a call that ran out of time is not tried again either
+                self.cache.pop(next(iter(self.cache)))
+            self.cache[key] = found
         if found[0] == 'ok':
             return wire.decode_expansion(found[1], cells), None
         return None, (found[1] if found[0] == 'refused' else None)
@@ -121,7 +126,8 @@ class Expansions:
         try:
             key = hash(defs)
             if key not in self.worker.defined:
-                if self.worker.request(('define', key, list(defs)), START_TIMEOUT) is None:
+                if self.worker.request(('define', key, list(defs)), min(HARD_TIMEOUT, max(budget.left, 0.05))) \
+                        is None:
                     return ('timeout',)
                 self.worker.defined.add(key)
             answer = self.worker.request(('expand', key, data), min(HARD_TIMEOUT, max(budget.left, 0.05)))

@@ -1,7 +1,8 @@
 """`rusty lsp`: the Language Server Protocol over standard input and output,
 with pygls. A face like the REPL: documents are read by the reader, walked
 by the analysis (analysis.py), documented by docs.py and formatted by fmt.py;
-nothing in them is run except defmacro bodies, to expand their calls.
+nothing in them is run except defmacro bodies, to expand their calls, and
+those in a restricted worker process (expansion.py).
 
 Positions: the protocol counts UTF-16 code units from 0; spans count
 characters from 1. Every conversion goes through `to_range` / `from_position`.
@@ -60,7 +61,7 @@ class RustyServer(LanguageServer):
     """Holds the starting globals and each open document's latest analysis."""
 
     def __init__(self):
-        super().__init__('rusty', __version__, text_document_sync_kind=t.TextDocumentSyncKind.Full)
+        super().__init__('rusty', __version__, text_document_sync_kind=t.TextDocumentSyncKind.Incremental)
         self._known = None
         self.analyses: dict[str, an.Analysis] = {}
         self.pending: dict = {}             # uri -> the timer that will analyse its latest text
@@ -71,6 +72,7 @@ class RustyServer(LanguageServer):
     def known(self) -> an.Globals:
         if self._known is None:
             self._known = an.session_globals()
+            self._known.expansions.worker.start()      # ready by the time a document's macro needs it
         return self._known
 
     def path_of(self, uri: str) -> str:
@@ -365,6 +367,10 @@ def range_formatting(ls: RustyServer, params: t.DocumentRangeFormattingParams):
 def serve() -> int:
     """Serve on standard input and output until the client says exit; the
     exit status the protocol asks for (0 after a shutdown request, else 1)."""
-    server.start_io()
+    try:
+        server.start_io()
+    finally:
+        if server._known is not None:
+            server._known.expansions.close()
     sys.stdout = open(os.devnull, 'w')      # the protocol's writer closed the real one
     return 0 if getattr(server.protocol, '_shutdown', False) else 1

@@ -194,6 +194,7 @@ class Walker:
         self.expanding = 0
         self.lenient = 0          # >0: inside code whose names we cannot judge
         self.deps: dict | None = {}     # what the walk of this unit asked the context (None: everything)
+        self.origins: dict = {}         # id of a list in a macro call -> where it was written
 
     def fact(self, name: str) -> tuple:
         """The context's answer about a global name, recorded as something this unit depends on."""
@@ -284,7 +285,9 @@ class Walker:
     def problem(self, span, message: str):
         """A diagnostic, unless the code is not ours to judge or has no place."""
         if not self.lenient and span is not None and span.file == self.file:
-            self.facts.diagnostics.append(Diagnostic(span, message, 'error'))
+            d = Diagnostic(span, message, 'error')
+            if d not in self.facts.diagnostics[-4:]:       # code a macro repeats is one mistake
+                self.facts.diagnostics.append(d)
 
     # ── Forms ──
 
@@ -329,7 +332,24 @@ class Walker:
     def walk_items(self, cells, span, scopes, depth):
         expanding = self.expanding
         for c in cells:
-            self.walk(c.car, c.span if expanding else (c.span or span), scopes, depth)
+            if expanding:       # code the macro made has no place; the call's own parts keep theirs
+                sp = c.span
+                if sp is None and c.car.__class__ is List:
+                    sp = self.origins.get(id(c.car))
+                self.walk(c.car, sp, scopes, depth)
+            else:
+                self.walk(c.car, c.span or span, scopes, depth)
+
+    def note_origins(self, x) -> None:
+        """Where each list inside macro call x was written (an expansion moves them into new cells)."""
+        stack = [x]
+        while stack:
+            y = stack.pop()
+            for c in y.cells():
+                if c.car.__class__ is List and c.car is not EMPTY:
+                    if c.span is not None and id(c.car) not in self.origins:
+                        self.origins[id(c.car)] = c.span
+                    stack.append(c.car)
 
     def macro(self, name: str):
         """(name, params, rest, defs): a macro of the document (defs: its
@@ -369,9 +389,10 @@ class Walker:
             finally:
                 self.lenient -= 1
             return
+        self.note_origins(x)
         self.expanding += 1     # code the macro made has no spans: only the parts the call wrote do
         try:
-            self.walk(expansion, None, scopes, depth)
+            self.walk(expansion, self.origins.get(id(expansion)), scopes, depth)
         finally:
             self.expanding -= 1
 
