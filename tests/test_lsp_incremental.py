@@ -111,3 +111,35 @@ def test_random_edits_agree_with_a_fresh_analysis(known):
             assert facts(a) == facts(fresh), step
         else:
             assert a.error is not None and fresh.error is not None, step
+
+
+def test_the_server_follows_full_and_incremental_changes(tmp_path):
+    """Both kinds of change reach the analysis; answers come from the new text."""
+    from extras import require
+    from lsp_client import Client
+    require('pygls', 'lsprotocol')
+    c = Client(cwd=str(tmp_path))
+    try:
+        c.initialize(tmp_path.as_uri())
+        uri = (tmp_path / 'big.lisp').as_uri()
+        text = program(5000)
+        c.open(uri, text)
+        assert c.diagnostics(uri, timeout=60) == []
+        lines = text.split('\n')
+        line = lines.index('(define (count-700 n)') + 3         # 0-based: the (set! k (+ k 1)) line
+        assert lines[line] == '      (set! k (+ k 1)))'
+        col = lines[line].index('1)')
+        c.notify('textDocument/didChange', {'textDocument': {'uri': uri, 'version': 2}, 'contentChanges': [
+            {'range': {'start': {'line': line, 'character': col}, 'end': {'line': line, 'character': col + 1}},
+             'text': 'zork'}]})
+        assert [(d['range']['start']['line'], d['message']) for d in c.diagnostics(uri)] == [
+            (line, "Undefined: 'zork' — did you mean 'or'?")]
+        lines[line] = lines[line].replace('1)', 'k k)')
+        c.change(uri, '\n'.join(lines), 3)
+        hover = c.at('textDocument/hover', uri, line, col + 1)
+        assert 'local variable' in hover['contents']['value']
+        assert [(d['range']['start']['line'], d['message'].split('\n')[0]) for d in c.diagnostics(uri)] == []
+        assert c.close() == 0
+    finally:
+        if c.proc.poll() is None:
+            c.proc.kill()
