@@ -28,8 +28,7 @@ MAX_EXPANSION_NESTING = 40  # an expansion inside an expansion inside …
 DOT = '.'
 MACROS = '\0macros'                # Walker.deps keys that are no names
 UNKNOWN_LOADS = '\0unknown-loads'
-IMPORT = 'import'
-AS = ':as'
+IMPORT = walks.IMPORT
 
 
 class Stop(Exception):
@@ -68,7 +67,7 @@ def _scan(t: TopLevel, unit, form, span):
     name = form.car.name
     cells = list(form.cells())
     if name == IMPORT:
-        t.imports |= imported_names(form)
+        t.imports |= walks.imported_names(form)
         return
     f = FORM_OF.get(name)
     if f is None:
@@ -112,22 +111,6 @@ def parameters(params) -> tuple:
         if p.name == DOT:
             return tuple(names[:i]), (names[i + 1] if i + 1 < len(names) else None)
     return tuple(names), None
-
-
-def imported_names(form) -> set:
-    """The names an `(import …)` form binds: a module (its first segment too),
-    an alias after :as, the names listed in (module name …)."""
-    out = set()
-    items = list(form)[1:]
-    for i, x in enumerate(items):
-        if x.__class__ is Symbol and x.name != AS and not (i > 0 and items[i - 1].__class__ is Symbol
-                                                            and items[i - 1].name == AS):
-            out |= {x.name, x.name.split('.')[0]}
-        elif x.__class__ is Symbol and x.name == AS and i + 1 < len(items) and items[i + 1].__class__ is Symbol:
-            out.add(items[i + 1].name)
-        elif x.__class__ is List and x is not EMPTY:
-            out |= {s.name for s in list(x)[1:] if s.__class__ is Symbol and not s.name.startswith(':')}
-    return out
 
 
 class Context:

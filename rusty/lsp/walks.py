@@ -11,6 +11,8 @@ MAX_DEPTH = 150             # nesting looked into (deeper code is not judged)
 ELSE = 'else'
 UNDERSCORE = '_'
 DOT = '.'
+IMPORT = 'import'
+AS = ':as'
 
 
 def _cells(x):
@@ -302,8 +304,7 @@ def _walk_load(w, f, x, span, scopes, depth):
 
 
 def _walk_import(w, f, x, span, scopes, depth):
-    """(import module …): binds names (walker.imported_names); nothing in it is judged or completed."""
-    from .walker import imported_names
+    """(import module …): binds names (imported_names); nothing in it is judged or completed."""
     cells = _cells(x)
     for name in sorted(imported_names(x)):
         if scopes:
@@ -311,6 +312,22 @@ def _walk_import(w, f, x, span, scopes, depth):
     for c in cells[1:]:
         if c.car.__class__ is Symbol and c.span is not None:
             w.bind(c.car, c.span, scopes, 'import', span)
+
+
+def imported_names(form) -> set:
+    """The names an `(import …)` form binds: a module (its first segment too),
+    an alias after :as, the names listed in (module name …)."""
+    out = set()
+    items = list(form)[1:]
+    for i, x in enumerate(items):
+        if x.__class__ is Symbol and x.name != AS and not (i > 0 and items[i - 1].__class__ is Symbol
+                                                            and items[i - 1].name == AS):
+            out |= {x.name, x.name.split('.')[0]}
+        elif x.__class__ is Symbol and x.name == AS and i + 1 < len(items) and items[i + 1].__class__ is Symbol:
+            out.add(items[i + 1].name)
+        elif x.__class__ is List and x is not EMPTY:
+            out |= {s.name for s in list(x)[1:] if s.__class__ is Symbol and not s.name.startswith(':')}
+    return out
 
 
 SYNTAX_WALKS = {
