@@ -59,3 +59,8 @@ def test_names_bound_by_import(known):
 def test_import_inside_a_body_binds_there(known):
     text = '(define (f) (import json) (json.dumps 1))\n(json.loads "1")\n'
     assert [m for _, _, m in diagnostics(known, text)] == ["Undefined: 'json.loads'"]
+
+
+def test_eval_when_phases_are_no_code(known):
+    assert diagnostics(known, '(eval-when (compile) (+ 1 2) zork)\n') == [
+        (1, 30, "Undefined: 'zork' — did you mean 'or'?")]

@@ -295,6 +295,11 @@ def _walk_defrust(w, f, x, span, scopes, depth):
         w.lenient -= 1
 
 
+def _walk_eval_when(w, f, x, span, scopes, depth):
+    """(eval-when (phase…) form…): the phases are names, not code."""
+    w.walk_items(list(x.cells())[2:], span, scopes, depth)
+
+
 def _walk_eval(w, f, x, span, scopes, depth):
     w.walk_items(x.cdr.cells(), span, scopes, depth)
 
@@ -336,7 +341,7 @@ SYNTAX_WALKS = {
     'try': _walk_try, 'lambda': _walk_lambda, 'let': _walk_let, 'let*': _walk_let, 'letrec': _walk_let,
     'do': _walk_do, 'match': _walk_match, 'define': _walk_define, 'def': _walk_define,
     'defmacro': _walk_defmacro, 'defrust': _walk_defrust, 'defrust*': _walk_defrust,
-    'eval-when': _walk_sequence, 'eval': _walk_eval, 'load': _walk_load, 'import': _walk_import,
+    'eval-when': _walk_eval_when, 'eval': _walk_eval, 'load': _walk_load, 'import': _walk_import,
 }
 
 
