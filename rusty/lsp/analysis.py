@@ -21,12 +21,17 @@ import os
 import time
 
 from .. import forms as form_table
-from ..errors import RustyError, Span  # noqa: F401  (Span: part of this module's interface)
+from ..errors import RustyError, Span
 from .expansion import Budget, Expansions
-from .facts import Analysis, Definition, Diagnostic, Facts, Occurrence, contains, shifted  # noqa: F401
-from .units import offset_of, read_forms, read_units  # noqa: F401
-from .walker import Context, Stop, Walker, syntax_problem, top_level  # noqa: F401
-from .walks import MAX_DEPTH  # noqa: F401
+from .facts import Analysis, Definition, Diagnostic, Facts, Occurrence, contains, shifted
+from .units import offset_of, read_forms, read_units
+from .walker import Context, Stop, Walker, syntax_problem, top_level
+from .walks import MAX_DEPTH
+
+# what the server, the features and the tests use of the analysis
+__all__ = ['Analysis', 'Definition', 'Diagnostic', 'Occurrence', 'Globals', 'RustyError', 'Span', 'BUDGET',
+           'MAX_DEPTH', 'analyse', 'contains', 'load_candidates', 'offset_of', 'read_forms', 'session_globals',
+           'syntax_problem']
 
 BUDGET = 2.0                # seconds of walking per analysis (time spent expanding in the worker apart)
 
