@@ -120,3 +120,27 @@ def test_ordinary_macros_still_expand(lsp):
                      (4, 0, 'my-when: expected at least 1 args, got 0\nhint: my-when takes (c . body)'),
                      (6, 7, 'car: expected 1 arg(s), got 2')]
     assert lsp.close() == 0
+
+
+def test_the_worker_does_not_outlive_a_killed_server(lsp):
+    uri = (lsp.dir / 'spin.lisp').as_uri()
+    lsp.open(uri, '(defmacro m (n) (let lp () (try-catch (let l2 () (l2)) (e) (lp))))\n(m 1)\n')
+    time.sleep(1.0)         # the worker is spinning in (m 1)
+    pid = lsp.proc.pid
+    with open('/proc/%d/task/%d/children' % (pid, pid)) as fh:
+        workers = [int(p) for p in fh.read().split()]
+    assert workers
+    lsp.proc.kill()
+    lsp.proc.wait()
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and any(alive(p) for p in workers):
+        time.sleep(0.2)
+    assert not any(alive(p) for p in workers)
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open('/proc/%d/stat' % pid) as fh:
+            return fh.read().split(') ')[1][0] != 'Z'
+    except OSError:
+        return False

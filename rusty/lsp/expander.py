@@ -21,6 +21,7 @@ import sys
 MEMORY_MB = 1024        # RUSTY_LSP_EXPAND_MEMORY overrides: the worker's address space, MiB
 SOFT_TIMEOUT = 0.5      # seconds before an expansion is interrupted (the server kills it later)
 SESSIONS = 8            # definition sets kept
+WATCHDOG = 5.0          # seconds one request may run before the worker ends itself (the server kills it sooner)
 
 
 def memory_limit() -> int:
@@ -93,18 +94,38 @@ def _timer(session):
     return timer
 
 
+def watchdog(busy: list) -> None:
+    """End this process when a request runs past WATCHDOG seconds or the server is gone
+    (a body that catches every interrupt must not outlive the server)."""
+    import threading
+    import time
+    parent = os.getppid()
+
+    def watch():
+        while True:
+            time.sleep(0.25)
+            if os.getppid() != parent or (busy[0] is not None and time.monotonic() - busy[0] > WATCHDOG):
+                os._exit(1)
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def main() -> int:
     limit_memory()
+    import time
     from . import wire
     inp, out = sys.stdin.fileno(), sys.stdout.fileno()
     sys.stdout = sys.stderr         # nothing but answers on the pipe
+    busy = [None]                   # when the request being answered began (None: waiting)
+    watchdog(busy)
     expander = Expander()
     wire.send(out, ('ready',))
     while True:
+        busy[0] = None
         try:
             request = wire.receive(inp)
         except EOFError:
             return 0
+        busy[0] = time.monotonic()
         try:
             if request[0] == 'define':
                 answer = expander.define(request[1], request[2])

@@ -63,9 +63,9 @@ class Worker:
     def request(self, message, timeout: float):
         """The worker's answer, or None when it took longer than timeout or died
         (then it is killed, and started again by the next request)."""
-        if self.proc is None or self.proc.poll() is not None:
-            self.start()
         try:
+            if self.proc is None or self.proc.poll() is not None:
+                self.start()
             if not self.ready:
                 wire.receive(self.proc.stdout.fileno(), time.monotonic() + START_TIMEOUT)
                 self.ready = True
