@@ -127,15 +127,18 @@ def read_units(text: str, file: str, old=None):
 def _broken_tail(lines, placed, err):
     """The units before a read error, then one unit of every line from the
     error's on (with the forms of a unit that shares its first line)."""
+    from .facts import shifted
     first = err.span.line if err.span is not None else len(lines) + 1
     forms: list = []
+    base = None
     if placed and placed[-1][0] + placed[-1][1].lines - 1 >= first:
-        start, unit = placed.pop()
-        if unit.base != start:      # a unit kept from an earlier text: its spans count from elsewhere
-            return placed
-        forms, first = unit.forms, start
+        first, unit = placed.pop()
+        forms, base = unit.forms, unit.base     # a unit kept from an earlier text counts from its own base
     first = max(1, min(first, len(lines)))
-    return placed + [(first, Unit(''.join(lines[first - 1:]), forms, first, err))]
+    base = first if base is None else base
+    if err.span is not None and base != first:
+        err = type(err)(err.message, shifted(err.span, base - first))
+    return placed + [(first, Unit(''.join(lines[first - 1:]), forms, base, err))]
 
 
 def _incremental(text, lines, file, old, reuse):
