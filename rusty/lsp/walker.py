@@ -134,6 +134,7 @@ class Context:
         self.extra_globals = extra_globals
         self.unknown_loads = unknown_loads
         self.macro_texts = tuple(m[2] for t in tops for m in t.macros.values()) or None
+        self._described: dict = {}
         self.key = hash((frozenset(self.top_names), frozenset(self.redefined), frozenset(self.functions.items()),
                          self.macro_texts, frozenset(extra_globals), unknown_loads, frozenset(self.imports)))
 
@@ -141,11 +142,15 @@ class Context:
         """What the document says of a name: (defined at top level, defined more
         than once or assigned, its parameters if a function, its parameters if a
         macro, defined by a loaded file, bound by an import)."""
-        m = self.macros.get(name)
-        imported = name in self.imports or (DOT in name and not name.startswith(DOT)
-                                            and name.split(DOT)[0] in self.imports)
-        return (name in self.top_names, name in self.redefined, self.functions.get(name),
-                None if m is None else m[:2], name in self.extra_globals, imported)
+        found = self._described.get(name)
+        if found is None:
+            m = self.macros.get(name)
+            imported = name in self.imports or (DOT in name and not name.startswith(DOT)
+                                                and name.split(DOT)[0] in self.imports)
+            found = self._described[name] = (name in self.top_names, name in self.redefined,
+                                              self.functions.get(name), None if m is None else m[:2],
+                                              name in self.extra_globals, imported)
+        return found
 
     def satisfies(self, deps: dict) -> bool:
         """Whether every answer a unit's walk depended on (Walker.deps) is still this context's."""
