@@ -89,3 +89,17 @@ def test_a_restricted_session_refuses_on_both_paths(tmp_path):
             'refused exit', 'refused load', 'refused defrust', 'refused graph-compile', 'refused dir-create',
             'refused read-line', 'value 4', 'exists True'], specialize
         assert not (tmp_path / 'made').exists()
+
+
+def test_the_compiler_inlines_no_refused_builtin_by_name():
+    """The compiler to Python inlines some builtins by name, guarded only by the
+    global holding the builtin it saw; in a restricted session that is the
+    refusing stand-in, so no refused name may be inlined (breakpoint is sent
+    to the reference evaluator, which calls the stand-in)."""
+    from rusty.compile import inline, lower, support, walks
+    by_name = (set(inline.INLINE) | set(inline.VARIADIC) | set(inline.INT_CLOSED) | set(inline.PAIR_ONLY)
+               | set(walks.WALKS) | set(support._ORDERS) | set(support._INTEGER_FOLDS))
+    builtins = set(every_builtin_name())
+    assert by_name & builtins, 'the tables moved: look where the compiler inlines builtins now'
+    assert sorted(n for n in by_name & builtins if capabilities.refused_for_editor(n)) == []
+    assert 'breakpoint' in lower.REFERENCE_CALLS

@@ -19,7 +19,7 @@ import time
 
 from ..values import EMPTY, NIL, List, Symbol, sym
 
-MAX_MESSAGE = 64 << 20      # bytes: a longer message is refused (the worker is restarted)
+MAX_MESSAGE = 16 << 20      # bytes: a longer answer is refused (the worker is restarted)
 
 
 class Opaque:
