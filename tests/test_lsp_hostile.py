@@ -144,3 +144,18 @@ def alive(pid: int) -> bool:
             return fh.read().split(') ')[1][0] != 'Z'
     except OSError:
         return False
+
+
+def test_calls_left_for_want_of_time_are_expanded_by_the_next_analysis(lsp):
+    spin = ''.join('(defmacro m%d () (let lp () (try-catch (let l2 () (l2)) (e) (lp))))\n(m%d)\n' % (i, i)
+                   for i in range(4))
+    text = spin + '(defmacro my-when (c . body) `(if ,c (begin ,@body) nil))\n(my-when #t (car))\n'
+    uri, found = open_doc(lsp, 'later.lisp', text)
+    assert found == []          # the budget went on the spinning calls
+    for version in range(2, 8):
+        lsp.change(uri, text + ';' * version + '\n', version)
+        found = messages(lsp.diagnostics(uri))
+        if found:
+            break
+    assert found == [(9, 12, 'car: expected 1 arg(s), got 0')]
+    assert lsp.close() == 0

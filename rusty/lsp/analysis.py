@@ -69,11 +69,12 @@ def session_globals():
 
 
 def analyse(text: str, file: str, known: Globals, loaded=None, budget: float = BUDGET,
-            previous: Analysis | None = None) -> Analysis:
+            previous: Analysis | None = None, expanding: float | None = None) -> Analysis:
     """The analysis of `text` (named `file`). `loaded(path, relative)` gives
     the global names a loaded file defines (a dict name -> Definition) or None
     when it cannot be found; `previous` is the last analysis of the same
-    document, whose untouched units are kept."""
+    document, whose untouched units are kept; `expanding` the seconds its
+    own macros may spend in the expansion worker (expansion.BUDGET if None)."""
     a = Analysis(text, file)
     old = None
     if previous is not None and previous.file == file:
@@ -90,7 +91,7 @@ def analyse(text: str, file: str, known: Globals, loaded=None, budget: float = B
     ctx = Context(tops, extra, unknown)
     a.arities = {n: (len(p), r is not None) for n, (p, r) in ctx.functions.items() if n not in ctx.redefined}
     a.imports = ctx.imports
-    _walk_units(a, placed, ctx, known, budget)
+    _walk_units(a, placed, ctx, known, budget, Budget() if expanding is None else Budget(expanding))
     a.assemble()
     return a
 
@@ -114,10 +115,10 @@ def _loads(a: Analysis, placed, tops, loaded):
     return extra, unknown
 
 
-def _walk_units(a: Analysis, placed, ctx: Context, known: Globals, budget: float) -> None:
+def _walk_units(a: Analysis, placed, ctx: Context, known: Globals, budget: float, expanding: Budget) -> None:
     """Each unit's facts: kept from its last walk under the same context, else walked now."""
     unit_ctx = known.session.unit if getattr(known, 'session', None) is not None else None
-    w = Walker(ctx, known, known.expansions, Budget(), time.monotonic() + budget, a.file, None)
+    w = Walker(ctx, known, known.expansions, expanding, time.monotonic() + budget, a.file, None)
     stopped = False
     for start, unit in placed:
         kept = unit.result
@@ -131,10 +132,12 @@ def _walk_units(a: Analysis, placed, ctx: Context, known: Globals, budget: float
         else:
             a.walked += 1
             w.facts, w.deps = facts, {}
+            skipped = expanding.skipped
             try:
                 for form, span in unit.forms:
                     w.walk_form(form, span, unit_ctx)
-                unit.result = (ctx.key, facts, w.deps)
+                # kept unless a macro call in it waited for time this analysis no longer had
+                unit.result = (ctx.key, facts, w.deps) if expanding.skipped == skipped else None
             except Stop:
                 facts.partial = stopped = True
         a.placed.append((start, unit, facts))

@@ -35,6 +35,7 @@ class Budget:
     def __init__(self, seconds: float = BUDGET):
         self.left = seconds
         self.spent = 0.0
+        self.skipped = 0        # expansions not run for want of time
 
     def spend(self, seconds: float) -> None:
         self.left -= seconds
@@ -109,6 +110,7 @@ class Expansions:
         found = self.cache.get(key)
         if found is None:
             if defs is not None and budget.left <= 0:
+                budget.skipped += 1     # tried again by the next analysis (what spun is cached by then)
                 return None, None
             self.runs += 1
             found = self._run(defs, x, data, cells, budget)

@@ -130,7 +130,8 @@ class RustyServer(LanguageServer):
             except (OSError, UnicodeDecodeError):
                 return None
             nested = lambda p, rel: self.load_names(p, rel, key[0], seen + (key[0],))  # noqa: E731
-            a = an.analyse(text, key[0], self.known, nested, budget=an.BUDGET / 4)
+            # only its top-level names are wanted: its own macros are not run
+            a = an.analyse(text, key[0], self.known, nested, budget=an.BUDGET / 4, expanding=0)
             names = dict(a.globals)
             if len(self.loaded) >= LOADED_CACHE:
                 self.loaded.pop(next(iter(self.loaded)))
