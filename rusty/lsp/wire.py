@@ -46,13 +46,12 @@ def _enc(x, cells: list, known):
             ref = known.get(id(x))
             if ref is not None:
                 return ('R', ref)
-        items, ids = [], []
+        items = []
         c = x
         while c is not EMPTY:
             if known is not None and id(c) in known:
                 return ('L', tuple(items), known[id(c)])
             if known is None:
-                ids.append(len(cells))
                 cells.append(c)
             items.append(_enc(c.car, cells, known))
             c = c.cdr
