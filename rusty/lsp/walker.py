@@ -169,7 +169,9 @@ class Context:
 # ── The walk ─────────────────────────────────────────────────────────────
 
 class Walker:
-    def __init__(self, ctx: Context, known, expansions, budget, deadline: float, file: str, facts, unit=None):
+    """Walks the forms of one unit after another, into each unit's Facts (see the module docstring)."""
+
+    def __init__(self, ctx: Context, known, expansions, budget, deadline: float, file: str, facts):
         self.ctx = ctx
         self.known = known
         self.expansions = expansions
