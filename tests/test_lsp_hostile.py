@@ -159,3 +159,20 @@ def test_calls_left_for_want_of_time_are_expanded_by_the_next_analysis(lsp):
             break
     assert found == [(9, 12, 'car: expected 1 arg(s), got 0')]
     assert lsp.close() == 0
+
+
+def test_the_worker_s_memory_is_limited():
+    """A body that asks for more memory than RUSTY_LSP_EXPAND_MEMORY fails with
+    `out of memory` in the worker, which goes on expanding."""
+    from rusty.lsp import expansion as ex
+    from rusty.reader import read
+    e = ex.Expansions(None)
+    defs = ('(defmacro big () (make-vector 300000000 0) 1)', '(defmacro ok (a) `(list ,a))')
+    try:
+        answers = []
+        for text in ['(big)', '(ok 1)']:
+            data, cells = ex.wire.encode_call(read(text, 'f').car)
+            answers.append(e._run(defs, None, data, cells, ex.Budget(30)))
+        assert answers == [('failed', 'out of memory'), ('ok', ('L', (('S', 'list'), 1), None))]
+    finally:
+        e.close()
