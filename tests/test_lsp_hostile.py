@@ -1,6 +1,7 @@
 """Opening a hostile document in `rusty lsp` (driven as an editor drives it)
 touches nothing outside, never stops the server, and costs a bounded time;
 ordinary macros still expand and get their diagnostics."""
+import os
 import time
 
 import pytest
@@ -127,7 +128,10 @@ def test_the_worker_does_not_outlive_a_killed_server(lsp):
     lsp.open(uri, '(defmacro m (n) (let lp () (try-catch (let l2 () (l2)) (e) (lp))))\n(m 1)\n')
     time.sleep(1.0)         # the worker is spinning in (m 1)
     pid = lsp.proc.pid
-    with open('/proc/%d/task/%d/children' % (pid, pid)) as fh:
+    children = '/proc/%d/task/%d/children' % (pid, pid)
+    if not os.path.exists(children):
+        pytest.skip('no /proc children list here')
+    with open(children) as fh:
         workers = [int(p) for p in fh.read().split()]
     assert workers
     lsp.proc.kill()
