@@ -7,9 +7,11 @@ worker (expander.py), a separate process whose restricted sessions refuse
 every effectful builtin and form; the server waits for each answer at most
 HARD_TIMEOUT seconds and then kills the worker (it is started again on the
 next expansion), and one analysis spends at most its Budget on the worker,
-so forty spinning macros cost one budget. Expansions are cached by the
-macro definitions' text and the call's text, so an edit re-expands only the
-calls it touched.
+so forty spinning macros cost one budget; once a document's macros have run
+out of time for SPIN_LIMIT seconds in all, their calls not yet expanded are
+not run until a definition changes. Expansions are cached by the macro
+definitions' text and the call's text, so an edit re-expands only the calls
+it touched.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from . import wire
 HARD_TIMEOUT = 1.5      # seconds one expansion may take in the worker before it is killed
 START_TIMEOUT = 20.0    # seconds the worker may take to start and define a document's macros
 BUDGET = 3.0            # seconds of worker time per analysis
+SPIN_LIMIT = 2 * BUDGET  # seconds of timed-out expansions after which a definition set's new calls are not run
 SOFT_TIMEOUT = 0.5      # seconds an expansion in the server's own session may run
 CACHE_SIZE = 20000      # expansions kept
 
@@ -101,6 +104,7 @@ class Expansions:
         self.worker = Worker()          # started when first asked for
         self.cache: dict = {}
         self.runs = 0                   # expansions actually run (not from the cache)
+        self.spun: dict = {}            # definitions -> seconds their expansions ran out of time
 
     def expand(self, defs: tuple | None, x, budget: Budget):
         """(expansion or None, the refused builtin or None) of macro call x.
@@ -109,11 +113,17 @@ class Expansions:
         key = (defs, write_form(x))
         found = self.cache.get(key)
         if found is None:
-            if defs is not None and budget.left <= 0:
+            if defs is not None and self.spun.get(defs, 0.0) >= SPIN_LIMIT:
+                found = ('timeout',)    # given up until the definitions change
+            elif defs is not None and budget.left <= 0:
                 budget.skipped += 1     # tried again by the next analysis (what spun is cached by then)
                 return None, None
-            self.runs += 1
-            found = self._run(defs, x, data, cells, budget)
+            else:
+                self.runs += 1
+                found = self._run(defs, x, data, cells, budget)
+                if found[0] == 'cut':       # stopped for want of budget, not for spinning: not kept
+                    budget.skipped += 1
+                    return None, None
             if len(self.cache) >= CACHE_SIZE:       # a call that ran out of time is not tried again either
                 self.cache.pop(next(iter(self.cache)))
             self.cache[key] = found
@@ -122,20 +132,27 @@ class Expansions:
         return None, (found[1] if found[0] == 'refused' else None)
 
     def _run(self, defs, x, data, cells, budget: Budget) -> tuple:
+        """The worker's answer; ('timeout',) when the call ran HARD_TIMEOUT
+        seconds, ('cut',) when it ran out of the analysis's budget before."""
         if defs is None:
             return self._run_here(x, cells)
         start = time.monotonic()
+        key = hash(defs)
+        allowed = min(HARD_TIMEOUT, max(budget.left, 0.05))
+        answer = None
         try:
-            key = hash(defs)
-            if key not in self.worker.defined:
-                if self.worker.request(('define', key, list(defs)), min(HARD_TIMEOUT, max(budget.left, 0.05))) \
-                        is None:
-                    return ('timeout',)
+            if key in self.worker.defined or self.worker.request(('define', key, list(defs)), allowed) is not None:
                 self.worker.defined.add(key)
-            answer = self.worker.request(('expand', key, data), min(HARD_TIMEOUT, max(budget.left, 0.05)))
+                allowed = min(HARD_TIMEOUT, max(budget.left - (time.monotonic() - start), 0.05))
+                answer = self.worker.request(('expand', key, data), allowed)
         finally:
             budget.spend(time.monotonic() - start)
-        return ('timeout',) if answer is None else answer
+        if answer is not None:
+            return answer
+        if len(self.spun) > 256:
+            self.spun.clear()
+        self.spun[defs] = self.spun.get(defs, 0.0) + time.monotonic() - start
+        return ('timeout',) if allowed >= HARD_TIMEOUT else ('cut',)
 
     def _run_here(self, x, cells) -> tuple:
         """Expand a standard-library macro call in the server's session."""
