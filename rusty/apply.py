@@ -108,12 +108,12 @@ def make_frame(p, args: list, span=None) -> list:
     n = len(args)
     if p.rest is None:
         if n != nreq:
-            raise arity_error('%s: expected %d args, got %d' % (p.name, nreq, n), p, span)
+            raise lambda_arity_error(p.name, p.params, p.rest, n, span)
         fr = [p.env, p.scope]
         fr += args
     else:
         if n < nreq:
-            raise arity_error('%s: expected at least %d args, got %d' % (p.name, nreq, n), p, span)
+            raise lambda_arity_error(p.name, p.params, p.rest, n, span)
         fr = [p.env, p.scope]
         fr += args[:nreq]
         fr.append(make_list(args[nreq:]))
@@ -122,10 +122,20 @@ def make_frame(p, args: list, span=None) -> list:
     return fr
 
 
-def arity_error(message: str, p, span) -> EvalError:
-    """A lambda's arity error, with a hint showing its parameter list."""
+def lambda_arity_error(name: str, params, rest, n: int, span=None) -> EvalError | None:
+    """The error applying lambda or macro `name` (parameter symbols `params`,
+    rest parameter `rest` or None) to n args raises, hint included; None if n fits."""
+    nreq = len(params)
+    if rest is None:
+        if n == nreq:
+            return None
+        message = '%s: expected %d args, got %d' % (name, nreq, n)
+    else:
+        if n >= nreq:
+            return None
+        message = '%s: expected at least %d args, got %d' % (name, nreq, n)
     err = EvalError(message, span)
-    err.hints.append('%s takes %s' % (p.name, lambda_params(p.params, p.rest)))
+    err.hints.append('%s takes %s' % (name, lambda_params(params, rest)))
     return err
 
 

@@ -20,7 +20,7 @@ LAYERS = {
     'diskcache': (['diskcache'], []),
     'toolchain': (['jit.build', 'jit.cache', 'jit.ffi'], ['errors', 'diskcache']),
     'kernels': (['jit.kernels', 'jit.bands'], ['jit.build', 'jit.cache', 'jit.ffi', 'errors']),
-    'forms': (['forms'], []),
+    'forms': (['forms', 'capabilities'], []),
     'values': (['values'], ['errors']),
     'reader': (['reader', 'printer'], ['values', 'errors']),
     'layout': (['fmt', 'pretty'], ['reader', 'printer', 'values', 'errors', 'forms']),
@@ -51,8 +51,8 @@ LAYERS = {
     # arity message.
     'editors': (['lsp.*', 'kernel.*'],
                 ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'docs', 'suggest', '__init__',
-                 'forms', 'fmt', 'pretty', 'resolve', 'eval', 'syntax', 'apply', 'repl.show', 'repl.lexer',
-                 'repl.style']),
+                 'forms', 'capabilities', 'fmt', 'pretty', 'resolve', 'eval', 'syntax', 'apply', 'repl.show',
+                 'repl.lexer', 'repl.style', 'lazy']),
 }
 
 # Never, whatever the table says (DESIGN.md §2's last column).

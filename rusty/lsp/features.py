@@ -123,6 +123,8 @@ def completions(known: Globals, a: Analysis | None, line: int, col: int):
     starts with what is typed there: locals in scope, the document's
     globals, then the program's starting globals and the special forms."""
     prefix = prefix_at(a.text, line, col) if a is not None else ''
+    if a is not None and inside_import(a, prefix, line, col):
+        return []
     seen = set()
     out = []
 
@@ -144,6 +146,15 @@ def completions(known: Globals, a: Analysis | None, line: int, col: int):
         sig = getattr(v, 'sig', None) or _lambda_sig(name, v)
         add(name, _value_kind(v), sig or _value_kind(v))
     return out
+
+
+def inside_import(a: Analysis, prefix: str, line: int, col: int) -> bool:
+    """Whether the cursor is in a name bound by import (`np.ze`: the server
+    imports nothing, so it knows no module's names) or in an import form."""
+    if '.' in prefix and prefix.split('.')[0] in a.imports:
+        return True
+    call = enclosing_call(a.text, line, col)
+    return call is not None and call[0] == 'import'
 
 
 def _lambda_sig(name, v) -> str | None:

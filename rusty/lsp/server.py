@@ -1,7 +1,8 @@
 """`rusty lsp`: the Language Server Protocol over standard input and output,
 with pygls. A face like the REPL: documents are read by the reader, walked
 by the analysis (analysis.py), documented by docs.py and formatted by fmt.py;
-nothing in them is run except defmacro bodies, to expand their calls.
+nothing in them is run except defmacro bodies, to expand their calls, and
+those in a restricted worker process (expansion.py).
 
 Positions: the protocol counts UTF-16 code units from 0; spans count
 characters from 1. Every conversion goes through `to_range` / `from_position`.
@@ -60,7 +61,7 @@ class RustyServer(LanguageServer):
     """Holds the starting globals and each open document's latest analysis."""
 
     def __init__(self):
-        super().__init__('rusty', __version__, text_document_sync_kind=t.TextDocumentSyncKind.Full)
+        super().__init__('rusty', __version__, text_document_sync_kind=t.TextDocumentSyncKind.Incremental)
         self._known = None
         self.analyses: dict[str, an.Analysis] = {}
         self.pending: dict = {}             # uri -> the timer that will analyse its latest text
@@ -71,6 +72,7 @@ class RustyServer(LanguageServer):
     def known(self) -> an.Globals:
         if self._known is None:
             self._known = an.session_globals()
+            self._known.expansions.worker.start()      # ready by the time a document's macro needs it
         return self._known
 
     def path_of(self, uri: str) -> str:
@@ -89,7 +91,8 @@ class RustyServer(LanguageServer):
     def analyse(self, uri: str, text: str) -> an.Analysis:
         path = self.path_of(uri)
         try:
-            a = an.analyse(text, path, self.known, lambda p, rel: self.load_names(p, rel, path))
+            a = an.analyse(text, path, self.known, lambda p, rel: self.load_names(p, rel, path),
+                           previous=self.analyses.get(uri))
         except Exception as e:          # a bug of ours: say so in the log, keep answering
             logging.getLogger('rusty.lsp').exception('internal error while analysing %s', uri)
             self.window_log_message(t.LogMessageParams(type=t.MessageType.Error,
@@ -127,7 +130,8 @@ class RustyServer(LanguageServer):
             except (OSError, UnicodeDecodeError):
                 return None
             nested = lambda p, rel: self.load_names(p, rel, key[0], seen + (key[0],))  # noqa: E731
-            a = an.analyse(text, key[0], self.known, nested, budget=an.BUDGET / 4)
+            # only its top-level names are wanted: its own macros are not run
+            a = an.analyse(text, key[0], self.known, nested, budget=an.BUDGET / 4, expanding=0)
             names = dict(a.globals)
             if len(self.loaded) >= LOADED_CACHE:
                 self.loaded.pop(next(iter(self.loaded)))
@@ -364,6 +368,10 @@ def range_formatting(ls: RustyServer, params: t.DocumentRangeFormattingParams):
 def serve() -> int:
     """Serve on standard input and output until the client says exit; the
     exit status the protocol asks for (0 after a shutdown request, else 1)."""
-    server.start_io()
+    try:
+        server.start_io()
+    finally:
+        if server._known is not None:
+            server._known.expansions.close()
     sys.stdout = open(os.devnull, 'w')      # the protocol's writer closed the real one
     return 0 if getattr(server.protocol, '_shutdown', False) else 1
