@@ -16,7 +16,7 @@ from .apply import Depth, apply_procedure, make_frame, recursion_message, run
 from .errors import EvalError, RecursionLimit
 from .forms import NAMES
 from .printer import display_form
-from .resolve import MISSING, UNBOUND, GlobalEnv, GlobalRef, lookup_by_name, resolve, visible_names
+from .resolve import MISSING, UNBOUND, GlobalEnv, GlobalRef, attribute_problem, lookup_by_name, resolve, visible_names
 from .syntax import check_in_scope, problem
 from .values import EMPTY, NIL, List, Macro, Symbol, Vector, make_list, sym
 
@@ -67,6 +67,10 @@ def _stand_in(module: str, load):
 
 
 def undefined_error(s: Symbol, frame, genv: GlobalEnv, span) -> EvalError:
+    problem = attribute_problem(genv, s) if '.' in s.name else None
+    if problem is not None:         # an imported module's missing attribute
+        problem.span = span
+        return problem
     from .suggest import undefined_message     # only a failing run needs the suggestions
     names = SPECIAL_FORM_NAMES + visible_names(frame, genv)
     return EvalError(undefined_message(s.name, names), span)

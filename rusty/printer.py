@@ -5,6 +5,7 @@ print form writes them raw, write form quotes and escapes them (readable). Lists
 data never overflows the host stack; past MAX_DEPTH a list prints as `(...)`.
 """
 
+from .pyvalue import Py, py_text
 from .values import (EMPTY, Builtin, Hash, Lambda, List, Macro, Native, NativeGrad,
                      NilType, Symbol, Tensor, Trainer, Vector, make_list)
 
@@ -93,6 +94,8 @@ def _atom(x, quote: bool) -> str:
     if cls is Trainer:
         shapes = ' '.join('scalar' if s is None else dims_text(s) for s in x.shapes)
         return '#<%s:%s (%s) %s>' % (x.kind, x.name, shapes, x.optimizer)
+    if cls is Py:
+        return py_text(x)
     return '#<%s>' % cls.__name__
 
 

@@ -14,6 +14,7 @@ or a `GlobalRef(cell)`. It must stay observably identical to by-name lookup
   flag): references of a dyn name that hop through frames (and the global
   cell of it) then take the by-name path.
 """
+from .errors import EvalError, RustyError
 from .forms import BY_NAME
 from .values import EMPTY, List, Macro, Symbol, sym
 
@@ -162,6 +163,7 @@ class GlobalEnv:
     def __init__(self):
         self.cells: dict[Symbol, Cell] = {}
         self.epoch = [0]
+        self.imports: set = set()     # names bound by `import`: `name.attr` reads an attribute
 
     def cell(self, s: Symbol) -> Cell:
         c = self.cells.get(s)
@@ -174,7 +176,8 @@ class GlobalEnv:
 
     def lookup(self, s: Symbol):
         c = self.cells.get(s)
-        return MISSING if c is None else c.get()
+        v = MISSING if c is None else c.get()
+        return implicit(self, s) if v is MISSING else v
 
     def assign(self, s: Symbol, v) -> bool:
         """`set!` of a global: False if `s` is unbound."""
@@ -256,6 +259,48 @@ class LibraryEnv(GlobalEnv):
                 now = MISSING if mine is None else mine.pending.value if mine.pending is not None else mine.get()
                 if now is not v:
                     self.program.define(s, v)
+
+
+# ── Names with a meaning of their own (Python interop) ───────────────────
+
+def implicit(genv: GlobalEnv, s: Symbol):
+    """The value of an unbound name that means something by its spelling:
+    `:name` is itself (a keyword), `.name` the procedure calling method name,
+    and `a.b.c` whose `a` was bound by `import` the attribute path; else
+    MISSING (a missing attribute too: `attribute_problem` says why)."""
+    name = s.name
+    if len(name) < 2 or (name[0] != ':' and '.' not in name):
+        return MISSING
+    if name[0] == ':':
+        return s
+    if name[0] == '.':
+        if not name[1:].isidentifier():
+            return MISSING
+        from .interop import method_caller
+        return method_caller(name)
+    head, *path = name.split('.')
+    if sym(head) not in genv.imports or not all(p.isidentifier() for p in path):
+        return MISSING
+    from .interop import attribute_path
+    try:
+        return attribute_path(genv.lookup(sym(head)), path)
+    except Exception:
+        return MISSING
+
+
+def attribute_problem(genv: GlobalEnv, s: Symbol):
+    """The error of an `import`ed name's attribute path that failed, or None."""
+    head, *path = s.name.split('.')
+    if not path or sym(head) not in genv.imports:
+        return None
+    from .interop import attribute_path
+    try:
+        attribute_path(genv.lookup(sym(head)), path)
+    except RustyError as e:
+        return e
+    except Exception as e:
+        return EvalError('.: %s: %s' % (type(e).__name__, e))
+    return None
 
 
 def mark_dyn(s: Symbol, genv: GlobalEnv) -> None:
@@ -422,7 +467,7 @@ DEFINES = {'define': _one_name, 'def': _one_name, 'defmacro': _one_name, 'defrus
            'defrust*': _group_names}
 # syntax -> the parts of such a form that run in the current frame
 SAME_FRAME_PARTS = {'sequence': list, 'assign': list, 'eval-when': list, 'cond': _clause_items,
-                    'case': _case_parts, 'try': lambda rest: [rest.car]}
+                    'case': _case_parts, 'try': lambda rest: [rest.car], 'attribute': lambda rest: [rest.car]}
 
 
 def body_defines(forms) -> list[Symbol]:

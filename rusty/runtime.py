@@ -159,6 +159,8 @@ class Session:
         self.err = err
         self.genv = GlobalEnv()
         self.depth = depth if depth is not None else Depth(recursion_limit_from_env())
+        if self.depth.host is None:
+            self.depth.host = self      # Python calls and callbacks run through it (interop.py)
         # Apply a procedure (non-tail); the host's `call`, used by map, apply, sort, …
         fast = compile_hook() if specialize_from_env() else None
         self.call = procedure_caller(self.depth) if fast is None else compiled_caller(self.depth)

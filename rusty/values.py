@@ -6,6 +6,9 @@ Everything else is a class below. Values compare by identity; `equal?` lives in 
 """
 import sys
 
+from .pyvalue import Py
+from .tables import BuiltinTable   # noqa: F401 (the builtin modules import it from here)
+
 
 # ── Symbols ──────────────────────────────────────────────────────────────
 
@@ -399,36 +402,13 @@ _TYPE_NAMES = {
     float: 'number', int: 'number', bool: 'boolean', str: 'string', Symbol: 'symbol',
     List: 'list', NilType: 'nil', Lambda: 'lambda', Macro: 'macro',
     Builtin: 'builtin', Tensor: 'tensor', Native: 'native', NativeGrad: 'native-grad',
-    Hash: 'hash', Vector: 'vector', Trainer: 'trainer',
+    Hash: 'hash', Vector: 'vector', Trainer: 'trainer', Py: 'py',
 }
 
 
 def type_name(x) -> str:
     """The `type-of` name of a value."""
     return _TYPE_NAMES[x.__class__]
-
-
-# ── Builtin tables ───────────────────────────────────────────────────────
-
-class BuiltinTable:
-    """An ordered table of builtin specs, filled by `@table.fn(...)`.
-
-    Each spec is (name, fn, lo, hi, doc, sig, host, shown, examples). The runtime turns
-    specs into Builtin values; a spec with host=True gets the evaluator's host
-    object as its first argument (for builtins that call procedures or read
-    the environment). Arity lo..hi is checked by the caller with the generic
-    message; builtins with a special arity message declare 0..None and check
-    themselves.
-    """
-
-    def __init__(self):
-        self.specs: list[tuple] = []
-
-    def fn(self, name, lo=0, hi=None, doc='', sig='', host=False, shown=None, examples=()):
-        def register(f):
-            self.specs.append((name, f, lo, hi, doc, sig, host, shown, tuple(examples)))
-            return f
-        return register
 
 
 # ── Gensym ───────────────────────────────────────────────────────────────
@@ -489,6 +469,8 @@ def _equal_atom(a, b) -> bool:
         return _equal_hash(a, b)
     if ca is Vector:
         return equal(a, b)
+    if ca is Py:
+        return py_equal(a.obj, b.obj)
     return False   # procedures, macros, natives: never equal, even to themselves
 
 
@@ -501,3 +483,12 @@ def _equal_hash(a: Hash, b: Hash) -> bool:
         if other is None or not equal(v, other[1]):
             return False
     return True
+
+
+def py_equal(a, b) -> bool:
+    """Python's `==` of two held Python objects, as a boolean (an error or an
+    answer with no truth value, such as NumPy's elementwise one, is #f)."""
+    try:
+        return bool(a == b)
+    except Exception:
+        return False
