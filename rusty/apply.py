@@ -15,8 +15,7 @@ from .errors import (Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyE
                      is_out_of_memory, out_of_memory)
 from .printer import display_form, lambda_params
 from .resolve import UNBOUND
-from .pyvalue import Py
-from .values import EMPTY, NIL, Builtin, Lambda, List, Native, NativeGrad, make_list, to_f64
+from .values import EMPTY, NIL, Builtin, Lambda, List, Native, NativeGrad, Py, make_list, to_f64
 
 
 class Depth:

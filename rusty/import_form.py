@@ -6,8 +6,7 @@ is how the resolver knows that `math.sqrt` means an attribute (resolve.implicit)
 from .errors import EvalError, RustyError
 from .eval import comp, special, sub_span
 from .interop import attribute, from_py, python_error, run_python, to_py_plain
-from .pyvalue import Py
-from .values import NIL, List, sym
+from .values import NIL, List, Py, sym
 
 
 @special('import')

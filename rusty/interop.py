@@ -19,9 +19,8 @@ from _thread import get_ident
 
 from .errors import Abort, EvalError, Exit, Interrupted, RustyError, give_back_if_out_of_memory, is_out_of_memory
 from .printer import display_form
-from .pyvalue import Py
-from .values import (EMPTY, NIL, Builtin, Hash, Lambda, List, Macro, Native, NativeGrad, NilType, Symbol, Tensor,
-                     Trainer, Vector, hash_key, make_list, sym)
+from .values import (EMPTY, NIL, Builtin, Hash, Lambda, List, Macro, Native, NativeGrad, NilType, Py, Symbol, Tensor,
+                     Trainer, Vector, hash_key, make_list, py_text, sym)
 
 _PLAIN = (int, float, str, bool)
 _PROCEDURES = (Lambda, Builtin, Native, NativeGrad)
@@ -79,9 +78,19 @@ def deep_from_py(x, D, who: str = 'py->lisp'):
             h.table[hk] = (key, deep_from_py(v, D, who))
         return h
     if hasattr(x, '__iter__'):
-        items = on_python(D, lambda: list(x))
+        items = on_python(D, lambda: elements(x))
         return make_list([deep_from_py(e, D, who) for e in items])
     return from_py(x)
+
+
+def elements(iterable) -> list:
+    """The elements of a Python iterable, in a loop Ctrl-C can stop (list()
+    of an endless C iterator such as itertools.count never checks)."""
+    out = []
+    add = out.append
+    for e in iterable:
+        add(e)
+    return out
 
 
 # ── rusty -> Python ──────────────────────────────────────────────────────
@@ -244,7 +253,6 @@ def call_python(p: Py, args: list, span, D, kwargs=None):
 
 
 def callable_name(fn) -> str:
-    from .pyvalue import py_text
     text = py_text(Py(fn))
     return text[len('#<py '):-1].split(' ', 1)[-1]
 

@@ -5,9 +5,8 @@ print form writes them raw, write form quotes and escapes them (readable). Lists
 data never overflows the host stack; past MAX_DEPTH a list prints as `(...)`.
 """
 
-from .pyvalue import Py, py_text
 from .values import (EMPTY, Builtin, Hash, Lambda, List, Macro, Native, NativeGrad,
-                     NilType, Symbol, Tensor, Trainer, Vector, make_list)
+                     NilType, Py, Symbol, Tensor, Trainer, Vector, make_list, py_text)
 
 MAX_DEPTH = 4000
 INF = float('inf')

@@ -28,7 +28,7 @@ from .worker import worker
 FORM_MODULES = ev.defer_specials(forms.TABLE, lambda m: import_module('rusty.' + m))
 TABLE_MODULES = tuple('rusty.builtins.' + m for m in (
     'numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'files', 'tensors',
-    'integers', 'randomness', 'text', 'hashes', 'scripts', 'layout', 'vectors', 'debugging')) + (
+    'integers', 'randomness', 'text', 'hashes', 'scripts', 'layout', 'vectors', 'debugging', 'python')) + (
     'rusty.graph.builtins', 'rusty.compile_graph', 'rusty.training')
 LIBRARY_PRIMITIVES = 'rusty.builtins.library'     # bound for the standard library only
 STDLIB_PATH = os.path.join(os.path.dirname(__file__), 'stdlib.lisp')

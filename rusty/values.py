@@ -6,8 +6,9 @@ Everything else is a class below. Values compare by identity; `equal?` lives in 
 """
 import sys
 
-from .pyvalue import Py
+from .pyvalue import Py, py_text   # noqa: F401 (re-exported: the values layer's one door)
 from .tables import BuiltinTable   # noqa: F401 (the builtin modules import it from here)
+from .trainer_value import Trainer
 
 
 # ── Symbols ──────────────────────────────────────────────────────────────
@@ -298,33 +299,31 @@ class NativeGrad:
         self.handle = handle
 
 
-class Trainer:
-    """A trainer (graph-compile-train, graph-train): `kind` is `native-train`
-    or `train`, `name` the loss's name, `shapes` one entry per trained
-    parameter (dims tuple or None), `optimizer` its name; `run` does the work
-    (train(steps, data), params(), reset())."""
-    __slots__ = ('kind', 'name', 'shapes', 'optimizer', 'run')
-
-    def __init__(self, kind, name, shapes, optimizer, run):
-        self.kind = kind
-        self.name = name
-        self.shapes = shapes
-        self.optimizer = optimizer
-        self.run = run
-
-
 PROCEDURE_TYPES = (Builtin, Lambda, Macro, Native, NativeGrad)
 
 
 # ── Tensors ──────────────────────────────────────────────────────────────
 
 class Tensor:
-    """An immutable row-major f64 buffer (`array('d')`) with a shape tuple."""
+    """An immutable row-major f64 buffer (`array('d')`) with a shape tuple.
+    Python sees its memory without a copy: NumPy through the array interface,
+    memoryview through the buffer protocol (Python 3.12+; earlier, `view()`)."""
     __slots__ = ('data', 'shape')
 
     def __init__(self, data, shape: tuple):      # data: an array('d')
         self.data = data
         self.shape = shape
+
+    @property
+    def __array_interface__(self) -> dict:
+        return {'shape': self.shape, 'typestr': '<f8', 'data': (self.data.buffer_info()[0], True), 'version': 3}
+
+    def view(self) -> memoryview:
+        """A read-only memoryview of the elements: format d, the shape, C order."""
+        return memoryview(self.data).toreadonly().cast('B').cast('d', self.shape)
+
+    def __buffer__(self, flags: int) -> memoryview:
+        return self.view()
 
 
 # ── Vectors ──────────────────────────────────────────────────────────────

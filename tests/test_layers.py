@@ -21,7 +21,7 @@ LAYERS = {
     'toolchain': (['jit.build', 'jit.cache', 'jit.ffi'], ['errors', 'diskcache']),
     'kernels': (['jit.kernels', 'jit.bands'], ['jit.build', 'jit.cache', 'jit.ffi', 'errors']),
     'forms': (['forms'], []),
-    'values': (['values', 'pyvalue', 'tables'], ['errors']),
+    'values': (['values', 'pyvalue', 'tables', 'trainer_value'], ['errors']),
     'reader': (['reader', 'printer'], ['values', 'errors']),
     'layout': (['fmt', 'pretty'], ['reader', 'printer', 'values', 'errors', 'forms']),
     'tensor': (['tensor'], ['values', 'errors', 'printer', 'jit.kernels']),
@@ -42,9 +42,9 @@ LAYERS = {
                  'quasiquote', 'patterns', 'case_form', 'compile.*', 'hygiene', 'suggest', 'macro_cache',
                  'syntax', 'builtins.*',
                  'graph.*', 'jit.*', 'report', 'forms', 'diskcache']),
-    'front': (['repl.*', 'cli', '__main__', 'manual', 'fmt_command'],
+    'front': (['repl.*', 'cli', '__main__', 'manual', 'fmt_command', 'embed'],
               ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'jit.build', 'docs', 'frames',
-               'suggest', '__init__', 'forms', 'fmt', 'pretty', 'lsp.command', 'kernel.command']),
+               'suggest', '__init__', 'forms', 'fmt', 'pretty', 'lsp.command', 'kernel.command', 'interop', 'resolve']),
     # rusty lsp and the Jupyter kernel: faces like the REPL, which also read
     # the resolver's body scan, the syntax check and the evaluator's form
     # compilers (to check a form's shape without running it) and the builtins'
