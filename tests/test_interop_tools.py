@@ -1,0 +1,33 @@
+"""Tools on Python values: completion of `math.` at the REPL, `(doc math.sqrt)`."""
+import io
+
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+
+from rusty.repl.complete import RustyCompleter
+from rusty.runtime import Session
+
+
+def completions(s, text):
+    c = RustyCompleter(lambda: list(s.special_names) + s.genv.names(), {}, None, lambda: s)
+    return [x.text for x in c.get_completions(Document(text), CompleteEvent(completion_requested=True))]
+
+
+def test_tab_completes_the_attributes_of_an_imported_module():
+    s = Session(out=io.StringIO())
+    s.run('(import math) (import os.path) (import math :as m)')
+    assert completions(s, '(math.sq') == ['math.sqrt']
+    assert 'math.pi' in completions(s, '(math.') and not any('__' in n for n in completions(s, '(math.'))
+    assert completions(s, '(os.path.jo') == ['os.path.join']
+    assert completions(s, '(m.fl') == ['m.floor']
+    assert completions(s, '(math.__na') == ['math.__name__']
+    assert completions(s, '(nothing.sq') == []      # not imported: no attributes offered
+
+
+def test_doc_of_a_python_value_is_its_signature_and_docstring():
+    s = Session(out=io.StringIO())
+    s.run('(import math)')
+    assert s.run('(doc math.sqrt)') == 'math.sqrt(x, /)\nReturn the square root of x.'
+    assert s.run("(doc 'math.sqrt)") == 'math.sqrt(x, /)\nReturn the square root of x.'
+    assert s.documentation('math.floor').startswith('math.floor(x, /)\nReturn the floor of x')
+    assert s.run('(doc (lisp->py (list 1)))').startswith('Built-in mutable sequence.')
