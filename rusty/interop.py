@@ -17,7 +17,8 @@ as time.sleep, and objects bound to a thread (sqlite3) see one thread.
 """
 from _thread import get_ident
 
-from .errors import Abort, EvalError, Exit, Interrupted, RustyError, give_back_if_out_of_memory, is_out_of_memory
+from .errors import (Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError, give_back_if_out_of_memory,
+                     is_out_of_memory)
 from .printer import display_form
 from .values import (EMPTY, NIL, Builtin, Hash, Lambda, List, Macro, Native, NativeGrad, NilType, Py, Symbol, Tensor,
                      Trainer, Vector, hash_key, make_list, py_text, sym)
@@ -67,7 +68,7 @@ def deep_from_py(x, D, who: str = 'py->lisp'):
     if isinstance(x, (str, bytes, bytearray)) or x.__class__ in _RUSTY or x.__class__ in _PLAIN or x is None:
         return from_py(x)
     if hasattr(x, 'keys') and hasattr(x, '__getitem__'):
-        pairs = on_python(D, lambda: [(k, x[k]) for k in x.keys()])
+        pairs = run_python(D, lambda: [(k, x[k]) for k in x.keys()], None, who)
         h = Hash()
         for k, v in pairs:
             key = deep_from_py(k, D, who)
@@ -78,7 +79,7 @@ def deep_from_py(x, D, who: str = 'py->lisp'):
             h.table[hk] = (key, deep_from_py(v, D, who))
         return h
     if hasattr(x, '__iter__'):
-        items = on_python(D, lambda: elements(x))
+        items = run_python(D, lambda: elements(x), None, who)
         return make_list([deep_from_py(e, D, who) for e in items])
     return from_py(x)
 
@@ -131,6 +132,13 @@ def convert_error(who: str, u: Unconvertible, span=None) -> EvalError:
     return EvalError('%s: cannot pass %s to Python' % (who, display_form(u.value)), span)
 
 
+# Callbacks from Python into rusty in progress (each level holds C stack on
+# the thread that called Python, an ordinary 8 MiB one): past the bound, the
+# recursion error rather than a crash.
+CALLBACK_NESTING = 100
+_nesting = [0]
+
+
 class LispCallable:
     """A rusty procedure seen from Python: calling it runs it in its session
     (on the evaluation thread; from any other thread it waits its turn) and
@@ -146,18 +154,23 @@ class LispCallable:
         for k, v in kwargs.items():
             rargs += [sym(':' + k), from_py(v)]
         host = self.D.host
-        if host is None or get_ident() == host.worker.thread.ident:
-            return to_py(host.call(self.proc, rargs) if host is not None else _no_session(), self.D)
-        return to_py(host.worker.call(host.call, self.proc, rargs), self.D)
+        if host is None:
+            raise EvalError('python: this rusty procedure has no session to run in')
+        if _nesting[0] >= CALLBACK_NESTING:
+            raise RecursionLimit('recursion limit exceeded (depth %d): Python and rusty calling each other '
+                                 'too deeply' % CALLBACK_NESTING)
+        _nesting[0] += 1
+        try:
+            if get_ident() == host.worker.thread.ident:
+                return to_py(host.call(self.proc, rargs), self.D)
+            return to_py(host.worker.call(host.call, self.proc, rargs), self.D)
+        finally:
+            _nesting[0] -= 1
 
     def __repr__(self) -> str:
         return '<rusty %s>' % display_form(self.proc)
 
 
-
-
-def _no_session():
-    raise EvalError('python: this rusty procedure has no session to run in')
 
 
 # ── Running Python ───────────────────────────────────────────────────────
@@ -311,7 +324,10 @@ class MethodCaller:
     def __init__(self, attr: str):
         self.attr = attr
 
-    def __call__(self, obj, *args, **kwargs):
+    def __call__(self, *args, **kwargs):
+        if not args:
+            raise EvalError('.%s: expected an object to call the method on' % self.attr)
+        obj, args = args[0], args[1:]
         try:
             m = getattr(obj, self.attr)
         except AttributeError:
