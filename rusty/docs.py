@@ -94,29 +94,8 @@ def documentation(host, name: str) -> str | None:
     if v.__class__ is Lambda or v.__class__ is Macro:
         return docstring(v)
     if v.__class__ is Py:
+        from .interop import python_doc
         return python_doc(v.obj)
     d = entry(host, name)
     return format_doc(d) if d is not None else None
 
-
-# ── Python values ────────────────────────────────────────────────────────
-
-def python_doc(obj) -> str | None:
-    """A Python object's documentation: its name and signature as Python
-    writes them (`math.sqrt(x, /)`), then its docstring; None without either."""
-    import inspect
-    from .values import py_text
-    name = py_text(Py(obj))[len('#<py '):-1].split(' ', 1)[-1]
-    lines = []
-    try:
-        lines.append(name + str(inspect.signature(obj)))
-    except (TypeError, ValueError):
-        if callable(obj):
-            lines.append(name + '(...)')
-    try:
-        text = inspect.getdoc(obj)
-    except Exception:
-        text = None
-    if text:
-        lines.append(text)
-    return '\n'.join(lines) if lines else None

@@ -20,7 +20,7 @@ from _thread import get_ident
 from .errors import (Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyError, give_back_if_out_of_memory,
                      is_out_of_memory)
 from .printer import display_form
-from .values import (EMPTY, NIL, Builtin, Hash, Lambda, List, Macro, Native, NativeGrad, NilType, Py, Symbol, Tensor,
+from .values import (NIL, Builtin, Hash, Lambda, List, Macro, Native, NativeGrad, NilType, Py, Symbol, Tensor,
                      Trainer, Vector, hash_key, make_list, py_text, sym)
 
 _PLAIN = (int, float, str, bool)
@@ -341,3 +341,25 @@ class MethodCaller:
 def method_caller(name: str) -> Py:
     """The value of the symbol `.name`."""
     return Py(MethodCaller(name[1:]))
+
+
+# ── Python values ────────────────────────────────────────────────────────
+
+def python_doc(obj) -> str | None:
+    """A Python object's documentation: its name and signature as Python
+    writes them (`math.sqrt(x, /)`), then its docstring; None without either."""
+    import inspect
+    name = py_text(Py(obj))[len('#<py '):-1].split(' ', 1)[-1]
+    lines = []
+    try:
+        lines.append(name + str(inspect.signature(obj)))
+    except (TypeError, ValueError):
+        if callable(obj):
+            lines.append(name + '(...)')
+    try:
+        text = inspect.getdoc(obj)
+    except Exception:
+        text = None
+    if text:
+        lines.append(text)
+    return '\n'.join(lines) if lines else None

@@ -3,21 +3,21 @@ the standard library) and runs text in it; it is also the `host` the builtins
 and special forms call back into. The JIT and the graph package are wired in
 here, so the evaluator never imports them.
 """
-import gc
 import os
 import sys
 
 from . import forms, lazy, specials
 from . import eval as ev
 from .apply import Depth, folder, make_frame, procedure_caller, list_walker, recursion_message, run, sorter
-from .errors import (STDLIB_FILE, Abort, EvalError, Exit, Interrupted, ReadError, RecursionLimit, RustyError,
-                     is_out_of_memory, os_error_text, out_of_memory)
+from .errors import STDLIB_FILE, Abort, EvalError, Interrupted, ReadError, RecursionLimit, RustyError, os_error_text
 from .formcache import load_forms
+from .gc_tuning import GC_THRESHOLDS, tune_gc   # noqa: F401 (re-exported)
 from .lazy import import_module
 from .printer import display_form
 from .reader import read
 from .resolve import MISSING, GlobalEnv, LibraryEnv
 from .syntax import check
+from .toplevel import top_level_error   # noqa: F401 (re-exported: the REPL imports it from here)
 from .values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, make_list, sym
 from .worker import worker
 
@@ -115,30 +115,6 @@ def stdlib_file():
 def stdlib_forms():
     """The standard library's read forms, all of them."""
     return stdlib_file().forms()
-
-
-# ── The garbage collector ────────────────────────────────────────────────
-# Every Lisp call allocates a frame (a Python list), so with Python's default
-# thresholds the collector ran every 700 frames and list-heavy programs spent
-# a third of their time collecting. Raised thresholds (measured with
-# benchmarks/bench_breadth.py: collection time halved; a young generation of
-# 100,000 rather than 50,000 objects took 8-17% off the list sieve, the
-# map/filter/fold pipeline and the JSON round trip, whose runs allocate about
-# that many cells) and, once per process, the start-up objects (modules,
-# builtins, the standard library) moved out of the collector's sight with
-# gc.freeze().
-
-GC_THRESHOLDS = (100_000, 20, 10)
-_gc_frozen = False
-
-
-def tune_gc() -> None:
-    """Raise the collector's thresholds; freeze what start-up built (once)."""
-    global _gc_frozen
-    gc.set_threshold(*GC_THRESHOLDS)
-    if not _gc_frozen:
-        _gc_frozen = True
-        gc.freeze()
 
 
 # ── Session ──────────────────────────────────────────────────────────────
@@ -509,27 +485,3 @@ def _bind_host(fn, host):
         return fn(host, *args)
     bound.__name__ = getattr(fn, '__name__', 'builtin')
     return bound
-
-
-def top_level_error(e: BaseException, depth: Depth) -> RustyError:
-    """Any failure escaping an evaluation in a session with this depth state,
-    as a rusty error (never a traceback)."""
-    depth.n = 0
-    if isinstance(e, RustyError):
-        return e
-    if isinstance(e, Exit):
-        raise e             # (exit) and closed pipes end the program, not as errors
-    if isinstance(e, BrokenPipeError):
-        raise Exit(141, broken_pipe=True) from None
-    if isinstance(e, (KeyboardInterrupt, Abort)):
-        return Interrupted()
-    if isinstance(e, RecursionError):
-        return RecursionLimit(recursion_message(depth))
-    if is_out_of_memory(e):
-        return out_of_memory()
-    err = EvalError('internal error: %s: %s' % (type(e).__name__, e))
-    err.__cause__ = e
-    return err
-
-
-

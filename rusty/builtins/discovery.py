@@ -58,7 +58,7 @@ def describe(host, name):
           examples=(("(doc 'no-such-name)", '#f'), ("(string? (doc 'car))", '#t')))
 def doc(host, name):
     if name.__class__ is Py:             # (doc math.sqrt): a Python value's own documentation
-        from ..docs import python_doc
+        from ..interop import python_doc
         text = python_doc(name.obj)
     else:
         text = host.documentation(_text(name, 'doc'))
