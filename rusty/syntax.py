@@ -32,6 +32,7 @@ from .errors import EvalError
 from .forms import BY_NAME, entry
 from .printer import display_form
 from .resolve import FORM_OF, body_defines
+from .import_syntax import import_alternative, shape_attribute, shape_import
 from .values import EMPTY, List, Symbol, sym
 
 DOT = sym('.')
@@ -255,14 +256,9 @@ def _let_alternative(x, n) -> int:
     return 1 if n and x.cdr.car.__class__ is Symbol else 0
 
 
-def _import_alternative(x, n) -> int:
-    """(import module), (import module :as alias) or (import (module name...))."""
-    return 1 if n > 1 else 2 if n == 1 and x.cdr.car.__class__ is List else 0
-
-
 # syntax -> which alternative of the signature a form is written in
 CHOOSE = {'define': _define_alternative, 'def': _def_alternative, 'let': _let_alternative,
-          'import': _import_alternative}
+          'import': import_alternative}
 
 
 # ── Shapes: the kinds of a form's parts ──────────────────────────────────
@@ -464,39 +460,8 @@ def _shape_defrust_star(w, x) -> None:
         c = c.cdr
 
 
-def _shape_import(w, x) -> None:
-    target = x.cdr
-    if target.car.__class__ is List:
-        names = target.car
-        if names is EMPTY or not _module_name(names.car) or len(names) < 2 \
-                or any(n.__class__ is not Symbol or not n.name.isidentifier() for n in names.cdr):
-            w.fail('import: expected (import (module name...)), got %s' % display_form(names), target)
-        return
-    if not _module_name(target.car):
-        w.fail('import: a module name is a symbol such as os.path, got %s' % display_form(target.car), target)
-    if target.cdr is not EMPTY:
-        key, alias = target.cdr, target.cdr.cdr
-        if key.car is not AS:
-            w.fail('import: expected :as, got %s' % display_form(key.car), key)
-        if alias.car.__class__ is not Symbol or not alias.car.name.isidentifier():
-            w.fail('import: an alias is a plain name, got %s' % display_form(alias.car), alias)
-
-
-def _module_name(x) -> bool:
-    return x.__class__ is Symbol and all(p.isidentifier() for p in x.name.split('.'))
-
-
-AS = sym(':as')
-
-
-def _shape_attribute(w, x) -> None:
-    name = x.cdr.cdr
-    if name.car.__class__ is not Symbol or not name.car.name.isidentifier():
-        w.fail('.: expected an attribute name, got %s' % display_form(name.car), name)
-
-
 # syntax -> the check of a form's parts beyond their count
-SHAPES = {'import': _shape_import, 'attribute': _shape_attribute, 'lambda': _shape_lambda, 'define': _shape_define, 'def': _shape_def, 'assign': _shape_assign,
+SHAPES = {'import': shape_import, 'attribute': shape_attribute, 'lambda': _shape_lambda, 'define': _shape_define, 'def': _shape_def, 'assign': _shape_assign,
           'let': _shape_let, 'let*': _shape_let_star, 'letrec': _shape_let_star, 'do': _shape_do,
           'cond': _shape_cond, 'case': _shape_case, 'match': _shape_match, 'try': _shape_try,
           'eval-when': _shape_eval_when, 'defmacro': _shape_defmacro, 'defrust': _shape_defrust,
