@@ -57,6 +57,10 @@ def from_py(x):
         return float(x)
     if isinstance(x, str):
         return str(x)
+    if getattr(x, 'ndim', None) == 0 and type(x).__module__ == 'numpy':      # a NumPy scalar (bool_, int64…)
+        item = x.item()
+        if item.__class__ in _PLAIN:
+            return item
     return Py(x)
 
 

@@ -360,7 +360,7 @@ class Unhashable(Exception):
         self.value = value
 
 
-_TRUE_KEY, _FALSE_KEY = object(), object()     # True == 1.0 in Python: keep them apart
+_TRUE_KEY, _FALSE_KEY, _PY_KEY = object(), object(), object()     # True == 1.0 in Python: keep them apart
 
 
 def hash_key(x):
@@ -378,6 +378,8 @@ def hash_key(x):
         return _TRUE_KEY if x else _FALSE_KEY
     if cls is List:
         return tuple([hash_key(e) for e in x])
+    if cls is Py and x.obj.__hash__ is not None:
+        return (_PY_KEY, x.obj)       # equal? on Python values is Python's ==
     raise Unhashable(x)
 
 

@@ -251,3 +251,13 @@ def test_numpy_arrays_become_tensors():
     s.genv.define(__import__('rusty.values').values.sym('a'), __import__('rusty.values').values.Py(
         numpy.arange(6, dtype=numpy.float64).reshape(2, 3)[:, ::2]))
     assert write_form(s.run('(tensor a)')) == '#<tensor 2x2 [0 2 3 5]>'     # not contiguous: copied in C order
+
+
+def test_numpy_scalars_convert_and_python_values_are_hash_keys(run):
+    pytest.importorskip('numpy')
+    assert value(run, '(import numpy :as np) (define a (np.array (list 1 2 3)))\n'
+                      '(list (np.sum a) (np.all (np.greater a 0)) (if (np.any (np.greater a 5)) 1 2))') == '(6 #t 2)'
+    assert value(run, '(import builtins) (define h (make-hash))\n'
+                      '(hash-set! h (builtins.tuple (list 1 2)) "t")\n'
+                      '(list (hash-ref h (builtins.tuple (list 1 2))) (hash-count h))') == '("t" 1)'
+    assert value(run, "(hash-set! (make-hash) (lisp->py '(1)) 1)").startswith('error: ')
