@@ -367,3 +367,19 @@ def python_doc(obj) -> str | None:
     if text:
         lines.append(text)
     return '\n'.join(lines) if lines else None
+
+
+def attribute_completions(genv, word: str, v) -> list[str]:
+    """`math.sq` -> ['math.sqrt']: the attribute names completing a dotted
+    word whose first part was bound by `import`, given the value `v` of the
+    part before the last dot (private names only when the part typed starts
+    with `_`); [] for any other word."""
+    head, _, part = word.rpartition('.')
+    if not head or sym(head.split('.')[0]) not in genv.imports:
+        return []
+    try:
+        names = dir(to_py_plain(v))
+    except Exception:
+        return []
+    return [head + '.' + n for n in sorted(names)
+            if n.startswith(part) and n != part and (part.startswith('_') or not n.startswith('_'))]

@@ -346,6 +346,13 @@ class Session:
     def global_names(self) -> list[str]:
         return self.genv.names()
 
+    def attribute_completions(self, word: str) -> list[str]:
+        """Completions of `math.sq` and the like (names bound by import)."""
+        from .interop import attribute_completions
+        head = word.rpartition('.')[0]
+        v = self.genv.lookup(sym(head)) if head else MISSING
+        return [] if v is MISSING else attribute_completions(self.genv, word, v)
+
     def global_value(self, name: str):
         v = self.genv.lookup(sym(name))
         return None if v is MISSING else v

@@ -31,3 +31,10 @@ def test_doc_of_a_python_value_is_its_signature_and_docstring():
     assert s.run("(doc 'math.sqrt)") == 'math.sqrt(x, /)\nReturn the square root of x.'
     assert s.documentation('math.floor').startswith('math.floor(x, /)\nReturn the floor of x')
     assert s.run('(doc (lisp->py (list 1)))').startswith('Built-in mutable sequence.')
+
+
+def test_the_session_offers_attribute_completions_to_every_face():
+    s = Session(out=io.StringIO())
+    s.run('(import math)')
+    assert s.attribute_completions('math.sq') == ['math.sqrt']
+    assert s.attribute_completions('nothing.sq') == [] and s.attribute_completions('math') == []

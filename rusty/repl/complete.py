@@ -45,20 +45,8 @@ class RustyCompleter(Completer):
 
     def _attributes(self, word):
         """`math.sq` -> math.sqrt: attributes of a value an `import`ed name reaches."""
-        head, _, part = word.rpartition('.')
-        session = self.session()
-        if head.split('.')[0] not in {s.name for s in session.genv.imports}:
-            return
-        v = session.global_value(head)
-        if v is None:
-            return
-        try:
-            names = dir(getattr(v, 'obj', v))
-        except Exception:
-            return
-        for n in sorted(names):
-            if n.startswith(part) and (part.startswith('_') or not n.startswith('_')) and n != part:
-                yield Completion(head + '.' + n, -len(word))
+        for name in self.session().attribute_completions(word):
+            yield Completion(name, -len(word))
 
     def _meta(self, word):
         for name, text in self.meta_commands.items():
