@@ -189,10 +189,11 @@ def on_python(D, fn):
     return fn()
 
 
-def run_python(D, fn, span, who: str):
-    """on_python(D, fn) with Python's exceptions as rusty errors at `span`."""
+def run_python(D, fn, span, who: str, here: bool = False):
+    """on_python(D, fn) (or fn() on this thread, `here`) with Python's
+    exceptions as rusty errors at `span`."""
     try:
-        return on_python(D, fn)
+        return fn() if here else on_python(D, fn)
     except RustyError as e:
         if e.span is None:
             e.span = span
@@ -266,7 +267,33 @@ def call_python(p: Py, args: list, span, D, kwargs=None):
         pykw = {k: to_py(v, D) for k, v in pairs}
     except Unconvertible as u:
         raise convert_error(who, u, span) from None
-    return from_py(run_python(D, lambda: fn(*pyargs, **pykw), span, who))
+    here = quick(fn, pyargs)
+    return from_py(run_python(D, lambda: fn(*pyargs, **pykw), span, who, here))
+
+
+# Calls that cannot block in the host (no I/O, no waiting) and touch no
+# object bound to a thread run on the evaluation thread itself, without the
+# hand-over to the Python thread (math.sqrt in a loop): functions of these
+# modules, methods of plain values, and the plain types themselves. (A long
+# computation there still stops at Ctrl-C when it runs Python code.)
+QUICK_MODULES = frozenset(('math', 'cmath', 'operator', '_operator', 'builtins'))
+SLOW_BUILTINS = frozenset(('input', 'open', 'breakpoint', 'help', 'exec', 'eval', '__import__'))
+PLAIN_TYPES = frozenset((str, int, float, bool, complex, list, tuple, dict, set, frozenset, bytes, bytearray, range))
+_BUILTIN_FUNCTION = type(len)
+_MODULE = type(__import__('sys'))
+
+
+def quick(fn, args) -> bool:
+    """Whether calling fn with Python arguments args is one of the quick calls."""
+    cls = fn.__class__
+    if cls is _BUILTIN_FUNCTION:
+        owner = fn.__self__
+        if owner.__class__ is _MODULE:
+            return owner.__name__ in QUICK_MODULES and fn.__name__ not in SLOW_BUILTINS
+        return owner.__class__ in PLAIN_TYPES
+    if cls is MethodCaller:
+        return bool(args) and args[0].__class__ in PLAIN_TYPES
+    return cls is type and fn in PLAIN_TYPES
 
 
 def callable_name(fn) -> str:

@@ -261,3 +261,14 @@ def test_numpy_scalars_convert_and_python_values_are_hash_keys(run):
                       '(hash-set! h (builtins.tuple (list 1 2)) "t")\n'
                       '(list (hash-ref h (builtins.tuple (list 1 2))) (hash-count h))') == '("t" 1)'
     assert value(run, "(hash-set! (make-hash) (lisp->py '(1)) 1)").startswith('error: ')
+
+
+def test_quick_calls_run_here_and_the_rest_on_the_python_thread():
+    import math
+    import time
+
+    from rusty.interop import MethodCaller, quick
+    assert quick(math.sqrt, [2]) and quick(len, ['ab']) and quick('a,b'.split, [',']) and quick(list, [()])
+    assert quick(MethodCaller('upper'), ['abc'])
+    assert not quick(time.sleep, [1]) and not quick(input, []) and not quick(open, ['f'])
+    assert not quick(MethodCaller('execute'), [object()])
