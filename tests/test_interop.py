@@ -96,6 +96,7 @@ CALLS = [
     ("(import functools) (functools.reduce (lambda (a b) (+ a b)) '(1 2 3 4) 10)", '20'),
     ("(import builtins) (builtins.sorted '(3 1 2) :key (lambda (x) (- x)))", '#<py list [3, 2, 1]>'),
     ("(import math) (procedure? math.sqrt)", '#t'),
+    ('(import builtins) (match "x" ((? builtins.callable) 1) ((? builtins.str.isalpha) 2) (_ 3))', '2'),
     ("(import math) (math.sqrt 1 2)", 'error: python: TypeError: math.sqrt() takes exactly one argument (2 given)'),
     ("(import math) (math.sqrt \"x\")", 'error: python: TypeError: must be real number, not str'),
     ("(import math) (math.sqrt -1)", 'error: python: ValueError: math domain error'),
