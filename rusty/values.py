@@ -6,9 +6,11 @@ Everything else is a class below. Values compare by identity; `equal?` lives in 
 """
 import sys
 
-from .pyvalue import Py, py_text   # noqa: F401 (re-exported: the values layer's one door)
-from .tables import BuiltinTable   # noqa: F401 (the builtin modules import it from here)
+from .pyvalue import Py, py_text
+from .tables import BuiltinTable
 from .trainer_value import Trainer
+
+REEXPORTED = (BuiltinTable, py_text)   # imported from here by the builtin modules and the printer
 
 
 # ── Symbols ──────────────────────────────────────────────────────────────
