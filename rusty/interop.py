@@ -66,25 +66,30 @@ def from_py(x):
 
 def deep_from_py(x, D, who: str = 'py->lisp'):
     """py->lisp: sequences and iterators -> lists, mappings -> hashes, the
-    rest as from_py; the Python side (iteration) runs on the Python thread."""
+    rest as from_py; the walk (which runs Python: iterators, __getitem__)
+    runs on the Python thread, in one hand-over."""
     if x.__class__ is Py:
         x = x.obj
+    if x.__class__ in _RUSTY or x.__class__ in _PLAIN or x is None:
+        return from_py(x)
+    return run_python(D, lambda: _deep(x, who), None, who)
+
+
+def _deep(x, who: str):
     if isinstance(x, (str, bytes, bytearray)) or x.__class__ in _RUSTY or x.__class__ in _PLAIN or x is None:
         return from_py(x)
     if hasattr(x, 'keys') and hasattr(x, '__getitem__'):
-        pairs = run_python(D, lambda: [(k, x[k]) for k in x.keys()], None, who)
         h = Hash()
-        for k, v in pairs:
-            key = deep_from_py(k, D, who)
+        for k in elements(x.keys()):
+            key = _deep(k, who)
             try:
                 hk = hash_key(key)
             except Exception:
                 raise EvalError('%s: %s cannot be a hash key' % (who, display_form(key))) from None
-            h.table[hk] = (key, deep_from_py(v, D, who))
+            h.table[hk] = (key, _deep(x[k], who))
         return h
     if hasattr(x, '__iter__'):
-        items = run_python(D, lambda: elements(x), None, who)
-        return make_list([deep_from_py(e, D, who) for e in items])
+        return make_list([_deep(e, who) for e in elements(x)])
     return from_py(x)
 
 
@@ -133,6 +138,7 @@ def _key_py(k, D):
 
 
 def convert_error(who: str, u: Unconvertible, span=None) -> EvalError:
+    """`WHO: cannot pass X to Python`."""
     return EvalError('%s: cannot pass %s to Python' % (who, display_form(u.value)), span)
 
 

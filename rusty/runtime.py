@@ -17,7 +17,7 @@ from .printer import display_form
 from .reader import read
 from .resolve import MISSING, GlobalEnv, LibraryEnv
 from .syntax import check
-from .toplevel import top_level_error   # noqa: F401 (re-exported: the REPL imports it from here)
+from .toplevel import top_level_error
 from .values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, make_list, sym
 from .worker import worker
 
