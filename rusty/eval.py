@@ -16,7 +16,8 @@ from .apply import Depth, apply_procedure, make_frame, recursion_message, run
 from .errors import EvalError, RecursionLimit
 from .forms import NAMES
 from .printer import display_form
-from .resolve import MISSING, UNBOUND, GlobalEnv, GlobalRef, attribute_problem, lookup_by_name, resolve, visible_names
+from .resolve import MISSING, UNBOUND, GlobalEnv, GlobalRef, lookup_by_name, resolve, visible_names
+from .spelling import attribute_problem
 from .syntax import check_in_scope, problem
 from .values import EMPTY, NIL, List, Macro, Symbol, Vector, make_list, sym
 

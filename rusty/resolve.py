@@ -14,8 +14,8 @@ or a `GlobalRef(cell)`. It must stay observably identical to by-name lookup
   flag): references of a dyn name that hop through frames (and the global
   cell of it) then take the by-name path.
 """
-from .errors import EvalError, RustyError
 from .forms import BY_NAME
+from .spelling import implicit
 from .values import EMPTY, List, Macro, Symbol, sym
 
 FIRST_SLOT = 2
@@ -177,7 +177,10 @@ class GlobalEnv:
     def lookup(self, s: Symbol):
         c = self.cells.get(s)
         v = MISSING if c is None else c.get()
-        return implicit(self, s) if v is MISSING else v
+        if v is MISSING:
+            v = implicit(self, s)         # :key, .method, math.pi (spelling.py)
+            return MISSING if v is None else v
+        return v
 
     def assign(self, s: Symbol, v) -> bool:
         """`set!` of a global: False if `s` is unbound."""
@@ -259,48 +262,6 @@ class LibraryEnv(GlobalEnv):
                 now = MISSING if mine is None else mine.pending.value if mine.pending is not None else mine.get()
                 if now is not v:
                     self.program.define(s, v)
-
-
-# ── Names with a meaning of their own (Python interop) ───────────────────
-
-def implicit(genv: GlobalEnv, s: Symbol):
-    """The value of an unbound name that means something by its spelling:
-    `:name` is itself (a keyword), `.name` the procedure calling method name,
-    and `a.b.c` whose `a` was bound by `import` the attribute path; else
-    MISSING (a missing attribute too: `attribute_problem` says why)."""
-    name = s.name
-    if len(name) < 2 or (name[0] != ':' and '.' not in name):
-        return MISSING
-    if name[0] == ':':
-        return s
-    if name[0] == '.':
-        if not name[1:].isidentifier():
-            return MISSING
-        from .interop import method_caller
-        return method_caller(name)
-    head, *path = name.split('.')
-    if sym(head) not in genv.imports or not all(p.isidentifier() for p in path):
-        return MISSING
-    from .interop import attribute_path
-    try:
-        return attribute_path(genv.lookup(sym(head)), path)
-    except Exception:
-        return MISSING
-
-
-def attribute_problem(genv: GlobalEnv, s: Symbol):
-    """The error of an `import`ed name's attribute path that failed, or None."""
-    head, *path = s.name.split('.')
-    if not path or sym(head) not in genv.imports:
-        return None
-    from .interop import attribute_path
-    try:
-        attribute_path(genv.lookup(sym(head)), path)
-    except RustyError as e:
-        return e
-    except Exception as e:
-        return EvalError('.: %s: %s' % (type(e).__name__, e))
-    return None
 
 
 def mark_dyn(s: Symbol, genv: GlobalEnv) -> None:

@@ -38,3 +38,12 @@ def test_the_session_offers_attribute_completions_to_every_face():
     s.run('(import math)')
     assert s.attribute_completions('math.sq') == ['math.sqrt']
     assert s.attribute_completions('nothing.sq') == [] and s.attribute_completions('math') == []
+
+
+def test_what_a_name_means_by_its_spelling():
+    from rusty.spelling import spelling
+    from rusty.values import sym
+    imports = {sym('math')}
+    assert [spelling(n, imports) for n in (':key', '.upper', 'math.pi', 'math.sqrt.x', 'os.sep', 'a.b', '.', ':',
+                                           '..', 'x', 'math.', '.2')] == \
+        ['keyword', 'method', 'attribute', 'attribute', None, None, None, None, None, None, None, None]

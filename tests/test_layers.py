@@ -25,7 +25,7 @@ LAYERS = {
     'reader': (['reader', 'printer'], ['values', 'errors']),
     'layout': (['fmt', 'pretty'], ['reader', 'printer', 'values', 'errors', 'forms']),
     'tensor': (['tensor'], ['values', 'errors', 'printer', 'jit.kernels']),
-    'eval': (['resolve', 'apply', 'eval', 'specials', 'interop', 'import_form', 'import_syntax', 'let_forms', 'quasiquote', 'patterns', 'case_form', 'hygiene', 'suggest',
+    'eval': (['resolve', 'spelling', 'apply', 'eval', 'specials', 'interop', 'import_form', 'import_syntax', 'let_forms', 'quasiquote', 'patterns', 'case_form', 'hygiene', 'suggest',
               'macro_cache', 'syntax', 'builtins.*'],
              ['reader', 'printer', 'values', 'tensor', 'errors', 'forms', 'fmt', 'pretty', 'diskcache']),
     # The compiler to Python: it reads the reference's resolver and calls its
@@ -50,7 +50,7 @@ LAYERS = {
     # compilers (to check a form's shape without running it) and the builtins'
     # arity message.
     'editors': (['lsp.*', 'kernel.*'],
-                ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'docs', 'suggest', '__init__',
+                ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'docs', 'suggest', '__init__', 'spelling',
                  'forms', 'fmt', 'pretty', 'resolve', 'eval', 'syntax', 'apply', 'repl.show', 'repl.lexer']),
 }
 
