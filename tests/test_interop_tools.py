@@ -47,3 +47,37 @@ def test_what_a_name_means_by_its_spelling():
     assert [spelling(n, imports) for n in (':key', '.upper', 'math.pi', 'math.sqrt.x', 'os.sep', 'a.b', '.', ':',
                                            '..', 'x', 'math.', '.2')] == \
         ['keyword', 'method', 'attribute', 'attribute', None, None, None, None, None, None, None, None]
+
+
+def test_the_repl_in_a_real_terminal_completes_and_interrupts_python(tmp_path):
+    import os
+    import signal
+    import sys
+    import time
+
+    import pexpect
+
+    from helpers import leave_at_prompt
+    env = dict(os.environ, NO_COLOR='1', PROMPT_TOOLKIT_NO_CPR='1', TERM='xterm-256color', HOME=str(tmp_path))
+    child = pexpect.spawn(sys.executable, ['-m', 'rusty'], env=env, encoding='utf-8', timeout=20, dimensions=(40, 120))
+    try:
+        child.expect('rusty>')
+        child.send('(import math)\r')
+        child.expect('rusty>')
+        child.send('(math.sq\t')
+        time.sleep(0.5)
+        child.send(' 16)\r')
+        child.expect('=> 4')
+        child.send('(import time)\r')
+        child.expect('rusty>')
+        child.send('(time.sleep 100)\r')
+        time.sleep(1.0)
+        child.kill(signal.SIGINT)                  # what the terminal sends for Ctrl-C
+        child.expect('Error: interrupted', timeout=5)
+        child.expect('rusty>')
+        child.send('(math.sqrt 81)\r')
+        child.expect('=> 9')
+        leave_at_prompt(child)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
