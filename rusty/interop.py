@@ -171,8 +171,11 @@ class LispCallable:
                                  'too deeply' % CALLBACK_NESTING)
         _nesting[0] += 1
         try:
-            if get_ident() == host.worker.thread.ident:
+            me = get_ident()
+            if me == host.worker.thread.ident:
                 return to_py(host.call(self.proc, rargs), self.D)
+            if me in _answering:
+                return to_py(host.call_bounded(self.proc, rargs, CALLBACK_DEPTH), self.D)
             return to_py(host.worker.call(host.call, self.proc, rargs), self.D)
         finally:
             _nesting[0] -= 1
@@ -191,8 +194,30 @@ def on_python(D, fn):
     host = getattr(D, 'host', None)
     w = getattr(host, 'worker', None)
     if w is not None and w.running and w.waking is not None and get_ident() == w.thread.ident:
-        return w.upcall(fn)
+        return w.upcall(lambda: _answering_for(D, fn))
     return fn()
+
+
+# Threads now running a Python call for an evaluation that waits for it
+# (thread id -> that session's depth state): a callback into rusty made
+# there runs there (LispCallable), as a nested evaluation would block.
+_answering: dict = {}
+CALLBACK_DEPTH = 400      # Lisp depth such a callback may reach on that thread's ordinary stack
+
+
+def _answering_for(D, fn):
+    me = get_ident()
+    outer = _answering.get(me)
+    _answering[me] = D
+    try:
+        return fn()
+    finally:
+        if outer is None:
+            del _answering[me]
+        else:
+            _answering[me] = outer
+
+
 
 
 def run_python(D, fn, span, who: str, here: bool = False):

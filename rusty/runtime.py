@@ -1,8 +1,7 @@
 """The composition root: a Session holds the global environment (builtins, then
 the standard library) and runs text in it; it is also the `host` the builtins
 and special forms call back into. The JIT and the graph package are wired in
-here, so the evaluator never imports them.
-"""
+here, so the evaluator never imports them."""
 import os
 import sys
 
@@ -346,6 +345,12 @@ class Session:
 
     def global_names(self) -> list[str]:
         return self.genv.names()
+
+    def call_bounded(self, p, args: list, limit: int):
+        """Apply p on this thread, its depth bounded (a callback from Python: interop.py)."""
+        D = Depth(limit)
+        D.host = self
+        return procedure_caller(D)(p, args)
 
     def attribute_completions(self, word: str) -> list[str]:
         """Completions of `math.sq` and the like (names bound by import)."""
