@@ -227,6 +227,24 @@ def procedure_caller(D: Depth):
     return call
 
 
+def bounded_call(inner, capacity: int):
+    """`inner` (the session's procedure caller), allowing at most `capacity`
+    nested calls from builtins (each costs C stack), past which comes the
+    recursion error."""
+    nested = [0]
+    bound = Depth(capacity)        # only for the message: the limit met is this one
+
+    def call(p, args):
+        if nested[0] >= capacity:
+            raise RecursionLimit(recursion_message(bound))
+        nested[0] += 1
+        try:
+            return inner(p, args)
+        finally:
+            nested[0] -= 1
+    return call
+
+
 # What `walk` makes of the results (see list_walker).
 MAP, FILTER, EACH = 'map', 'filter', 'for-each'
 

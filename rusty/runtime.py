@@ -7,8 +7,8 @@ import sys
 
 from . import forms, lazy, specials
 from . import eval as ev
-from .apply import Depth, folder, make_frame, procedure_caller, list_walker, recursion_message, run, sorter
-from .errors import STDLIB_FILE, Abort, EvalError, Interrupted, ReadError, RecursionLimit, RustyError, os_error_text
+from .apply import Depth, bounded_call, folder, make_frame, procedure_caller, list_walker, run, sorter
+from .errors import STDLIB_FILE, Abort, EvalError, Interrupted, ReadError, RustyError, os_error_text
 from .formcache import load_forms
 from .gc_tuning import GC_THRESHOLDS, tune_gc
 from .lazy import import_module
@@ -346,11 +346,17 @@ class Session:
     def global_names(self) -> list[str]:
         return self.genv.names()
 
-    def call_bounded(self, p, args: list, limit: int):
-        """Apply p on this thread, its depth bounded (a callback from Python: interop.py)."""
-        D = Depth(limit)
-        D.host = self
-        return procedure_caller(D)(p, args)
+    def call_bounded(self, p, args: list, room: int):
+        """Apply p on this thread with at most `room` more levels (a callback from Python: interop.py)."""
+        D = self.depth
+        limit, gate = D.limit, D.gate
+        D.limit = min(limit, D.n + room)
+        D.set_gate(D.limit if gate == limit else gate)
+        try:
+            return self.call(p, args)
+        finally:
+            D.limit = limit
+            D.set_gate(gate)
 
     def attribute_completions(self, word: str) -> list[str]:
         """Completions of `math.sq` and the like (names bound by import)."""
@@ -473,24 +479,6 @@ def with_globals(unit, genv):
         setattr(new, name, getattr(unit, name))
     new.genv = genv
     return new
-
-
-def bounded_call(inner, capacity: int):
-    """`inner` (the session's procedure caller), allowing at most `capacity`
-    nested calls from builtins (each costs C stack), past which comes the
-    recursion error."""
-    nested = [0]
-    bound = Depth(capacity)        # only for the message: the limit met is this one
-
-    def call(p, args):
-        if nested[0] >= capacity:
-            raise RecursionLimit(recursion_message(bound))
-        nested[0] += 1
-        try:
-            return inner(p, args)
-        finally:
-            nested[0] -= 1
-    return call
 
 
 def _bind_host(fn, host):

@@ -107,6 +107,11 @@ CALLS = [
     ("((lisp->py '(1)) 2)", "error: Not callable: #<py list [1]>"),
     # a rusty error inside a callback Python called: the error itself, at its form
     ("(import functools) (functools.reduce (lambda (a b) (car a)) '(1 2 3))", 'error: car: not a pair'),
+    # a callback Python makes while rusty waits for it runs on Python's thread, its depth bounded
+    ("(import functools) (define (deep n) (if (= n 0) 0 (+ 1 (deep (- n 1)))))\n"
+     "(list (functools.reduce (lambda (a b) (deep 300)) '(1 2)) "
+     "(try-catch (functools.reduce (lambda (a b) (deep 1000)) '(1 2)) (e) (substring e 0 24)))",
+     '(300 "recursion limit exceeded")'),
     # a Python error inside a callback called from Python
     ("(import functools) (import math) (functools.reduce (lambda (a b) (math.sqrt -1)) '(1 2))",
      'error: python: ValueError: math domain error'),

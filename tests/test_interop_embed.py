@@ -102,7 +102,10 @@ def interrupted(program: str, wait: float = 1.5):
 
 @pytest.mark.parametrize('call', ['(time.sleep 100)', '(py->lisp (itertools.count))',
                                   '(length (itertools.count))',
-                                  '(functools.reduce (lambda (a b) (spin)) (list 1 2 3))'])
+                                  '(functools.reduce (lambda (a b) (spin)) (list 1 2 3))',
+                                  '(let loop ((i 0)) (time.monotonic) (loop (+ i 1)))',
+                                  '(let loop ((i 0)) (functools.reduce (lambda (a b) (time.monotonic)) (list 1 2 3)) '
+                                  '(loop (+ i 1)))'])
 def test_ctrl_c_stops_a_long_python_call_and_the_program_goes_on(call):
     program = ('(import time) (import itertools) (import functools) (define (spin) (spin))\n'
                '(display (try-catch %s (e) e)) (display " then") (time.sleep 0.01) (display " on")' % call)
