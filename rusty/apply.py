@@ -15,16 +15,17 @@ from .errors import (Abort, EvalError, Exit, Interrupted, RecursionLimit, RustyE
                      is_out_of_memory, out_of_memory)
 from .printer import display_form, lambda_params
 from .resolve import UNBOUND
-from .values import EMPTY, NIL, Builtin, Lambda, List, Native, NativeGrad, make_list, to_f64
+from .values import EMPTY, NIL, Builtin, Lambda, List, Native, NativeGrad, Py, make_list, to_f64
 
 
 class Depth:
     """One session's depth state: applications in progress (`n`), the limit,
     and the gate `run` tests: the limit, or -1 while a tool (trace, profile)
     wants every application handed to `tools` (see `past`)."""
-    __slots__ = ('n', 'limit', 'gate', 'tools', 'watchers', '__weakref__')
+    __slots__ = ('n', 'limit', 'gate', 'tools', 'watchers', 'host', '__weakref__')
 
     def __init__(self, limit: int):
+        self.host = None        # the session (for Python calls: its thread and its procedure caller)
         self.n = 0
         self.limit = limit
         self.gate = limit
@@ -218,6 +219,9 @@ def apply_procedure(p, args: list, span, tail, D: Depth):
         return call_builtin(p, args, span, D)
     if cls is Native or cls is NativeGrad:
         return call_native(p, args, span, D)
+    if cls is Py:
+        from .interop import call_python      # loaded with the first Python call
+        return call_python(p, args, span, D)
     raise EvalError('Not callable: ' + display_form(p), span)
 
 
@@ -230,6 +234,24 @@ def procedure_caller(D: Depth):
             fr += args
             return run(p, fr, None, D)
         return apply_procedure(p, args, None, False, D)
+    return call
+
+
+def bounded_call(inner, capacity: int):
+    """`inner` (the session's procedure caller), allowing at most `capacity`
+    nested calls from builtins (each costs C stack), past which comes the
+    recursion error."""
+    nested = [0]
+    bound = Depth(capacity)        # only for the message: the limit met is this one
+
+    def call(p, args):
+        if nested[0] >= capacity:
+            raise RecursionLimit(recursion_message(bound))
+        nested[0] += 1
+        try:
+            return inner(p, args)
+        finally:
+            nested[0] -= 1
     return call
 
 

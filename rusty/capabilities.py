@@ -25,11 +25,12 @@ CLASSES = {
     'import': 'imports a Python module',
     'native-build': 'runs rustc to build native code',
     'debugger': 'stops at an interactive prompt',
+    'python': "reaches into Python objects (an attribute read or method call can run any code)",
 }
 
 # the classes a session expanding macros for an editor refuses
 REFUSED_FOR_EDITOR = frozenset({'writes-files', 'process', 'env', 'stdin', 'exit', 'load', 'import',
-                                'native-build', 'debugger'})
+                                'native-build', 'debugger', 'python'})
 
 _BY_CLASS = {
     'output': 'print println display displayln newline eprint eprintln pretty-print describe doc help apropos',
@@ -43,6 +44,7 @@ _BY_CLASS = {
     'import': 'import',
     'native-build': 'defrust defrust* graph-compile graph-compile-grad graph-compile-train',
     'debugger': 'breakpoint',
+    'python': '. py-get py-set! py-item-set! py->lisp',
     'pure': (
         # numbers, integers, randomness
         '+ add * mul - sub / div mod expt abs floor ceiling round sqrt exp log sin cos tan atan atan2 max min '
@@ -71,6 +73,8 @@ _BY_CLASS = {
         # graphs and interpreted training
         'graph-ir graph-node-count graph-eval graph-grad sgd adam graph-train train! trainer-params '
         'trainer-reset! '
+        # Python values made from the program's own data
+        'lisp->py memoryview '
         # the standard library's private primitives
         '%assoc %take %drop %string-join %string-first-index %string-last-index '
         # special forms that only compute
@@ -82,11 +86,14 @@ CAPABILITY = {name: cls for cls, names in _BY_CLASS.items() for name in names.sp
 
 
 def capability(name: str) -> str | None:
-    """The class of builtin or special form `name`, or None if unclassified."""
+    """The class of builtin or special form `name`, or None if unclassified;
+    a `.method` name (a method call on a Python value) is of class python."""
+    if len(name) > 1 and name[0] == '.':
+        return 'python'
     return CAPABILITY.get(name)
 
 
 def refused_for_editor(name: str) -> bool:
     """Whether a session expanding macros for an editor refuses `name`
     (an unclassified name is refused: nothing slips in unjudged)."""
-    return CAPABILITY.get(name, 'unclassified') not in ('pure', 'output', 'session', 'reads-files', 'reads-env')
+    return (capability(name) or 'unclassified') not in ('pure', 'output', 'session', 'reads-files', 'reads-env')

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 from . import forms
-from .values import Builtin, Lambda, List, Macro
+from .values import Builtin, Lambda, List, Macro, Py
 
 ARROW = ' ⇒ '           # between an example and its result
 EXAMPLE_INDENT = '  '   # examples are the indented lines of a doc
@@ -93,5 +93,9 @@ def documentation(host, name: str) -> str | None:
     v = None if name in host.special_names else host.global_value(name)
     if v.__class__ is Lambda or v.__class__ is Macro:
         return docstring(v)
+    if v.__class__ is Py:
+        from .interop import python_doc
+        return python_doc(v.obj)
     d = entry(host, name)
     return format_doc(d) if d is not None else None
+

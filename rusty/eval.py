@@ -17,6 +17,7 @@ from .errors import EvalError, RecursionLimit
 from .forms import NAMES
 from .printer import display_form
 from .resolve import MISSING, UNBOUND, GlobalEnv, GlobalRef, lookup_by_name, resolve, visible_names
+from .spelling import attribute_problem
 from .syntax import check_in_scope, problem
 from .values import EMPTY, NIL, List, Macro, Symbol, Vector, make_list, sym
 
@@ -67,6 +68,10 @@ def _stand_in(module: str, load):
 
 
 def undefined_error(s: Symbol, frame, genv: GlobalEnv, span) -> EvalError:
+    problem = attribute_problem(genv, s) if '.' in s.name else None
+    if problem is not None:         # an imported module's missing attribute
+        problem.span = span
+        return problem
     from .suggest import undefined_message     # only a failing run needs the suggestions
     names = SPECIAL_FORM_NAMES + visible_names(frame, genv)
     return EvalError(undefined_message(s.name, names), span)

@@ -47,6 +47,8 @@ SYNTAXES = (
     'eval-when',    # (eval-when (phase…) form…)
     'eval',         # code computed at run time
     'load',         # a file's forms, in the global frame
+    'import',       # (import module …): data only, binds globals
+    'attribute',    # (. obj name): obj is code, name data
 )
 
 INDENTS = ('body', 'call')   # the layout rules: body table (two columns) or aligned like a call
@@ -274,6 +276,20 @@ TABLE = (
           doc='Compiles a group of numeric functions into one library, so they can call each other.',
           examples=[('(begin (defrust* (ev1 (n) (if (= n 0) 1 (od1 (- n 1)))) '
                      '(od1 (n) (if (= n 0) 0 (ev1 (- n 1))))) (ev1 10))', '1')]),
+    _form('import', 'import_form', 'import', frame=False, effectful=True, indent='call',
+          parts=((1, 1), (3, 3), (1, 1)),
+          sig='(import module) | (import module :as alias) | (import (module name...))',
+          doc='Imports a Python module and binds it globally (a dotted module binds its first part, as in '
+              'Python); with :as under the alias; with a list, binds just the names given from it. A name it '
+              'binds makes name.attr.attr read attributes. Nil.',
+          examples=[('(begin (import math) math.pi)', '3.141592653589793'),
+                    ('(begin (import (math sqrt)) (sqrt 16))', '4'),
+                    ("(try-catch (import nosuch) (e) e)", '"import: no module named \'nosuch\'"')]),
+    _form('.', 'import_form', 'attribute', frame=False, effectful=True, indent='call', parts=((2, 2),),
+          sig='(. obj name)',
+          doc='The attribute name of obj as Python sees it (name is not evaluated).',
+          examples=[('(begin (import math) (. math e))', '2.718281828459045'),
+                    ('(. "abc" upper)', '#<py builtin_function_or_method str.upper>')]),
 )
 
 # Standard-library macros and other heads indented as bodies.

@@ -42,6 +42,7 @@ TOPICS = {
     'tensors': (('rusty.builtins.tensors',), ()),
     'graphs': (('rusty.graph.builtins', 'rusty.compile_graph', 'rusty.training'), ()),
     'debugging': (('rusty.builtins.debugging',), ()),
+    'python': (('rusty.builtins.python',), ()),
 }
 
 

@@ -9,7 +9,7 @@ from .specials import DOT, items
 from .syntax import usage_message
 from .syntax_shapes import ellipsis_problem
 from .syntax_usage import ELLIPSIS, ELLIPSIS_ALONE
-from .values import EMPTY, NIL, PROCEDURE_TYPES, Builtin, List, Macro, Symbol, equal, make_list, sym
+from .values import EMPTY, NIL, PROCEDURE_TYPES, Builtin, List, Macro, Py, Symbol, equal, make_list, sym
 
 
 # ── match ────────────────────────────────────────────────────────────────
@@ -179,7 +179,8 @@ def comp_predicate(p: List, slots: dict, where: Where):
         pred = pred_code(fr[0])
         if pred.__class__ is Builtin and pred.name in PREDICATES:
             ok = PREDICATES[pred.name](v)
-        elif isinstance(pred, PROCEDURE_TYPES) and pred.__class__ is not Macro:
+        elif (isinstance(pred, PROCEDURE_TYPES) and pred.__class__ is not Macro) or \
+                (pred.__class__ is Py and callable(pred.obj)):
             ok = apply_procedure(pred, [v], span, False, depth) is not False
         else:
             raise EvalError('match: (? %s) needs a procedure' % shown, span)

@@ -6,7 +6,7 @@ data never overflows the host stack; past MAX_DEPTH a list prints as `(...)`.
 """
 
 from .values import (EMPTY, Builtin, Hash, Lambda, List, Macro, Native, NativeGrad,
-                     NilType, Symbol, Tensor, Trainer, Vector, make_list)
+                     NilType, Py, Symbol, Tensor, Trainer, Vector, make_list, py_text)
 
 MAX_DEPTH = 4000
 INF = float('inf')
@@ -93,6 +93,8 @@ def _atom(x, quote: bool) -> str:
     if cls is Trainer:
         shapes = ' '.join('scalar' if s is None else dims_text(s) for s in x.shapes)
         return '#<%s:%s (%s) %s>' % (x.kind, x.name, shapes, x.optimizer)
+    if cls is Py:
+        return py_text(x)
     return '#<%s>' % cls.__name__
 
 

@@ -15,6 +15,7 @@ or a `GlobalRef(cell)`. It must stay observably identical to by-name lookup
   cell of it) then take the by-name path.
 """
 from .forms import BY_NAME
+from .spelling import implicit
 from .values import EMPTY, List, Macro, Symbol, sym
 
 FIRST_SLOT = 2
@@ -162,6 +163,8 @@ class GlobalEnv:
     def __init__(self):
         self.cells: dict[Symbol, Cell] = {}
         self.epoch = [0]
+        self.imports: set = set()     # names bound by `import`: `name.attr` reads an attribute
+        self.refuse_python = None     # a restricted session's refusal of `.method` and `name.attr`
 
     def cell(self, s: Symbol) -> Cell:
         c = self.cells.get(s)
@@ -174,7 +177,11 @@ class GlobalEnv:
 
     def lookup(self, s: Symbol):
         c = self.cells.get(s)
-        return MISSING if c is None else c.get()
+        v = MISSING if c is None else c.get()
+        if v is MISSING:
+            v = implicit(self, s)         # :key, .method, math.pi (spelling.py)
+            return MISSING if v is None else v
+        return v
 
     def assign(self, s: Symbol, v) -> bool:
         """`set!` of a global: False if `s` is unbound."""
@@ -422,7 +429,7 @@ DEFINES = {'define': _one_name, 'def': _one_name, 'defmacro': _one_name, 'defrus
            'defrust*': _group_names}
 # syntax -> the parts of such a form that run in the current frame
 SAME_FRAME_PARTS = {'sequence': list, 'assign': list, 'eval-when': list, 'cond': _clause_items,
-                    'case': _case_parts, 'try': lambda rest: [rest.car]}
+                    'case': _case_parts, 'try': lambda rest: [rest.car], 'attribute': lambda rest: [rest.car]}
 
 
 def body_defines(forms) -> list[Symbol]:

@@ -1,23 +1,22 @@
 """The composition root: a Session holds the global environment (builtins, then
 the standard library) and runs text in it; it is also the `host` the builtins
 and special forms call back into. The JIT and the graph package are wired in
-here, so the evaluator never imports them.
-"""
-import gc
+here, so the evaluator never imports them."""
 import os
 import sys
 
 from . import forms, lazy, specials
 from . import eval as ev
-from .apply import Depth, folder, make_frame, procedure_caller, list_walker, recursion_message, run, sorter
-from .errors import (STDLIB_FILE, Abort, EvalError, Exit, Interrupted, ReadError, RecursionLimit, RustyError,
-                     is_out_of_memory, os_error_text, out_of_memory)
+from .apply import Depth, bounded_call, folder, make_frame, procedure_caller, list_walker, run, sorter
+from .errors import STDLIB_FILE, Abort, EvalError, Interrupted, ReadError, RustyError, os_error_text
 from .formcache import load_forms
+from .gc_tuning import GC_THRESHOLDS, tune_gc
 from .lazy import import_module
 from .printer import display_form
 from .reader import read
 from .resolve import MISSING, GlobalEnv, LibraryEnv
 from .syntax import check
+from .toplevel import top_level_error
 from .values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, make_list, sym
 from .worker import worker
 
@@ -25,10 +24,12 @@ from .worker import worker
 # The modules the forms table names register their compile functions in
 # eval.SPECIALS when imported, each on its forms' first use (a new form's
 # module needs no line here).
+REEXPORTED = (GC_THRESHOLDS, top_level_error)   # imported from here by tests and the REPL
 FORM_MODULES = ev.defer_specials(forms.TABLE, lambda m: import_module('rusty.' + m))
 TABLE_MODULES = tuple('rusty.builtins.' + m for m in (
     'numbers', 'core', 'lists', 'io', 'discovery', 'grad', 'strings', 'format_directives', 'json_text', 'files',
-    'tensors', 'integers', 'randomness', 'text', 'hashes', 'scripts', 'layout', 'vectors', 'debugging')) + (
+    'tensors', 'integers', 'randomness', 'text', 'hashes', 'scripts', 'layout', 'vectors', 'debugging',
+    'python')) + (
     'rusty.graph.builtins', 'rusty.compile_graph', 'rusty.training')
 LIBRARY_PRIMITIVES = 'rusty.builtins.library'     # bound for the standard library only
 STDLIB_PATH = os.path.join(os.path.dirname(__file__), 'stdlib.lisp')
@@ -117,30 +118,6 @@ def stdlib_forms():
     return stdlib_file().forms()
 
 
-# ── The garbage collector ────────────────────────────────────────────────
-# Every Lisp call allocates a frame (a Python list), so with Python's default
-# thresholds the collector ran every 700 frames and list-heavy programs spent
-# a third of their time collecting. Raised thresholds (measured with
-# benchmarks/bench_breadth.py: collection time halved; a young generation of
-# 100,000 rather than 50,000 objects took 8-17% off the list sieve, the
-# map/filter/fold pipeline and the JSON round trip, whose runs allocate about
-# that many cells) and, once per process, the start-up objects (modules,
-# builtins, the standard library) moved out of the collector's sight with
-# gc.freeze().
-
-GC_THRESHOLDS = (100_000, 20, 10)
-_gc_frozen = False
-
-
-def tune_gc() -> None:
-    """Raise the collector's thresholds; freeze what start-up built (once)."""
-    global _gc_frozen
-    gc.set_threshold(*GC_THRESHOLDS)
-    if not _gc_frozen:
-        _gc_frozen = True
-        gc.freeze()
-
-
 # ── Session ──────────────────────────────────────────────────────────────
 
 class Session:
@@ -159,6 +136,8 @@ class Session:
         self.err = err
         self.genv = GlobalEnv()
         self.depth = depth if depth is not None else Depth(recursion_limit_from_env())
+        if self.depth.host is None:
+            self.depth.host = self      # Python calls and callbacks run through it (interop.py)
         # Apply a procedure (non-tail); the host's `call`, used by map, apply, sort, …
         fast = compile_hook() if specialize_from_env() else None
         self.call = procedure_caller(self.depth) if fast is None else compiled_caller(self.depth)
@@ -368,6 +347,25 @@ class Session:
     def global_names(self) -> list[str]:
         return self.genv.names()
 
+    def call_bounded(self, p, args: list, room: int):
+        """Apply p on this thread with at most `room` more levels (a callback from Python: interop.py)."""
+        D = self.depth
+        limit, gate = D.limit, D.gate
+        D.limit = min(limit, D.n + room)
+        D.set_gate(D.limit if gate == limit else gate)
+        try:
+            return self.call(p, args)
+        finally:
+            D.limit = limit
+            D.set_gate(gate)
+
+    def attribute_completions(self, word: str) -> list[str]:
+        """Completions of `math.sq` and the like (names bound by import)."""
+        from .interop import attribute_completions
+        head = word.rpartition('.')[0]
+        v = self.genv.lookup(sym(head)) if head else MISSING
+        return [] if v is MISSING else attribute_completions(self.genv, word, v)
+
     def global_value(self, name: str):
         v = self.genv.lookup(sym(name))
         return None if v is MISSING else v
@@ -484,50 +482,8 @@ def with_globals(unit, genv):
     return new
 
 
-def bounded_call(inner, capacity: int):
-    """`inner` (the session's procedure caller), allowing at most `capacity`
-    nested calls from builtins (each costs C stack), past which comes the
-    recursion error."""
-    nested = [0]
-    bound = Depth(capacity)        # only for the message: the limit met is this one
-
-    def call(p, args):
-        if nested[0] >= capacity:
-            raise RecursionLimit(recursion_message(bound))
-        nested[0] += 1
-        try:
-            return inner(p, args)
-        finally:
-            nested[0] -= 1
-    return call
-
-
 def _bind_host(fn, host):
     def bound(*args):
         return fn(host, *args)
     bound.__name__ = getattr(fn, '__name__', 'builtin')
     return bound
-
-
-def top_level_error(e: BaseException, depth: Depth) -> RustyError:
-    """Any failure escaping an evaluation in a session with this depth state,
-    as a rusty error (never a traceback)."""
-    depth.n = 0
-    if isinstance(e, RustyError):
-        return e
-    if isinstance(e, Exit):
-        raise e             # (exit) and closed pipes end the program, not as errors
-    if isinstance(e, BrokenPipeError):
-        raise Exit(141, broken_pipe=True) from None
-    if isinstance(e, (KeyboardInterrupt, Abort)):
-        return Interrupted()
-    if isinstance(e, RecursionError):
-        return RecursionLimit(recursion_message(depth))
-    if is_out_of_memory(e):
-        return out_of_memory()
-    err = EvalError('internal error: %s: %s' % (type(e).__name__, e))
-    err.__cause__ = e
-    return err
-
-
-

@@ -32,6 +32,7 @@ This module is the walk; the checks of a form's parts are syntax_shapes.py,
 which parts are code syntax_walks.py, the messages syntax_usage.py.
 """
 from .errors import EvalError
+from .import_syntax import import_alternative
 from .resolve import FORM_OF, body_defines
 from .syntax_shapes import SHAPES
 from .syntax_usage import Malformed, expected
@@ -213,7 +214,8 @@ def _let_alternative(x, n) -> int:
 
 
 # syntax -> which alternative of the signature a form is written in
-CHOOSE = {'define': _define_alternative, 'def': _def_alternative, 'let': _let_alternative}
+CHOOSE = {'define': _define_alternative, 'def': _def_alternative, 'let': _let_alternative,
+          'import': import_alternative}
 
 
 _SHALLOW = _Walker(None, False)     # problem()'s walker: shape() keeps no state

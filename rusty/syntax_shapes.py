@@ -1,6 +1,7 @@
 """The syntax check's shapes: the kinds of a special form's parts, beyond
 their count (syntax.py checks the count and calls these through SHAPES)."""
 from .printer import display_form
+from .import_syntax import shape_attribute, shape_import
 from .syntax_usage import CONS, DOT, ELLIPSIS, ELLIPSIS_ALONE, ELSE, QMARK, QUOTE, speaker
 from .values import EMPTY, List, Symbol, sym
 
@@ -226,7 +227,7 @@ def _shape_defrust_star(w, x) -> None:
 
 
 # syntax -> the check of a form's parts beyond their count
-SHAPES = {'lambda': _shape_lambda, 'define': _shape_define, 'def': _shape_def, 'assign': _shape_assign,
+SHAPES = {'import': shape_import, 'attribute': shape_attribute, 'lambda': _shape_lambda, 'define': _shape_define, 'def': _shape_def, 'assign': _shape_assign,
           'let': _shape_let, 'let*': _shape_let_star, 'letrec': _shape_let_star, 'do': _shape_do,
           'cond': _shape_cond, 'case': _shape_case, 'match': _shape_match, 'try': _shape_try,
           'eval-when': _shape_eval_when, 'defmacro': _shape_defmacro, 'defrust': _shape_defrust,

@@ -166,4 +166,5 @@ WALKS = {'quote': _walk_none, 'quasiquote': _walk_template, 'sequence': _walk_al
          'cond': _walk_cond, 'case': _walk_case, 'try': _walk_try, 'lambda': _walk_lambda, 'let': _walk_let,
          'let*': _walk_let_star, 'letrec': _walk_let_star, 'do': _walk_do, 'match': _walk_match,
          'define': _walk_define, 'def': _walk_def, 'defmacro': _walk_defmacro, 'defrust': _walk_none,
-         'defrust*': _walk_none, 'eval-when': _walk_eval_when, 'eval': _walk_all, 'load': _walk_all}
+         'defrust*': _walk_none, 'eval-when': _walk_eval_when, 'eval': _walk_all, 'load': _walk_all,
+         'import': _walk_none, 'attribute': lambda w, x, scope: w.at(x.cdr, scope)}

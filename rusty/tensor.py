@@ -355,3 +355,21 @@ def to_nested(t: Tensor):
     for d in reversed(t.shape):
         level = [make_list(level[i:i + d]) for i in range(0, len(level), d)]
     return level[0] if level else EMPTY
+
+
+def from_buffer(obj) -> Tensor:
+    """`(tensor obj)` of a Python object exporting a buffer of doubles (an
+    array.array('d'), a NumPy float64 array): its elements copied once, in C
+    order, its shape kept."""
+    try:
+        m = memoryview(obj)
+    except TypeError:
+        raise EvalError('tensor: expected a number, a nested list or a buffer of doubles, got a Python %s'
+                        % type(obj).__name__) from None
+    if m.format not in ('d', '<d', '=d', '@d'):
+        raise EvalError("tensor: expected a buffer of doubles (format 'd'), got format '%s'" % m.format)
+    if not m.c_contiguous:
+        m = memoryview(m.tobytes()).cast('d', m.shape)
+    data = array('d')
+    data.frombytes(m.cast('B') if m.ndim else m.cast('B', (m.nbytes,)))
+    return Tensor(data, tuple(m.shape))

@@ -6,6 +6,12 @@ Everything else is a class below. Values compare by identity; `equal?` lives in 
 """
 import sys
 
+from .pyvalue import Py, py_text
+from .tables import BuiltinTable
+from .trainer_value import Trainer
+
+REEXPORTED = (BuiltinTable, py_text)   # imported from here by the builtin modules and the printer
+
 
 # ── Symbols ──────────────────────────────────────────────────────────────
 
@@ -295,33 +301,31 @@ class NativeGrad:
         self.handle = handle
 
 
-class Trainer:
-    """A trainer (graph-compile-train, graph-train): `kind` is `native-train`
-    or `train`, `name` the loss's name, `shapes` one entry per trained
-    parameter (dims tuple or None), `optimizer` its name; `run` does the work
-    (train(steps, data), params(), reset())."""
-    __slots__ = ('kind', 'name', 'shapes', 'optimizer', 'run')
-
-    def __init__(self, kind, name, shapes, optimizer, run):
-        self.kind = kind
-        self.name = name
-        self.shapes = shapes
-        self.optimizer = optimizer
-        self.run = run
-
-
 PROCEDURE_TYPES = (Builtin, Lambda, Macro, Native, NativeGrad)
 
 
 # ── Tensors ──────────────────────────────────────────────────────────────
 
 class Tensor:
-    """An immutable row-major f64 buffer (`array('d')`) with a shape tuple."""
+    """An immutable row-major f64 buffer (`array('d')`) with a shape tuple.
+    Python sees its memory without a copy: NumPy through the array interface,
+    memoryview through the buffer protocol (Python 3.12+; earlier, `view()`)."""
     __slots__ = ('data', 'shape')
 
     def __init__(self, data, shape: tuple):      # data: an array('d')
         self.data = data
         self.shape = shape
+
+    @property
+    def __array_interface__(self) -> dict:
+        return {'shape': self.shape, 'typestr': '<f8', 'data': (self.data.buffer_info()[0], True), 'version': 3}
+
+    def view(self) -> memoryview:
+        """A read-only memoryview of the elements: format d, the shape, C order."""
+        return memoryview(self.data).toreadonly().cast('B').cast('d', self.shape)
+
+    def __buffer__(self, flags: int) -> memoryview:
+        return self.view()
 
 
 # ── Vectors ──────────────────────────────────────────────────────────────
@@ -358,7 +362,7 @@ class Unhashable(Exception):
         self.value = value
 
 
-_TRUE_KEY, _FALSE_KEY = object(), object()     # True == 1.0 in Python: keep them apart
+_TRUE_KEY, _FALSE_KEY, _PY_KEY = object(), object(), object()     # True == 1.0 in Python: keep them apart
 
 
 def hash_key(x):
@@ -376,6 +380,8 @@ def hash_key(x):
         return _TRUE_KEY if x else _FALSE_KEY
     if cls is List:
         return tuple([hash_key(e) for e in x])
+    if cls is Py and x.obj.__hash__ is not None:
+        return (_PY_KEY, x.obj)       # equal? on Python values is Python's ==
     raise Unhashable(x)
 
 
@@ -399,36 +405,13 @@ _TYPE_NAMES = {
     float: 'number', int: 'number', bool: 'boolean', str: 'string', Symbol: 'symbol',
     List: 'list', NilType: 'nil', Lambda: 'lambda', Macro: 'macro',
     Builtin: 'builtin', Tensor: 'tensor', Native: 'native', NativeGrad: 'native-grad',
-    Hash: 'hash', Vector: 'vector', Trainer: 'trainer',
+    Hash: 'hash', Vector: 'vector', Trainer: 'trainer', Py: 'py',
 }
 
 
 def type_name(x) -> str:
     """The `type-of` name of a value."""
     return _TYPE_NAMES[x.__class__]
-
-
-# ── Builtin tables ───────────────────────────────────────────────────────
-
-class BuiltinTable:
-    """An ordered table of builtin specs, filled by `@table.fn(...)`.
-
-    Each spec is (name, fn, lo, hi, doc, sig, host, shown, examples). The runtime turns
-    specs into Builtin values; a spec with host=True gets the evaluator's host
-    object as its first argument (for builtins that call procedures or read
-    the environment). Arity lo..hi is checked by the caller with the generic
-    message; builtins with a special arity message declare 0..None and check
-    themselves.
-    """
-
-    def __init__(self):
-        self.specs: list[tuple] = []
-
-    def fn(self, name, lo=0, hi=None, doc='', sig='', host=False, shown=None, examples=()):
-        def register(f):
-            self.specs.append((name, f, lo, hi, doc, sig, host, shown, tuple(examples)))
-            return f
-        return register
 
 
 # ── Gensym ───────────────────────────────────────────────────────────────
@@ -489,6 +472,8 @@ def _equal_atom(a, b) -> bool:
         return _equal_hash(a, b)
     if ca is Vector:
         return equal(a, b)
+    if ca is Py:
+        return py_equal(a.obj, b.obj)
     return False   # procedures, macros, natives: never equal, even to themselves
 
 
@@ -501,3 +486,12 @@ def _equal_hash(a: Hash, b: Hash) -> bool:
         if other is None or not equal(v, other[1]):
             return False
     return True
+
+
+def py_equal(a, b) -> bool:
+    """Python's `==` of two held Python objects, as a boolean (an error or an
+    answer with no truth value, such as NumPy's elementwise one, is #f)."""
+    try:
+        return bool(a == b)
+    except Exception:
+        return False

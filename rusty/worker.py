@@ -192,11 +192,15 @@ class Mailbox:
                 pass
 
     def get(self):
-        """The oldest item, waiting for one if there is none."""
+        """The oldest item, waiting for one if there is none. (Taken by
+        subscript, not by a call: an interrupt, which lands only after a
+        call, cannot come between taking it and returning it.)"""
         items = self.items
         while not items:
             self.wake.acquire()
-        return items.pop(0)
+        item = items[0]
+        del items[0]
+        return item
 
 
 def _quiet_about_memory(hook):
@@ -221,7 +225,7 @@ class Worker:
         self.interrupts = 0
         self.job = 0                 # counts jobs, so a late interrupt cannot reach the next one
         self.threading_seen = False  # whether threading was loaded when a job last ended
-        self.upcalls = []            # [fn, outcome]: for the waiting caller to run (see upcall)
+        self.upcalls = []            # [fn, outcome, state, job's done lock]: for the waiting caller to run (upcall)
         self.waking = None           # the running job's `done` lock (upcall releases it)
         self.thread, self.stack = start_thread(lambda: roomy(self._loop),
                                                stack_within(stack_for(depth_limit), depth_limit))
@@ -240,6 +244,8 @@ class Worker:
             try:
                 job = self.jobs.get()
             except (KeyboardInterrupt, Abort, _Late):    # a late interrupt meant for a finished job
+                continue
+            if job.__class__ is list:        # an upcall's spare wake-up token
                 continue
             fn, args, box, done = job
             job = None
@@ -318,13 +324,14 @@ class Worker:
         self.jobs.put((fn, args, box, done))
         while True:
             try:
-                if done.acquire(True, ALIVE_POLL):
-                    if box:
-                        break
-                    if self.upcalls:
-                        self._answer(self.upcalls.pop())
+                woken = done.acquire(True, ALIVE_POLL)
+                if woken and box:
+                    break
+                request = self._pending()
+                if request is not None:
+                    self._answer(request)
                     continue
-                if not self.thread.is_alive():
+                if not woken and not self.thread.is_alive():
                     raise EvalError('internal error: the evaluation thread stopped')
             except KeyboardInterrupt:
                 self.interrupt()
@@ -341,42 +348,91 @@ class Worker:
 
     def upcall(self, fn):
         """On the worker thread, inside a job: fn() run by the thread waiting
-        for that job (the REPL's, for a breakpoint's prompt), serving the jobs
-        it sends meanwhile (nested, on this stack); fn's value or exception."""
-        request = [fn, None]
-        self.upcalls.append(request)
+        for that job (the REPL's, for a breakpoint's prompt; a Python call's,
+        interop.py), serving the jobs it sends meanwhile (nested, on this
+        stack); fn's value or exception.
+
+        The hand-over survives an interrupt landing anywhere (after any C
+        call): the request stays in `upcalls` until its outcome is set and its
+        wake-up token is in the mailbox (the caller's loop retries, polling),
+        the worker waits for the outcome, not for the token (stray tokens are
+        skipped), and an interrupt landing meanwhile is raised once the
+        outcome is back. An upcall that served no nested job leaves the job's
+        number as it was (an interrupt of the job is still for this job)."""
         waking, running, job = self.waking, self.running, self.job
+        request = [fn, None, WAITING, waking]
+        served, stopped = False, None
         try:
-            waking.release()
-        except RuntimeError:
-            pass
-        while True:
-            item = self.jobs.get()
-            if item is request:
-                break
-            nested_fn, args, box, done = item
-            self.waking = done
-            box.append(self._run_job(nested_fn, args))
+            self.upcalls.append(request)
+        except (KeyboardInterrupt, Abort, _Late) as e:     # (landed after the append)
+            stopped = e
+        while request[2] is not DONE:
+            item = None
             try:
-                done.release()
-            except RuntimeError:
-                pass
-        self.waking, self.running, self.job = waking, running, job + 1
+                try:
+                    waking.release()         # (again after a nested job: the caller may be waiting)
+                except RuntimeError:
+                    pass
+                item = self.jobs.get()
+                if item.__class__ is list:   # an answer's wake-up token
+                    continue
+                served = True
+                self.waking = item[3]
+                item[2].append(self._run_job(item[0], item[1]))
+                self.waking, self.running = waking, running     # the job goes on (an interrupt is for it)
+                try:
+                    item[3].release()
+                except RuntimeError:
+                    pass
+            except (KeyboardInterrupt, Abort, _Late) as e:
+                stopped = e if stopped is None or isinstance(stopped, _Late) else stopped
+                if item.__class__ is tuple:  # a nested job the interrupt landed around: never lose it
+                    self.waking, self.running = waking, running
+                    if not item[2]:
+                        self.jobs.items.insert(0, item)     # not run yet: run it next
+                    else:
+                        try:
+                            item[3].release()
+                        except RuntimeError:
+                            pass
+        self.waking, self.running, self.job = waking, running, job + 1 if served else job
         ok, value = request[1]
+        if stopped is not None and not isinstance(stopped, _Late):
+            ok, value = False, stopped
+        request = None
         if ok:
             return value
         try:
             raise value
         finally:
-            value = request = None
+            value = None
+
+    def _pending(self):
+        """The newest upcall not yet handed back and not being run further up
+        this stack, or None. (Any job's: the worker never gives up waiting
+        for one, and the caller that was to answer it may have been left by
+        an interrupt.)"""
+        for request in reversed(self.upcalls):
+            if request[2] is not RUNNING:
+                return request
+        return None
 
     def _answer(self, request) -> None:
-        """Run an upcall's fn here; hand its outcome back to the worker."""
-        try:
-            request[1] = (True, request[0]())
-        except BaseException as e:
-            request[1] = (False, e)
+        """Run an upcall's fn here (once) and hand its outcome back: its
+        wake-up token into the mailbox, then out of `upcalls` (a Ctrl-C
+        between the two only means the token is sent again)."""
+        if request[2] is WAITING:
+            try:
+                request[2] = RUNNING
+                request[1] = (True, request[0]())
+            except BaseException as e:
+                request[1] = (False, e)
+            request[2] = DONE
         self.jobs.put(request)
+        try:
+            self.upcalls.remove(request)
+        except ValueError:
+            pass
 
     def interrupt(self):
         """Stop the running job: natives through the flag they poll, Python
@@ -425,6 +481,9 @@ def _not_waited_for_at_exit(ident: int) -> None:
     lock = getattr(main, '_tstate_lock', None)
     with threading._shutdown_locks_lock:
         locks.discard(lock)
+
+
+WAITING, RUNNING, DONE = 'waiting', 'running', 'done'     # an upcall request's states
 
 
 class _Late(BaseException):

@@ -40,7 +40,7 @@ def test_importing_the_table_loads_nothing_else_of_rusty():
 # ── Everything that walks code reads the table ───────────────────────────
 
 BINDING_SYNTAXES = {'let', 'let*', 'letrec', 'lambda', 'do'}      # §6.9's hygiene table
-NO_CODE_IN_FRAME = {'quote', 'quasiquote', 'unquote', 'eval', 'load'}
+NO_CODE_IN_FRAME = {'quote', 'quasiquote', 'unquote', 'eval', 'load', 'import'}
 
 
 def test_every_syntax_is_used_and_known_to_each_walker():
@@ -125,7 +125,7 @@ def _pure(defn):
 EFFECTFUL_USES = {'set!': '(set! x 1)', 'set': '(set x 1)', 'eval': '(eval x)', 'eval-when': '(eval-when () x)',
                   'defmacro': '(defmacro q (y) y)', 'define-macro': '(define-macro q (y) y)', 'load': '(load x)',
                   'load-relative': '(load-relative x)', 'defrust': '(defrust q (y) y)',
-                  'defrust*': '(defrust* (q (y) y))'}
+                  'defrust*': '(defrust* (q (y) y))', 'import': '(import math)', '.': '(. x y)'}
 
 
 def test_effectful_forms_make_a_macro_impure():

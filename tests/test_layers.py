@@ -21,11 +21,12 @@ LAYERS = {
     'toolchain': (['jit.build', 'jit.cache', 'jit.ffi'], ['errors', 'diskcache']),
     'kernels': (['jit.kernels', 'jit.bands'], ['jit.build', 'jit.cache', 'jit.ffi', 'errors']),
     'forms': (['forms', 'capabilities'], []),
-    'values': (['values'], ['errors']),
+    'values': (['values', 'pyvalue', 'tables', 'trainer_value'], ['errors']),
     'reader': (['reader', 'printer'], ['values', 'errors']),
     'layout': (['fmt', 'pretty'], ['reader', 'printer', 'values', 'errors', 'forms']),
     'tensor': (['tensor'], ['values', 'errors', 'printer', 'jit.kernels']),
-    'eval': (['resolve', 'apply', 'eval', 'specials', 'let_forms', 'quasiquote', 'patterns', 'case_form', 'hygiene', 'suggest',
+    'eval': (['resolve', 'spelling', 'apply', 'eval', 'specials', 'interop', 'import_form', 'import_syntax', 'let_forms',
+              'quasiquote', 'patterns', 'case_form', 'hygiene', 'suggest',
               'macro_cache', 'syntax', 'syntax_usage', 'syntax_shapes', 'syntax_walks', 'builtins.*'],
              ['reader', 'printer', 'values', 'tensor', 'errors', 'forms', 'fmt', 'pretty', 'diskcache']),
     # The compiler to Python: it reads the reference's resolver and calls its
@@ -36,21 +37,22 @@ LAYERS = {
                  'jit.matmul_bridge', 'jit.train_codegen', 'jit.train_call'],
                 ['values', 'graph.ir', 'jit.build', 'jit.ffi', 'jit.bands', 'jit.kernels', 'errors']),
     'report': (['report'], ['errors', 'printer']),
-    'runtime': (['runtime', 'worker', 'compile_graph', 'training', 'docs', 'formcache', 'lazy', 'tools', 'profiler',
+    'runtime': (['runtime', 'toplevel', 'gc_tuning', 'worker', 'compile_graph', 'training', 'docs', 'formcache', 'lazy', 'tools', 'profiler',
                  'frames'],
                 ['errors', 'values', 'reader', 'printer', 'tensor', 'resolve', 'apply', 'eval', 'specials', 'let_forms',
-                 'quasiquote', 'patterns', 'case_form', 'compile.*', 'hygiene', 'suggest', 'macro_cache',
+                 'quasiquote', 'patterns', 'case_form', 'compile.*', 'hygiene', 'suggest', 'macro_cache', 'interop',
                  'syntax', 'builtins.*',
                  'graph.*', 'jit.*', 'report', 'forms', 'diskcache']),
-    'front': (['repl.*', 'cli', '__main__', 'manual', 'fmt_command'],
+    'front': (['repl.*', 'cli', '__main__', 'manual', 'fmt_command', 'embed'],
               ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'jit.build', 'docs', 'frames',
-               'suggest', '__init__', 'forms', 'fmt', 'pretty', 'lsp.command', 'kernel.command', 'syntax']),
+               'suggest', '__init__', 'forms', 'fmt', 'pretty', 'lsp.command', 'kernel.command', 'syntax', 'interop',
+               'resolve']),
     # rusty lsp and the Jupyter kernel: faces like the REPL, which also read
     # the resolver's body scan, the syntax check and the evaluator's form
     # compilers (to check a form's shape without running it) and the builtins'
     # arity message.
     'editors': (['lsp.*', 'kernel.*'],
-                ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'docs', 'suggest', '__init__',
+                ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'docs', 'suggest', '__init__', 'spelling',
                  'forms', 'capabilities', 'fmt', 'pretty', 'resolve', 'eval', 'syntax', 'apply', 'repl.show',
                  'repl.lexer', 'repl.style', 'lazy']),
 }

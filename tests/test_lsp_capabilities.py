@@ -103,3 +103,26 @@ def test_the_compiler_inlines_no_refused_builtin_by_name():
     assert by_name & builtins, 'the tables moved: look where the compiler inlines builtins now'
     assert sorted(n for n in by_name & builtins if capabilities.refused_for_editor(n)) == []
     assert 'breakpoint' in lower.REFERENCE_CALLS
+
+
+def test_a_restricted_session_keeps_python_out_of_reach(tmp_path):
+    """Reaching into Python objects is refused too: from a string's class a
+    program could walk to `os.system` (Python interop, manual chapter 12)."""
+    lines = ['(import os)',
+             '(.upper "abc")',
+             '(. "abc" __class__)',
+             '(py-get (lisp->py (list 1 2)) 0)',
+             '(py->lisp (lisp->py (list 1 2)))',
+             '(define (f s) (.upper s)) (f "a") (f "b") (f "c") (f "d") (f "e")',
+             '(try-catch (.upper "abc") (e) 1)',
+             '(type-of (lisp->py (list 1 2)))']
+    for specialize in (None, '0'):
+        out = run_restricted(tmp_path, lines, specialize)
+        assert out == ['refused import', 'refused .upper', 'refused .', 'refused py-get', 'refused py->lisp',
+                       'refused .upper', 'refused .upper', 'value py', 'exists True'], (specialize, out)
+
+
+def test_method_names_are_of_class_python():
+    assert capabilities.capability('.upper') == 'python'
+    assert capabilities.refused_for_editor('.upper')
+    assert capabilities.capability('.') == 'python'

@@ -5,7 +5,7 @@ from itertools import islice
 
 from ..errors import EvalError
 from ..printer import display_form, format_number, write_form
-from ..values import EMPTY, NIL, PROCEDURE_TYPES, List, Vector, make_list
+from ..values import EMPTY, NIL, PROCEDURE_TYPES, List, Py, Vector, make_list
 
 
 def expected(name: str, kind: str, x) -> EvalError:
@@ -88,7 +88,7 @@ def seq_arg(name: str, x) -> List:
 
 
 def proc_arg(name: str, x):
-    if not isinstance(x, PROCEDURE_TYPES):
+    if not isinstance(x, PROCEDURE_TYPES) and not (x.__class__ is Py and callable(x.obj)):
         raise expected(name, 'procedure', x)
     return x
 

@@ -1,6 +1,6 @@
 """Type predicates, type-of, equality, not and nil."""
 from ..errors import EvalError
-from ..values import (EMPTY, NIL, PROCEDURE_TYPES, BuiltinTable, List, Macro, Native, NativeGrad,
+from ..values import (EMPTY, NIL, PROCEDURE_TYPES, Py, BuiltinTable, List, Macro, Native, NativeGrad,
                       Symbol, Tensor, equal, sym, type_name)
 
 TABLE = BuiltinTable()
@@ -34,7 +34,7 @@ _type_test('tensor?', lambda x: x.__class__ is Tensor, 'True for tensors.')
 _type_test('macro?', lambda x: x.__class__ is Macro, 'True for macros.')
 _type_test('list?', lambda x: x.__class__ is List or x is NIL, 'True for a list or Nil.')
 _type_test('pair?', lambda x: x.__class__ is List and x is not EMPTY, 'True for a non-empty list.')
-_type_test('procedure?', lambda x: isinstance(x, PROCEDURE_TYPES),
+_type_test('procedure?', lambda x: isinstance(x, PROCEDURE_TYPES) or (x.__class__ is Py and callable(x.obj)),
            'True for builtins, lambdas, macros and natives.')
 _type_test('native?', lambda x: x.__class__ is Native or x.__class__ is NativeGrad,
            'True for compiled functions.')

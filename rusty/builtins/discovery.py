@@ -2,7 +2,7 @@
 from ..errors import EvalError
 from ..printer import display_form
 from .args import expected
-from ..values import NIL, BuiltinTable, Symbol
+from ..values import NIL, BuiltinTable, Py, Symbol
 
 TABLE = BuiltinTable()
 
@@ -57,7 +57,11 @@ def describe(host, name):
           doc='The documentation of a special form, builtin or library function, as a string (else #f).',
           examples=(("(doc 'no-such-name)", '#f'), ("(string? (doc 'car))", '#t')))
 def doc(host, name):
-    text = host.documentation(_text(name, 'doc'))
+    if name.__class__ is Py:             # (doc math.sqrt): a Python value's own documentation
+        from ..interop import python_doc
+        text = python_doc(name.obj)
+    else:
+        text = host.documentation(_text(name, 'doc'))
     return False if text is None else text
 
 

@@ -3,7 +3,7 @@ the empty list wherever a list is expected, unless stated otherwise."""
 from ..apply import EACH, FILTER, MAP
 from ..errors import EvalError
 from ..printer import display_form
-from ..values import EMPTY, NIL, BuiltinTable, List, Vector, copy_onto, equal, make_list, reverse_onto
+from ..values import EMPTY, NIL, BuiltinTable, Hash, List, Py, Symbol, Vector, copy_onto, equal, make_list, reverse_onto
 from ..values import cons as new_cell
 from .args import expected, index_value, list_arg, out_of_range, proc_arg, seq_arg, with_value
 
@@ -93,6 +93,8 @@ def list_(*args):
 @TABLE.fn('length', 1, 1, doc='Number of elements of a list or a vector (Nil has 0).', sig='(length lst)',
           examples=(("(length '(a b c))", '3'), ('(length #(1 2))', '2')))
 def length(x):
+    if x.__class__ is Py:
+        return _py_length(x.obj)
     if x.__class__ is List:
         n = 0
         while x is not EMPTY:
@@ -104,6 +106,32 @@ def length(x):
     if x.__class__ is Vector:
         return len(x.items)
     raise with_value(EvalError('length: not a list'), 'length', x)
+
+
+def _py_length(obj) -> int:
+    """len() of a Python value, or the count of what iterating it gives."""
+    try:
+        return len(obj)
+    except TypeError:
+        pass
+    try:
+        it = iter(obj)
+    except TypeError:
+        raise with_value(EvalError('length: not a list'), 'length', Py(obj)) from None
+    n = 0
+    for _ in it:        # (a Python loop: Ctrl-C can stop an endless one)
+        n += 1
+    return n
+
+
+def py_items(host, x):
+    """A Python iterable given where a list is expected, as a list of its
+    elements (each converted as a result is); anything else unchanged."""
+    if x.__class__ is not Py or not hasattr(x.obj, '__iter__'):
+        return x
+    from ..interop import elements, from_py, run_python
+    items = run_python(host.depth, lambda: elements(x.obj), None, 'iter')
+    return make_list([from_py(e) for e in items])
 
 
 @TABLE.fn('append', 0, None, doc='One list of all the elements of the lists given.', sig='(append lst ...)',
@@ -197,6 +225,7 @@ def tail(who: str, lst, x) -> List:
                     ('(map inc #(1 2))', '(2 3)')))
 def map_(host, f, lst, *more):
     proc_arg('map', f)
+    lst = py_items(host, lst)
     if more:
         call = host.call
         return make_list([call(f, args) for args in _columns('map', lst, more)])
@@ -215,6 +244,7 @@ def _columns(who: str, lst, more):
           examples=(("(filter even? '(1 2 3 4))", '(2 4)'),))
 def filter_(host, f, lst):
     proc_arg('filter', f)
+    lst = py_items(host, lst)
     return host.walk(f, list_arg('filter', lst), FILTER)
 
 
@@ -253,6 +283,7 @@ def append_map(host, f, lst, *more):
           examples=(("(for-each display '(1 2))", '()'), ("(for-each (lambda (a b) (display (+ a b))) '(1 2) '(3 4))", '()')))
 def for_each(host, f, lst, *more):
     proc_arg('for-each', f)
+    lst = py_items(host, lst)
     call = host.call
     if more:
         for args in _columns('for-each', lst, more):
@@ -273,7 +304,7 @@ def _left_fold(who: str):
     """foldl under the name `who` (its messages name it)."""
     def fold(host, f, init, lst):
         proc_arg(who, f)
-        return host.fold(f, init, _fold_list(lst, who))
+        return host.fold(f, init, _fold_list(py_items(host, lst), who))
     fold.__name__ = who
     return fold
 
@@ -303,9 +334,25 @@ def foldr(host, f, init, lst):
 def apply_(host, f, *args):
     proc_arg('apply', f)
     last = args[-1]
+    if last.__class__ is Hash and f.__class__ is Py and len(args) >= 2:    # (apply f args kwargs-hash)
+        from ..interop import call_python
+        pos = args[-2]
+        if pos.__class__ is not List and pos is not NIL:
+            raise with_value(EvalError('apply: the arguments before a keyword hash must be a list'), 'apply', pos)
+        kw = [(_keyword_name(k), v) for k, v in last.table.values()]
+        return call_python(f, list(args[:-2]) + (list(pos) if pos is not NIL else []), None, host.depth, kw)
     if last.__class__ is not List and last is not NIL:
         raise with_value(EvalError('apply: last argument must be a list'), 'apply', last)
     return host.call(f, list(args[:-1]) + (list(last) if last is not NIL else []))
+
+
+def _keyword_name(k) -> str:
+    """A keyword hash's key as a Python keyword: a string, or a symbol (`:name` or `name`)."""
+    if k.__class__ is Symbol:
+        k = k.name[1:] if k.name.startswith(':') else k.name
+    if k.__class__ is not str:
+        raise with_value(EvalError('apply: keyword names are strings or symbols'), 'apply', k)
+    return k.replace('-', '_')
 
 
 # ── sort ─────────────────────────────────────────────────────────────────

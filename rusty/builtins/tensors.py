@@ -5,7 +5,7 @@ import sys
 from ..errors import EvalError
 from ..printer import display_form
 from .args import expected, index_arg
-from ..values import PROCEDURE_TYPES, BuiltinTable, List, NilType, Tensor, make_list, to_f64
+from ..values import PROCEDURE_TYPES, BuiltinTable, List, NilType, Py, Tensor, make_list, to_f64
 
 TABLE = BuiltinTable()
 
@@ -33,9 +33,12 @@ def _tensor_arg(name: str, x) -> Tensor:
 
 # ── Construction ─────────────────────────────────────────────────────────
 
-@TABLE.fn('tensor', 1, 1, doc='A tensor from a number (rank 0) or a nested list of numbers.',
+@TABLE.fn('tensor', 1, 1, doc='A tensor from a number (rank 0), a nested list of numbers, or a Python '
+          'object exporting a buffer of doubles (copied once, its shape kept).',
           sig='(tensor x)', examples=(("(tensor '((1 2) (3 4)))", '#<tensor 2x2 [1 2 3 4]>'),))
 def tensor(x):
+    if x.__class__ is Py:
+        return T.from_buffer(x.obj)
     return T.from_nested(x)
 
 

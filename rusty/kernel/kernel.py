@@ -201,7 +201,7 @@ class RustyKernel(Kernel):
     async def do_complete(self, code, cursor_pos):
         prefix = WORD_BEFORE.search(code[:cursor_pos]).group()
         names = set(self.rusty.global_names()) | set(NAMES)
-        matches = sorted(n for n in names if n.startswith(prefix))
+        matches = sorted(n for n in names if n.startswith(prefix)) or self.rusty.attribute_completions(prefix)
         return {'status': 'ok', 'matches': matches, 'cursor_start': cursor_pos - len(prefix),
                 'cursor_end': cursor_pos, 'metadata': {}}
 

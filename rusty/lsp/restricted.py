@@ -36,6 +36,7 @@ class RestrictedSession(Session):
         for stream in ('out', 'err', 'inp'):
             kw.setdefault(stream, io.StringIO())
         super().__init__(**kw)
+        self.genv.refuse_python = self.refuse     # `.method` and `name.attr` (capabilities: python)
 
     def refuse(self, name: str):
         """Record and raise the refusal of `name`."""

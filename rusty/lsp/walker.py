@@ -16,6 +16,7 @@ from .. import forms as form_table
 from ..apply import builtin_arity_message, lambda_arity_error
 from ..errors import RustyError
 from ..resolve import body_defines
+from ..spelling import spelling
 from ..suggest import undefined_message
 from ..values import EMPTY, Builtin, Lambda, List, Macro, Symbol
 from . import walks
@@ -145,8 +146,8 @@ class Context:
         found = self._described.get(name)
         if found is None:
             m = self.macros.get(name)
-            imported = name in self.imports or (DOT in name and not name.startswith(DOT)
-                                                and name.split(DOT)[0] in self.imports)
+            imported = (name in self.imports or spelling(name, ()) is not None      # :key, .method
+                        or (DOT in name and not name.startswith(DOT) and name.split(DOT)[0] in self.imports))
             found = self._described[name] = (name in self.top_names, name in self.redefined,
                                               self.functions.get(name), None if m is None else m[:2],
                                               name in self.extra_globals, imported)

@@ -18,10 +18,11 @@ META_ARG = re.compile(r'^\s*,(doc|describe|rust|apropos)\s+(\S*)$')
 class RustyCompleter(Completer):
     """Completes the symbol before the cursor; paths inside strings."""
 
-    def __init__(self, names, meta_commands, describe=None):
+    def __init__(self, names, meta_commands, describe=None, session=None):
         self.names = names                  # () -> iterable of global and special names
         self.meta_commands = meta_commands  # {',name': 'one-line help'}
         self.describe = describe            # name -> short signature text, or None
+        self.session = session              # () -> the Session (for `math.` and its attributes), or None
         self.paths = PathCompleter(expanduser=True)
 
     def get_completions(self, document: Document, complete_event):
@@ -42,12 +43,20 @@ class RustyCompleter(Completer):
             return      # the menu opens by itself from the second character
         yield from self._names(word, buffer_names(document.text, word))
 
+    def _attributes(self, word):
+        """`math.sq` -> math.sqrt: attributes of a value an `import`ed name reaches."""
+        for name in self.session().attribute_completions(word):
+            yield Completion(name, -len(word))
+
     def _meta(self, word):
         for name, text in self.meta_commands.items():
             if name.startswith(word):
                 yield Completion(name, -len(word), display_meta=text)
 
     def _names(self, word, local):
+        if '.' in word[1:] and self.session is not None:
+            yield from self._attributes(word)
+            return
         found = set(n for n in self.names() if n.startswith(word))
         local = set(n for n in local if n.startswith(word)) - found
         for name in sorted(found | local):

@@ -275,7 +275,7 @@ def make_prompt(repl, input=None, output=None, history_file=None):
         lexer=lexer,
         style=style,
         include_default_pygments_style=False,
-        completer=RustyCompleter(names, meta.menu(), describe),
+        completer=RustyCompleter(names, meta.menu(), describe, lambda: repl.session),
         complete_while_typing=True,
         complete_style=CompleteStyle.COLUMN,
         reserve_space_for_menu=6,
