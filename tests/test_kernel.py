@@ -367,3 +367,26 @@ def test_request_dates_are_read_as_utc():
     assert sent_at('2026-01-02T03:04:05.123Z') == utc                      # a browser's header
     assert sent_at(utc.astimezone(timezone(timedelta(hours=2)))) == utc    # jupyter_client's
     assert sent_at(None) is None and sent_at('yesterday') is None
+
+
+def test_a_notebook_plot_shows_inline_with_nbconvert(spec_dir, tmp_path):
+    """A cell drawing with matplotlib through Python interop (manual chapter 12)
+    runs headless under `jupyter nbconvert --execute` and its figure is saved
+    in the notebook as a PNG, once: the next cell shows none."""
+    require('nbconvert')
+    pytest.importorskip('matplotlib', reason='matplotlib not installed (CI installs it with the plot extra)')
+    import base64
+
+    import nbformat
+    path = notebook(tmp_path, ['(import matplotlib.pyplot :as plt)',
+                               '(plt.plot (list 1 3 2)) (plt.title "loss") 7',
+                               '(+ 1 2)'])
+    r = subprocess.run([sys.executable, '-m', 'nbconvert', '--to', 'notebook', '--execute', str(path),
+                        '--output', 'plotted.ipynb'], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    nb = nbformat.read(str(tmp_path / 'plotted.ipynb'), as_version=4)
+    outputs = [[(o.output_type, sorted(o.get('data', {}))) for o in c.outputs] for c in nb.cells]
+    assert outputs == [[], [('display_data', ['image/png', 'text/plain']), ('execute_result', ['text/plain'])],
+                       [('execute_result', ['text/plain'])]]
+    png = base64.b64decode(nb.cells[1].outputs[0].data['image/png'])
+    assert png.startswith(b'\x89PNG\r\n\x1a\n') and len(png) > 2000
