@@ -117,23 +117,44 @@ def closest(name: str, candidates) -> str | None:
 
 def suggestion(name: str, candidates) -> tuple[str, str] | None:
     """('calls', rusty's name) when another dialect's name has a bound
-    equivalent, ('near', name) for a close name, else None."""
+    equivalent, ('near', name) for a close name, ('near-other', that dialect's
+    name) for a slip of such a name (`wirte`) nearer than any bound name (a
+    bound name wins a tie), else None."""
     candidates = set(candidates)
     ours = OTHER_LISPS.get(name)
     if ours is not None and ours in candidates and ours != name:
         return 'calls', ours
     near = closest(name, candidates)
+    other = closest(name, [k for k, v in OTHER_LISPS.items() if v in candidates and k not in candidates])
+    if other is not None and (near is None or _distance(name, other) < _distance(name, near)):
+        return 'near-other', other
     return ('near', near) if near is not None else None
+
+
+def _distance(name: str, cand: str) -> int:
+    """The edit distance within the suggestion threshold."""
+    return levenshtein(name, cand, 2)
+
+
+def suggestion_text(name: str, candidates) -> str | None:
+    """What follows the em dash: "did you mean 'X'?", "rusty calls it 'X'", or
+    for a slip of another dialect's name both; None without a suggestion."""
+    found = suggestion(name, candidates)
+    if found is None:
+        return None
+    kind, other = found
+    if kind == 'calls':
+        return "rusty calls it '%s'" % other
+    if kind == 'near-other':
+        return "did you mean '%s'? rusty calls it '%s'" % (other, OTHER_LISPS[other])
+    return "did you mean '%s'?" % other
 
 
 def undefined_message(name: str, candidates) -> str:
     """`Undefined: 'NAME'`, with a suggestion or an apropos hint when there is one."""
-    found = suggestion(name, candidates)
-    if found is not None:
-        kind, other = found
-        if kind == 'calls':
-            return "Undefined: '%s' — rusty calls it '%s'" % (name, other)
-        return "Undefined: '%s' — did you mean '%s'?" % (name, other)
+    text = suggestion_text(name, candidates)
+    if text is not None:
+        return "Undefined: '%s' — %s" % (name, text)
     dash = name.find('-', 1)
     if dash > 0:
         return "Undefined: '%s' (try (apropos \"%s\"))" % (name, name[:name.find('-')])

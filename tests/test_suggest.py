@@ -80,3 +80,14 @@ def test_every_suggestion_is_near_and_plausible(name):
     for other in names():           # nothing plausible is strictly nearer
         if other != name and levenshtein(name, other, cap) < d:
             assert not (name[0] == other[0] or other in name or name in other)
+
+
+def test_a_slip_of_another_dialects_name_gets_both_names():
+    assert err('(wirte 1)') == "Undefined: 'wirte' — did you mean 'write'? rusty calls it 'print'"
+    assert err("(mena '(1 2))") == "Undefined: 'mena' — did you mean 'mean'? rusty calls it 'average'"
+    assert suggestion('wirte', ['print']) == ('near-other', 'write')
+    assert suggestion('wirte', ['print', 'wirt']) == ('near', 'wirt')       # a bound name wins a tie
+    assert suggestion('mena', ['average', 'min']) == ('near-other', 'mean')  # one edit beats two
+    assert suggestion('wirte', ['while']) is None                           # write's 'print' is not bound
+    out, _ = drive(',doc wirte' + ENTER + CTRL_D)
+    assert lines(out)[0] == "wirte: undefined — did you mean 'write'? rusty calls it 'print'"
