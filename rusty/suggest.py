@@ -6,7 +6,8 @@ The nearest name is by edit distance (a transposition of two neighbouring
 characters is one edit) within the threshold of docs/reference.md; a name two
 edits away is offered only when it keeps the name's first character or one
 name contains the other (a slip rarely hits the first key), so `mean` is not
-offered `atan`, nor `read` `grad`: no suggestion beats a misleading one.
+offered `atan`, nor `read` `grad`, and a one-letter name is not offered
+another one-letter name: no suggestion beats a misleading one.
 Among equally near names the one sharing the longest prefix wins, then the
 smallest."""
 
@@ -93,8 +94,11 @@ def _prefix(a: str, b: str) -> int:
 
 
 def _plausible(name: str, cand: str, d: int) -> bool:
-    """Whether a candidate d edits away looks like a slip for name: one edit
-    always; two only keeping the first character, or one name inside the other."""
+    """Whether a candidate d edits away looks like a slip for name: never when
+    the edits replace the whole name (`x` is not offered `*`); one edit
+    otherwise; two only keeping the first character, or one name inside the other."""
+    if d >= max(len(name), len(cand)):
+        return False
     return d <= 1 or name[:1] == cand[:1] or cand in name or name in cand
 
 

@@ -91,3 +91,10 @@ def test_a_slip_of_another_dialects_name_gets_both_names():
     assert suggestion('wirte', ['while']) is None                           # write's 'print' is not bound
     out, _ = drive(',doc wirte' + ENTER + CTRL_D)
     assert lines(out)[0] == "wirte: undefined — did you mean 'write'? rusty calls it 'print'"
+
+
+def test_a_one_letter_name_is_not_offered_another_one_letter_name():
+    assert err('(+ x 1)') == "Undefined: 'x'"                  # before: did you mean '*'?
+    assert closest('a', ['*', '+', 'b']) is None
+    assert closest('x', ['xs']) == 'xs'                         # an added letter is still a slip
+    assert err('(define xs 1) (+ x 1)') == "Undefined: 'x' — did you mean 'xs'?"
