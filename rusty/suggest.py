@@ -122,22 +122,19 @@ def closest(name: str, candidates) -> str | None:
 def suggestion(name: str, candidates) -> tuple[str, str] | None:
     """('calls', rusty's name) when another dialect's name has a bound
     equivalent, ('near', name) for a close name, ('near-other', that dialect's
-    name) for a slip of such a name (`wirte`) nearer than any bound name (a
-    bound name wins a tie), else None."""
+    name) for a one-edit slip of such a name of over three characters
+    (`wirte`) when no bound name is as near (so `sleep`, two edits away, is
+    not offered `slurp`, nor `pop`, of three, `pow`), else None."""
     candidates = set(candidates)
     ours = OTHER_LISPS.get(name)
     if ours is not None and ours in candidates and ours != name:
         return 'calls', ours
     near = closest(name, candidates)
-    other = closest(name, [k for k, v in OTHER_LISPS.items() if v in candidates and k not in candidates])
-    if other is not None and (near is None or _distance(name, other) < _distance(name, near)):
+    other = None if len(name) <= 3 else \
+        closest(name, [k for k, v in OTHER_LISPS.items() if v in candidates and k not in candidates])
+    if other is not None and levenshtein(name, other, 1) == 1 and (near is None or levenshtein(name, near, 1) > 1):
         return 'near-other', other
     return ('near', near) if near is not None else None
-
-
-def _distance(name: str, cand: str) -> int:
-    """The edit distance within the suggestion threshold."""
-    return levenshtein(name, cand, 2)
 
 
 def suggestion_text(name: str, candidates) -> str | None:

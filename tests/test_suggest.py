@@ -89,6 +89,8 @@ def test_a_slip_of_another_dialects_name_gets_both_names():
     assert suggestion('wirte', ['print', 'wirt']) == ('near', 'wirt')       # a bound name wins a tie
     assert suggestion('mena', ['average', 'min']) == ('near-other', 'mean')  # one edit beats two
     assert suggestion('wirte', ['while']) is None                           # write's 'print' is not bound
+    assert err('(sleep 1)') == "Undefined: 'sleep'"                        # two edits from slurp: too far
+    assert suggestion('pop', ['expt']) is None                             # pow: one edit, but of three letters
     out, _ = drive(',doc wirte' + ENTER + CTRL_D)
     assert lines(out)[0] == "wirte: undefined — did you mean 'write'? rusty calls it 'print'"
 
