@@ -44,7 +44,7 @@ OTHER_LISPS = {
     # definitions, control and output
     'defun': 'define', 'defn': 'define', 'defvar': 'define', 'defparameter': 'define', 'setq': 'set!',
     'setf': 'set!', 'progn': 'begin', 'guard': 'try-catch', 'with-handlers': 'try-catch',
-    'raise': 'error', 'void': 'nil', 'write-string': 'display', 'write-line': 'displayln',
+    'raise': 'error', 'void': 'nil', 'quit': 'exit', 'catch': 'try-catch', 'every': 'all?', 'some': 'any?', 'write-string': 'display', 'write-line': 'displayln',
     'sqr': 'square', 'write': 'print', 'writeln': 'print', 'prin1': 'print', 'princ': 'display',
     'terpri': 'newline', 'read': 'read-line', 'mean': 'average', 'funcall': 'apply', 'pow': 'expt',
     # Python
@@ -52,7 +52,8 @@ OTHER_LISPS = {
     'split': 'string-split', 'strip': 'string-trim', 'upper': 'string-upcase', 'lower': 'string-downcase',
     'startswith': 'string-prefix?', 'endswith': 'string-suffix?', 'replace': 'string-replace',
     'dict': 'make-hash', 'keys': 'hash-keys', 'type': 'type-of', 'any': 'any?', 'all': 'all?',
-    'concat': 'string-append', 'sprintf': 'format',
+    'concat': 'string-append', 'sprintf': 'format', 'int': 'truncate', 'float': 'inexact',
+    'chr': 'code-char', 'ord': 'char-code',
     # files, JSON and the outside world
     'file->string': 'file-read', 'read-file': 'file-read', 'slurp': 'file-read', 'spit': 'file-write',
     'delete-file': 'file-delete', 'make-directory': 'dir-create', 'directory-list': 'dir-list',

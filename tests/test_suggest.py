@@ -91,6 +91,8 @@ def test_a_slip_of_another_dialects_name_gets_both_names():
     assert suggestion('wirte', ['while']) is None                           # write's 'print' is not bound
     assert err('(sleep 1)') == "Undefined: 'sleep'"                        # two edits from slurp: too far
     assert suggestion('pop', ['expt']) is None                             # pow: one edit, but of three letters
+    assert err('(quit)') == "Undefined: 'quit' — rusty calls it 'exit'"        # before: did you mean 'quote'?
+    assert err('(chr 65)') == "Undefined: 'chr' — rusty calls it 'code-char'"  # before: did you mean 'car'?
     out, _ = drive(',doc wirte' + ENTER + CTRL_D)
     assert lines(out)[0] == "wirte: undefined — did you mean 'write'? rusty calls it 'print'"
 
