@@ -138,9 +138,19 @@ def suggestion(name: str, candidates) -> tuple[str, str] | None:
     return ('near', near) if near is not None else None
 
 
+# Names that are unbound for a reason a suggestion would hide: name -> the reason.
+REASONS = {
+    'unquote': "',' (unquote) works only inside a quasiquote (`) template",
+    'unquote-splicing': "',@' (unquote-splicing) works only inside a quasiquote (`) template",
+}
+
+
 def suggestion_text(name: str, candidates) -> str | None:
     """What follows the em dash: "did you mean 'X'?", "rusty calls it 'X'", or
-    for a slip of another dialect's name both; None without a suggestion."""
+    for a slip of another dialect's name both, or why the name is unbound
+    (REASONS); None without a suggestion."""
+    if name in REASONS:
+        return REASONS[name]
     found = suggestion(name, candidates)
     if found is None:
         return None

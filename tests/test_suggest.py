@@ -102,3 +102,9 @@ def test_a_one_letter_name_is_not_offered_another_one_letter_name():
     assert closest('a', ['*', '+', 'b']) is None
     assert closest('x', ['xs']) == 'xs'                         # an added letter is still a slip
     assert err('(define xs 1) (+ x 1)') == "Undefined: 'x' — did you mean 'xs'?"
+
+
+def test_unquote_outside_a_template_says_why_instead_of_offering_quote():
+    assert err(',x') == "Undefined: 'unquote' — ',' (unquote) works only inside a quasiquote (`) template"
+    assert err(',@x') == ("Undefined: 'unquote-splicing' — ',@' (unquote-splicing) works only inside a "
+                          "quasiquote (`) template")
