@@ -51,7 +51,7 @@
 (println (try-catch (down 1e9) (e) e))
 ; expect: recursion limit exceeded in native code 'down': non-tail recursion too deep — rewrite with an accumulator / tail call
 
-; Where the interpreter raises, compiled code follows IEEE (documented in §12.4).
+; Where the interpreter raises, compiled code follows IEEE (docs/reference.md, section 10).
 (defrust ratio (a b) (/ a b))
 (println (ratio 1 0) (try-catch (/ 1 0) (e) e))
 ; expect: inf Division by zero

@@ -73,7 +73,9 @@ def parse_args(argv: list[str]):
     if not argv:
         return 'default', None, ()
     first = argv[0]
-    if len(argv) == 1 and first in ('--version', '--help', '-h'):
+    if first in ('--version', '--help', '-h'):
+        if len(argv) > 1:
+            raise UsageError('%s takes no arguments' % first)
         return ('version' if first == '--version' else 'help'), None, ()
     if first == '-e':
         if len(argv) < 2:

@@ -6,7 +6,8 @@ The nearest name is by edit distance (a transposition of two neighbouring
 characters is one edit) within the threshold of docs/reference.md; a name two
 edits away is offered only when it keeps the name's first character or one
 name contains the other (a slip rarely hits the first key), so `mean` is not
-offered `atan`, nor `read` `grad`: no suggestion beats a misleading one.
+offered `atan`, nor `read` `grad`, and a one-letter name is not offered
+another one-letter name: no suggestion beats a misleading one.
 Among equally near names the one sharing the longest prefix wins, then the
 smallest."""
 
@@ -43,7 +44,7 @@ OTHER_LISPS = {
     # definitions, control and output
     'defun': 'define', 'defn': 'define', 'defvar': 'define', 'defparameter': 'define', 'setq': 'set!',
     'setf': 'set!', 'progn': 'begin', 'guard': 'try-catch', 'with-handlers': 'try-catch',
-    'raise': 'error', 'void': 'nil', 'write-string': 'display', 'write-line': 'displayln',
+    'raise': 'error', 'void': 'nil', 'quit': 'exit', 'catch': 'try-catch', 'every': 'all?', 'some': 'any?', 'write-string': 'display', 'write-line': 'displayln',
     'sqr': 'square', 'write': 'print', 'writeln': 'print', 'prin1': 'print', 'princ': 'display',
     'terpri': 'newline', 'read': 'read-line', 'mean': 'average', 'funcall': 'apply', 'pow': 'expt',
     # Python
@@ -51,7 +52,8 @@ OTHER_LISPS = {
     'split': 'string-split', 'strip': 'string-trim', 'upper': 'string-upcase', 'lower': 'string-downcase',
     'startswith': 'string-prefix?', 'endswith': 'string-suffix?', 'replace': 'string-replace',
     'dict': 'make-hash', 'keys': 'hash-keys', 'type': 'type-of', 'any': 'any?', 'all': 'all?',
-    'concat': 'string-append', 'sprintf': 'format',
+    'concat': 'string-append', 'sprintf': 'format', 'int': 'truncate', 'float': 'inexact',
+    'chr': 'code-char', 'ord': 'char-code',
     # files, JSON and the outside world
     'file->string': 'file-read', 'read-file': 'file-read', 'slurp': 'file-read', 'spit': 'file-write',
     'delete-file': 'file-delete', 'make-directory': 'dir-create', 'directory-list': 'dir-list',
@@ -93,8 +95,11 @@ def _prefix(a: str, b: str) -> int:
 
 
 def _plausible(name: str, cand: str, d: int) -> bool:
-    """Whether a candidate d edits away looks like a slip for name: one edit
-    always; two only keeping the first character, or one name inside the other."""
+    """Whether a candidate d edits away looks like a slip for name: never when
+    the edits replace the whole name (`x` is not offered `*`); one edit
+    otherwise; two only keeping the first character, or one name inside the other."""
+    if d >= max(len(name), len(cand)):
+        return False
     return d <= 1 or name[:1] == cand[:1] or cand in name or name in cand
 
 
@@ -117,23 +122,51 @@ def closest(name: str, candidates) -> str | None:
 
 def suggestion(name: str, candidates) -> tuple[str, str] | None:
     """('calls', rusty's name) when another dialect's name has a bound
-    equivalent, ('near', name) for a close name, else None."""
+    equivalent, ('near', name) for a close name, ('near-other', that dialect's
+    name) for a one-edit slip of such a name of over three characters
+    (`wirte`) when no bound name is as near (so `sleep`, two edits away, is
+    not offered `slurp`, nor `pop`, of three, `pow`), else None."""
     candidates = set(candidates)
     ours = OTHER_LISPS.get(name)
     if ours is not None and ours in candidates and ours != name:
         return 'calls', ours
     near = closest(name, candidates)
+    other = None if len(name) <= 3 else \
+        closest(name, [k for k, v in OTHER_LISPS.items() if v in candidates and k not in candidates])
+    if other is not None and levenshtein(name, other, 1) == 1 and (near is None or levenshtein(name, near, 1) > 1):
+        return 'near-other', other
     return ('near', near) if near is not None else None
+
+
+# Names that are unbound for a reason a suggestion would hide: name -> the reason.
+REASONS = {
+    'unquote': "',' (unquote) works only inside a quasiquote (`) template",
+    'unquote-splicing': "',@' (unquote-splicing) works only inside a quasiquote (`) template",
+}
+
+
+def suggestion_text(name: str, candidates) -> str | None:
+    """What follows the em dash: "did you mean 'X'?", "rusty calls it 'X'", or
+    for a slip of another dialect's name both, or why the name is unbound
+    (REASONS); None without a suggestion."""
+    if name in REASONS:
+        return REASONS[name]
+    found = suggestion(name, candidates)
+    if found is None:
+        return None
+    kind, other = found
+    if kind == 'calls':
+        return "rusty calls it '%s'" % other
+    if kind == 'near-other':
+        return "did you mean '%s'? rusty calls it '%s'" % (other, OTHER_LISPS[other])
+    return "did you mean '%s'?" % other
 
 
 def undefined_message(name: str, candidates) -> str:
     """`Undefined: 'NAME'`, with a suggestion or an apropos hint when there is one."""
-    found = suggestion(name, candidates)
-    if found is not None:
-        kind, other = found
-        if kind == 'calls':
-            return "Undefined: '%s' — rusty calls it '%s'" % (name, other)
-        return "Undefined: '%s' — did you mean '%s'?" % (name, other)
+    text = suggestion_text(name, candidates)
+    if text is not None:
+        return "Undefined: '%s' — %s" % (name, text)
     dash = name.find('-', 1)
     if dash > 0:
         return "Undefined: '%s' (try (apropos \"%s\"))" % (name, name[:name.find('-')])

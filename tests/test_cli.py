@@ -193,6 +193,11 @@ def test_process_usage_errors(args):
     assert len(lines) == 2 and lines[0].startswith('rusty: ') and lines[1] == USAGE
 
 
+def test_version_and_help_with_arguments_say_so():
+    p = proc(['--version', 'extra'])        # before: unknown option: --version
+    assert (p.returncode, p.stderr.splitlines()[0]) == (2, 'rusty: --version takes no arguments')
+
+
 def test_process_flushes_stdout_before_report():
     p = proc(['-e', '(display "a") (print "b") (car 5)'], stderr=subprocess.STDOUT)
     assert p.returncode == 1

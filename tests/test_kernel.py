@@ -81,6 +81,8 @@ def test_install_options():
     assert (r.returncode, r.stderr.split('\n')[0]) == (2, 'rusty kernel: --prefix needs a directory')
     r = rusty('kernel', 'frobnicate')
     assert (r.returncode, r.stderr.split('\n')[0]) == (2, 'rusty kernel: unknown command: frobnicate')
+    r = rusty('kernel', 'install', '--help')          # help, not 'unknown option: --help'
+    assert (r.returncode, r.stdout.split('\n')[0], r.stderr) == (0, 'usage: rusty kernel install [--user] [--prefix P]', '')
 
 
 def test_execute_results_streams_and_definitions(kernel):

@@ -69,11 +69,21 @@ def test_user_documents_point_only_inside_the_repository():
         assert '../shared' not in text and 'LANGUAGE.md' not in text and 'DESIGN.md' not in text, rel
 
 
+def test_install_hints_name_this_distribution():
+    """The distribution is rusty-lisp: `pip install rusty[...]` would fetch someone else's package."""
+    paths = ['README.md'] + ['docs/' + n for n in os.listdir(os.path.join(ROOT, 'docs'))]
+    for dirpath, _dirs, names in os.walk(os.path.join(ROOT, 'rusty')):
+        paths += [os.path.relpath(os.path.join(dirpath, n), ROOT) for n in names if n.endswith('.py')]
+    for rel in paths:
+        text = read(os.path.join(ROOT, rel))
+        assert not re.search(r"pip install '?rusty[\[ '`]", text), rel
+
+
 def test_shipped_code_cites_no_unshipped_document():
     """Docstrings, comments and benchmark reports say things in their own
     words: no section numbers of the team's specification, which users lack."""
     shipped = []
-    for top in ('rusty', 'benchmarks'):
+    for top in ('rusty', 'benchmarks', 'repl.lisp-examples'):     # the examples are read as a tour
         for dirpath, _dirs, names in os.walk(os.path.join(ROOT, top)):
             shipped += [os.path.join(dirpath, n) for n in names
                         if n.endswith(('.py', '.lisp', '.rs', '.md'))]

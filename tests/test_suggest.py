@@ -80,3 +80,31 @@ def test_every_suggestion_is_near_and_plausible(name):
     for other in names():           # nothing plausible is strictly nearer
         if other != name and levenshtein(name, other, cap) < d:
             assert not (name[0] == other[0] or other in name or name in other)
+
+
+def test_a_slip_of_another_dialects_name_gets_both_names():
+    assert err('(wirte 1)') == "Undefined: 'wirte' — did you mean 'write'? rusty calls it 'print'"
+    assert err("(mena '(1 2))") == "Undefined: 'mena' — did you mean 'mean'? rusty calls it 'average'"
+    assert suggestion('wirte', ['print']) == ('near-other', 'write')
+    assert suggestion('wirte', ['print', 'wirt']) == ('near', 'wirt')       # a bound name wins a tie
+    assert suggestion('mena', ['average', 'min']) == ('near-other', 'mean')  # one edit beats two
+    assert suggestion('wirte', ['while']) is None                           # write's 'print' is not bound
+    assert err('(sleep 1)') == "Undefined: 'sleep'"                        # two edits from slurp: too far
+    assert suggestion('pop', ['expt']) is None                             # pow: one edit, but of three letters
+    assert err('(quit)') == "Undefined: 'quit' — rusty calls it 'exit'"        # before: did you mean 'quote'?
+    assert err('(chr 65)') == "Undefined: 'chr' — rusty calls it 'code-char'"  # before: did you mean 'car'?
+    out, _ = drive(',doc wirte' + ENTER + CTRL_D)
+    assert lines(out)[0] == "wirte: undefined — did you mean 'write'? rusty calls it 'print'"
+
+
+def test_a_one_letter_name_is_not_offered_another_one_letter_name():
+    assert err('(+ x 1)') == "Undefined: 'x'"                  # before: did you mean '*'?
+    assert closest('a', ['*', '+', 'b']) is None
+    assert closest('x', ['xs']) == 'xs'                         # an added letter is still a slip
+    assert err('(define xs 1) (+ x 1)') == "Undefined: 'x' — did you mean 'xs'?"
+
+
+def test_unquote_outside_a_template_says_why_instead_of_offering_quote():
+    assert err(',x') == "Undefined: 'unquote' — ',' (unquote) works only inside a quasiquote (`) template"
+    assert err(',@x') == ("Undefined: 'unquote-splicing' — ',@' (unquote-splicing) works only inside a "
+                          "quasiquote (`) template")

@@ -54,7 +54,7 @@ def parse(argv) -> tuple[bool, str | None]:
 
 def main(argv, stdout, stderr) -> int:
     """`rusty kernel …`; the exit status."""
-    if not argv or argv[0] in ('--help', '-h'):
+    if not argv or '--help' in argv or '-h' in argv:       # `rusty kernel install --help` too
         (stdout if argv else stderr).write(HELP + '\n')
         return 0 if argv else 2
     if argv[0] != 'install':

@@ -19,7 +19,7 @@ from ..docs import SPECIAL_FORM_DOCS
 from ..errors import RustyError
 from ..printer import display_form
 from ..reader import read
-from ..suggest import closest, suggestion
+from ..suggest import closest, suggestion_text
 from ..values import EMPTY, Builtin, Lambda, List, Macro, Native, NativeGrad, Symbol, Trainer, type_name
 
 QUIT = object()
@@ -144,12 +144,8 @@ def _example_lines(d) -> list[str]:
 
 def undefined(repl, name: str) -> str:
     candidates = list(repl.session.special_names) + repl.session.genv.names()
-    found = suggestion(name, candidates)
-    if found is None:
-        return '%s: undefined' % name
-    kind, other = found
-    return ("%s: undefined — rusty calls it '%s'" if kind == 'calls' else "%s: undefined — did you mean '%s'?") \
-        % (name, other)
+    text = suggestion_text(name, candidates)
+    return '%s: undefined' % name if text is None else '%s: undefined — %s' % (name, text)
 
 
 def _name_arg(repl, cmd) -> str | None:
