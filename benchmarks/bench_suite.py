@@ -2,10 +2,11 @@
 scripts, each run as `python -m rusty FILE` in a new process against the same
 algorithm in CPython (`python3 PORT.py`).
 
-    python3 benchmarks/bench_suite.py [--quick] [--runs N] [--root DIR]
+    python3 benchmarks/bench_suite.py [--quick] [--runs N] [--root DIR] [--wall]
                                       [--only NAME,...] [--group G,...] [--json PATH]
 
-Contenders per program, interleaved round by round (median of the runs):
+Contenders per program, interleaved round by round (median of the runs; CPU
+time of the process, user + system, unless --wall):
   cold      the compiler on, a fresh empty RUSTY_CACHE_DIR (first run ever)
   warm      the compiler on, the cache the cold run filled (a second run)
   ref-cold  RUSTY_SPECIALIZE=0, a fresh cache dir (the reference evaluator)
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import math
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -65,11 +67,18 @@ def base_env(root):
     return env
 
 
+def cpu_children():
+    """User + system CPU seconds of the finished child processes so far."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 class Runner:
     """Runs one program's contenders; owns the cache dirs of the warm ones."""
 
-    def __init__(self, root, scratch):
+    def __init__(self, root, scratch, wall=False):
         self.root, self.scratch, self.env = root, scratch, base_env(root)
+        self.wall = wall
         self.warm_dirs = {'warm': tempfile.mkdtemp(dir=scratch, prefix='warm-'),
                           'ref-warm': tempfile.mkdtemp(dir=scratch, prefix='refwarm-')}
         self.stats_flag = None
@@ -97,6 +106,7 @@ class Runner:
             cmd = cmd[:3] + list(extra) + cmd[3:]
         env = self.env_for(contender)
         workdir = tempfile.mkdtemp(dir=self.scratch, prefix='cwd-')
+        before = cpu_children()
         t = time.perf_counter()
         try:
             p = subprocess.run(cmd, env=env, cwd=workdir, stdin=subprocess.DEVNULL,
@@ -105,6 +115,8 @@ class Runner:
         except subprocess.TimeoutExpired:
             out, err, rc = '', 'timed out after %d s' % TIMEOUT, -1
         dt = time.perf_counter() - t
+        if not self.wall:
+            dt = cpu_children() - before
         if env.get('RUSTY_CACHE_DIR', '').startswith(os.path.join(self.scratch, 'cold-')):
             shutil.rmtree(env['RUSTY_CACHE_DIR'], ignore_errors=True)
         shutil.rmtree(workdir, ignore_errors=True)
@@ -151,7 +163,7 @@ def geomean(xs):
     return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
 
 
-def report(results, quick, runs, root):
+def report(results, quick, runs, root, wall):
     """Markdown body and goal records from {row: (times, problems, stats)}."""
     lines, goals, problems = [], [], []
     by_group = {}
@@ -204,10 +216,12 @@ def report(results, quick, runs, root):
                           '%d of %d over' % (len(slack_bad), len(table)), 'none over',
                           not slack_bad, '; '.join(slack_bad)[:300]))
     lines.insert(0, ('Each program is a fresh `python -m rusty FILE` (rusty from `%s`), '
-                     '%s; times are medians of %d interleaved run%s. cold = compiler on, '
+                     '%s; times are medians of %d interleaved run%s, in %s. cold = compiler on, '
                      'empty RUSTY_CACHE_DIR; warm = a second run on that cache; ref = '
                      'RUSTY_SPECIALIZE=0; CPython = `python3 PORT.py`, the same algorithm.\n')
-                 % (root, 'quick sizes' if quick else 'full sizes', runs, '' if runs == 1 else 's'))
+                 % (root, 'quick sizes' if quick else 'full sizes', runs, '' if runs == 1 else 's',
+                    'wall-clock time' if wall else 'CPU time (user + system) of the process, '
+                    'steadier than wall time on a shared machine; `--wall` for wall time'))
     lines += ['Goals (issue 31): classics geomean ≤ 3× CPython, none over 8× (fresh process, '
               'compile included); scripts geomean ≤ 3×, none over 6×; beginner loops within 5×; '
               'every program cold and warm ≤ 1.15× its RUSTY_SPECIALIZE=0 time + 30 ms; a '
@@ -233,7 +247,7 @@ def main(argv):
     scratch = tempfile.mkdtemp(prefix='rusty-suite-')
     results = {}
     try:
-        runner = Runner(root, scratch)
+        runner = Runner(root, scratch, wall='--wall' in argv)
         for row in selected:
             t = time.perf_counter()
             results[row] = measure(runner, row, quick, runs)
@@ -245,7 +259,7 @@ def main(argv):
                 file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    body, goals, problems = report(results, quick, runs, root)
+    body, goals, problems = report(results, quick, runs, root, '--wall' in argv)
     print(body)
     for g in goals:
         print('%-60s %-22s %-10s %s' % (g['name'], g['figure'], g['target'],
