@@ -12,7 +12,7 @@ time of the process, user + system, unless --wall):
   ref-cold  RUSTY_SPECIALIZE=0, a fresh cache dir (the reference evaluator)
   ref-warm  RUSTY_SPECIALIZE=0, its cache filled
   cpython   python3 PORT.py
-Every run's output is checked against the program's known answer (both paths;
+--quick leaves out ref-warm. Every run's output is checked against the program's known answer (both paths;
 a disagreement between them is a compiler bug and is listed under Problems).
 The rusty under test is --root DIR, else $RUSTY_ROOT, else the `rusty` package
 found first on $PYTHONPATH (so `PYTHONPATH=/other/tree python3 benchmarks/bench_suite.py`
@@ -136,10 +136,11 @@ def measure(runner, row, quick, runs):
     group, name, full, small, want_full, want_small = row
     args, want = (small, want_small) if quick else (full, want_full)
     args = args.split()
-    times = {c: [] for c in CONTENDERS}
+    contenders = quick_contenders() if quick else CONTENDERS
+    times = {c: [] for c in contenders}
     problems = []
     for _ in range(runs):
-        for c in CONTENDERS:
+        for c in contenders:
             dt, out, err, rc = runner.run(group, name, args, c)
             times[c].append(dt)
             got = out.strip()
@@ -152,6 +153,11 @@ def measure(runner, row, quick, runs):
         _, _, err, _ = runner.run(group, name, args, 'warm', extra=['--stats'])
         stats = ' '.join(err.strip().splitlines()[-3:])
     return times, sorted(set(problems)), stats
+
+
+def quick_contenders():
+    """--quick leaves out ref-warm (the reference is the slow one)."""
+    return tuple(c for c in CONTENDERS if c != 'ref-warm')
 
 
 def short(text, n=160):
@@ -175,19 +181,19 @@ def report(results, quick, runs, root, wall):
             continue
         table, vs_cpy, vs_ref, slack_bad = [], [], [], []
         for row, times, stats in by_group[group]:
-            med = {c: statistics.median(times[c]) for c in CONTENDERS}
+            med = {c: statistics.median(times[c]) for c in times}
             r_cpy = med['cold'] / med['cpython']
             r_ref = med['cold'] / med['ref-cold']
-            r_ref_w = med['warm'] / med['ref-warm']
+            r_ref_w = med['warm'] / med['ref-warm'] if 'ref-warm' in med else None
             vs_cpy.append((row[1], r_cpy))
             vs_ref.append((row[1], r_ref))
             for kind, c, r in (('cold', 'cold', 'ref-cold'), ('warm', 'warm', 'ref-warm')):
-                if med[c] > SLACK_RATIO * med[r] + SLACK_S:
+                if r in med and med[c] > SLACK_RATIO * med[r] + SLACK_S:
                     slack_bad.append('%s (%s %s vs %s)' % (row[1], kind, fmt_time(med[c]),
                                                           fmt_time(med[r])))
             table.append((row[1], (row[3] if quick else row[2]) or '—',
                           fmt_time(med['cold']), fmt_time(med['warm']),
-                          fmt_time(med['ref-cold']), fmt_time(med['ref-warm']),
+                          fmt_time(med['ref-cold']), fmt_time(med.get('ref-warm')),
                           fmt_time(med['cpython']), fmt_ratio(r_cpy), fmt_ratio(r_ref),
                           fmt_ratio(r_ref_w)) + ((stats or '—',) if stats is not None else ()))
         g_cpy, g_ref = geomean([r for _, r in vs_cpy]), geomean([r for _, r in vs_ref])
@@ -254,7 +260,7 @@ def main(argv):
             times = results[row][0]
             print('  %-10s %-18s %s  (%.0f s)%s' % (
                 row[0], row[1], '  '.join('%s %s' % (c, fmt_time(statistics.median(times[c])))
-                                          for c in CONTENDERS),
+                                          for c in times),
                 time.perf_counter() - t, '  PROBLEM' if results[row][1] else ''),
                 file=sys.stderr, flush=True)
     finally:
