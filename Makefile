@@ -29,7 +29,7 @@ EXTRAS ?= test
 comma := ,
 KERNEL_EXTRAS := $(filter jupyter notebook,$(subst $(comma), ,$(EXTRAS)))
 
-.PHONY: install venv tour notebook wheel-check test test-editors test-reference test-parity test-fast fuzz bench examples repl lint docs clean
+.PHONY: install venv tour notebook wheel-check test test-editors test-reference test-parity test-fast fuzz bench bench-suite examples repl lint docs clean
 
 # compat editable mode: a plain path entry, no import-hook finder (faster start-up);
 # compileall: start-up must not pay for compiling sources (PYTHONDONTWRITEBYTECODE).
@@ -96,6 +96,12 @@ fuzz: install
 
 bench: install
 	$(PYTHON) benchmarks/run.py
+
+# The fresh-process suite alone (classics, beginner loops, everyday scripts vs
+# CPython), printed only: `make bench-suite SUITE=--quick` takes a few minutes.
+SUITE ?=
+bench-suite: install
+	$(PYTHON) benchmarks/bench_suite.py $(SUITE)
 
 examples: install
 	@# an example may end in an error on purpose: it says so with `; expect-exit: N`

@@ -6,7 +6,7 @@
     python3 benchmarks/run.py --no-write ...   # print only
 
 Families: interp, breadth, startup, defrust, native-call, repl, training, wordfreq, fmt, lsp, revisions,
-profile. Each runs in its own fresh process (so one family's imports — torch, numba — never weigh
+profile, suite. Each runs in its own fresh process (so one family's imports — torch, numba — never weigh
 on another's timings), one after the other, never in parallel. Each family's
 section of RESULTS.md is replaced by the new run and carries its own command,
 date and machine; sections of families not run are kept, and the goals table
@@ -53,7 +53,10 @@ FAMILIES = {
     'lsp': ('Language server: hover on a 5,000-line file', 'bench_lsp.py', [], 'json'),
     'revisions': ('Against the last tree before exact integers', 'bench_revisions.py', ['b98d4c7'], 'json'),
     'profile': ('Profiler: slowdown of a profiled run', 'bench_profile.py', [], 'json'),
+    'suite': ('Fresh-process suite: classics, beginner loops, everyday scripts vs CPython',
+              'bench_suite.py', [], 'json'),
 }
+FAMILY_TIMEOUT = {'suite': 3600}     # seconds, where a family needs more than TIMEOUT
 ORDER = list(FAMILIES)
 
 
@@ -79,13 +82,14 @@ def run_family(name, quick):
     env['PYTHONPATH'] = ROOT + os.pathsep + env.get('PYTHONPATH', '') if env.get(
         'PYTHONPATH') else ROOT
     t = time.perf_counter()
+    limit = FAMILY_TIMEOUT.get(name, TIMEOUT)
     try:
         proc = subprocess.run([sys.executable, path] + args, cwd=ROOT, env=env,
                               stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                              timeout=TIMEOUT)
+                              timeout=limit)
     except subprocess.TimeoutExpired as e:
         out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or '')
-        return ('Timed out after %d s. Output so far:\n\n```\n%s\n```\n' % (TIMEOUT, out),
+        return ('Timed out after %d s. Output so far:\n\n```\n%s\n```\n' % (limit, out),
                 [goal(title, 'timed out', '', False)], ['%s timed out' % script], shown)
     finally:
         elapsed = time.perf_counter() - t

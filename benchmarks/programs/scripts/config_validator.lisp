@@ -1,0 +1,45 @@
+;; Everyday script: write a config file, read it back and validate every entry.
+;; Usage: rusty config_validator.lisp N — N entries.
+
+(define (make-config n)
+  (string-join
+   (map (lambda (i)
+          (cond ((= 0 (modulo i 17)) (str "# comment " i))
+                ((= 0 (modulo i 13)) (str "port" i " = " (* i 100)))
+                ((= 0 (modulo i 11)) (str "bad line " i))
+                ((= 0 (modulo i 7)) (str "debug" i " = " (if (even? i) "true" "maybe")))
+                ((= 0 (modulo i 5)) (str "name" i " = "))
+                (else (str "timeout" i " = " (* i 3)))))
+        (iota n))
+   "\n"))
+
+(define (check-entry key value)
+  (cond ((string-prefix? key "port")
+         (let ((p (string->number value)))
+           (if (and p (< 0 p 65536)) 'ok (str key ": port out of range"))))
+        ((string-prefix? key "debug")
+         (if (member value '("true" "false")) 'ok (str key ": not a boolean")))
+        ((string-prefix? key "timeout")
+         (if (string->number value) 'ok (str key ": not a number")))
+        ((equal? value "") (str key ": empty value"))
+        (else 'ok)))
+
+(define (validate text)
+  (let loop ((lines (string-split text "\n")) (ok 0) (errors '()))
+    (if (null? lines)
+        (list ok (reverse errors))
+        (let ((line (string-trim (car lines))))
+          (cond ((or (equal? line "") (string-prefix? line "#")) (loop (cdr lines) ok errors))
+                ((not (string-contains? line "="))
+                 (loop (cdr lines) ok (cons (str "syntax: " line) errors)))
+                (else
+                 (let* ((i (string-first-index line "="))
+                        (r (check-entry (string-trim (substring line 0 i))
+                                        (string-trim (substring line (+ i 1) (string-length line))))))
+                   (if (eq? r 'ok)
+                       (loop (cdr lines) (+ ok 1) errors)
+                       (loop (cdr lines) ok (cons r errors))))))))))
+
+(file-write "app.conf" (make-config (string->number (car (command-line-args)))))
+(define result (validate (file-read "app.conf")))
+(println (car result) (length (cadr result)) (car (cadr result)) "|" (last (cadr result)))
