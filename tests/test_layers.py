@@ -36,14 +36,14 @@ LAYERS = {
                  'jit.train_codegen', 'jit.train_call'],
                 ['values', 'graph.ir', 'jit.build', 'jit.ffi', 'jit.bands', 'jit.kernels', 'errors']),
     'report': (['report'], ['errors', 'printer']),
-    'runtime': (['runtime', 'worker', 'compile_graph', 'training', 'docs', 'formcache', 'lazy', 'tools', 'profiler',
+    'runtime': (['runtime', 'worker', 'evalthread', 'compile_graph', 'training', 'docs', 'formcache', 'lazy', 'tools', 'profiler',
                  'frames'],
                 ['errors', 'values', 'reader', 'printer', 'tensor', 'resolve', 'apply', 'eval', 'specials', 'let_forms',
                  'quasiquote', 'patterns', 'case_form', 'compile.*', 'hygiene', 'suggest', 'macro_cache',
                  'syntax', 'builtins.*',
                  'graph.*', 'jit.*', 'report', 'forms', 'diskcache']),
     'front': (['repl.*', 'cli', '__main__', 'manual', 'fmt_command'],
-              ['runtime', 'report', 'printer', 'errors', 'reader', 'values', 'jit.build', 'docs', 'frames',
+              ['runtime', 'worker', 'report', 'printer', 'errors', 'reader', 'values', 'jit.build', 'docs', 'frames',
                'suggest', '__init__', 'forms', 'fmt', 'pretty', 'lsp.command', 'kernel.command']),
     # rusty lsp and the Jupyter kernel: faces like the REPL, which also read
     # the resolver's body scan, the syntax check and the evaluator's form
