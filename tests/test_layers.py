@@ -18,7 +18,7 @@ PKG = ROOT / 'rusty'
 LAYERS = {
     'errors': (['errors'], []),
     'diskcache': (['diskcache'], []),
-    'toolchain': (['jit.build', 'jit.cache', 'jit.ffi'], ['errors', 'diskcache']),
+    'toolchain': (['jit.build', 'jit.cache', 'jit.ffi', 'jit.rustc'], ['errors', 'diskcache']),
     'kernels': (['jit.kernels', 'jit.bands'], ['jit.build', 'jit.cache', 'jit.ffi', 'errors']),
     'forms': (['forms'], []),
     'values': (['values'], ['errors']),
