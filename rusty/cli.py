@@ -305,9 +305,10 @@ def _end_at_first_interrupt(ignore: bool = False) -> None:
         return
     import _signal
     from .worker import interrupt_once
-    handler = _signal.SIG_IGN if ignore else interrupt_once
-    if _signal.getsignal(_signal.SIGINT) in (_signal.default_int_handler, interrupt_once):
-        _signal.signal(_signal.SIGINT, handler)
+    if ignore:
+        _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
+    elif _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+        _signal.signal(_signal.SIGINT, interrupt_once)
 
 
 def console_main() -> None:

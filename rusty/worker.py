@@ -48,6 +48,7 @@ _FAILED = (False, None)      # a job's outcome when even its error could not be 
 ALIVE_POLL = 0.5             # seconds between checks that the thread is still there
 NATIVE_ACK = 0.05            # seconds a running native has to answer an interrupt itself
 SEND_POLL = 0.001            # seconds between tries while an interrupt waits to be answered or sent
+STORM_TAIL = 0.5             # seconds without SIGINT that end the storm which interrupted a call
 
 
 def loaded_ffi(name: str):
@@ -68,6 +69,8 @@ class Worker:
         self.job = 0                 # counts jobs, so a late interrupt cannot reach the next one
         self.requests = []           # one entry per interrupt request ever posted (append is atomic)
         self.waits = []              # the wake locks of the calls waiting now (innermost last)
+        self.sigint_was = _signal.default_int_handler    # the SIGINT handler ours replaced
+        self.quiet_until = 0.0       # monotonic time until which a SIGINT outside a call is dropped
         self.threading_seen = False  # whether threading was loaded when a job last ended
         self.upcalls = []            # [fn, outcome]: for the waiting caller to run (see upcall)
         self.waking = None           # the running job's `done` lock (upcall releases it)
@@ -165,7 +168,10 @@ class Worker:
         finally:
             if done in self.waits:
                 self.waits.remove(done)
-            _give_back_sigint(waiter.taken)
+            if len(self.requests) > waiter.first:
+                self.quiet_until = time.monotonic() + STORM_TAIL     # SIGINT stays ours for the tail
+            else:
+                _give_back_sigint(waiter.taken)
         if not self.threading_seen and 'threading' in sys.modules:
             self.threading_seen = True
             not_waited_for_at_exit(self.thread.ident)
@@ -186,18 +192,33 @@ class Worker:
             _release(wake)
 
     def _on_sigint(self, signum, frame):
-        """SIGINT's handler while a call waits on the main thread: a request,
-        never an exception."""
-        self.interrupt()
+        """SIGINT's handler once a call on the main thread has taken it: while
+        a call waits, a request, never an exception; in the tail of a storm
+        that interrupted a call (until STORM_TAIL passes without a signal),
+        nothing; else the handler it replaced takes over again and handles
+        this signal."""
+        if self.waits:
+            self.interrupt()
+            return
+        now = time.monotonic()
+        if now < self.quiet_until:
+            self.quiet_until = now + STORM_TAIL
+            return
+        was = self.sigint_was
+        _signal.signal(_signal.SIGINT, was)
+        was(signum, frame)           # raises KeyboardInterrupt
 
     def _take_sigint(self):
-        """On the main thread, with Python's default SIGINT handler or
-        `interrupt_once`: install the one that posts requests; that handler
-        and the one it replaced (None: nothing changed)."""
+        """On the main thread, with Python's default SIGINT handler,
+        `interrupt_once` or ours: make ours SIGINT's handler; (ours, the one
+        to give back), or None when it is left alone."""
         try:
             was = _signal.getsignal(_signal.SIGINT)
+            if was == self._on_sigint:
+                return self._on_sigint, self.sigint_was
             if was is not _signal.default_int_handler and was is not interrupt_once:
                 return None
+            self.sigint_was = was
             _signal.signal(_signal.SIGINT, self._on_sigint)
         except ValueError:           # not the main thread: its caller's interrupts come by interrupt()
             return None
@@ -250,13 +271,13 @@ class Worker:
 class _Waiter:
     """One call's wait: until the outcome is in `box`, answer upcalls and
     serve interrupt requests (posted by SIGINT or `Worker.interrupt`)."""
-    __slots__ = ('w', 'box', 'done', 'served', 'pending', 'deadline', 'taken')
+    __slots__ = ('w', 'box', 'done', 'first', 'served', 'pending', 'deadline', 'taken')
 
     def __init__(self, w: Worker, box: list, done):
         self.w = w
         self.box = box
         self.done = done
-        self.served = len(w.requests)    # requests posted before this call are not about it
+        self.first = self.served = len(w.requests)   # requests posted before this call are not about it
         self.pending = None              # the exception to send once it may be
         self.deadline = None             # until then a running native may answer the first request
         self.taken = None                # what the call took of SIGINT (Worker._take_sigint)
