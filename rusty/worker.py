@@ -1,26 +1,28 @@
 """The evaluation thread's jobs: the caller hands a job over and waits, and
 Ctrl-C meanwhile stops it (rusty.evalthread is the thread itself).
 
-Interrupts (the protocol is described in full in docs/architecture.md, "The
-interrupt protocol"). A Ctrl-C, or a call of `Worker.interrupt` from any
-thread, only *posts a request*: it appends to `requests` and wakes the waiting
-caller. While a call waits on the main thread, SIGINT's handler is one that
-posts (`_on_sigint`), so no KeyboardInterrupt is ever raised out of the wait
-or out of the code that stops the job, however many signals come and in
-whatever rhythm. The waiting caller alone serves the requests, in its loop
-(`_Waiter`), and only while its own job runs: the first one raises the flag
-natives poll (rusty.jit.ffi) and gives a running native NATIVE_ACK to answer
-it; if none does, it withdraws the flag and sends KeyboardInterrupt to the
-worker thread as an asynchronous exception (the catchable error
-`interrupted`). Every later request of the job sends Abort, which no
-try-catch stops. Nothing is sent while a grad kernel runs (its matmul
-callback could lose it: the kernel polls the flag and its caller raises);
-the waiter tries again until it is sent, answered, or the job has ended. A
-request made before the job starts is served when it starts; one made after
-it ended is dropped with the wait. The decision to send and the sending
+Interrupts (the protocol, its states and who sets what, on which thread, is
+docs/architecture.md's "The interrupt protocol"). A Ctrl-C, or a call of
+`Worker.interrupt` from any thread, only *posts a request*: it appends to
+`requests` and wakes the waiting caller. While a call waits on the main
+thread, SIGINT's handler is one that posts (`_on_sigint`), so no
+KeyboardInterrupt is ever raised out of the wait or out of the code that
+stops the job, however many signals come and in whatever rhythm. The waiting
+caller alone serves the requests, in its loop (`_Waiter`), and only while its
+own job runs: the first one raises the flag natives poll (rusty.jit.ffi) and
+gives a running native NATIVE_ACK to answer it; if none does, it withdraws
+the flag and sends KeyboardInterrupt to the worker thread as an asynchronous
+exception (the catchable error `interrupted`). Every later request of the job
+sends Abort, which no try-catch stops. Nothing is sent while a grad kernel
+runs (its matmul callback could lose it: the kernel polls the flag and its
+caller raises); the waiter tries again until it is sent, answered, or the job
+has ended. A request made before the job starts is served when it starts; one
+made after it ended is dropped with the wait, and after a call that was
+interrupted SIGINT stays ours until STORM_TAIL passes without a signal, so
+the tail of a storm is dropped too. The decision to send and the sending
 happen under `ffi.kernel_gate`, which the worker passes once its job has
-ended, so an exception is sent only into a running job, and one sent too late
-is drained before the next job (`_drop_pending_interrupt`).
+ended, so an exception is sent only into a running job, and one sent too
+late is drained before the next job (`_drop_pending_interrupt`).
 
 The high recursion limit deep evaluation needs is set only while a job runs,
 so other threads keep Python's usual protection. Running out of memory ends
