@@ -10,6 +10,7 @@ rustc builds (never a hang, never an empty `rustc failed:`, no partial cache
 entry). Each storm is bounded to a few seconds; tests/stress_interrupts.py
 --storms repeats them many times.
 """
+import contextlib
 import os
 import random
 import signal
@@ -302,30 +303,38 @@ def test_repl_storms_stop_a_native(tmp_path):
 
 # ── The Jupyter kernel ───────────────────────────────────────────────────
 
-@pytest.fixture(scope='module')
-def kernel(tmp_path_factory):
-    from extras import require
-    require('ipykernel', 'jupyter_client')
+@contextlib.contextmanager
+def started_kernel(prefix, cwd):
+    """(manager, client) of a rusty kernel whose spec is installed under `prefix`."""
     from jupyter_client.manager import start_new_kernel
-    prefix = tmp_path_factory.mktemp('prefix')
     env = dict(os.environ, PYTHONPATH=str(REPO))
     r = subprocess.run([sys.executable, '-m', 'rusty', 'kernel', 'install', '--prefix', str(prefix)],
                        env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     saved = {k: os.environ.get(k) for k in ('JUPYTER_PATH', 'PYTHONPATH')}
-    os.environ['JUPYTER_PATH'] = str(prefix / 'share' / 'jupyter')
+    os.environ['JUPYTER_PATH'] = os.path.join(str(prefix), 'share', 'jupyter')
     os.environ['PYTHONPATH'] = str(REPO) + os.pathsep + os.environ.get('PYTHONPATH', '')
-    km, kc = start_new_kernel(kernel_name='rusty', cwd=str(tmp_path_factory.mktemp('cwd')))
     try:
-        yield km, kc
+        km, kc = start_new_kernel(kernel_name='rusty', cwd=str(cwd))
+        try:
+            yield km, kc
+        finally:
+            kc.stop_channels()
+            km.shutdown_kernel(now=True)
     finally:
-        kc.stop_channels()
-        km.shutdown_kernel(now=True)
         for k, v in saved.items():
             if v is None:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+@pytest.fixture(scope='module')
+def kernel(tmp_path_factory):
+    from extras import require
+    require('ipykernel', 'jupyter_client')
+    with started_kernel(tmp_path_factory.mktemp('prefix'), tmp_path_factory.mktemp('cwd')) as both:
+        yield both
 
 
 def kernel_reply(kc, mid, seconds):
