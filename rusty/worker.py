@@ -347,6 +347,8 @@ class _Waiter:
             if ffi.in_kernel():
                 return False
             if self.pending is KeyboardInterrupt:
+                if ffi.stop_answered():
+                    return True      # a native took it up after all
                 ffi.clear_stop()     # withdrawn: Python code gets the exception
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(w.thread.ident),
                                                        ctypes.py_object(self.pending))
