@@ -38,6 +38,14 @@ STUBBORN_NATIVE = SPIN + ' (define (stubborn) (try-catch (spin 0) (e) (stubborn)
 STOP_BOUND = 5.0         # seconds from a storm's end to the outcome
 
 
+@pytest.fixture(autouse=True)
+def python_owns_sigint():
+    """Each test starts with Python's own SIGINT handler (an earlier
+    interrupted call may have left the worker's, for its storm's tail)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+
+
 def storm(send, rng, count, most=0.1, least=0.0):
     """Call send() `count` times at random gaps of `least` to `most` seconds."""
     for _ in range(count):
