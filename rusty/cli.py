@@ -318,11 +318,13 @@ def console_main() -> None:
     _tolerant(sys.stdout)
     try:
         status = main()
+        _end_at_first_interrupt(ignore=True)    # the exit: Python's handlers go back to SIG_DFL
         sys.stdout.flush()
     except BrokenPipeError:
         _silence(sys.stdout)
         status = 141
     except (KeyboardInterrupt, Abort):
+        _end_at_first_interrupt(ignore=True)
         sys.stderr.write('Error: interrupted\n')
         status = 130
     sys.exit(status)
