@@ -8,6 +8,7 @@ prompt itself (prompt_toolkit) runs only between evaluations.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -230,7 +231,8 @@ class Repl:
         self.fresh_line()
         self.out.flush()
         try:
-            text = self.prompt.prompt()
+            with _sigint_ignored_while_prompting():
+                text = self.prompt.prompt()
         except (KeyboardInterrupt, CancelledError):
             return None             # Ctrl-C at the prompt: the buffer is gone (prompt_toolkit's own
                                     # loop may report a SIGINT at the wrong moment as its cancellation)
@@ -494,3 +496,22 @@ def default_history_file() -> str | None:
     except OSError:
         return None
     return os.path.join(directory, 'history')
+
+
+@contextlib.contextmanager
+def _sigint_ignored_while_prompting():
+    """SIGINT ignored while the prompt starts (prompt_toolkit handles it once
+    it runs, and gives back what it found): the tail of a storm of Ctrl-C's
+    that stopped an evaluation can no longer raise inside prompt_toolkit's
+    event loop (asyncio then printed a traceback). The handler it found after."""
+    import signal
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:                  # not the main thread: nothing to do
+        yield
+        return
+    try:
+        yield
+    finally:
+        if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+            signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
