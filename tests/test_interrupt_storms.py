@@ -282,7 +282,7 @@ def repl_storms(child, call, rng, counts):
             child.expect('=> 3', timeout=STOP_BOUND)
         except pexpect.TIMEOUT:
             raise AssertionError('no answer after a storm of %d: %r' % (count, child.before[-300:])) from None
-        assert 'Traceback' not in child.before
+        assert 'Traceback' not in child.before, child.before[-3000:]
 
 
 def test_repl_storms_bring_the_prompt_back(tmp_path):
