@@ -232,7 +232,7 @@ class Repl:
         self.out.flush()
         try:
             with _sigint_ignored_while_prompting():
-                text = self.prompt.prompt()
+                text = self.prompt.prompt(handle_sigint=False)
         except (KeyboardInterrupt, CancelledError):
             return None             # Ctrl-C at the prompt: the buffer is gone (prompt_toolkit's own
                                     # loop may report a SIGINT at the wrong moment as its cancellation)
@@ -500,10 +500,12 @@ def default_history_file() -> str | None:
 
 @contextlib.contextmanager
 def _sigint_ignored_while_prompting():
-    """SIGINT ignored while the prompt starts (prompt_toolkit handles it once
-    it runs, and gives back what it found): the tail of a storm of Ctrl-C's
-    that stopped an evaluation can no longer raise inside prompt_toolkit's
-    event loop (asyncio then printed a traceback). The handler it found after."""
+    """SIGINT ignored while the prompt runs (the handler it found after). At
+    the prompt the terminal is in raw mode and Ctrl-C is a key; a signal can
+    come only from the tail of a storm of Ctrl-C's that stopped an
+    evaluation, in the moment before raw mode, and raised inside
+    prompt_toolkit's event loop (or ran its handler after the prompt had
+    ended), where asyncio printed a traceback."""
     import signal
     try:
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
