@@ -152,6 +152,8 @@ def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=
     the run is profiled and the table goes to stderr at the end."""
     session = None
     status = 0
+    if _whole_process:
+        _end_at_first_interrupt()
     try:
         # Start-up makes only objects that live as long as the process (the
         # session then freezes them out of the collector's sight), so the
@@ -188,10 +190,13 @@ def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=
     except RustyError as e:
         from .report import render      # only a failing run needs the renderer
         _flush(stdout)
+        if isinstance(e, Interrupted):
+            _end_at_first_interrupt(ignore=True)
         stderr.write(render(e, session.sources if session else {}))
         _flush(stderr)
         return 130 if isinstance(e, Interrupted) else 1
     except (KeyboardInterrupt, Abort):
+        _end_at_first_interrupt(ignore=True)
         _flush(stdout)
         stderr.write('Error: interrupted\n')
         return 130
@@ -292,16 +297,37 @@ def _flush(stream) -> None:
         pass
 
 
+_whole_process = False     # set by console_main: a batch run may then own SIGINT until exit
+
+
+def _end_at_first_interrupt(ignore: bool = False) -> None:
+    """In a batch run of the `rusty` command: the first Ctrl-C outside an
+    evaluation ends the run, later ones are ignored (`ignore`: from now on),
+    so a storm of them cannot break into the report or the exit."""
+    if not _whole_process:
+        return
+    import _signal
+    from .worker import interrupt_once
+    if ignore:
+        _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
+    elif _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+        _signal.signal(_signal.SIGINT, interrupt_once)
+
+
 def console_main() -> None:
     """Entry point of the `rusty` command."""
+    global _whole_process
+    _whole_process = True
     _tolerant(sys.stdout)
     try:
         status = main()
+        _end_at_first_interrupt(ignore=True)    # the exit: Python's handlers go back to SIG_DFL
         sys.stdout.flush()
     except BrokenPipeError:
         _silence(sys.stdout)
         status = 141
     except (KeyboardInterrupt, Abort):
+        _end_at_first_interrupt(ignore=True)
         sys.stderr.write('Error: interrupted\n')
         status = 130
     sys.exit(status)

@@ -1,45 +1,56 @@
-"""The evaluation thread: a thread whose stack is sized from the recursion
-limit, so every depth up to the limit works, fed jobs by the caller, which
-waits interruptibly.
+"""The evaluation thread's jobs: the caller hands a job over and waits, and
+Ctrl-C meanwhile stops it (rusty.evalthread is the thread itself).
 
-Deep Lisp recursion costs no C stack by itself (Python 3.11 runs nested Python
-calls in one C frame), but every builtin that calls back into Lisp (sort's
-predicate, map, apply, …) costs C stack per level: BYTES_PER_LEVEL covers the
-worst of them with a margin (tests/test_stack_depth.py measures each). When the
-address space is limited (`ulimit -v`) and cannot hold that stack besides the
-heap that plain recursion to the limit needs (its Python frames and Lisp
-frames: HEAP_PER_LEVEL a level), the thread gets only the stack that leaves
-the heap that room (or, failing that, the largest it can get): a stack that
-took all it could left too little heap, and plain recursion ran out of memory
-short of the limit. Plain recursion needs no C stack, so it still reaches the
-limit; the session bounds how deeply builtins' callbacks may nest to what the
-stack holds (`callback_capacity`), so that too ends in the recursion error.
+Interrupts (the protocol, its states and who sets what, on which thread, is
+docs/architecture.md's "The interrupt protocol"). A Ctrl-C, or a call of
+`Worker.interrupt` from any thread, only *posts a request*: it appends to
+`requests` and wakes the waiting caller. While a call waits on the main
+thread, SIGINT's handler is one that posts (`_on_sigint`), so no
+KeyboardInterrupt is ever raised out of the wait or out of the code that
+stops the job, however many signals come and in whatever rhythm. The waiting
+caller alone serves the requests, in its loop (`_Waiter`), and only while its
+own job runs: the first one raises the flag natives poll (rusty.jit.ffi) and
+gives a running native NATIVE_ACK to answer it; if none does, it withdraws
+the flag and sends KeyboardInterrupt to the worker thread as an asynchronous
+exception (the catchable error `interrupted`). Every later request of the job
+sends Abort, which no try-catch stops. Nothing is sent while a grad kernel
+runs (its matmul callback could lose it: the kernel polls the flag and its
+caller raises); the waiter tries again until it is sent, answered, or the job
+has ended. A request made before the job starts is served when it starts; one
+made after it ended is dropped with the wait, and after a call that was
+interrupted SIGINT stays ours until STORM_TAIL passes without a signal, so
+the tail of a storm is dropped too. The decision to send and the sending
+happen under `ffi.kernel_gate`, which the worker passes once its job has
+ended, so an exception is sent only into a running job, and one sent too
+late is drained before the next job (`_drop_pending_interrupt`).
 
-Ctrl-C arrives as KeyboardInterrupt in the waiting (main) thread; it is passed
-on to the worker as an asynchronous exception, so the evaluation stops at its
-next bytecode and the caller gets the job's outcome as usual. The first Ctrl-C
-of a job is the catchable error `interrupted`; a second one is an Abort, which
-no try-catch stops. Native code cannot take an asynchronous exception, so an
-interrupt first raises the flag natives poll on every call (rusty.jit.ffi); if
-a native answers within NATIVE_ACK it stops itself and its caller raises the
-interrupt, else the asynchronous exception is sent. The high recursion limit deep evaluation needs is set only
-while a job runs, so other threads keep Python's usual protection.
-
-Running out of memory ends the job with its error, never the thread: the failed
-job's tracebacks (which hold what filled memory) are dropped before the outcome
-is handed over.
+The high recursion limit deep evaluation needs is set only while a job runs,
+so other threads keep Python's usual protection. Running out of memory ends
+the job with its error, never the thread: the failed job's tracebacks (which
+hold what filled memory) are dropped before the outcome is handed over.
 """
+import _signal
 import gc
 import sys
 import time
-from _thread import allocate_lock, get_ident, stack_size, start_new_thread   # threading's own imports cost start-up time
+from _thread import allocate_lock, get_ident
 
 from .errors import Abort, EvalError, hold_reserve, is_out_of_memory, out_of_memory
+from .evalthread import (BASE_STACK, BYTES_PER_LEVEL, FLOOR_LEVELS, HEAP_BASE, HEAP_PER_LEVEL,  # noqa: F401
+                         MIN_STACK, PY_FRAMES_PER_LEVEL, ROOMY_SLOTS, EvalThread, Mailbox,
+                         address_space_left, levels_in, not_waited_for_at_exit, quiet_about_memory,
+                         roomy, stack_for, stack_within, start_thread)
 
 # Natives exist only once the JIT's ffi module is loaded, so a run that never
 # loads it has no interrupt flag to clear and no kernel to wait for: ctypes and
 # the JIT stay out of start-up, and the interrupt path imports them when used.
 FFI_MODULE = 'rusty.jit.ffi'
+
+_FAILED = (False, None)      # a job's outcome when even its error could not be made: out of memory
+ALIVE_POLL = 0.5             # seconds between checks that the thread is still there
+NATIVE_ACK = 0.05            # seconds a running native has to answer an interrupt itself
+SEND_POLL = 0.001            # seconds between tries while an interrupt waits to be answered or sent
+STORM_TAIL = 0.5             # seconds without SIGINT that end the storm which interrupted a call
 
 
 def loaded_ffi(name: str):
@@ -47,185 +58,23 @@ def loaded_ffi(name: str):
     enough along to have it), else None; never imports it."""
     return getattr(sys.modules.get(FFI_MODULE), name, None)
 
-BYTES_PER_LEVEL = 8 << 10     # C stack one Lisp depth level may use (sort's predicate: ~5.4 KiB)
-BASE_STACK = 64 << 20         # for everything that is not per level (startup, compiles, printing)
-MIN_STACK = 16 << 20          # below this, give up with a clear error
-HEAP_PER_LEVEL = 2 << 10      # heap one level of plain recursion may use (reference evaluator: ~1.8 KiB)
-HEAP_BASE = 128 << 20         # heap besides the levels: the thread's allocator arena, the library, code
-FLOOR_LEVELS = 1000           # nested callbacks the stack holds however tight the address space
-PY_FRAMES_PER_LEVEL = 24      # Python frames one Lisp level may use, with margin
-_FAILED = (False, None)      # a job's outcome when even its error could not be made: out of memory
-ALIVE_POLL = 0.5              # seconds between checks that the thread is still there
-NATIVE_ACK = 0.05             # seconds a running native has to answer an interrupt itself
-
-
-def stack_for(limit: int) -> int:
-    """Stack bytes the evaluation thread needs for depth `limit`."""
-    return BASE_STACK + limit * BYTES_PER_LEVEL
-
-
-def levels_in(stack: int) -> int:
-    """The deepest recursion limit a stack of `stack` bytes holds."""
-    return max(1, (stack - BASE_STACK) // BYTES_PER_LEVEL)
-
-
-class EvalThread:
-    """A thread running `target` (a bare _thread thread: nothing waits for it
-    at exit, as for a daemon thread); `ident` is its id once started."""
-    __slots__ = ('target', 'ident', 'alive')
-
-    def __init__(self, target):
-        self.target = target
-        self.ident = None
-        self.alive = False
-
-    def start(self) -> None:
-        """Start the thread (stack_size as set); raises if it cannot."""
-        self.alive = True
-        try:
-            self.ident = start_new_thread(self._main, ())
-        except BaseException:
-            self.alive = False
-            raise
-
-    def _main(self) -> None:
-        try:
-            self.target()
-        finally:
-            self.alive = False
-
-    def is_alive(self) -> bool:
-        """Whether the target is still running."""
-        return self.alive
-
-
-def address_space_left() -> int | None:
-    """Bytes this process may still map under its address-space limit
-    (`ulimit -v`), or None when there is no limit or it cannot be read (read
-    as UTF-8, the codec start-up has loaded already)."""
-    try:
-        with open('/proc/self/limits', encoding='utf-8') as fh:
-            soft = next(line for line in fh if line.startswith('Max address space')).split()[3]
-        if soft == 'unlimited':
-            return None
-        with open('/proc/self/status', encoding='utf-8') as fh:
-            used_kib = next(line for line in fh if line.startswith('VmSize:')).split()[1]
-        return int(soft) - (int(used_kib) << 10)
-    except (OSError, StopIteration, IndexError, ValueError):
-        return None
-
-
-def stack_within(want: int, levels: int, left: int | None = None) -> int:
-    """The stack to ask for: `want`, or with `left` bytes of address space
-    (default: what the limit leaves) no more than leaves the heap room for
-    `levels` of plain recursion, and never less than FLOOR_LEVELS' worth."""
-    if left is None:
-        left = address_space_left()
-        if left is None:
-            return want
-    room = left - HEAP_BASE - levels * HEAP_PER_LEVEL
-    return min(want, max(room, stack_for(FLOOR_LEVELS)))
-
-
-def start_thread(target, want: int) -> tuple:
-    """A started thread with a stack of `want` bytes, or the largest smaller
-    one (halving) the address space allows; (thread, its stack)."""
-    size = want
-    while True:
-        old = stack_size()
-        try:
-            stack_size(size)
-            thread = EvalThread(target)
-            thread.start()
-            return thread, size
-        except (RuntimeError, MemoryError, ValueError) as e:
-            if size // 2 < MIN_STACK:
-                raise EvalError('cannot start the evaluation thread with a %d MiB stack: %s'
-                                % (size >> 20, e)) from None
-            size //= 2
-        finally:
-            stack_size(old)
-# ── Room on the frame stack ──────────────────────────────────────────────
-# CPython (3.11+) keeps Python frames in 16 KiB chunks and frees a chunk as
-# soon as the first frame in it returns, so recursion that oscillates across a
-# chunk boundary maps and unmaps memory on every crossing: the same program
-# runs 3-5x slower depending only on how deep it was called (issue 13's
-# cliff). The worker's loop therefore runs under one frame that declares a
-# value stack of ROOMY_SLOTS slots: the chunk made for it is 16 MiB, and the
-# 8 MiB left after it holds some ten thousand nested compiled calls without a
-# boundary (past it, every 16 KiB chunk going down is mapped and faulted in
-# afresh: a merge of two 5000-element lists, recursing 10,000 deep, ran 40%
-# slower than at 1 MiB). Pages that are never touched cost no memory.
-ROOMY_SLOTS = (1 << 20) - 900
-
-
-def _call_in_frame(fn):
-    """fn(), called from this frame (which roomy() enlarges)."""
-    return fn()
-
-
-def roomy(fn):
-    """fn() called under a frame with a large declared stack (see above)."""
-    code = _call_in_frame.__code__
-    big = type(_call_in_frame)(code.replace(co_stacksize=ROOMY_SLOTS), globals())
-    return big(fn)
-
-
-class Mailbox:
-    """A first-in first-out queue of jobs for one consumer thread, on a bare
-    lock (the _queue module's load costs start-up time)."""
-    __slots__ = ('items', 'wake')
-
-    def __init__(self):
-        self.items = []
-        self.wake = allocate_lock()      # released by put when the consumer may have to wake up
-        self.wake.acquire()
-
-    def put(self, item) -> None:
-        """Add `item` and wake the consumer (even if Ctrl-C lands in between)."""
-        try:
-            self.items.append(item)
-        finally:
-            try:
-                self.wake.release()
-            except RuntimeError:         # released already: the consumer will look again
-                pass
-
-    def get(self):
-        """The oldest item, waiting for one if there is none. (Taken by
-        subscript, not by a call: an interrupt, which lands only after a
-        call, cannot come between taking it and returning it.)"""
-        items = self.items
-        while not items:
-            self.wake.acquire()
-        item = items[0]
-        del items[0]
-        return item
-
-
-def _quiet_about_memory(hook):
-    """An unraisable-exception hook that drops running out of memory (a
-    generator or finalizer failing while the job that filled memory unwinds:
-    the job reports it) and hands everything else to `hook`."""
-    def unraisable(info):
-        if not is_out_of_memory(info.exc_value or MemoryError()):
-            hook(info)
-    unraisable.quiet_about_memory = True
-    return unraisable
-
 
 class Worker:
     """Runs callables on one long-lived big-stack thread, one at a time."""
 
     def __init__(self, depth_limit: int):
         if not getattr(sys.unraisablehook, 'quiet_about_memory', False):
-            sys.unraisablehook = _quiet_about_memory(sys.unraisablehook)
+            sys.unraisablehook = quiet_about_memory(sys.unraisablehook)
         self.jobs = Mailbox()
-        self.running = False
-        self.interrupts = 0
+        self.running = False         # worker thread: True while a job's fn runs
+        self.interrupts = 0          # interrupts served in the running job (its waiter counts them)
         self.job = 0                 # counts jobs, so a late interrupt cannot reach the next one
+        self.requests = []           # one entry per interrupt request ever posted (append is atomic)
+        self.waits = []              # the wake locks of the calls waiting now (innermost last)
+        self.sigint_was = _signal.default_int_handler    # the SIGINT handler ours replaced
+        self.quiet_until = 0.0       # monotonic time until which a SIGINT outside a call is dropped
         self.threading_seen = False  # whether threading was loaded when a job last ended
-        self.upcalls = []            # [fn, outcome, state, job's done lock]: for the waiting caller to run (upcall)
+        self.upcalls = []            # [fn, outcome, state, job's done lock]: for the waiting caller (upcall)
         self.waking = None           # the running job's `done` lock (upcall releases it)
         self.thread, self.stack = start_thread(lambda: roomy(self._loop),
                                                stack_within(stack_for(depth_limit), depth_limit))
@@ -238,6 +87,8 @@ class Worker:
         if self.stack >= stack_for(depth_limit):
             return None
         return levels_in(self.stack)
+
+    # ── The worker thread ──
 
     def _loop(self):
         while True:
@@ -260,10 +111,7 @@ class Worker:
                 try:
                     if not box:
                         box.append(outcome)
-                    try:
-                        done.release()
-                    except RuntimeError:     # released already: an interrupt landed just after
-                        pass
+                    _release(done)
                     handed = True
                 except (KeyboardInterrupt, Abort, _Late):
                     pass
@@ -303,15 +151,9 @@ class Worker:
                 outcome = (False, KeyboardInterrupt())
         except MemoryError:
             outcome = None
-        if outcome is None:
-            outcome = _FAILED
-        elif not outcome[0] and _out_of_memory(outcome[1]):
-            outcome = (False, _release(outcome[1]))
-        else:
-            if not outcome[0]:
-                _drop_tracebacks(outcome[1])
-            hold_reserve()           # again, if the job gave back what an earlier one filled
-        return outcome
+        return _settled(outcome)
+
+    # ── The waiting caller ──
 
     def call(self, fn, *args):
         """fn(*args) on the worker thread; Ctrl-C meanwhile interrupts it.
@@ -319,32 +161,74 @@ class Worker:
         if get_ident() == self.thread.ident:
             return fn(*args)
         box: list = []
-        done = allocate_lock()       # held until the worker has put the outcome in box
+        done = allocate_lock()       # released to wake this caller: outcome, upcall or interrupt
         done.acquire()
-        self.jobs.put((fn, args, box, done))
-        while True:
-            try:
-                woken = done.acquire(True, ALIVE_POLL)
-                if woken and box:
-                    break
-                request = self._pending()
-                if request is not None:
-                    self._answer(request)
-                    continue
-                if not woken and not self.thread.is_alive():
-                    raise EvalError('internal error: the evaluation thread stopped')
-            except KeyboardInterrupt:
-                self.interrupt()
+        waiter = _Waiter(self, box, done)
+        try:
+            self.waits.append(done)
+            waiter.taken = self._take_sigint()
+            self.jobs.put((fn, args, box, done))
+            waiter.wait()
+        finally:
+            if done in self.waits:
+                self.waits.remove(done)
+            if len(self.requests) > waiter.first:
+                self.quiet_until = time.monotonic() + STORM_TAIL     # SIGINT stays ours for the tail
+            else:
+                _give_back_sigint(waiter.taken)
         if not self.threading_seen and 'threading' in sys.modules:
             self.threading_seen = True
-            _not_waited_for_at_exit(self.thread.ident)
+            not_waited_for_at_exit(self.thread.ident)
         ok, value = box[0]
+        waiter.box = None
         if ok:
             return value
         try:
             raise value if value is not None else out_of_memory()
         finally:        # no cycle error -> traceback -> this frame -> error (its backtrace holds frames)
-            value = box = None
+            value = box = waiter = None
+
+    def interrupt(self):
+        """Ask the running job to stop (any thread may call this; the waiting
+        caller serves the request: see the module's docstring)."""
+        self.requests.append(None)
+        for wake in tuple(self.waits):
+            _release(wake)
+
+    def _on_sigint(self, signum, frame):
+        """SIGINT's handler once a call on the main thread has taken it: while
+        a call waits, a request, never an exception; in the tail of a storm
+        that interrupted a call (until STORM_TAIL passes without a signal),
+        nothing; else the handler it replaced takes over again and handles
+        this signal."""
+        if self.waits:
+            self.interrupt()
+            return
+        now = time.monotonic()
+        if now < self.quiet_until:
+            self.quiet_until = now + STORM_TAIL
+            return
+        was = self.sigint_was
+        _signal.signal(_signal.SIGINT, was)
+        was(signum, frame)           # raises KeyboardInterrupt
+
+    def _take_sigint(self):
+        """On the main thread, with Python's default SIGINT handler,
+        `interrupt_once` or ours: make ours SIGINT's handler; (ours, the one
+        to give back), or None when it is left alone."""
+        try:
+            was = _signal.getsignal(_signal.SIGINT)
+            if was == self._on_sigint:
+                return self._on_sigint, self.sigint_was
+            if was is not _signal.default_int_handler and was is not interrupt_once:
+                return None
+            self.sigint_was = was
+            _signal.signal(_signal.SIGINT, self._on_sigint)
+        except ValueError:           # not the main thread: its caller's interrupts come by interrupt()
+            return None
+        return self._on_sigint, was
+
+    # ── Upcalls: the job asks the waiting caller to run something ──
 
     def upcall(self, fn):
         """On the worker thread, inside a job: fn() run by the thread waiting
@@ -369,10 +253,7 @@ class Worker:
         while request[2] is not DONE:
             item = None
             try:
-                try:
-                    waking.release()         # (again after a nested job: the caller may be waiting)
-                except RuntimeError:
-                    pass
+                _release(waking)             # (again after a nested job: the caller may be waiting)
                 item = self.jobs.get()
                 if item.__class__ is list:   # an answer's wake-up token
                     continue
@@ -380,10 +261,7 @@ class Worker:
                 self.waking = item[3]
                 item[2].append(self._run_job(item[0], item[1]))
                 self.waking, self.running = waking, running     # the job goes on (an interrupt is for it)
-                try:
-                    item[3].release()
-                except RuntimeError:
-                    pass
+                _release(item[3])
             except (KeyboardInterrupt, Abort, _Late) as e:
                 stopped = e if stopped is None or isinstance(stopped, _Late) else stopped
                 if item.__class__ is tuple:  # a nested job the interrupt landed around: never lose it
@@ -391,10 +269,7 @@ class Worker:
                     if not item[2]:
                         self.jobs.items.insert(0, item)     # not run yet: run it next
                     else:
-                        try:
-                            item[3].release()
-                        except RuntimeError:
-                            pass
+                        _release(item[3])
         self.waking, self.running, self.job = waking, running, job + 1 if served else job
         ok, value = request[1]
         if stopped is not None and not isinstance(stopped, _Late):
@@ -407,80 +282,158 @@ class Worker:
         finally:
             value = None
 
-    def _pending(self):
-        """The newest upcall not yet handed back and not being run further up
-        this stack, or None. (Any job's: the worker never gives up waiting
-        for one, and the caller that was to answer it may have been left by
-        an interrupt.)"""
+    def pending_upcall(self, done):
+        """The newest upcall of the job whose caller waits on `done`, not yet
+        handed back and not being run further up this stack, or None. (Only
+        that job's caller answers it: a callback from a thread pool, waiting
+        for a job of its own, must not run another job's Python call.)"""
         for request in reversed(self.upcalls):
-            if request[2] is not RUNNING:
+            if request[3] is done and request[2] is not RUNNING:
                 return request
         return None
 
-    def _answer(self, request) -> None:
-        """Run an upcall's fn here (once) and hand its outcome back: its
-        wake-up token into the mailbox, then out of `upcalls` (a Ctrl-C
-        between the two only means the token is sent again)."""
+    def _answer(self, request, taken):
+        """Run an upcall's fn here (once), with SIGINT as it was outside the
+        call (`taken` by it: the fn may prompt), and hand its outcome back:
+        its wake-up token into the mailbox, then out of `upcalls` (a Ctrl-C
+        between the two only means the token is sent again). What the call
+        now holds of SIGINT."""
         if request[2] is WAITING:
+            undone = None
             try:
                 request[2] = RUNNING
+                undone = _give_back_sigint(taken)
                 request[1] = (True, request[0]())
             except BaseException as e:
                 request[1] = (False, e)
+            finally:
+                if undone is not None:
+                    taken = self._take_sigint()
             request[2] = DONE
         self.jobs.put(request)
         try:
             self.upcalls.remove(request)
         except ValueError:
             pass
+        return taken
 
-    def interrupt(self):
-        """Stop the running job: natives through the flag they poll, Python
-        code by raising KeyboardInterrupt (then Abort) at its next bytecode.
-        The exception is never sent while a grad kernel runs: its matmul
-        callback could lose it (that kernel raises the interrupt on return)."""
-        if not self.running:
-            return
-        import ctypes
+
+class _Waiter:
+    """One call's wait: until the outcome is in `box`, answer upcalls and
+    serve interrupt requests (posted by SIGINT or `Worker.interrupt`)."""
+    __slots__ = ('w', 'box', 'done', 'first', 'served', 'pending', 'deadline', 'taken')
+
+    def __init__(self, w: Worker, box: list, done):
+        self.w = w
+        self.box = box
+        self.done = done
+        self.first = self.served = len(w.requests)   # requests posted before this call are not about it
+        self.pending = None              # the exception to send once it may be
+        self.deadline = None             # until then a running native may answer the first request
+        self.taken = None                # what the call took of SIGINT (Worker._take_sigint)
+
+    def wait(self) -> None:
+        w, box = self.w, self.box
+        while not box:
+            try:
+                request = w.pending_upcall(self.done)
+                if request is not None:
+                    self.taken = w._answer(request, self.taken)
+                    continue
+                busy = self._serve()
+                if box:
+                    break
+                if not self.done.acquire(True, SEND_POLL if busy else ALIVE_POLL) and not busy \
+                        and not w.thread.is_alive():
+                    raise EvalError('internal error: the evaluation thread stopped')
+            except KeyboardInterrupt:    # a SIGINT handler other than ours raised: a request all the same
+                w.interrupt()
+
+    def _mine(self) -> bool:
+        """Whether this call's job is the one running now."""
+        return self.w.running and self.w.waking is self.done
+
+    def _serve(self) -> bool:
+        """Serve new requests and try to send what is pending; whether
+        something is still to do (the caller then polls)."""
+        w = self.w
+        if len(w.requests) > self.served:
+            if not self._mine():
+                return True          # not started yet: served when it starts (ended: dropped with the wait)
+            new = len(w.requests) - self.served
+            self.served += new
+            from .jit import ffi
+            for _ in range(new):
+                w.interrupts += 1
+                ffi.request_stop()
+                if w.interrupts == 1:
+                    self.pending, self.deadline = KeyboardInterrupt, time.monotonic() + NATIVE_ACK
+                else:
+                    self.pending, self.deadline = Abort, None
+        if self.pending is None:
+            return False
+        if not self._mine():
+            self.pending = None      # the job ended: its outcome stands
+            return False
         from .jit import ffi
-        job = self.job
-        self.interrupts += 1
-        exc = KeyboardInterrupt if self.interrupts == 1 else Abort
-        ffi.request_stop()
-        if exc is KeyboardInterrupt and self._answered(job, ffi):
-            return
+        if self.pending is KeyboardInterrupt and ffi.stop_answered():
+            self.pending = None      # a native took it up: its caller raises the interrupt
+            return False
+        if self.deadline is not None and time.monotonic() < self.deadline:
+            return True
+        if self._send(ffi):
+            self.pending = None
+        return self.pending is not None
+
+    def _send(self, ffi) -> bool:
+        """Send the pending exception to the running job, unless a grad
+        kernel runs (then False: tried again). True when settled."""
+        import ctypes
+        w = self.w
         with ffi.kernel_gate:
-            if ffi.in_kernel() or not self.running or self.job != job:
-                return
-            if exc is KeyboardInterrupt:
-                ffi.clear_stop()     # withdrawn: Python code gets the exception
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.thread.ident), ctypes.py_object(exc))
-
-    def _answered(self, job: int, ffi) -> bool:
-        """Whether a native took up the stop request (or the job ended)
-        within NATIVE_ACK."""
-        deadline = time.monotonic() + NATIVE_ACK
-        while True:
-            if ffi.stop_answered() or self.job != job or not self.running:
+            if not self._mine():
                 return True
-            if time.monotonic() >= deadline:
+            if ffi.in_kernel():
                 return False
-            time.sleep(0.001)
+            if self.pending is KeyboardInterrupt:
+                if ffi.stop_answered():
+                    return True      # a native took it up after all
+                ffi.clear_stop()     # withdrawn: Python code gets the exception
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(w.thread.ident),
+                                                       ctypes.py_object(self.pending))
+        return True
 
 
-def _not_waited_for_at_exit(ident: int) -> None:
-    """If the threading module was first imported on thread `ident` (a job
-    needed it), it took that thread for the main one, and before Python 3.13
-    exit would wait for it forever: let exit go on without it, as for a daemon
-    thread."""
-    threading = sys.modules['threading']
-    main = getattr(threading, '_main_thread', None)
-    locks = getattr(threading, '_shutdown_locks', None)
-    if main is None or main.ident != ident or locks is None:
-        return
-    lock = getattr(main, '_tstate_lock', None)
-    with threading._shutdown_locks_lock:
-        locks.discard(lock)
+def _release(lock) -> None:
+    """Release `lock` if it is held (a wake-up: once is enough)."""
+    try:
+        lock.release()
+    except RuntimeError:
+        pass
+
+
+def _give_back_sigint(taken):
+    """Undo `Worker._take_sigint` (`taken`: what it returned) if its handler
+    is still SIGINT's; what was undone, or None."""
+    if taken is None:
+        return None
+    ours, was = taken
+    try:
+        if _signal.getsignal(_signal.SIGINT) != ours:
+            return None
+        _signal.signal(_signal.SIGINT, was)
+    except ValueError:
+        return None
+    return taken
+
+
+def interrupt_once(signum, frame):
+    """A SIGINT handler for a run that ends at its first interrupt (batch
+    mode): KeyboardInterrupt once, and later signals ignored, so a storm of
+    Ctrl-C's cannot break into the report or the exit. A waiting call takes
+    SIGINT over from it as from Python's default handler."""
+    _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
+    raise KeyboardInterrupt
 
 
 WAITING, RUNNING, DONE = 'waiting', 'running', 'done'     # an upcall request's states
@@ -514,6 +467,18 @@ def _drop_pending_interrupt() -> None:
         pass
 
 
+def _settled(outcome):
+    """A job's outcome as handed over: memory given back, tracebacks dropped."""
+    if outcome is None:
+        return _FAILED
+    if not outcome[0] and _out_of_memory(outcome[1]):
+        return (False, _release_memory(outcome[1]))
+    if not outcome[0]:
+        _drop_tracebacks(outcome[1])
+    hold_reserve()           # again, if the job gave back what an earlier one filled
+    return outcome
+
+
 def _out_of_memory(e: BaseException) -> bool:
     """Whether `e` is (or wraps) running out of memory."""
     while e is not None:
@@ -536,7 +501,7 @@ def _drop_tracebacks(e: BaseException) -> None:
         seen += 1
 
 
-def _release(e: BaseException) -> BaseException:
+def _release_memory(e: BaseException) -> BaseException:
     """`e` without the tracebacks and chained errors that keep the memory it
     ran out of alive; a bare MemoryError becomes the rusty error."""
     inner = e

@@ -1,7 +1,7 @@
 """Repeat the interrupt cases of tests/test_native_interrupts.py many times and
 count what went wrong (run by hand; pytest does not collect it):
 
-    python3 tests/stress_interrupts.py [--in-process N] [--batch N] [--repl N]
+    python3 tests/stress_interrupts.py [--in-process N] [--batch N] [--repl N] [--storms N]
 
 - in-process: a session runs a loop that calls a 256×256 graph-compile-grad
   kernel and compares every result with the first (`bad` counts mismatches),
@@ -21,6 +21,13 @@ count what went wrong (run by hand; pytest does not collect it):
 - repl: the REPL (headless, tests/repl_driver.py) gets a real SIGINT during the
   loop, then prints `bad` and a definition. Wrong: a mismatch, a lost
   definition, "Exception ignored".
+
+- storms: the storms of tests/test_interrupt_storms.py (many SIGINTs at random
+  gaps of 0-100 ms), N rounds each: batch runs of a loop, of a loop that
+  catches `interrupted` and of a native; REPL sessions on a terminal; the
+  Jupyter kernel's interrupt_kernel; rustc builds with a fresh cache. Wrong:
+  any failed check of those tests (a hang, a status other than 130, a lost
+  prompt or cell reply, an empty `rustc failed:`, a partial cache entry).
 
 Prints one line per mode and exits 1 if anything was wrong.
 """
@@ -145,11 +152,60 @@ def repl(n: int) -> int:
     return wrong
 
 
+def storms(n: int, cache: str) -> int:
+    """Wrong outcomes over n rounds of each storm of test_interrupt_storms."""
+    import test_interrupt_storms as t
+    rng = random.Random()
+    wrong = 0
+    work = Path(tempfile.mkdtemp(prefix='rusty-storms-'))
+    env = dict(os.environ, RUSTY_CACHE_DIR=cache)
+
+    def check(what, fn):
+        nonlocal wrong
+        try:
+            fn()
+        except (AssertionError, Exception) as e:   # noqa: B014 (report, count, go on)
+            wrong += 1
+            print('  wrong %s: %s' % (what, str(e)[-400:]))
+    for i in range(n):
+        count = rng.randint(1, 15)
+        for program, call in ((t.LOOP, '(loop 0)'), (t.STUBBORN, '(stubborn)'),
+                              (t.STUBBORN_NATIVE, '(stubborn)')):
+            def batch_round():
+                rc, out, err, took = t.batch_storm(program + ' (println "ready") ' + call, rng, max(count, 2),
+                                                   env=env, least=t.least_gap(call))
+                assert rc == 130 and 'interrupted' in err and 'Traceback' not in err, (rc, err[-300:])
+            check('batch %s x%d' % (call, count), batch_round)
+        # from 0.1 s: a SIGINT before Python's own start-up has set its handler kills any Python program
+        check('rustc build', lambda: t.rustc_build_storm(work, rng, rng.randint(1, 4), rng.uniform(0.1, 1.5)))
+    repl_env = dict(env, PYTHONPATH=str(REPO))
+
+    def repl_rounds():
+        child = t.spawn_repl(work, repl_env)
+        try:
+            child.send(t.STUBBORN_NATIVE + '\r')
+            child.expect('rusty>', timeout=120)
+            for call in ('(loop 0)', '(spin 0)', '(stubborn)'):
+                t.repl_storms(child, call, rng, [rng.randint(2, 15) for _ in range(n)])
+        finally:
+            child.close(force=True)
+    check('repl', repl_rounds)
+
+    def kernel_rounds():
+        with t.started_kernel(work / 'prefix', work) as (km, kc):
+            assert t.kernel_reply(kc, kc.execute(t.STUBBORN), 60)['status'] == 'ok'
+            for call in ('(loop 0)', '(stubborn)'):
+                t.kernel_storms(km, kc, call, rng, [rng.randint(2, 15) for _ in range(n)])
+    check('kernel', kernel_rounds)
+    return wrong
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--in-process', type=int, default=200)
     ap.add_argument('--batch', type=int, default=100)
     ap.add_argument('--repl', type=int, default=100)
+    ap.add_argument('--storms', type=int, default=20)
     opts = ap.parse_args()
     cache = tempfile.mkdtemp(prefix='rusty-stress-')
     os.environ['RUSTY_CACHE_DIR'] = cache
@@ -171,6 +227,10 @@ def main() -> int:
     if opts.repl:
         wrong = repl(opts.repl)
         print('repl: %d interrupted sessions, %d wrong' % (opts.repl, wrong))
+        total += wrong
+    if opts.storms:
+        wrong = storms(opts.storms, cache)
+        print('storms: %d rounds of each storm, %d wrong' % (opts.storms, wrong))
         total += wrong
     return 1 if total else 0
 

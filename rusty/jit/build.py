@@ -20,10 +20,13 @@ makes without touching any of those files; the worst outcome is loading a
 library that an older rustc built from the identical source and flags — the
 same program, so still correct.
 
-A compile runs rustc in a temporary folder named with our pid; on Linux rustc
-is killed if we die (PR_SET_PDEATHSIG), and the next compile removes folders
-whose process is gone. rustc exiting 0 without writing the library is a
-`rustc failed` error, not a `cannot write`.
+A compile runs rustc (rusty.jit.rustc: its own process group, killed on
+Ctrl-C) in a temporary folder named with our pid, and the next compile
+removes folders whose process is gone. The entry is published from there
+whole or not at all: an interrupt while publishing takes it back. rustc
+exiting 0 without writing the library is a `rustc failed` error, not a
+`cannot write`. A cached library that is a dangling symbolic link is removed
+and rebuilt, and stderr says so.
 """
 from __future__ import annotations
 
@@ -34,18 +37,14 @@ import shutil
 import sys
 import threading
 
-from rusty.errors import CompileError, os_error_text
+from rusty.errors import Abort, CompileError, os_error_text
 from rusty.jit.cache import cache_dir
-from rusty.jit import cache
+from rusty.jit import cache, rustc
+from rusty.jit.rustc import STDERR_CAP, rustc_stack  # noqa: F401  (part of this module's interface)
 
 FORMAT_VERSION = 'rusty-jit-cache-1'
 BASE_FLAGS = ('--edition', '2021', '-C', 'opt-level=3', '--crate-type', 'cdylib')
 AVX2_FLAGS = ('-C', 'target-feature=+avx,+avx2')
-RUSTC_STACK = 512 << 20    # virtual; ~150 MiB are touched at 8,000 nested levels
-RUSTC_POLL = 0.1           # seconds between the moments an interrupt can stop a rustc run
-STDERR_CAP = 16 << 10      # characters of rustc's standard error a failure message keeps
-LOW_SPACE = 16 << 20       # bytes free below which a failed build is blamed on a full disk
-INTERRUPT_WAIT = 0.5       # seconds a rustc that says it was interrupted waits for the request to arrive
 
 if sys.platform == 'darwin':
     LIB_SUFFIX = '.dylib'
@@ -104,21 +103,9 @@ def rustc_flags() -> tuple:
     return _flags
 
 
-def _failed_to_run(e: OSError) -> CompileError:
-    return CompileError('defrust: failed to run rustc (is it on PATH?): %s' % os_error_text(e))
-
-
 def run_rustc_vv() -> str:
     """The output of `rustc -vV` (runs the process)."""
-    import subprocess
-    try:
-        proc = subprocess.run(['rustc', '-vV'], stdin=subprocess.DEVNULL,
-                              capture_output=True)
-    except OSError as e:
-        raise _failed_to_run(e) from None
-    if proc.returncode != 0:
-        raise CompileError('defrust: rustc failed:\n' + _text(proc.stderr))
-    return _text(proc.stdout)
+    return rustc.version()
 
 
 def toolchain_id() -> str:
@@ -226,10 +213,6 @@ def cache_key(source: str, flags, toolchain: str) -> str:
     return h.hexdigest()
 
 
-def _text(data: bytes) -> str:
-    return data.decode('utf-8', errors='replace')
-
-
 # ── Build ────────────────────────────────────────────────────────────────
 
 def library_path(source: str, base: str) -> str:
@@ -247,7 +230,12 @@ def build_library(source: str, base: str, force: bool = False) -> str:
     path = library_path(source, base)
     if not force and os.path.exists(path):
         return path
+    dangling = os.path.islink(path)     # a link to nowhere: not ours to follow, rebuilt
+    if dangling:
+        cache.remove_entry(path)
     _compile(source, path, force, base)
+    if dangling:
+        _say(DANGLING_NOTE % path)
     return path
 
 
@@ -276,163 +264,40 @@ def _compile(source: str, path: str, replace: bool, base: str) -> None:
                                'with status 0)' % stderr) from None
         except OSError as e:
             raise cache.cannot_write(lib_tmp, e) from None
-        cache.publish(rs_tmp, os.path.join(d, stem + '.rs'), replace)
-        cache.publish(lib_tmp, path, replace)
-        cache.record_digest(path)
+        _publish_entry(rs_tmp, lib_tmp, path, replace)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     cache.evict(d, LIB_SUFFIX, stem)
 
 
+def _publish_entry(rs_tmp: str, lib_tmp: str, path: str, replace: bool) -> None:
+    """Publish the source, the library and its digest. An interrupt landing
+    midway takes back what was published before it goes on, so an entry is
+    whole or absent (a library without its digest would be rebuilt anyway)."""
+    try:
+        cache.publish(rs_tmp, os.path.splitext(path)[0] + '.rs', replace)
+        cache.publish(lib_tmp, path, replace)
+        cache.record_digest(path)
+    except (KeyboardInterrupt, Abort):
+        while True:
+            try:
+                cache.remove_entry(path)
+                break
+            except (KeyboardInterrupt, Abort):
+                continue
+        raise
+
+
 def _run_rustc(src: str, out: str, cwd: str, what: str) -> str:
     """Run rustc; its standard error (with a final newline, or empty) on success."""
     args = ['rustc', *rustc_flags(), '-o', out, src]
-    stale = _stop_requested()       # a request left from before this run is not about it
     for on_start, _ in list(_listeners):
         on_start(what)
     try:
-        status, err = _wait_for_rustc(args, cwd)
-    except OSError as e:
-        raise _failed_to_run(e) from None
+        return rustc.compile_library(args, cwd)
     finally:
         for _, on_end in list(_listeners):
             on_end(what)
-    text = _capped(_text(err).rstrip('\n'))
-    if status != 0:
-        raise _rustc_failure(status, text, cwd, stale)
-    return text + '\n' if text else ''
-
-
-def _wait_for_rustc(args: list, cwd: str) -> tuple:
-    """(exit status, standard error) of rustc run with `args`. It is waited
-    for in short slices, so an interrupt (an asynchronous KeyboardInterrupt)
-    lands within one; rustc is then killed and reaped before it propagates."""
-    import subprocess
-    proc = subprocess.Popen(args, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=_rustc_env(), preexec_fn=_die_with_parent())
-    try:
-        while True:
-            try:
-                _, err = proc.communicate(timeout=RUSTC_POLL)
-                return proc.returncode, err
-            except subprocess.TimeoutExpired:
-                continue
-    except BaseException:
-        proc.kill()
-        proc.wait()
-        raise
-    finally:
-        for f in (proc.stdout, proc.stderr):
-            f.close()
-
-
-# ── Why rustc failed ─────────────────────────────────────────────────────
-
-def _rustc_failure(status: int, text: str, work: str, stale: bool = False) -> BaseException:
-    """What a failed rustc run raises: KeyboardInterrupt when the user
-    interrupted it (Ctrl-C reaches rustc too), the cannot-write error when the
-    disk is full (the linker then dies of odd causes, such as a bus error),
-    else `rustc failed` with its (capped) standard error, or with how it died
-    when it wrote nothing."""
-    if _interrupted(status, text, stale):
-        return KeyboardInterrupt()
-    if _disk_full(work):
-        import errno
-        return cache.cannot_write(work, OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)))
-    if status < 0:
-        import signal
-        try:
-            name = signal.Signals(-status).name
-        except ValueError:
-            name = 'an unknown signal'
-        text = (text + '\n' if text else '') + 'rustc was killed by signal %d (%s)' % (-status, name)
-    elif not text:
-        text = 'rustc exited with status %d and no message' % status
-    return CompileError('defrust: rustc failed:\n' + text)
-
-
-def _interrupted(status: int, text: str, stale: bool = False) -> bool:
-    """Whether rustc stopped because of an interrupt: it died of SIGINT, or
-    the session has been asked to stop since it started (waiting a moment for
-    the request when rustc says it was interrupted: the signal reached rustc
-    first)."""
-    import signal
-    if status in (-signal.SIGINT, 128 + signal.SIGINT):
-        return True
-    if stale:
-        return False
-    import time
-    deadline = time.monotonic() + (INTERRUPT_WAIT if 'interrupt' in text.lower() else 0.0)
-    while True:
-        if _stop_requested():
-            return True
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(0.01)
-
-
-def _stop_requested() -> bool:
-    """Whether an interrupt has asked running code to stop (rusty.jit.ffi's
-    flag, which exists once an interrupt has been sent)."""
-    ffi = sys.modules.get('rusty.jit.ffi')
-    stop = getattr(ffi, '_stop', None)
-    return bool(stop) and stop[0].value != 0
-
-
-def _disk_full(work: str) -> bool:
-    try:
-        st = os.statvfs(work)
-    except (OSError, AttributeError):
-        return False
-    return st.f_bavail * st.f_frsize < LOW_SPACE
-
-
-def _capped(text: str) -> str:
-    """rustc's standard error, cut to STDERR_CAP characters (a linker can dump
-    megabytes, binary ones included)."""
-    if len(text) <= STDERR_CAP:
-        return text
-    return text[:STDERR_CAP] + '\n… (%d more characters of rustc output)' % (len(text) - STDERR_CAP)
-
-
-def _die_with_parent():
-    """A preexec hook asking Linux to kill rustc when this process dies (a
-    killed compile must not leave rustc running); None elsewhere."""
-    if not sys.platform.startswith('linux'):
-        return None
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        prctl = libc.prctl
-    except (OSError, AttributeError):
-        return None
-    PR_SET_PDEATHSIG, SIGKILL = 1, 9
-
-    def hook():
-        prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0)
-    return hook
-
-
-def _rustc_env() -> dict:
-    """rustc's environment: ours, plus a big stack for rustc's threads
-    (unless set), so deeply nested bodies (up to the reader's 8,000 levels)
-    do not overflow its parser. It changes nothing in the output."""
-    env = dict(os.environ)
-    env.setdefault('RUST_MIN_STACK', str(rustc_stack()))
-    return env
-
-
-def rustc_stack() -> int:
-    """RUSTC_STACK, or under a virtual memory limit (ulimit -v) a 32nd of it:
-    rustc gives that stack to each of its threads, and 512 MiB apiece does
-    not fit in 3 GB (rustc panics)."""
-    try:
-        import resource
-        limit = resource.getrlimit(resource.RLIMIT_AS)[0]
-    except (ImportError, OSError, ValueError, AttributeError):
-        return RUSTC_STACK
-    if limit == resource.RLIM_INFINITY or limit <= 0:
-        return RUSTC_STACK
-    return max(8 << 20, min(RUSTC_STACK, limit // 32))
 
 
 # ── Load ─────────────────────────────────────────────────────────────────
@@ -497,6 +362,7 @@ def load_library(path: str) -> Library:
         raise cache.insecure(e.path) from None
 
 
+DANGLING_NOTE = "rusty: rebuilt JIT cache entry '%s': it was a dangling symbolic link\n"
 REBUILT_NOTE = ("rusty: rebuilt JIT cache entry '%s': it was writable by group or others "
                 "(written under a permissive umask by an older rusty), so it was not loaded\n")
 

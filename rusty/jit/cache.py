@@ -2,8 +2,9 @@
 files written with explicit modes, atomic publishing, the digest checked
 before a library is loaded, the size bound, and stale temporary folders.
 
-Safety. The cache directory and every directory above it must be owned by
-the current user or root and not writable by group or others (a sticky
+Safety. The cache directory and every directory above it (where it really
+is, symbolic links resolved, and where each link on the way to it lies) must
+be owned by the current user or root and not writable by group or others (a sticky
 world-writable directory such as /tmp is fine: nobody else can rename or
 delete what is ours in it). Files rusty writes get their mode set explicitly
 (0600, libraries 0700), whatever the umask, so a umask of 002 no longer makes
@@ -117,8 +118,24 @@ def secure_parent(st) -> bool:
 
 
 def check_parents(d: str) -> None:
-    """Raise the insecure error naming the first unsafe directory above `d`."""
-    p = os.path.dirname(d)
+    """Raise the insecure error naming the first unsafe directory above `d`,
+    symbolic links resolved: the directories above where `d` really is, and
+    those holding each link on the way (whoever may write there may swap the
+    link)."""
+    real = os.path.realpath(d)
+    _check_chain(os.path.dirname(real))
+    p = d
+    while True:
+        up = os.path.dirname(p)
+        if up == p:
+            return
+        if os.path.islink(p):
+            _check_chain(os.path.realpath(up))
+        p = up
+
+
+def _check_chain(p: str) -> None:
+    """Raise the insecure error unless `p` and every directory above it is safe."""
     while True:
         try:
             st = os.stat(p)
@@ -202,6 +219,9 @@ def record_digest(lib_path: str) -> None:
     try:
         with open(lib_path, 'rb') as f:
             text = hashlib.sha256(f.read()).hexdigest() + '\n'
+    except OSError as e:
+        raise CompileError('defrust: failed to load %s: %s' % (lib_path, os_error_text(e))) from None
+    try:
         write_atomically(os.path.dirname(lib_path), digest_path(lib_path), text.encode('ascii'))
     except OSError as e:
         raise cannot_write(digest_path(lib_path), e) from None

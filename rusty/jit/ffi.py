@@ -12,12 +12,16 @@ out and records that in a thread-local flag, which the library exports as
 `rustyjit_take_tripped() -> i32` (read-and-clear). Only a NaN result costs the
 extra call to read it.
 
-Interrupts: every defrust library is bound at load to one process-wide flag
-(`stop_flag`, `rustyjit_bind_stop`) that generated code reads on every call.
-The evaluation thread's Ctrl-C sets it (`request_stop`); a native that sees it
-returns at once, marks the flag seen (2) and the caller raises
-KeyboardInterrupt, which the evaluator reports as `interrupted`. Each job
-starts with the flag clear (`clear_stop`).
+Interrupts (docs/architecture.md, "The interrupt protocol"): every defrust
+library is bound at load to one process-wide flag (`stop_flag`,
+`rustyjit_bind_stop`) that generated code reads on every call. Its states:
+STOP_NONE (0: a job starts with it, `clear_stop`), STOP_ASKED (1: the waiting
+caller's `request_stop`), STOP_SEEN (2: written by native code that stopped)
+and STOP_RAISED (3: the native's Python caller raised KeyboardInterrupt,
+`take_stop`; natives run again). A native that sees 1 returns at once and
+writes 2, and its caller raises KeyboardInterrupt, which the evaluator reports
+as `interrupted`. `kernel_gate` and `kernel_calls` keep asynchronous
+exceptions out of grad kernels and trainers while they run.
 
 `lib` is any object with `symbol(name)` returning a ctypes function object
 (rusty.jit.build.Library).

@@ -193,7 +193,8 @@ STEPS = {
 
 # the special forms with no simpler equivalent: ,expand says so
 PRIMITIVE = ('if', 'begin', 'lambda', 'quote', 'set!', 'set', 'match', 'try-catch', 'quasiquote', 'unquote',
-             'unquote-splicing', 'eval', 'defmacro', 'define-macro', 'load', 'load-relative', 'defrust', 'defrust*')
+             'unquote-splicing', 'eval', 'defmacro', 'define-macro', 'load', 'load-relative', 'defrust', 'defrust*',
+             'import', '.')
 
 
 def one_step(form):

@@ -8,6 +8,7 @@ prompt itself (prompt_toolkit) runs only between evaluations.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -231,7 +232,8 @@ class Repl:
         self.fresh_line()
         self.out.flush()
         try:
-            text = self.prompt.prompt()
+            with _sigint_ignored_while_prompting():
+                text = self.prompt.prompt(handle_sigint=False)
         except (KeyboardInterrupt, CancelledError):
             return None             # Ctrl-C at the prompt: the buffer is gone (prompt_toolkit's own
                                     # loop may report a SIGINT at the wrong moment as its cancellation)
@@ -495,3 +497,24 @@ def default_history_file() -> str | None:
     except OSError:
         return None
     return os.path.join(directory, 'history')
+
+
+@contextlib.contextmanager
+def _sigint_ignored_while_prompting():
+    """SIGINT ignored while the prompt runs (the handler it found after). At
+    the prompt the terminal is in raw mode and Ctrl-C is a key; a signal can
+    come only from the tail of a storm of Ctrl-C's that stopped an
+    evaluation, in the moment before raw mode, and raised inside
+    prompt_toolkit's event loop (or ran its handler after the prompt had
+    ended), where asyncio printed a traceback."""
+    import signal
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:                  # not the main thread: nothing to do
+        yield
+        return
+    try:
+        yield
+    finally:
+        if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+            signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
