@@ -10,11 +10,13 @@ reference.
 RUSTY_SPECIALIZE=0 (or RUSTY_COMPILE=0) leaves the hook out: the reference
 evaluator alone."""
 import os
+from functools import partial
 from _weakref import ref
 from sys import getrefcount
 from time import perf_counter
 
 from ..errors import RESERVE
+from ..resolve import MISSING
 from ..values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, Vector, cons
 from . import support
 from .support import SELF_CALL
@@ -69,11 +71,13 @@ def namespace() -> dict:
 class Compiled:
     """A lowered lambda: the code of its function (named `name`), the
     globals every value's copy starts from, and the cells its code assumes
-    the values of (lower.Lowering.ok)."""
-    __slots__ = ('code', 'globals', 'name', 'assumed', 'leaf')
+    the values of (lower.Lowering.ok), and the globals it calls as no macro
+    (`heads`: Deopt watches them)."""
+    __slots__ = ('code', 'globals', 'name', 'assumed', 'leaf', 'heads')
 
-    def __init__(self, code, globals_, name, assumed, leaf=False):
+    def __init__(self, code, globals_, name, assumed, leaf=False, heads=()):
         self.code, self.globals, self.name, self.assumed, self.leaf = code, globals_, name, assumed, leaf
+        self.heads = heads
 
 
 def door_from_env():
@@ -94,48 +98,107 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
     """lambda_maker's `make`, wrapped: the values it makes run compiled code
     once `after` calls of any of them have run the reference's body `code()`
     (a lambda called once is not worth compiling), or the reference's when
-    lowering refuses."""
+    lowering refuses. A value whose compiled code a redefinition makes wrong
+    (Deopt) is armed again: back on the reference, compiled anew later."""
     state = []                         # [] not tried; [None] the reference; [Compiled]
     calls = [after]
 
-    def make_compiled(f):
-        lam = make(f)
-        if state and state[0] is None:
-            return lam
-        reference = lam.code
-
+    def arm(lam):
+        """Give lam the code that runs the reference until the lambda is hot, then links it."""
         def first_call(fr):
             if not state:
                 if calls[0] > 0:
                     calls[0] -= 1
                     return code()(fr)
-                state.append(lowered(params, rest, body, lscope, span, unit, name))
+                state.append(lowered(params, rest, body, lscope, span, unit, name, retry))
             if state[0] is None:
-                lam.code = reference
+                lam.code = code()
+            elif state[0].__class__ is Refused:
+                return code()(fr)       # (until the macro it calls changes: Refused)
             else:
-                link(state[0], lam, f, unit)
+                link(state[0], lam, lam.env, unit, disarm)
             if session_namespace(unit.depth)['PROF'] is not None:
                 return code()(fr)       # a profiler's stand-in counts this call: compiled code would count it again
             return lam.code(fr)
         lam.code = first_call
+        lam.direct = lam.leaf = None
+
+    def disarm(lam, compiled):
+        """lam's compiled code is wrong from now on: forget it (if still the lambda's) and arm lam again."""
+        if state and state[0] is compiled:
+            del state[:]
+            calls[0] = after
+        arm(lam)
+
+    def retry(refusal):
+        """The macro that kept the lambda on the reference changed: lower it again at its next call."""
+        if state and state[0] is refusal:
+            del state[:]
+
+    def make_compiled(f):
+        lam = make(f)
+        if state and state[0] is None:
+            return lam
+        arm(lam)
         return lam
     return make_compiled
 
 
-def lowered(params, rest, body, lscope, span, unit, name):
-    """The Compiled lambda, or None when it stays on the reference."""
+class Deopt:
+    """Watches, for one linked lambda value, a global its compiled code calls
+    as no macro (Cell.trip calls it before the value changes): when the
+    global becomes a macro (or stops being one, or turns dyn), the value's
+    compiled code is dropped (`disarm`) and it runs the reference again,
+    which expands the macro in its own frames."""
+    __slots__ = ('compiled', 'disarm', 'fn', '__weakref__')
+
+    def __init__(self, compiled, disarm, fn):
+        self.compiled, self.disarm, self.fn = compiled, disarm, ref(fn)     # (fn's globals hold this)
+
+    def __call__(self, cell, new):
+        if new is not MISSING and (new.__class__ is Macro) == cell.holds_macro():
+            cell.watched_by(ref(self))          # (trip emptied the list)
+            return
+        fn = self.fn()
+        if fn is None:
+            return
+        g = fn.__globals__
+        g['OK'] = False
+        lam, code = g['SELF'], g['SELF'].code
+        if code.__class__ is partial and code.args[0] is fn:       # (still the value's code: support.adapter)
+            self.disarm(lam, self.compiled)
+
+
+class Refused:
+    """A lambda left on the reference because it calls the macro in `cell`:
+    watching the cell, it has the lambda lowered again once that changes."""
+    __slots__ = ('retry', '__weakref__')
+
+    def __init__(self, cell, retry):
+        self.retry = retry
+        cell.watched_by(ref(self))
+
+    def __call__(self, cell, new):
+        self.retry(self)
+
+
+def lowered(params, rest, body, lscope, span, unit, name, retry=None):
+    """The Compiled lambda, None when it stays on the reference, or Refused
+    while a macro it calls keeps it there."""
     from .lower import Unsupported, _MakerSpec, lower
     try:
-        mod, consts, table, assumed, pyname, leaf = lower(unit, params, rest, body, lscope, span, name)
+        mod, consts, table, assumed, pyname, leaf, heads = lower(unit, params, rest, body, lscope, span, name)
         code = compile(mod, FILENAME, 'exec', dont_inherit=True)
-    except Unsupported:
+    except Unsupported as e:
+        if e.cell is not None and retry is not None:
+            return Refused(e.cell, retry)
         return None
     except (RecursionError, SyntaxError, ValueError):     # past what Python compiles (nesting)
         return None
     consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth, c.extra)
               if c.__class__ is _MakerSpec else c for c in consts]
     fcode = next(c for c in code.co_consts if c.__class__ is code.__class__ and c.co_name == pyname)
-    return Compiled(fcode, module_globals(consts, unit.depth, table, unit.genv), pyname, assumed, leaf)
+    return Compiled(fcode, module_globals(consts, unit.depth, table, unit.genv), pyname, assumed, leaf, heads)
 
 
 def module_globals(consts, D, table, genv) -> dict:
@@ -154,7 +217,7 @@ def module_globals(consts, D, table, genv) -> dict:
 _Function = type(session_namespace)
 
 
-def link(c: Compiled, lam, env, unit) -> None:
+def link(c: Compiled, lam, env, unit, disarm=None) -> None:
     """Make lam run c: a function of its own, whose globals add to c's its
     lambda value SELF, the frame E around it and OK, true while the cells
     c's code assumes hold their values (each watched: a change clears OK for
@@ -174,6 +237,11 @@ def link(c: Compiled, lam, env, unit) -> None:
     if ok:
         mine = ref(fn)
         for cell, _ in c.assumed:
+            cell.watched_by(mine)
+    if disarm is not None and c.heads:
+        g['DEOPT'] = watcher = Deopt(c, disarm, fn)       # (kept alive by the function's globals)
+        mine = ref(watcher)
+        for cell in c.heads:
             cell.watched_by(mine)
     D = unit.depth
     lam.direct = fn if lam.fast >= 0 else None
