@@ -49,6 +49,10 @@ def expr(rng, depth: int, callees=()) -> str:
         return '(let ((y %s)) %s)' % (expr(rng, depth - 1, callees), expr(rng, depth - 1, callees))
     if r < 0.9:
         return '(begin %s %s)' % (expr(rng, depth - 1, callees), rng.choice(LOCALS))
+    if r < 0.92:
+        return '(do ((i 0 (+ i 1)) (x %s %s)) ((= i 2) x) %s)' % (expr(rng, depth - 1, callees),
+                                                             expr(rng, depth - 1, callees),
+                                                             expr(rng, depth - 1, callees))
     if r < 0.95:
         return '(let loop ((i 0) (x %s)) (if (< i 2) (loop (+ i 1) %s) x))' % (expr(rng, depth - 1, callees),
                                                                             expr(rng, depth - 1, callees))
@@ -99,7 +103,7 @@ def run(text: str, fast: bool):
     return status, out.getvalue(), err.getvalue()
 
 
-def differences(n: int, seed: int, show: int = 3) -> int:
+def differences(n: int, seed: int, show: int = 3, progress: int = 0) -> int:
     """How many of n generated programs the two paths disagree on (the first few printed)."""
     rng = random.Random(seed)
     bad = 0
@@ -110,6 +114,8 @@ def differences(n: int, seed: int, show: int = 3) -> int:
             bad += 1
             if bad <= show:
                 print('--- program %d differs:\n%s\nreference: %r\nfast:      %r' % (i, text, ref, fast))
+        if progress and (i + 1) % progress == 0:
+            print('%d programs, %d differences so far' % (i + 1, bad), flush=True)
     return bad
 
 
@@ -118,7 +124,7 @@ def main(argv=None) -> int:
     ap.add_argument('-n', type=int, default=1000)
     ap.add_argument('--seed', type=int, default=1)
     a = ap.parse_args(argv)
-    bad = differences(a.n, a.seed)
+    bad = differences(a.n, a.seed, progress=500)
     print('%d programs, %d differences' % (a.n, bad))
     return 1 if bad else 0
 

@@ -102,6 +102,16 @@ FIXED = [
     "(define (h a) a) (define (u) (h undefined-name)) (defmacro h (a) `(quote ,a)) (u)",
     "(define (f p) (let* ((p (+ p 1)) (q (* p 2))) (+ p q))) (list (f 10) (f 2.5))",
     "(define (f max) (+ max 1)) (define (g do) (+ do 1)) (list (f 9) (g 1))",
+    # do loops (compile/loops.py): closures see the variables change, set! of one, steps all computed first,
+    # an empty result, a tail call in the result, an error in the body and in a step
+    "(define (f n) (do ((i 0 (+ i 1)) (acc '() (cons i acc))) ((= i n) acc))) (show (list (f 5) (f 0)))",
+    "(define (g n) (let ((fs '())) (do ((i 0 (+ i 1))) ((= i n) (map (lambda (h) (h)) fs))"
+    " (set! fs (cons (lambda () i) fs))))) (show (g 3))",
+    "(define (h n) (do ((i 0 (+ i 1)) (s 0 (+ s i)) (p 1 i)) ((>= i n) (list s p)) (set! i (+ i 1)))) (show (h 10))",
+    "(define (k n) (do ((i 0 (+ i 1))) ((= i n)))) (show (k 3))",
+    "(define (w x) (list x)) (define (t n) (do ((i 0 (+ i 1))) ((= i n) (w i)))) (show (t 4))",
+    "(define (e n) (do ((i 0 (+ i 1))) ((= i n) 'done) (if (= i 3) (car i) i))) (e 5)",
+    "(define (e2 n) (do ((i 0 (if (= i 2) (car i) (+ i 1)))) ((= i n) 'done))) (e2 5)",
     # a deep non-tail chain failing at the bottom (backtrace elision)
     '(define (d n) (if (= n 0) (car n) (+ 1 (d (- n 1))))) (d 30)',
 ]

@@ -10,7 +10,7 @@ reference.
 RUSTY_SPECIALIZE=0 (or RUSTY_COMPILE=0) leaves the hook out: the reference
 evaluator alone."""
 import os
-from functools import partial
+from _functools import partial     # (the C module: functools imports collections)
 from _weakref import ref
 from sys import getrefcount
 from time import perf_counter
@@ -80,37 +80,110 @@ class Compiled:
         self.heads = heads
 
 
+# Tiering up by hotness. Unless RUSTY_COMPILE_CALLS fixes a number of calls,
+# a lambda is lowered once its values have spent PAYBACK times its estimated
+# compile cost running the reference's body (a named let's or do's loop counts
+# every iteration: each is a call of its lambda). Compiling then adds at most
+# 1/PAYBACK to what running the lambda on the reference cost (a script never
+# runs much slower than with RUSTY_SPECIALIZE=0); the estimate is the body's
+# size (at least MIN_FORMS) times the compile seconds per form measured so far
+# in this process (STATS), starting from PER_FORM.
+PAYBACK = 7.0
+PER_FORM = 1e-3
+MIN_FORMS = 20          # (a small lambda costs about what one of 20 forms does: the fixed part)
+
+
+class Stats:
+    """What the compiler did in this process, for `--stats` and the estimate."""
+    __slots__ = ('compiled', 'seconds', 'forms', 'loaded', 'refused', 'deopts')
+
+    def __init__(self):
+        self.compiled = self.loaded = self.refused = self.deopts = self.forms = 0
+        self.seconds = 0.0
+
+    def per_form(self) -> float:
+        """Compile seconds per form of the lambdas compiled so far (PER_FORM before any)."""
+        return self.seconds / self.forms if self.compiled and self.forms else PER_FORM
+
+    def line(self) -> str:
+        return ('stats: %d lambda%s compiled (%.3f s), %d left on the reference, %d deoptimised'
+                % (self.compiled, '' if self.compiled == 1 else 's', self.seconds, self.refused, self.deopts))
+
+
+STATS = Stats()
+HOT = object()          # (compile_lambda's hot: the lambda is hot)
+
+
 def door_from_env():
-    """The session's hook: `compile_lambda` with RUSTY_COMPILE_CALLS (calls a
-    lambda makes on the reference before it is compiled; default 1, so a
-    lambda called once costs no compile; 0: compile on the first call)."""
+    """The session's hook: `compile_lambda`, tiering up by time spent
+    (PAYBACK), or after RUSTY_COMPILE_CALLS calls on the reference when that
+    is set (0: compile on the first call)."""
     try:
-        calls = max(0, int(os.environ.get('RUSTY_COMPILE_CALLS', '1')))
-    except ValueError:
-        calls = 1
+        calls = max(0, int(os.environ['RUSTY_COMPILE_CALLS']))
+    except (KeyError, ValueError):
+        calls = None
 
     def door(make, code, params, rest, body, lscope, extra, span, unit, name):
         return compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, name, calls)
     return door
 
 
+def _forms(x, limit=4000) -> int:
+    """The number of forms in body x, counted up to limit."""
+    n, todo = 0, [x]
+    while todo and n < limit:
+        y = todo.pop()
+        n += 1
+        if y.__class__ is List and y is not EMPTY:
+            todo.extend(y)
+    return n
+
+
 def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, name, after=1):
-    """lambda_maker's `make`, wrapped: the values it makes run compiled code
-    once `after` calls of any of them have run the reference's body `code()`
-    (a lambda called once is not worth compiling), or the reference's when
-    lowering refuses. A value whose compiled code a redefinition makes wrong
-    (Deopt) is armed again: back on the reference, compiled anew later."""
+    """lambda_maker's `make`, wrapped: the values it makes run the
+    reference's body `code()` until the lambda is hot (`after` calls of any
+    of them; None: the time PAYBACK says), then compiled code, or the
+    reference's when lowering refuses. A value whose compiled code a
+    redefinition makes wrong (Deopt) is armed again: back on the reference,
+    compiled anew later."""
     state = []                         # [] not tried; [None] the reference; [Compiled]
     calls = [after]
+    spent = [0.0, -1.0]                # seconds on the reference, the budget (-1: not yet estimated)
+
+    def hot(fr):
+        """Run the reference's body on frame fr, or HOT once the lambda is."""
+        if spent[0] < spent[1]:                 # (the common case first: warming up)
+            t = perf_counter()
+            r = code()(fr)
+            spent[0] += perf_counter() - t
+            return r
+        if after is not None:
+            if calls[0] > 0:
+                calls[0] -= 1
+                return code()(fr)
+            return HOT
+        if spent[1] < 0:
+            spent[1] = PAYBACK * max(MIN_FORMS, _forms(body)) * STATS.per_form()
+            return hot(fr)
+        return HOT
 
     def arm(lam):
         """Give lam the code that runs the reference until the lambda is hot, then links it."""
         def first_call(fr):
             if not state:
-                if calls[0] > 0:
-                    calls[0] -= 1
-                    return code()(fr)
+                r = hot(fr)
+                if r is not HOT:
+                    return r
+                t = perf_counter()
                 state.append(lowered(params, rest, body, lscope, span, unit, name, retry))
+                t = perf_counter() - t
+                STATS.seconds += t
+                _not_own_time(unit, t)
+                if state[0].__class__ is Compiled:
+                    STATS.compiled += 1
+                    STATS.forms += max(MIN_FORMS, _forms(body))
+                else:
+                    STATS.refused += 1
             if state[0] is None:
                 lam.code = code()
             elif state[0].__class__ is Refused:
@@ -128,12 +201,16 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
         if state and state[0] is compiled:
             del state[:]
             calls[0] = after
+            spent[0] = 0.0
+            STATS.deopts += 1
         arm(lam)
 
     def retry(refusal):
         """The macro that kept the lambda on the reference changed: lower it again at its next call."""
         if state and state[0] is refusal:
             del state[:]
+            calls[0] = after
+            spent[0] = 0.0
 
     def make_compiled(f):
         lam = make(f)
@@ -142,6 +219,13 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
         arm(lam)
         return lam
     return make_compiled
+
+
+def _not_own_time(unit, seconds) -> None:
+    """Keep `seconds` of compiling out of the own time of the profiled call it happened in."""
+    profiling = getattr(unit.interp, 'profiling', None)
+    if profiling is not None:
+        profiling.profiler.inner += seconds
 
 
 class Deopt:

@@ -23,17 +23,14 @@ from ..eval import SPECIALS, sub_span
 from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..syntax import problem
 from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, cons, make_list, sym
-from . import counting, guards, kinds, trmc, walks
+from . import counting, guards, kinds, loops, trmc, walks
+from .nodes import Unsupported
 from .nodes import (L, S, assign, attr, attr_store, call, children, const, is_, is_not, is_temp, name, statements,
                     store, walk)
 from .inline import INT_CLOSED, PAIR_ONLY, _is_not, inline_spec, library_spec
 from .hoist import hoist
 
 
-class Unsupported(Exception):
-    """A form this compiler leaves to the reference evaluator (`cell`: the
-    global whose macro it calls, when that is the reason)."""
-    cell = None
 
 
 # Globals whose callers stay on the reference: `breakpoint` finds its
@@ -1469,6 +1466,7 @@ FORMS = {
     'or': Lowering.f_or, 'when': Lowering.f_when, 'unless': Lowering.f_unless, 'cond': Lowering.f_cond,
     'set!': Lowering.f_set, 'lambda': Lowering.f_lambda, 'fn': Lowering.f_lambda, 'λ': Lowering.f_lambda,
     'define': Lowering.f_define, 'def': Lowering.f_def, 'let': Lowering.f_let, 'let*': Lowering.f_let_star, 'letrec': Lowering.f_letrec, 'letrec*': Lowering.f_letrec,
+    'do': loops.f_do,
 }
 
 
