@@ -25,22 +25,20 @@ def test_a_builtin_turned_macro_and_back():
     assert run(text, True) == run(text, False) == (0, '(1)\n(2)\nset\n(4)\n(5)\n', '')
 
 
-def test_a_deoptimised_lambda_compiles_again():
+def test_a_deoptimised_lambda_compiles_again(monkeypatch):
     from rusty.runtime import Session
-    os.environ['RUSTY_COMPILE_CALLS'] = '0'
-    try:
-        s = Session()
-        s.run('(define (g a) (+ a 1)) (define (f x) (g x)) (f 1) (f 2)')
-        f = s.run('f')
-        assert f.direct is not None                 # compiled
-        s.run('(defmacro g (a) `(* ,a 10))')
-        assert f.direct is None                     # back on the reference
-        assert s.run('(f 3)') == 30
-        s.run('(define (g a) (- a 1))')
-        assert s.run('(f 3)') == 2 and s.run('(f 4)') == 3
-        assert f.direct is not None                 # compiled anew
-    finally:
-        del os.environ['RUSTY_COMPILE_CALLS']
+    monkeypatch.setenv('RUSTY_SPECIALIZE', '1')
+    monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
+    s = Session()
+    s.run('(define (g a) (+ a 1)) (define (f x) (g x)) (f 1) (f 2)')
+    f = s.run('f')
+    assert f.direct is not None                 # compiled
+    s.run('(defmacro g (a) `(* ,a 10))')
+    assert f.direct is None                     # back on the reference
+    assert s.run('(f 3)') == 30
+    s.run('(define (g a) (- a 1))')
+    assert s.run('(f 3)') == 2 and s.run('(f 4)') == 3
+    assert f.direct is not None                 # compiled anew
 
 
 def test_generated_redefinitions_agree():
