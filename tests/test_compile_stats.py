@@ -26,3 +26,15 @@ def test_stats_count_the_lambdas_compiled(monkeypatch):
 def test_stats_with_the_compiler_off(monkeypatch):
     status, out, err = stats_of(['-e', '(display 1)'], monkeypatch, fast=False)
     assert (status, out) == (0, '1') and err.startswith('stats: the compiler is off')
+
+
+def test_the_stats_meta_command(monkeypatch):
+    from rusty.repl import meta
+    monkeypatch.setenv('RUSTY_SPECIALIZE', '1')
+    shown = []
+
+    class Prompt:
+        def write(self, text):
+            shown.append(text)
+    meta.run(Prompt(), ',stats')
+    assert len(shown) == 1 and re.fullmatch(r'stats: \d+ lambdas? compiled .*\n', shown[0]), shown
