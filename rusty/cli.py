@@ -26,6 +26,9 @@ HELP = USAGE + '''
                      a table of the Lisp procedures that ran (calls, total and own
                      time, share), sorted by own time
   rusty - ARG...     run standard input (also when stdin is not a terminal)
+  rusty --stats ...  any of the above, then print to standard error what the
+                     compiler did (lambdas compiled and the time it took, those
+                     left on the reference evaluator)
   rusty fmt ...      format program text (rusty fmt --help)
   rusty lsp          a language server for editors (the lsp extra)
   rusty kernel install [--user] [--prefix P]
@@ -102,6 +105,11 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
     stdin = stdin or sys.stdin
     if argv and argv[0] in SUBCOMMANDS:
         return SUBCOMMANDS[argv[0]](argv[1:], stdout, stderr, stdin)
+    if argv and argv[0] == '--stats':
+        status = main(argv[1:], stdout, stderr, stdin)
+        from .runtime import compile_stats
+        stderr.write(compile_stats() + '\n')
+        return status
     try:
         mode, arg, args = parse_args(argv)
     except UsageError as e:

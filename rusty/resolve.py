@@ -65,6 +65,9 @@ class Pending:
         return self.value
 
 
+_FUNCTION = type(lambda: None)
+
+
 class Cell:
     """A global binding of one session. `value` is MISSING when unbound, and
     also when the name is dyn in this session (then the real value is in
@@ -102,7 +105,7 @@ class Cell:
         self.epoch[0] += 1
         self.pending = None
         if self.watch is not None and v is not self.value:
-            self.trip()
+            self.trip(v)
         if self.dyn:
             self.real = v
         else:
@@ -120,13 +123,20 @@ class Cell:
         if n >= 64 and n & (n - 1) == 0:
             w[:] = [r for r in w if r() is not None]
 
-    def trip(self) -> None:
-        """The value is about to change: the functions assuming it stop."""
+    def trip(self, new=MISSING) -> None:
+        """The value is about to change (to `new`; MISSING: unknown): the
+        functions assuming it stop, and any other watcher (a compiled
+        lambda's deoptimisation, compile.link.Deopt) is called with the cell
+        and the new value."""
         refs, self.watch = self.watch, None
         for r in refs:
             f = r()
-            if f is not None:
+            if f is None:
+                pass
+            elif f.__class__ is _FUNCTION:
                 f.__globals__['OK'] = False
+            else:
+                f(self, new)
 
     def defer(self, pending: Pending) -> None:
         """Bind the cell to a value made on first read (start-up only: no

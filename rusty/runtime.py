@@ -58,6 +58,13 @@ def compile_hook():
     return import_module('rusty.compile.link').door_from_env()
 
 
+def compile_stats() -> str:
+    """What the compiler to Python did in this process (`rusty --stats`, `,stats`)."""
+    if not specialize_from_env():
+        return 'stats: the compiler is off (RUSTY_SPECIALIZE=0): everything ran on the reference'
+    return import_module('rusty.compile.link').STATS.line()
+
+
 def compiled_caller(depth: Depth):
     """The builtins' `call`, entering compiled lambdas directly."""
     link = import_module('rusty.compile.link')

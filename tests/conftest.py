@@ -12,6 +12,9 @@ def _private_jit_cache(tmp_path_factory):
         d = tmp_path_factory.mktemp('jit-cache')
         os.chmod(d, 0o700)
         os.environ['RUSTY_CACHE_DIR'] = str(d)
+    # Compiled code from a lambda's second call (not when hot, as by
+    # default): the suite's programs are short, and must run compiled.
+    os.environ.setdefault('RUSTY_COMPILE_CALLS', '1')
     yield
 
 

@@ -639,13 +639,28 @@ def test_the_switch_leaves_the_reference_alone(monkeypatch):
 
 
 def test_a_lambda_is_compiled_from_its_second_call(monkeypatch):
-    monkeypatch.delenv('RUSTY_COMPILE_CALLS', raising=False)
+    monkeypatch.setenv('RUSTY_COMPILE_CALLS', '1')
     monkeypatch.delenv('RUSTY_SPECIALIZE', raising=False)
     s = Session()
     s.run('(define (f a) (+ a 1)) (f 1)', '<test>')
     assert s.genv.lookup(sym('f')).direct is None
     assert s.run('(f 2)', '<test>') == 3
     assert s.genv.lookup(sym('f')).direct is not None
+
+
+def test_by_default_a_lambda_is_compiled_once_hot(monkeypatch):
+    """Without RUSTY_COMPILE_CALLS, a lambda is compiled once its time on
+    the reference pays for compiling it (link.PAYBACK): a few calls do not,
+    a loop's iterations do, in a function called once or at top level."""
+    monkeypatch.delenv('RUSTY_COMPILE_CALLS', raising=False)
+    monkeypatch.delenv('RUSTY_SPECIALIZE', raising=False)
+    s = Session()
+    s.run('(define (f a) (+ a 1)) (f 1) (f 2) (f 3)', '<test>')
+    assert s.genv.lookup(sym('f')).direct is None
+    s.run('(define (g n) (let loop ((i 0) (t 0)) (if (< i n) (loop (+ i 1) (f t)) t)))', '<test>')
+    assert s.run('(g 300000)', '<test>') == 300000
+    assert s.genv.lookup(sym('f')).direct is not None
+    assert s.run('(let loop ((i 0) (t 0)) (if (< i 200000) (loop (+ i 1) (+ t i)) t))') == 19999900000
 
 
 def test_rusty_compile_0_is_the_switch_too(monkeypatch):

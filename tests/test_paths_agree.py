@@ -102,6 +102,22 @@ FIXED = [
     "(define (h a) a) (define (u) (h undefined-name)) (defmacro h (a) `(quote ,a)) (u)",
     "(define (f p) (let* ((p (+ p 1)) (q (* p 2))) (+ p q))) (list (f 10) (f 2.5))",
     "(define (f max) (+ max 1)) (define (g do) (+ do 1)) (list (f 9) (g 1))",
+    # do loops (compile/loops.py): closures see the variables change, set! of one, steps all computed first,
+    # an empty result, a tail call in the result, an error in the body and in a step
+    "(define (f n) (do ((i 0 (+ i 1)) (acc '() (cons i acc))) ((= i n) acc))) (show (list (f 5) (f 0)))",
+    "(define (g n) (let ((fs '())) (do ((i 0 (+ i 1))) ((= i n) (map (lambda (h) (h)) fs))"
+    " (set! fs (cons (lambda () i) fs))))) (show (g 3)) (show (g 4))",
+    "(define (h n) (do ((i 0 (+ i 1)) (s 0 (+ s i)) (p 1 i)) ((>= i n) (list s p)) (set! i (+ i 1))))"
+    " (show (h 10)) (show (h 9))",
+    "(define (k n) (do ((i 0 (+ i 1))) ((= i n)))) (show (k 3)) (show (k 2))",
+    "(define (w x) (list x)) (define (t n) (do ((i 0 (+ i 1))) ((= i n) (w i)))) (show (t 4)) (show (t 2))",
+    "(define (e n) (do ((i 0 (+ i 1))) ((= i n) 'done) (if (= i 3) (car i) i))) (show (e 2)) (e 5)",
+    "(define (e2 n) (do ((i 0 (if (= i 2) (car i) (+ i 1)))) ((= i n) 'done))) (show (e2 1)) (e2 5)",
+    # a do variable changing class across steps and by set! (the integer copy must not assume it)
+    "(define (a n) (do ((i 0 (+ i 1)) (x 1 (* x 1.5)) (y 1 (* y 1000000000000))) ((= i n) (list x (+ y 1)))))"
+    " (define (d n) (do ((i 0 (+ i 1)) (x 0 (+ x i))) ((= i n) x) (if (= i 3) (set! x 2.5) #f)))"
+    " (show (list (a 5) (d 6) (a 5) (d 6)))",
+    "(define (e n) (do ((i 0 (+ i 1)) (x 0 (+ x 1))) ((= i n) x) (if (= i 3) (set! x \"no\") #f))) (show (e 2)) (e 6)",
     # a deep non-tail chain failing at the bottom (backtrace elision)
     '(define (d n) (if (= n 0) (car n) (+ 1 (d (- n 1))))) (d 30)',
 ]

@@ -23,15 +23,14 @@ from ..eval import SPECIALS, sub_span
 from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..syntax import problem
 from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, cons, make_list, sym
-from . import counting, guards, kinds, trmc, walks
+from . import counting, guards, kinds, loops, trmc, walks
+from .nodes import Unsupported
 from .nodes import (L, S, assign, attr, attr_store, call, children, const, is_, is_not, is_temp, name, statements,
                     store, walk)
 from .inline import INT_CLOSED, PAIR_ONLY, _is_not, inline_spec, library_spec
 from .hoist import hoist
 
 
-class Unsupported(Exception):
-    """A form this compiler leaves to the reference evaluator."""
 
 
 # Globals whose callers stay on the reference: `breakpoint` finds its
@@ -96,6 +95,7 @@ class Lowering:
         self.bound_once: set = set()    # python names of parameters and `let` variables (bound by their form alone)
         self.naming = None              # the name a define gives the lambda about to be lowered
         self.tail_calls = False         # a global's lambda called directly in tail position (lambda_call)
+        self.heads: dict = {}           # id(cell) -> cell: globals called, assumed no macro (link.Deopt)
 
     # ── bookkeeping ──
 
@@ -490,7 +490,10 @@ class Lowering:
             if ref.__class__ is GlobalRef:
                 cell = ref.cell
                 if cell.holds_macro():
-                    raise Unsupported('macro call')
+                    refused = Unsupported('macro call')
+                    refused.cell = cell
+                    raise refused
+                self.heads[id(cell)] = cell
                 if head.name in REFERENCE_CALLS:
                     raise Unsupported(head.name)
                 b = cell.current()
@@ -1463,16 +1466,19 @@ FORMS = {
     'or': Lowering.f_or, 'when': Lowering.f_when, 'unless': Lowering.f_unless, 'cond': Lowering.f_cond,
     'set!': Lowering.f_set, 'lambda': Lowering.f_lambda, 'fn': Lowering.f_lambda, 'λ': Lowering.f_lambda,
     'define': Lowering.f_define, 'def': Lowering.f_def, 'let': Lowering.f_let, 'let*': Lowering.f_let_star, 'letrec': Lowering.f_letrec, 'letrec*': Lowering.f_letrec,
+    'do': loops.f_do,
 }
 
 
 def lower(unit, params, rest, body, lscope, span, name):
-    """(Module, consts, table, assumed, pyname, leaf) of the root lambda, or
+    """(Module, consts, table, assumed, pyname, leaf, heads) of the root lambda, or
     Unsupported: the Module defines the root's function `pyname`, whose
     globals (link.link) are its objects k…, E, SELF, D, TABLE, GENV and OK;
     `assumed` pairs cells with the values OK says they hold; `leaf`: its
     code calls no other global's lambda directly in tail position (so a
-    tail call of it may call it directly: Lowering.lambda_call)."""
+    tail call of it may call it directly: Lowering.lambda_call); `heads`: the
+    globals it calls, compiled as no macro (a change of kind deoptimises)."""
     low = Lowering(unit, name)
     mod = low.root(params, rest, body, lscope, span)
-    return mod, low.consts, low.table, tuple(low.assumed.values()), low.root_fn.pyname, not low.tail_calls
+    return (mod, low.consts, low.table, tuple(low.assumed.values()), low.root_fn.pyname, not low.tail_calls,
+            tuple(low.heads.values()))

@@ -90,3 +90,9 @@ def is_temp(n: str) -> bool:
     """True for the name of a temporary of lowered code (Lowering.fresh's
     stems and a number), which passes may rename and share."""
     return n[:1] in 'tprqg' and n[1:].isdigit()
+
+
+class Unsupported(Exception):
+    """A form this compiler leaves to the reference evaluator (`cell`: the
+    global whose macro it calls, when that is the reason)."""
+    cell = None

@@ -249,6 +249,12 @@ def _fmt_seconds(t: float) -> str:
     return '%.3f s' % t
 
 
+@command('stats', ',stats', 'show what the compiler to Python has done so far')
+def _stats(repl, cmd):
+    from ..runtime import compile_stats
+    repl.write(compile_stats() + '\n')
+
+
 @command('time', ',time EXPR', 'evaluate EXPR and show wall and CPU time', takes_code=True)
 def _time(repl, cmd):
     if not cmd.arg:

@@ -1,0 +1,40 @@
+"""`rusty --stats`: what the compiler did, on standard error after the run."""
+import io
+import re
+
+from rusty import cli
+
+
+def stats_of(argv, monkeypatch, fast=True):
+    monkeypatch.setenv('RUSTY_SPECIALIZE', '1' if fast else '0')
+    out, err = io.StringIO(), io.StringIO()
+    status = cli.main(['--stats'] + argv, stdout=out, stderr=err, stdin=io.StringIO(''))
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_stats_count_the_lambdas_compiled(monkeypatch):
+    monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
+    from rusty.compile.link import STATS
+    before = STATS.compiled
+    status, out, err = stats_of(['-e', '(define (f a) (+ a 1)) (define (g a) (f a)) (display (g 1))'], monkeypatch)
+    assert status == 0 and out == '2'
+    m = re.fullmatch(r'stats: (\d+) lambdas? compiled \(\d+\.\d{3} s\), \d+ left on the reference, '
+                     r'\d+ deoptimised\n', err)
+    assert m and int(m.group(1)) >= before + 2, err
+
+
+def test_stats_with_the_compiler_off(monkeypatch):
+    status, out, err = stats_of(['-e', '(display 1)'], monkeypatch, fast=False)
+    assert (status, out) == (0, '1') and err.startswith('stats: the compiler is off')
+
+
+def test_the_stats_meta_command(monkeypatch):
+    from rusty.repl import meta
+    monkeypatch.setenv('RUSTY_SPECIALIZE', '1')
+    shown = []
+
+    class Prompt:
+        def write(self, text):
+            shown.append(text)
+    meta.run(Prompt(), ',stats')
+    assert len(shown) == 1 and re.fullmatch(r'stats: \d+ lambdas? compiled .*\n', shown[0]), shown
