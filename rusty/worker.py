@@ -35,7 +35,8 @@ import sys
 import time
 from _thread import allocate_lock, get_ident
 
-from .errors import Abort, EvalError, hold_reserve, is_out_of_memory, out_of_memory
+from .errors import Abort, EvalError, hold_reserve, out_of_memory
+from .outcomes import FAILED, settled
 from .evalthread import (BASE_STACK, BYTES_PER_LEVEL, FLOOR_LEVELS, HEAP_BASE, HEAP_PER_LEVEL,  # noqa: F401
                          MIN_STACK, PY_FRAMES_PER_LEVEL, ROOMY_SLOTS, EvalThread, Mailbox,
                          address_space_left, levels_in, not_waited_for_at_exit, quiet_about_memory,
@@ -46,7 +47,6 @@ from .evalthread import (BASE_STACK, BYTES_PER_LEVEL, FLOOR_LEVELS, HEAP_BASE, H
 # the JIT stay out of start-up, and the interrupt path imports them when used.
 FFI_MODULE = 'rusty.jit.ffi'
 
-_FAILED = (False, None)      # a job's outcome when even its error could not be made: out of memory
 ALIVE_POLL = 0.5             # seconds between checks that the thread is still there
 NATIVE_ACK = 0.05            # seconds a running native has to answer an interrupt itself
 SEND_POLL = 0.001            # seconds between tries while an interrupt waits to be answered or sent
@@ -104,7 +104,7 @@ class Worker:
             try:
                 outcome = self._run_job(fn, args)
             except BaseException:    # even the error handling ran out of memory: never lose the thread
-                outcome = _FAILED
+                outcome = FAILED
             fn = args = None
             handed = False
             while not handed:        # an interrupt landing here must not lose the job
@@ -116,7 +116,7 @@ class Worker:
                 except (KeyboardInterrupt, Abort, _Late):
                     pass
                 except MemoryError:
-                    outcome = _FAILED
+                    outcome = FAILED
                     gc.collect()
             outcome = box = done = None   # the caller owns it now (an error's backtrace can be large)
 
@@ -151,7 +151,7 @@ class Worker:
                 outcome = (False, KeyboardInterrupt())
         except MemoryError:
             outcome = None
-        return _settled(outcome)
+        return settled(outcome)
 
     # ── The waiting caller ──
 
@@ -465,56 +465,6 @@ def _drop_pending_interrupt() -> None:
             _noop()
     except (_Late, KeyboardInterrupt, Abort):
         pass
-
-
-def _settled(outcome):
-    """A job's outcome as handed over: memory given back, tracebacks dropped."""
-    if outcome is None:
-        return _FAILED
-    if not outcome[0] and _out_of_memory(outcome[1]):
-        return (False, _release_memory(outcome[1]))
-    if not outcome[0]:
-        _drop_tracebacks(outcome[1])
-    hold_reserve()           # again, if the job gave back what an earlier one filled
-    return outcome
-
-
-def _out_of_memory(e: BaseException) -> bool:
-    """Whether `e` is (or wraps) running out of memory."""
-    while e is not None:
-        if is_out_of_memory(e) or getattr(e, 'message', None) == 'out of memory':
-            return True
-        e = e.__cause__ or e.__context__
-    return False
-
-
-def _drop_tracebacks(e: BaseException) -> None:
-    """Cut `e` and the errors chained to it loose from the frames of the job
-    that failed. An interrupted run loop holds its error in a local of a frame
-    the error's own traceback reaches: a cycle that would keep every frame of
-    the evaluation (and the tensors in them) alive until a full collection.
-    Reports never show host tracebacks, so nothing is lost."""
-    seen = 0
-    while e is not None and seen < 100:
-        e.__traceback__ = None
-        e = e.__cause__ or e.__context__
-        seen += 1
-
-
-def _release_memory(e: BaseException) -> BaseException:
-    """`e` without the tracebacks and chained errors that keep the memory it
-    ran out of alive; a bare MemoryError becomes the rusty error."""
-    inner = e
-    while inner is not None:
-        inner.__traceback__ = None
-        trace = getattr(inner, 'trace', None)
-        if trace:                   # the frames its backtrace kept for ,locals
-            trace[:] = [entry[:3] for entry in trace]
-        nxt = inner.__cause__ or inner.__context__
-        inner.__cause__ = inner.__context__ = None
-        inner = nxt
-    gc.collect()
-    return out_of_memory() if is_out_of_memory(e) else e
 
 
 _worker: Worker | None = None

@@ -37,7 +37,7 @@ LAYERS = {
                  'jit.matmul_bridge', 'jit.train_codegen', 'jit.train_call'],
                 ['values', 'graph.ir', 'jit.build', 'jit.ffi', 'jit.bands', 'jit.kernels', 'errors']),
     'report': (['report'], ['errors', 'printer']),
-    'runtime': (['runtime', 'toplevel', 'gc_tuning', 'worker', 'evalthread', 'compile_graph', 'training', 'docs', 'formcache',
+    'runtime': (['runtime', 'toplevel', 'gc_tuning', 'worker', 'evalthread', 'outcomes', 'compile_graph', 'training', 'docs', 'formcache',
                  'lazy', 'tools', 'profiler',
                  'frames'],
                 ['errors', 'values', 'reader', 'printer', 'tensor', 'resolve', 'apply', 'eval', 'specials', 'let_forms',
