@@ -24,6 +24,7 @@ from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..syntax import problem
 from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, cons, make_list, sym
 from . import counting, guards, kinds, loops, trmc, walks
+from .link import form_count
 from .nodes import Unsupported
 from .nodes import (L, S, assign, attr, attr_store, call, children, const, is_, is_not, is_temp, name, statements,
                     store, walk)
@@ -501,7 +502,7 @@ class Lowering:
                     got = walks.walk_call(self, x, cells, cell, b, scope, span, fn, tail)
                     if got is not None:         # (its body, compiled twice, holds no walk: any size)
                         return got
-                if _size(x.cdr, BIG) >= BIG and not self.no_inline:
+                if form_count(x.cdr, BIG) >= BIG and not self.no_inline:
                     return self.big_call(x, cells, cell, scope, span, fn, tail)
                 if tail and fn.trmc and not self.no_inline and scope is self.root_scope \
                         and trmc.site(x, scope, self.genv, self.root_name, len(fn.params)):
@@ -1226,15 +1227,6 @@ LOOP_REFS = 3
 BIG = 24       # arguments this large (in forms) are compiled once: see big_call
 
 
-def _size(x, limit: int) -> int:
-    """The number of forms in x, counted up to limit."""
-    n, todo = 0, [x]
-    while todo and n < limit:
-        y = todo.pop()
-        n += 1
-        if y.__class__ is List and y is not EMPTY:
-            todo.extend(y)
-    return n
 
 
 def _located(node, where):
