@@ -130,17 +130,6 @@ def door_from_env():
     return door
 
 
-def form_count(x, limit: int = 4000) -> int:
-    """The number of forms in x, counted up to limit."""
-    n, todo = 0, [x]
-    while todo and n < limit:
-        y = todo.pop()
-        n += 1
-        if y.__class__ is List and y is not EMPTY:
-            todo.extend(y)
-    return n
-
-
 def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, name, after=1):
     """lambda_maker's `make`, wrapped: the values it makes run the
     reference's body `code()` until the lambda is hot (`after` calls of any
@@ -168,7 +157,7 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
                 return code()(fr)
             return HOT
         if spent[1] < 0:
-            spent[1] = PAYBACK * max(MIN_FORMS, form_count(body)) * STATS.per_form()
+            spent[1] = PAYBACK * max(MIN_FORMS, support.form_count(body)) * STATS.per_form()
             return hot(fr)
         return HOT
 
@@ -195,7 +184,7 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
                 _not_own_time(unit, t)
                 if state[0].__class__ is Compiled:
                     STATS.compiled += 1
-                    STATS.forms += max(MIN_FORMS, form_count(body))
+                    STATS.forms += max(MIN_FORMS, support.form_count(body))
                 else:
                     STATS.refused += 1
             if state[0] is None:

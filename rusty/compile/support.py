@@ -556,3 +556,14 @@ def global_write(env, s, v, span, genv):
     if not assign_by_name(env, s, v, genv):
         raise EvalError("set!: undefined variable '%s'" % s.name, span)
     return NIL
+
+
+def form_count(x, limit: int = 4000) -> int:
+    """The number of forms in x, counted up to limit."""
+    n, todo = 0, [x]
+    while todo and n < limit:
+        y = todo.pop()
+        n += 1
+        if y.__class__ is List and y is not EMPTY:
+            todo.extend(y)
+    return n
