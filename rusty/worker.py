@@ -36,11 +36,15 @@ import time
 from _thread import allocate_lock, get_ident
 
 from .errors import Abort, EvalError, hold_reserve, out_of_memory
-from .outcomes import FAILED, settled
-from .evalthread import (BASE_STACK, BYTES_PER_LEVEL, FLOOR_LEVELS, HEAP_BASE, HEAP_PER_LEVEL,  # noqa: F401
+from .evalthread import (BASE_STACK, BYTES_PER_LEVEL, FLOOR_LEVELS, HEAP_BASE, HEAP_PER_LEVEL,
                          MIN_STACK, PY_FRAMES_PER_LEVEL, ROOMY_SLOTS, EvalThread, Mailbox,
                          address_space_left, levels_in, not_waited_for_at_exit, quiet_about_memory,
                          roomy, stack_for, stack_within, start_thread)
+from .outcomes import FAILED, settled
+
+# the evaluation thread's sizing, imported from here by tests and tools
+REEXPORTED = (BASE_STACK, BYTES_PER_LEVEL, FLOOR_LEVELS, HEAP_BASE, HEAP_PER_LEVEL, MIN_STACK, ROOMY_SLOTS,
+              EvalThread, address_space_left)
 
 # Natives exist only once the JIT's ffi module is loaded, so a run that never
 # loads it has no interrupt flag to clear and no kernel to wait for: ctypes and

@@ -176,7 +176,7 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
                 r = hot(fr)
                 if r is not HOT:
                     return r
-                from . import lower     # noqa: F401  (imported first: its import is no compile cost per form)
+                _load_lower()           # first: its import is no compile cost per form
                 t = perf_counter()
                 state.append(lowered(params, rest, body, lscope, span, unit, name, retry))
                 t = perf_counter() - t
@@ -267,6 +267,12 @@ class Refused:
 
     def __call__(self, cell, new):
         self.retry(self)
+
+
+def _load_lower():
+    """Import the lowering modules (once; later calls cost a dict lookup)."""
+    from .lower import lower
+    return lower
 
 
 def lowered(params, rest, body, lscope, span, unit, name, retry=None):

@@ -40,7 +40,9 @@ import threading
 from rusty.errors import Abort, CompileError, os_error_text
 from rusty.jit.cache import cache_dir
 from rusty.jit import cache, rustc
-from rusty.jit.rustc import STDERR_CAP, rustc_stack  # noqa: F401  (part of this module's interface)
+from rusty.jit.rustc import STDERR_CAP, rustc_stack
+
+REEXPORTED = (STDERR_CAP, rustc_stack)     # part of this module's interface (tests read them here)
 
 FORMAT_VERSION = 'rusty-jit-cache-1'
 BASE_FLAGS = ('--edition', '2021', '-C', 'opt-level=3', '--crate-type', 'cdylib')
