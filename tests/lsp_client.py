@@ -3,6 +3,7 @@ editor drives `rusty lsp`: Content-Length framed JSON-RPC, requests matched
 to responses by id, notifications (diagnostics) collected on the side."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -118,3 +119,21 @@ class Client:
                 self.proc.wait()
             for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
                 f.close()
+
+
+@contextlib.contextmanager
+def started(folder):
+    """A Client initialized on `folder` (as c.dir), shut down afterwards if still running."""
+    c = Client(cwd=str(folder))
+    c.initialize(folder.as_uri())
+    c.dir = folder
+    try:
+        yield c
+    finally:
+        if c.proc.poll() is None:
+            c.close()
+
+
+def messages(diags):
+    """Diagnostics as sorted (line, character, message)."""
+    return sorted((d['range']['start']['line'], d['range']['start']['character'], d['message']) for d in diags)

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from extras import require
-from lsp_client import ROOT, Client
+from lsp_client import ROOT, messages, started
 
 PROGRAM = textwrap.dedent('''\
     (load "helpers.lisp")
@@ -33,19 +33,9 @@ def lsp(tmp_path):
     (tmp_path / 'helpers.lisp').write_text(HELPERS, encoding='utf-8')
     main = tmp_path / 'main.lisp'
     main.write_text(PROGRAM, encoding='utf-8')
-    c = Client(cwd=str(tmp_path))
-    c.initialize(tmp_path.as_uri())
-    c.uri = main.as_uri()
-    c.dir = tmp_path
-    try:
+    with started(tmp_path) as c:
+        c.uri = main.as_uri()
         yield c
-    finally:
-        if c.proc.poll() is None:
-            c.close()
-
-
-def messages(diags):
-    return sorted((d['range']['start']['line'], d['range']['start']['character'], d['message']) for d in diags)
 
 
 def test_a_session_from_initialize_to_shutdown(lsp):

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from extras import require
-from lsp_client import Client
+from lsp_client import messages, started
 
 REFUSED = 'macro %s: %s is not allowed while expanding for the editor'
 
@@ -16,18 +16,8 @@ REFUSED = 'macro %s: %s is not allowed while expanding for the editor'
 def lsp(tmp_path):
     require('pygls', 'lsprotocol')
     (tmp_path / 'notes.txt').write_text('keep', encoding='utf-8')
-    c = Client(cwd=str(tmp_path))
-    c.initialize(tmp_path.as_uri())
-    c.dir = tmp_path
-    try:
+    with started(tmp_path) as c:
         yield c
-    finally:
-        if c.proc.poll() is None:
-            c.close()
-
-
-def messages(diags):
-    return sorted((d['range']['start']['line'], d['range']['start']['character'], d['message']) for d in diags)
 
 
 def open_doc(lsp, name, text):
