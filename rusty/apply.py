@@ -21,12 +21,14 @@ from .values import EMPTY, NIL, Builtin, Lambda, List, Native, NativeGrad, Py, m
 class Depth:
     """One session's depth state: applications in progress (`n`), the limit,
     and the gate `run` tests: the limit, or -1 while a tool (trace, profile)
-    wants every application handed to `tools` (see `past`)."""
-    __slots__ = ('n', 'limit', 'gate', 'tools', 'watchers', 'host', '__weakref__')
+    wants every application handed to `tools` (see `past`); `expanding`: the
+    `n` at which the innermost tail-position macro expansion runs its code."""
+    __slots__ = ('n', 'limit', 'gate', 'tools', 'watchers', 'host', 'expanding', '__weakref__')
 
     def __init__(self, limit: int):
         self.host = None        # the session (for Python calls: its thread and its procedure caller)
         self.n = 0
+        self.expanding = -1
         self.limit = limit
         self.gate = limit
         self.tools = None

@@ -282,6 +282,8 @@ def expand_macro(m: Macro, arg_forms: List, f, scope, tail, span, unit, cache: l
     is reused while neither the macro nor any global has changed (macro_cache.py).
     """
     D = unit.depth
+    if D.n >= D.limit:
+        raise expansion_too_deep(m, D, span)
     epoch = unit.genv.epoch[0]
     if cache[0] is m and cache[1] == epoch:
         code = cache[2]
@@ -293,16 +295,39 @@ def expand_macro(m: Macro, arg_forms: List, f, scope, tail, span, unit, cache: l
         from .macro_cache import is_pure       # loaded with the first macro expansion
         if is_pure(m, unit.genv):
             cache[:] = [m, epoch, code]
-    if tail:
-        return code(f)
-    # A non-tail expansion stays active while its code runs (it counts toward the recursion depth).
+    if tail and D.expanding != D.n:
+        return tail_expansion(code, f, D)
+    # A non-tail expansion stays active while its code runs, and so does one in
+    # tail position reached inside another's code with no call between (an
+    # expansion expanding the macro again): each counts toward the depth.
     D.n += 1
+    saved, D.expanding = D.expanding, D.n
     try:
         if D.n > D.limit:
-            raise RecursionLimit(recursion_message(D), span)
+            raise expansion_too_deep(m, D, span)
         return code(f)
     finally:
         D.n -= 1
+        D.expanding = saved
+
+
+def tail_expansion(code, f, D):
+    """Run a tail-position expansion's code: it stands in for its call site,
+    so no depth unit, but one nested in it at the same depth will take one."""
+    saved, D.expanding = D.expanding, D.n
+    try:
+        return code(f)
+    finally:
+        D.expanding = saved
+
+
+def expansion_too_deep(m: Macro, D, span) -> RecursionLimit:
+    """The depth limit, reached at an expansion of m: the report says which
+    (a macro whose expansion calls it again expands until the limit)."""
+    e = RecursionLimit(recursion_message(D), span)
+    e.hints.append("reached while expanding the macro '%s'; a macro whose expansion calls it "
+                   "again, with nothing to stop it, expands until this limit" % m.name)
+    return e
 
 
 def comp_call(x: List, scope, tail, span, unit):

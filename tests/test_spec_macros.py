@@ -182,3 +182,23 @@ def test_a_dotted_lambda_template_is_a_usage_error_not_a_host_error(template):
     # hygiene renames a template's binders; `.` in the parameter place binds nothing
     assert err('(defmacro m () %s) (m)' % template) == "malformed rest param after '.'"
     assert err(template[1:]) == "malformed rest param after '.'"      # as when written directly
+
+
+def test_a_macro_expanding_into_itself_stops_at_the_depth_limit_with_a_hint():
+    """An expansion calling the macro again, in tail position too, nests: it
+    counts toward the depth limit (it used to run until Python's own stack gave
+    out, minutes later), and the report says which macro."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, RUSTY_RECURSION_LIMIT='2000')
+    for program in ['(defmacro m (a) `(m ,a)) (m 1)',
+                    '(defmacro m (a) `(begin (m ,a))) (define (f) (m 1)) (f)']:
+        for fast in ('0', '1'):
+            env['RUSTY_SPECIALIZE'] = fast
+            p = subprocess.run([sys.executable, '-m', 'rusty', '-e', program], capture_output=True,
+                               text=True, env=env, timeout=120)
+            assert p.returncode == 1
+            assert p.stderr.startswith('Error: recursion limit exceeded (depth 2000)'), p.stderr
+            assert "hint: reached while expanding the macro 'm'" in p.stderr
+            assert 'internal error' not in p.stderr
