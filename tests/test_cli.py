@@ -1,4 +1,4 @@
-"""LANGUAGE.md §9.3 batch mode and §14.2 the command line (in-process and as a real process)."""
+"""docs/reference.md §9 The command line: batch mode and the command line (in-process and as a real process)."""
 import io
 import os
 import re

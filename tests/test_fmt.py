@@ -1,4 +1,4 @@
-"""The canonical layout (LANGUAGE.md §16.1): `fmt-string`, rule by rule, the
+"""The canonical layout (docs/reference.md §6.8, `fmt-string`): `fmt-string`, rule by rule, the
 spec's example verbatim, parse errors, and properties over generated programs
 (same forms, idempotent, every token and line break kept)."""
 import pytest

@@ -1,4 +1,4 @@
-"""Compiled graphs (LANGUAGE.md §11.7): graph-compile and graph-compile-grad at the
+"""Compiled graphs (docs/reference.md §11 Tensors and graphs): graph-compile and graph-compile-grad at the
 language level — examples, printing, every message, the generated source (pure,
 no rustc), the matmul bridge, and the cache across processes."""
 import os

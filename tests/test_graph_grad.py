@@ -1,4 +1,4 @@
-"""Reverse mode (LANGUAGE.md §11.6): examples, messages, node order, finite
+"""Reverse mode (docs/reference.md §11 Tensors and graphs): examples, messages, node order, finite
 differences on random graphs, the cached plans, and the MLP SMALL workload."""
 import math
 import random

@@ -1,4 +1,4 @@
-"""Graph IR building, hash-consing, optimisation and printing (LANGUAGE.md §11.1–11.4)."""
+"""Graph IR building, hash-consing, optimisation and printing (docs/reference.md §11 Tensors and graphs, §6.12 Graphs)."""
 import math
 
 import pytest

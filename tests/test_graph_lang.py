@@ -1,4 +1,4 @@
-"""Tensors and the Graph IR through the language (LANGUAGE.md §10–11.6):
+"""Tensors and the Graph IR through the language (docs/reference.md §6.11–6.12, §11):
 examples and messages evaluated by a real session."""
 import pytest
 

@@ -1,4 +1,4 @@
-"""defrust codegen (LANGUAGE.md §12.2–12.4): generated Rust, identifiers,
+"""defrust codegen (docs/reference.md §10 Native code): generated Rust, identifiers,
 constants, every compile-time message, and (with rustc) the compiled results,
 differentially against the interpreter."""
 import math

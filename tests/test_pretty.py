@@ -1,4 +1,4 @@
-"""Pretty printing (LANGUAGE.md §16.3): the spec's example verbatim, the fitting
+"""Pretty printing (docs/reference.md §6.8, `pretty-string`): the spec's example verbatim, the fitting
 rule at its edges, hashes, and the stack-based layout compared with a plain
 recursive reference of the rule on generated values."""
 import pytest

@@ -1,4 +1,4 @@
-"""LANGUAGE.md §3.3 (number formatting) and §3.4 (display form / print form)."""
+"""docs/reference.md §3 Values and how they print: number formatting, display form / print form."""
 import math
 
 import pytest

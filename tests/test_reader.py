@@ -1,4 +1,4 @@
-"""LANGUAGE.md §1 (lexical syntax) and §2 (reader): tokens, sugar, strictness, spans."""
+"""docs/reference.md §2 Syntax (lexical syntax and the reader): tokens, sugar, strictness, spans."""
 import math
 
 import pytest

@@ -1,4 +1,4 @@
-"""Error reports in the REPL (LANGUAGE.md §9.4, §14.1): on stdout, the caret
+"""Error reports in the REPL (docs/reference.md §7 Errors and error reports, §8 The REPL): on stdout, the caret
 under the failing form exactly (after a tab, on a later line of the input, in
 a function defined by an earlier input), colours only when asked, and the
 REPL's own frames never in the backtrace."""

@@ -1,6 +1,6 @@
 """The REPL's input and loop, headless (prompt_toolkit pipe input, DummyOutput):
 multi-line entry, paste, Meta-Enter, completion, history and Ctrl-R, Ctrl-C at
-the prompt and during evaluation, Ctrl-D, results and *1 *2 *3 (LANGUAGE.md §14.1)."""
+the prompt and during evaluation, Ctrl-D, results and *1 *2 *3 (docs/reference.md §8 The REPL)."""
 import pytest
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document

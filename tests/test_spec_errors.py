@@ -1,4 +1,4 @@
-"""LANGUAGE.md §9.1-9.2: the error model, core messages, Undefined suggestions."""
+"""docs/reference.md §7 Errors and error reports: the error model, core messages, Undefined suggestions."""
 import pytest
 
 from rusty.errors import RustyError

@@ -1,4 +1,4 @@
-"""LANGUAGE.md §5: dispatch, environments, arity, proper tail calls, deep recursion."""
+"""docs/reference.md §4 Evaluation: dispatch, environments, arity, proper tail calls, deep recursion."""
 import os
 import subprocess
 import sys

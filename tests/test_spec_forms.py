@@ -1,4 +1,4 @@
-"""LANGUAGE.md §6.1-6.8: every special form, its semantics and its usage messages."""
+"""docs/reference.md §5 Special forms: every special form, its semantics and its usage messages."""
 import pytest
 
 from helpers import dv, err, ev, out, run_capture

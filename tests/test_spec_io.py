@@ -1,4 +1,4 @@
-"""LANGUAGE.md §8.7 (output, error, eval-string, gensym) and §8.8 (files, models)."""
+"""docs/reference.md §6.8 (output, error, eval-string, gensym) and §6.9 (files, models)."""
 import json
 import re
 import struct

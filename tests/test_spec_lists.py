@@ -1,4 +1,4 @@
-"""LANGUAGE.md §8.1 conventions, §8.4 predicates, §8.5 list builtins."""
+"""docs/reference.md §6 conventions, §6.2 predicates, §6.3 list builtins."""
 import pytest
 from hypothesis import given, settings, strategies as st
 

@@ -1,4 +1,4 @@
-"""LANGUAGE.md §8.1-8.3: numeric builtins (IEEE corner cases, Python-math pitfalls) and grad."""
+"""docs/reference.md §6.1 Numbers: numeric builtins (IEEE corner cases, Python-math pitfalls) and grad."""
 import time
 
 import pytest

@@ -1,4 +1,4 @@
-"""LANGUAGE.md §8.9 (standard library) and §8.10 (help, apropos, describe)."""
+"""docs/reference.md §6 (standard library) and §6.10 (help, apropos, describe)."""
 import re
 
 import pytest

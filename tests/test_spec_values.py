@@ -1,4 +1,4 @@
-"""LANGUAGE.md §3.1-3.2 (types, Nil vs the empty list) and §4 (truthiness, comparisons, equality)."""
+"""docs/reference.md §3 Values and how they print: types, Nil vs the empty list, truthiness, comparisons, equality."""
 import pytest
 
 from helpers import dv, err, ev

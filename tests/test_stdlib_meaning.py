@@ -1,6 +1,6 @@
-"""LANGUAGE.md §15.9: the standard library keeps its meaning when a program
+"""docs/reference.md §4 Evaluation: the standard library keeps its meaning when a program
 redefines the names it uses; the program's own references still see its
-definitions (late binding, §5.2/§7)."""
+definitions (late binding, §4, environments)."""
 import io
 
 import pytest

@@ -1,4 +1,4 @@
-; Tensors: construction, access, arithmetic and printing (LANGUAGE.md §10, §3.4).
+; Tensors: construction, access, arithmetic and printing (docs/reference.md §6.11 Tensors, §3).
 (define a (tensor '((1 2) (3 4))))
 (define b (tensor '((5 6) (7 8))))
 
