@@ -302,7 +302,7 @@ def test_grad_kernel_errors_are_catchable_and_located():
     assert e.value.span is not None and e.value.span.file == 'file.lisp'
 
 
-# ── Training: both paths give the exact final losses (DESIGN.md §5) ──────
+# ── Training: both paths give the exact final losses (benchmarks/README.md) ──
 
 TRAIN = '''
 (define (val i off) (/ (- (mod (+ (* 7 i) off) 17) 8) 8))

@@ -42,7 +42,7 @@ def ir_error(src, name='graph-ir'):
     return e.value.message
 
 
-# ── Examples of §11.1–11.4 ───────────────────────────────────────────────
+# ── Examples of building and printing graphs (docs/reference.md §11, §6.12) ──
 
 @pytest.mark.parametrize('src, expected', [
     ('(lambda (x) (+ (* 2 3) x))', '(((0 const 6) (1 param 0) (2 add 0 1)) 2)'),

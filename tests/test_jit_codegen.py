@@ -197,7 +197,7 @@ def test_reader_constants():
     assert '(0.0_f64 + rusty_x + (-1e-20_f64))' in rust_of('(f (x) (+ x -1e-20))')
 
 
-# ── Compile-time messages (§12.3, §12.1) ────────────────────────────────
+# ── Compile-time messages (docs/reference.md §10) ─────────────────────────
 
 ONLY_BUILTINS = ('sqrt expt abs mod floor ceiling round min max sin cos tan atan atan2 exp log')
 

@@ -12,7 +12,7 @@ from rusty.runtime import Session, stdlib_forms
 from rusty.values import EMPTY, List, Macro, Symbol, sym
 
 
-# ── §15.9's examples, exactly ────────────────────────────────────────────
+# ── The standard library keeps its meaning (docs/reference.md §4): examples ──
 
 @pytest.mark.parametrize('src, want', [
     ('(define sum 0) (average 1 2 3)', '2'),
