@@ -78,8 +78,8 @@ def run(p, fr, site, D):
     except RustyError as e:
         D.n -= 1
         if p.__class__ is Lambda:
-            if not e.trace and D.tools is not None:
-                fr = D.tools.failing_frame(e, fr)     # for the debugger: the let it failed in
+            if D.tools is not None:
+                fr = D.tools.failing_frame(e, fr)     # for the debugger: the let it failed (or called) in
             e.trace.append((site, p.name, entry, fr))
         e.__traceback__ = None       # 200,000 levels of traceback would make failing slow
         raise

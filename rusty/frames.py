@@ -39,20 +39,25 @@ def failing_frame(tb, frame):
     """The frame a procedure running in `frame` failed in, from the host
     traceback `tb` under its run (read at once: a kept traceback's frames
     reach every caller's): the Lisp frame of the innermost evaluating host
-    frame (every evaluating closure calls it `f`; a `let`'s frame within
-    `frame`), else `frame`."""
-    deepest = None
+    frame (every evaluating closure calls it `f`) that lies within `frame` (a
+    `let`'s around the failing form, or, for a caller, around its call), else
+    `frame`."""
+    evaluating = []
     while tb is not None:
         if 'f' in tb.tb_frame.f_code.co_varnames:
-            deepest = tb.tb_frame
+            evaluating.append(tb.tb_frame)
         tb = tb.tb_next
-    f = deepest.f_locals.get('f') if deepest is not None else None
-    if not _lisp_frame(f):
-        return frame
-    inner = f
-    while inner.__class__ is list and inner is not frame:      # it must lie within `frame`
-        inner = inner[0]
-    return f if inner is frame else frame
+    for py in reversed(evaluating):        # innermost first; a builtin's `f` (a procedure) is passed over
+        f = py.f_locals.get('f')
+        if _lisp_frame(f) and _within(f, frame):
+            return f
+    return frame
+
+
+def _within(f, frame) -> bool:
+    while f.__class__ is list and f is not frame:
+        f = f[0]
+    return f is frame
 
 
 def _lisp_frame(f) -> bool:

@@ -84,13 +84,13 @@ class Tools:
         """The backtrace entry run adds for procedure `p` (running in `fr`,
         called at `site`, entered at `entry`) that error `e` leaves."""
         if p.__class__ is Lambda:
-            if not e.trace:
-                fr = self.failing_frame(e, fr)
+            fr = self.failing_frame(e, fr)
             e.trace.append((site, p.name, entry, fr))
 
     def failing_frame(self, e, fr):
-        """The frame to show for the innermost procedure of error `e`, which
-        ran in `fr`: the frame it failed in (a `let`'s: frames.failing_frame).
+        """The frame to show for a procedure that error `e` leaves, which ran
+        in `fr`: the frame it failed or made its failing call in (a `let`'s:
+        frames.failing_frame).
         apply.run asks when the session has tools (the REPL makes them);
         compiled code entered from `run` leaves its lets' frames on the error
         (compile/support.py, `enter`)."""

@@ -1,4 +1,4 @@
-"""LANGUAGE.md §8.8: files, directories and model files — through the table and the language."""
+"""docs/reference.md §6.9 Files and saved models: files, directories and model files — through the table and the language."""
 import math
 import os
 import struct

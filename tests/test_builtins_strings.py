@@ -1,4 +1,4 @@
-"""LANGUAGE.md §8.6: the string builtins, `format` and JSON — through the table and the language."""
+"""docs/reference.md §6.6 Strings, conversions and JSON: the string builtins, `format` and JSON — through the table and the language."""
 import json
 import math
 from array import array

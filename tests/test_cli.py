@@ -1,4 +1,4 @@
-"""LANGUAGE.md §9.3 batch mode and §14.2 the command line (in-process and as a real process)."""
+"""docs/reference.md §9 The command line: batch mode and the command line (in-process and as a real process)."""
 import io
 import os
 import re
@@ -30,7 +30,7 @@ def main(argv, stdin=None):
     return status, o.getvalue(), e.getvalue()
 
 
-# ── §9.3 batch mode, in process ──────────────────────────────────────────
+# ── Batch mode (docs/reference.md §9), in process ─────────────────────────
 
 @pytest.mark.parametrize('expr,stdout', [
     ('(+ 1 2)', '3\n'),
@@ -129,7 +129,7 @@ def test_sessions_are_independent():
     assert status == 1 and e.startswith("Error: Undefined: 'zqcli'")
 
 
-# ── §14.2 as a real process ──────────────────────────────────────────────
+# ── The command line (docs/reference.md §9) as a real process ─────────────
 
 def test_process_expr_and_exit_status():
     p = proc(['-e', '(+ 1 2)'])
@@ -184,7 +184,7 @@ def test_process_help():
     assert len(p.stdout.splitlines()) > 1
 
 
-@pytest.mark.parametrize('args', [['--nope'], ['-e'], ['-e', '1', '-e', '2']])   # §15.8: FILE ARG… runs
+@pytest.mark.parametrize('args', [['--nope'], ['-e'], ['-e', '1', '-e', '2']])   # docs/reference.md §9: FILE ARG… runs
 def test_process_usage_errors(args):
     p = proc(args)
     assert p.returncode == 2

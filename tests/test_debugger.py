@@ -219,3 +219,28 @@ def test_locals_of_a_compiled_function_include_the_lets_it_failed_in(session):
     from _functools import partial         # a compiled lambda's code (compile/support.adapter)
     compiled = [session.global_value(n).code.__class__ is partial for n in ('g', 'h')]
     assert compiled == [session.unit.compile_lambda is not None] * 2
+
+
+def test_locals_of_an_outer_frame_include_the_lets_around_its_call(session):
+    """,locals N for a caller shows the lets its failing call was made in, as
+    ,locals 0 does for the failing frame: after a first (reference) run and
+    once h, f and g are compiled (their third calls), through run and a
+    compiled caller's direct call alike, and through a builtin (map) that
+    calls back into Lisp."""
+    g = '(define (g y) (let ((z (* y 2))) (if (> y 100) (car z) z)))'
+    f = '(define (f x) (let ((w (+ x 1))) (+ w (g w))))'
+    h = '(define (h v) (let* ((a (* v 1)) (b (list a))) (+ 1 (f a))))'
+    k = '(define (k xs) (let ((n (length xs))) (map (lambda (x) (let ((q (+ x n))) (f q))) xs)))'
+    shown = [',locals 0', ',locals 1', ',locals 2']
+    out, _ = drive(lines(g, f, h, k, '(h 200)', *shown, '(h 1)', '(h 1)', '(h 200)', *shown,
+                         '(k (list 1 300))', ',locals 2') + CTRL_D, session=session)
+    chain = ['0: g  at <repl:1>:1:48', '  z = 402', '  enclosing:', '    y = 201',
+             '1: f  at <repl:2>:1:39', '  w = 201', '  enclosing:', '    x = 200',
+             '2: h  at <repl:3>:1:53', '  a = 200', '  b = (200)', '  enclosing:', '    v = 200']
+    all_lines = out.splitlines()
+    starts = [i for i, line in enumerate(all_lines) if line == '0: g  at <repl:1>:1:48']
+    assert [all_lines[i:i + len(chain)] for i in starts] == [chain, chain]
+    assert after(out, '2: k  at <repl:4>:1:75')[:3] == ['  n = 2', '  enclosing:', '    xs = (1 300)']
+    from _functools import partial         # a compiled lambda's code (compile/support.adapter)
+    compiled = [session.global_value(n).code.__class__ is partial for n in ('g', 'f', 'h')]
+    assert compiled == [session.unit.compile_lambda is not None] * 3

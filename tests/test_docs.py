@@ -1,8 +1,8 @@
-"""LANGUAGE.md §15.11: (doc 'name) for every name, and every example in it holds.
+"""docs/reference.md §6.10 Discovering names: (doc 'name) for every name, and every example in it holds.
 
 Each name's examples run in order in one fresh session (a later example may use
 what an earlier one wrote, e.g. a file), from a private working directory, and
-the result's write form (§15.7) must be the documented text exactly; a result
+the result's write form (docs/reference.md §3) must be the documented text exactly; a result
 `error: MSG` means the example raises MSG.
 """
 import io
@@ -17,7 +17,7 @@ from rusty.printer import display_form
 from rusty.runtime import Session
 from rusty.values import Builtin, Lambda, List, Macro
 
-try:   # the write form arrives with printer.write_form (another branch); until then, §15.7 by hand
+try:   # the write form arrives with printer.write_form (another branch); until then, the write form of docs/reference.md §3 by hand
     from rusty.printer import write_form
 except ImportError:
     _ESCAPES = {'\\': '\\\\', '"': '\\"', '\n': '\\n', '\t': '\\t', '\r': '\\r'}

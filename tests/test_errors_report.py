@@ -1,4 +1,4 @@
-"""LANGUAGE.md §9.3-9.4: batch-mode error reports, exactly."""
+"""docs/reference.md §7 Errors and error reports, §9 The command line: batch-mode error reports, exactly."""
 import io
 
 import pytest

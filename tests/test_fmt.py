@@ -1,4 +1,4 @@
-"""The canonical layout (LANGUAGE.md §16.1): `fmt-string`, rule by rule, the
+"""The canonical layout (docs/reference.md §6.8, `fmt-string`): `fmt-string`, rule by rule, the
 spec's example verbatim, parse errors, and properties over generated programs
 (same forms, idempotent, every token and line break kept)."""
 import pytest
@@ -82,7 +82,7 @@ def test_the_empty_program_formats_as_the_empty_string():
 
 
 def test_an_unterminated_final_string_gets_no_newline():
-    # an unterminated string runs to the end of the text (§1): a newline would join it
+    # an unterminated string runs to the end of the text (docs/reference.md §2): a newline would join it
     assert fmt('(a)\n"abc') == '(a)\n"abc'
     assert read(fmt('"abc')).car == 'abc'
 
@@ -299,7 +299,7 @@ def test_layout_alone_is_what_fmt_string_returns_for_text_that_reads():
 
 def reference_indents(out):
     """{line: indentation} for every line of `out` that starts with a token, from
-    §16.1 rule 3 applied to the reader's spans (lists, heads, second elements)."""
+    the indentation rule (body table: c + 2; else align with the first argument, else with the head) applied to the reader's spans (lists, heads, second elements)."""
     rows = out.split('\n')
     lists = []                       # (start, end, '(' column, element cells) of each parenthesised list
     todo = [read(out)]

@@ -1,4 +1,4 @@
-"""`rusty fmt` (LANGUAGE.md §16.2): output, --write, --check, `-`, parse errors,
+"""`rusty fmt` (docs/reference.md §6.8, `fmt-string`): output, --write, --check, `-`, parse errors,
 exit statuses and messages, and atomic rewrites under simulated crashes."""
 import io
 import os

@@ -1,4 +1,4 @@
-"""LANGUAGE.md §15.11 for the special forms: every one has a signature, a
+"""(doc 'name) for the special forms (docs/reference.md §5 Special forms): every one has a signature, a
 description and examples, and every example holds (run here)."""
 import io
 

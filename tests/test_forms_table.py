@@ -39,7 +39,7 @@ def test_importing_the_table_loads_nothing_else_of_rusty():
 
 # ── Everything that walks code reads the table ───────────────────────────
 
-BINDING_SYNTAXES = {'let', 'let*', 'letrec', 'lambda', 'do'}      # §6.9's hygiene table
+BINDING_SYNTAXES = {'let', 'let*', 'letrec', 'lambda', 'do'}      # the binders macro hygiene renames (docs/reference.md §5, `defmacro`)
 NO_CODE_IN_FRAME = {'quote', 'quasiquote', 'unquote', 'eval', 'load', 'import'}
 
 

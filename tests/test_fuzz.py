@@ -1,7 +1,7 @@
 """Property tests: the reader and evaluator raise only rusty errors; printing round-trips.
 
 Every host exception inside evaluation becomes a catchable `internal error: ...`
-(LANGUAGE.md §5.5), so "raises only rusty errors" would pass any interpreter
+(docs/reference.md §4 Evaluation, deep recursion), so "raises only rusty errors" would pass any interpreter
 bug. The evaluator checks here therefore reject `internal error:` too, and a
 test below shows they fail on a deliberately broken builtin.
 """

@@ -1,4 +1,4 @@
-"""Compiled graphs (LANGUAGE.md §11.7): graph-compile and graph-compile-grad at the
+"""Compiled graphs (docs/reference.md §11 Tensors and graphs): graph-compile and graph-compile-grad at the
 language level — examples, printing, every message, the generated source (pure,
 no rustc), the matmul bridge, and the cache across processes."""
 import os
@@ -302,7 +302,7 @@ def test_grad_kernel_errors_are_catchable_and_located():
     assert e.value.span is not None and e.value.span.file == 'file.lisp'
 
 
-# ── Training: both paths give the exact final losses (DESIGN.md §5) ──────
+# ── Training: both paths give the exact final losses (benchmarks/README.md) ──
 
 TRAIN = '''
 (define (val i off) (/ (- (mod (+ (* 7 i) off) 17) 8) 8))

@@ -1,4 +1,4 @@
-"""Compiled graphs give the reference's bits (LANGUAGE.md §11.3): graph-compile ≡
+"""Compiled graphs give the reference's bits (docs/reference.md §11 Tensors and graphs): graph-compile ≡
 graph-eval and graph-compile-grad ≡ graph-grad on random graphs, shapes and
 inputs (signed zeros, infinities and NaNs included), with shapes large enough
 that some matmuls cross into the bridge.

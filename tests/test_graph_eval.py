@@ -1,4 +1,4 @@
-"""Graph evaluation and shape inference (LANGUAGE.md §11.5), and the passes never
+"""Graph evaluation and shape inference (docs/reference.md §11 Tensors and graphs), and the passes never
 changing a result (random graphs)."""
 import math
 import random

@@ -1,4 +1,4 @@
-"""Reverse mode (LANGUAGE.md §11.6): examples, messages, node order, finite
+"""Reverse mode (docs/reference.md §11 Tensors and graphs): examples, messages, node order, finite
 differences on random graphs, the cached plans, and the MLP SMALL workload."""
 import math
 import random
@@ -236,7 +236,7 @@ def test_cache_is_per_lambda_and_shapes():
     assert e.value.message == 'graph-eval: tensor-mul: shape mismatch [2] vs [3]'
 
 
-# ── The MLP SMALL workload (DESIGN.md §5) ────────────────────────────────
+# ── The MLP SMALL workload (benchmarks/README.md) ─────────────────────────
 
 MLP = ('(lambda (x W b t nn) (tensor-sum (tensor-div (tensor-mul {d} {d}) nn)))'
        .format(d='(tensor-sub (relu (tensor-add (matmul x W) b)) t)'))
@@ -277,7 +277,7 @@ def test_mlp_medium_final_loss():
     finally:
         T.use_kernels(None)
     assert abs(loss - 30.441642167811) < 1e-11    # DESIGN.md: to 13 digits
-    assert loss == 30.44164216781179          # what the exact §10 arithmetic gives
+    assert loss == 30.44164216781179          # what the exact tensor arithmetic gives (docs/reference.md §11)
 
 
 def test_mlp_small_on_the_pure_python_path():

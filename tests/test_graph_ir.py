@@ -1,4 +1,4 @@
-"""Graph IR building, hash-consing, optimisation and printing (LANGUAGE.md §11.1–11.4)."""
+"""Graph IR building, hash-consing, optimisation and printing (docs/reference.md §11 Tensors and graphs, §6.12 Graphs)."""
 import math
 
 import pytest
@@ -42,7 +42,7 @@ def ir_error(src, name='graph-ir'):
     return e.value.message
 
 
-# ── Examples of §11.1–11.4 ───────────────────────────────────────────────
+# ── Examples of building and printing graphs (docs/reference.md §11, §6.12) ──
 
 @pytest.mark.parametrize('src, expected', [
     ('(lambda (x) (+ (* 2 3) x))', '(((0 const 6) (1 param 0) (2 add 0 1)) 2)'),

@@ -1,4 +1,4 @@
-"""Tensors and the Graph IR through the language (LANGUAGE.md §10–11.6):
+"""Tensors and the Graph IR through the language (docs/reference.md §6.11–6.12, §11):
 examples and messages evaluated by a real session."""
 import pytest
 
@@ -7,7 +7,7 @@ from helpers import err, ev, out, session
 A = "(define a (tensor '((1 2) (3 4)))) (define b (tensor '((5 6) (7 8)))) "
 
 EXAMPLES = [
-    # §10
+    # tensors (docs/reference.md §6.11)
     ("(tensor->list (matmul (tensor '((1 2) (3 4))) (tensor '((5 6) (7 8)))))", '((19 22) (43 50))'),
     ("(tensor->list (tensor-div (tensor '((5 6) (7 8))) (tensor '((1 2) (3 4)))))",
      '((5 3) (2.3333333333333335 2))'),
@@ -24,7 +24,7 @@ EXAMPLES = [
     (A + "(transpose a)", '#<tensor 2x2 [1 3 2 4]>'),
     (A + "(equal? (matmul a b) (tensor '((19 22) (43 50))))", '#t'),
     ("(tensor-sum (tensor '(1e16 1 -1e16)))", '0'),
-    # §11.1–11.4
+    # building and printing graphs (docs/reference.md §6.12)
     ('(graph-node-count (lambda (x) (+ (* x x) (* x x))))', '3'),
     ('(graph-node-count (lambda (x w) (tensor-add (matmul x w) (matmul x w))))', '4'),
     ('(graph-ir (lambda (x) (+ (* 2 3) x)))', '(((0 const 6) (1 param 0) (2 add 0 1)) 2)'),
@@ -32,10 +32,10 @@ EXAMPLES = [
     ('(graph-ir (lambda (x) (* x x)))', '(((0 param 0) (1 mul 0 0)) 1)'),
     ('(graph-ir (lambda (x) (- x)))', '(((0 param 0) (1 const 0) (2 sub 1 0)) 2)'),
     ('(graph-ir (lambda (x y) (if (< x y) x y)))', '(((0 param 0) (1 param 1) (2 lt 0 1) (3 if 2 0 1)) 3)'),
-    # §11.5
+    # graph-eval
     ('(graph-eval (lambda (x y) (+ (* x x) y)) 3 4)', '13'),
     ('(graph-eval (lambda (x) (/ x 0)) 1)', 'inf'),
-    # §11.6
+    # graph-grad
     ('(graph-grad (lambda (x) (* x x)) 5)', '(25 10)'),
     ('(graph-grad (lambda (x) (relu x)) -3)', '(0 0)'),
     ('(graph-grad (lambda (x y) (* x 3)) 2 7)', '(6 3 0)'),

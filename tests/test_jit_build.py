@@ -1,4 +1,4 @@
-"""The JIT toolchain (LANGUAGE.md §12.5): cache key, cache directory and its
+"""The JIT toolchain (docs/reference.md §10 Native code): cache key, cache directory and its
 permissions, atomic publish, hits without rustc, corrupt libraries, failures.
 
 Not tested: a cache directory owned by another user when not running as root

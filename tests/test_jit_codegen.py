@@ -1,4 +1,4 @@
-"""defrust codegen (LANGUAGE.md §12.2–12.4): generated Rust, identifiers,
+"""defrust codegen (docs/reference.md §10 Native code): generated Rust, identifiers,
 constants, every compile-time message, and (with rustc) the compiled results,
 differentially against the interpreter."""
 import math
@@ -197,7 +197,7 @@ def test_reader_constants():
     assert '(0.0_f64 + rusty_x + (-1e-20_f64))' in rust_of('(f (x) (+ x -1e-20))')
 
 
-# ── Compile-time messages (§12.3, §12.1) ────────────────────────────────
+# ── Compile-time messages (docs/reference.md §10) ─────────────────────────
 
 ONLY_BUILTINS = ('sqrt expt abs mod floor ceiling round min max sin cos tan atan atan2 exp log')
 

@@ -1,4 +1,4 @@
-"""Calling natives (LANGUAGE.md §12.4): results, arities, the recursion guard,
+"""Calling natives (docs/reference.md §10 Native code): results, arities, the recursion guard,
 per-call overhead."""
 import math
 import os

@@ -1,4 +1,4 @@
-"""Ctrl-C racing a compiled grad kernel's entry (LANGUAGE.md §14.1): however an
+"""Ctrl-C racing a compiled grad kernel's entry (docs/reference.md §8 The REPL): however an
 asynchronous interrupt lands around the kernel gate in the generated caller,
 the gate ends unlocked, no kernel is counted as running, the evaluation ends
 with `interrupted` and the session goes on. A fine thread switch interval

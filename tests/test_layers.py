@@ -58,7 +58,7 @@ LAYERS = {
                  'repl.lexer', 'repl.style', 'lazy']),
 }
 
-# Never, whatever the table says (DESIGN.md §2's last column).
+# Never, whatever the table says (the never-imports of docs/architecture.md, Layers and the import rule).
 FORBIDDEN = {
     'reader': ['eval', 'runtime', 'repl.*', 'graph.*'],
     'tensor': ['eval', 'runtime', 'repl.*', 'graph.*'],

@@ -1,4 +1,4 @@
-"""The Pygments lexer for rusty: token classes follow LANGUAGE.md §1 exactly
+"""The Pygments lexer for rusty: token classes follow docs/reference.md §2 Syntax exactly
 (the reader's own token rules), it never loses text, and it is registered
 as `rusty` for pygmentize."""
 import subprocess

@@ -1,4 +1,4 @@
-"""§15.4 hash tables: every builtin, printing in each form, equal?, type-of,
+"""Hash tables (docs/reference.md §6.4): every builtin, printing in each form, equal?, type-of,
 unhashable keys, 0/-0, insertion order, JSON."""
 import pytest
 

@@ -1,4 +1,4 @@
-"""§15.2 numbers and §15.3 strings: every example and rule, exact text."""
+"""Numbers (docs/reference.md §2, §6.1) and strings (docs/reference.md §6.6): every example and rule, exact text."""
 import math
 import subprocess
 import sys
@@ -7,7 +7,7 @@ import pytest
 
 from helpers import dv, err, ev, value
 
-# ── §15.2 ────────────────────────────────────────────────────────────────
+# ── numbers (docs/reference.md §2, §6.1) ──────────────────────────────────
 
 @pytest.mark.parametrize('src,want', [
     ('(quotient 7 2)', '3'), ('(quotient -7 2)', '-3'), ('(quotient 7 -2)', '-3'), ('(quotient -7 -2)', '3'),
@@ -103,7 +103,7 @@ def test_random_seed_fixes_the_sequence_in_and_across_processes():
     assert err("(random-seed! 'x)") == 'random-seed!: expected a number, got x'
 
 
-# ── §15.3 ────────────────────────────────────────────────────────────────
+# ── strings (docs/reference.md §6.6) ──────────────────────────────────────
 
 @pytest.mark.parametrize('src,want', [
     ('(string-upcase "straße")', '"STRASSE"'), ('(string-upcase "abc")', '"ABC"'),

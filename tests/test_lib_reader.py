@@ -1,4 +1,4 @@
-"""§15.1: nestable block comments `#| |#` and datum comments `#;`, with the
+"""docs/reference.md §2 Syntax: nestable block comments `#| |#` and datum comments `#;`, with the
 exact parse errors and their positions."""
 import pytest
 
@@ -32,7 +32,7 @@ def read_error(text):
 ])
 def test_comments_evaluate(src, want):
     if want is None:
-        assert read(src).car.cdr.car.name == '#'       # elsewhere # keeps §1's meaning
+        assert read(src).car.cdr.car.name == '#'       # elsewhere # keeps its meaning (docs/reference.md §2)
     else:
         assert ev(src) == want
 

@@ -1,5 +1,5 @@
-"""§15.7 the REPL echoes the write form; §15.8 inputs are named <repl:N>;
-§15.6 exit ends the session; §15.1 an open block comment continues the input."""
+"""The REPL (docs/reference.md §8) echoes the write form; inputs are named <repl:N>;
+exit ends the session; an open block comment continues the input."""
 import pytest
 
 from repl_driver import CTRL_D, ENTER, drive, lines, private_home
@@ -16,7 +16,7 @@ def session(*inputs, **kw):
 
 
 @pytest.mark.parametrize('src,shown', [
-    ('(list "a b" \'c "42" 42)', '=> ("a b" c "42" 42)'),       # the §15.7 examples
+    ('(list "a b" \'c "42" 42)', '=> ("a b" c "42" 42)'),       # the write form (docs/reference.md §3)
     ('"hi"', '=> "hi"'),
     ('"tab\\there\\nnew \\"q\\" back\\\\slash"', '=> "tab\\there\\nnew \\"q\\" back\\\\slash"'),
     ("'sym", '=> sym'), ('1.5', '=> 1.5'), ('#t', '=> #t'), ("'()", '=> ()'),

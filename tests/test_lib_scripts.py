@@ -1,4 +1,4 @@
-"""§15.6 scripts and §15.8 the command line: arguments, environment, stdin,
+"""Scripts (docs/reference.md §6.8) and the command line (docs/reference.md §9): arguments, environment, stdin,
 stderr, exit, SIGPIPE (status 141), NUL bytes in paths — in process and
 through real subprocesses."""
 import io
@@ -31,7 +31,7 @@ def main(argv, stdin=''):
     return status, o.getvalue(), e.getvalue()
 
 
-# ── §15.8 program arguments ──────────────────────────────────────────────
+# ── program arguments (docs/reference.md §9, `command-line-args`) ─────────
 
 def test_file_args(tmp_path):
     script = tmp_path / 'p.lisp'
@@ -65,7 +65,7 @@ def test_eval_string_sees_the_same_arguments():
     assert main(['-e', '(eval-string "(repr (command-line-args))")', 'q']) == (0, '("q")\n', '')
 
 
-# ── §15.6 getenv ─────────────────────────────────────────────────────────
+# ── getenv (docs/reference.md §6.8) ───────────────────────────────────────
 
 def test_getenv(monkeypatch):
     monkeypatch.setenv('RUSTY_TEST_VAR', 'v a l')
@@ -78,7 +78,7 @@ def test_getenv(monkeypatch):
     assert err("(getenv 'HOME)") == 'getenv: expected a string, got HOME'
 
 
-# ── §15.6 standard input ─────────────────────────────────────────────────
+# ── standard input (docs/reference.md §6.8) ───────────────────────────────
 
 def test_read_line_and_read_stdin_in_process():
     src = '(println (repr (list (read-line) (read-line) (read-stdin) (read-line) (read-stdin))))'
@@ -100,7 +100,7 @@ def test_script_reads_stdin_while_dash_program_has_consumed_it():
     assert main(['-'], stdin='(repr (read-line))') == (0, '()\n', '')
 
 
-# ── §15.6 standard error ─────────────────────────────────────────────────
+# ── standard error (docs/reference.md §6.8) ───────────────────────────────
 
 def test_eprint_goes_to_stderr_after_flushing_stdout():
     p = proc(['-e', '(display "out1") (eprint "err" 1 "x") (println "out2") (eprintln (list "a" 2))'],
@@ -114,7 +114,7 @@ def test_eprint_goes_to_stderr_after_flushing_stdout():
     assert ev('(eprint)') == '()'
 
 
-# ── §15.6 exit ───────────────────────────────────────────────────────────
+# ── exit (docs/reference.md §6.8, §9) ─────────────────────────────────────
 
 @pytest.mark.parametrize('src,status,out', [
     ('(println "a") (exit) (println "b")', 0, 'a\n'),
@@ -149,7 +149,7 @@ def test_load_of_a_file_that_exits(tmp_path):
     assert (p.returncode, p.stdout, p.stderr) == (12, 'in lib\n', '')
 
 
-# ── §15.6 closed pipe ────────────────────────────────────────────────────
+# ── closed pipe (docs/reference.md §9) ────────────────────────────────────
 
 def _piped(program_args, read_bytes):
     env = dict(os.environ, PYTHONPATH=str(REPO))

@@ -1,4 +1,4 @@
-"""Macro expansions cached per call site must stay unobservable (DESIGN.md §3).
+"""Macro expansions cached per call site must stay unobservable (docs/architecture.md, Fast paths and their references).
 
 Only pure macros are cached, and only while the macro and every global
 definition are unchanged; these tests pin the behaviour that must not change.

@@ -1,6 +1,6 @@
-"""Native code under Ctrl-C and runaway recursion (LANGUAGE.md §12.4, §14.1):
+"""Native code under Ctrl-C and runaway recursion (docs/reference.md §10 Native code, §8 The REPL):
 a running defrust stops with `interrupted` and the session keeps every
-definition; recursion that LLVM turned into a loop still ends in the §12.4
+definition; recursion that LLVM turned into a loop still ends in the §10
 error; an interrupted grad kernel returns nothing rather than a wrong result.
 
 The interrupt is delivered the three ways a user sends it: in-process (what

@@ -1,4 +1,4 @@
-"""Pretty printing (LANGUAGE.md §16.3): the spec's example verbatim, the fitting
+"""Pretty printing (docs/reference.md §6.8, `pretty-string`): the spec's example verbatim, the fitting
 rule at its edges, hashes, and the stack-based layout compared with a plain
 recursive reference of the rule on generated values."""
 import pytest
@@ -133,7 +133,7 @@ def test_flat_within_stops_at_the_room_left():
 # ── The stack-based layout against a recursive reference ─────────────────
 
 def reference(x, width, col=0, depth=0):
-    """§16.3 read literally, recursively (small values only)."""
+    """The rule of pretty-string (docs/reference.md §6.8) read literally, recursively (small values only)."""
     flat = write_form(x)
     if col + len(flat) <= width or depth >= MAX_DEPTH:
         return flat

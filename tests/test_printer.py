@@ -1,4 +1,4 @@
-"""LANGUAGE.md §3.3 (number formatting) and §3.4 (display form / print form)."""
+"""docs/reference.md §3 Values and how they print: number formatting, display form / print form."""
 import math
 
 import pytest
@@ -9,7 +9,7 @@ from rusty.values import EMPTY, NIL, make_list, sym
 from helpers import dv, ev, out, value
 
 
-# ── §3.3 number formatting ───────────────────────────────────────────────
+# ── number formatting (docs/reference.md §3) ──────────────────────────────
 
 @pytest.mark.parametrize('x,text', [
     (3.0, '3'), (-7.0, '-7'), (-0.0, '0'), (0.0, '0'),
@@ -53,7 +53,7 @@ def test_never_an_exponent():
         assert float(t) == x
 
 
-# ── §3.4 display form / print form on host values ────────────────────────
+# ── display form / print form on host values (docs/reference.md §3) ───────
 
 def L(*items):
     return make_list(list(items))
@@ -116,7 +116,7 @@ def test_long_flat_list_prints():
     assert t.startswith('(0 1 2 ') and t.endswith(' 199999)')
 
 
-# ── §3.4 through the language ────────────────────────────────────────────
+# ── display form / print form through the language (docs/reference.md §3) ──
 
 def test_display_print_example():
     assert out('(display (list \'a "s"))') == '(a "s")'

@@ -1,4 +1,4 @@
-"""LANGUAGE.md §1 (lexical syntax) and §2 (reader): tokens, sugar, strictness, spans."""
+"""docs/reference.md §2 Syntax (lexical syntax and the reader): tokens, sugar, strictness, spans."""
 import math
 
 import pytest
@@ -52,7 +52,7 @@ def Q(kind, d):
     return [Y(kind), d]
 
 
-# ── §1 token table rows ──────────────────────────────────────────────────
+# ── token table rows (docs/reference.md §2) ───────────────────────────────
 
 @pytest.mark.parametrize('src,expected', [
     ('42', 42), ('-7', -7), ('1.', 1.0), ('1e-20', 1e-20), ('2.5E+3', 2500.0),
@@ -153,13 +153,13 @@ def test_comment_only_at_token_start():
 
 
 def test_block_and_datum_comments_amend_section_1():
-    # §15.1 adds them; tests/test_lib_reader.py covers them in full
+    # block and datum comments (docs/reference.md §2); tests/test_lib_reader.py covers them in full
     assert toks('#|x|#') == []
     assert toks('#;a') == []
     assert toks('#x a#|b') == [Y('#'), Y('x'), Y('a#|b')]
 
 
-# ── §1 strings ───────────────────────────────────────────────────────────
+# ── strings (docs/reference.md §2) ────────────────────────────────────────
 
 @pytest.mark.parametrize('src,expected', [
     (r'"a\nb"', 'a\nb'), (r'"a\tb"', 'a\tb'), (r'"a\rb"', 'a\rb'),
@@ -187,7 +187,7 @@ def test_parens_and_comments_inside_strings_are_text():
     assert toks('"(;)"') == [S('(;)')]
 
 
-# ── §2 reader: data, sugar ───────────────────────────────────────────────
+# ── reader: data, sugar (docs/reference.md §2) ────────────────────────────
 
 def test_lists_and_nesting():
     assert toks('(a (b 1) "c" #t)') == [[Y('a'), [Y('b'), N(1)], S('c'), B(True)]]
@@ -237,7 +237,7 @@ def test_no_dotted_pairs():
     assert ev("(cadr '(a . b))") == '.'
 
 
-# ── §2 strictness ────────────────────────────────────────────────────────
+# ── strictness (docs/reference.md §2) ─────────────────────────────────────
 
 UNCLOSED = "unexpected end of input: a '(' is never closed"
 STRAY = "unexpected ')' with no matching '('"
@@ -328,7 +328,7 @@ def test_parse_error_is_catchable_through_eval_string():
     assert ev('(try-catch (eval-string "\'") (e) e)') == "''' must be followed by a datum"
 
 
-# ── §2 source positions ──────────────────────────────────────────────────
+# ── source positions (docs/reference.md §2, §7) ───────────────────────────
 
 def spans(text, file='<string>'):
     return [cell.span for cell in read(text, file).cells()]

@@ -113,7 +113,7 @@ def test_expand_shows_the_macro_expansion():
 
 
 def test_expand_pretty_prints_at_the_terminal_width():
-    # §16.3: the expansion laid out like pretty-print at the width
+    # docs/reference.md §6.8, `pretty-string`: the expansion laid out like pretty-print at the width
     keys = "(defmacro twice (e) `(begin ,e ,e))" + ENTER + ',expand (twice (display "a long string"))' + ENTER
     out, _ = drive(keys + CTRL_D, width=30)
     body = lines(out)

@@ -1,4 +1,4 @@
-"""Error reports in the REPL (LANGUAGE.md §9.4, §14.1): on stdout, the caret
+"""Error reports in the REPL (docs/reference.md §7 Errors and error reports, §8 The REPL): on stdout, the caret
 under the failing form exactly (after a tab, on a later line of the input, in
 a function defined by an earlier input), colours only when asked, and the
 REPL's own frames never in the backtrace."""
@@ -47,7 +47,7 @@ def test_caret_under_an_undefined_symbol_with_suggestion():
 
 
 def test_caret_after_a_tab_keeps_the_tab():
-    # A tab in the source is one column (§2); the marker copies it, so the
+    # A tab in the source is one column (docs/reference.md §2); the marker copies it, so the
     # caret sits under the form on any tab width.
     out = report(paste('(list\t(car 5))') + ENTER)
     assert out[1] == '  at <repl:1>:1:7'

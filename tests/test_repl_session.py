@@ -1,6 +1,6 @@
 """The REPL's input and loop, headless (prompt_toolkit pipe input, DummyOutput):
 multi-line entry, paste, Meta-Enter, completion, history and Ctrl-R, Ctrl-C at
-the prompt and during evaluation, Ctrl-D, results and *1 *2 *3 (LANGUAGE.md §14.1)."""
+the prompt and during evaluation, Ctrl-D, results and *1 *2 *3 (docs/reference.md §8 The REPL)."""
 import pytest
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
@@ -24,7 +24,7 @@ def test_banner_results_and_goodbye_on_ctrl_d():
     out, _ = drive('(+ 1 2)' + ENTER + '(define x 5)' + ENTER + '"hi"' + ENTER
                    + "'()" + ENTER + '#f' + ENTER + '(list "a" \'b)' + ENTER + CTRL_D)
     assert out.startswith('rusty ')
-    assert lines(out) == ['=> 3', '=> "hi"', '=> ()', '=> #f', '=> ("a" b)', '', 'Goodbye.', '']   # write form (§15.7)
+    assert lines(out) == ['=> 3', '=> "hi"', '=> ()', '=> #f', '=> ("a" b)', '', 'Goodbye.', '']   # write form (docs/reference.md §3)
 
 
 @pytest.mark.parametrize('word', ['quit', 'exit', ',quit', '  quit  '])
@@ -53,7 +53,7 @@ def test_star_variables_hold_the_last_three_values_and_the_last_error():
 
 
 def test_long_results_are_pretty_printed_after_the_prompt():
-    # §16.3 at the terminal's width; `=> ` counts: the value starts at column 3
+    # pretty-string (docs/reference.md §6.8) at the terminal's width; `=> ` counts: the value starts at column 3
     # a list of numbers is filled: as many per line as fit, under the first
     out, _ = drive('(range 0 40)' + ENTER + CTRL_D, width=40)
     body = lines(out)

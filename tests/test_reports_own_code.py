@@ -1,4 +1,4 @@
-"""LANGUAGE.md §15.10: reports point at the program's own code, with hint lines
+"""docs/reference.md §7 Errors and error reports: reports point at the program's own code, with hint lines
 and long lines windowed around the marker; the message (what try-catch sees)
 never changes. Batch mode (stderr) and the REPL (stdout), exactly."""
 import io

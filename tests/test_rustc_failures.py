@@ -1,5 +1,5 @@
-"""How a rustc run ends badly (LANGUAGE.md-level messages of the manual's
-defrust section): Ctrl-C during the compile is `interrupted` (exit 130 in batch
+"""How a rustc run ends badly (the messages of the manual's
+defrust section, docs/reference.md §10): Ctrl-C during the compile is `interrupted` (exit 130 in batch
 mode) with nothing left in the cache and the session's definitions kept; a
 rustc killed by a signal says so; a flood of (binary) standard error is cut;
 a full disk is `No space left on device`, not the linker's crash.

@@ -1,4 +1,4 @@
-"""LANGUAGE.md §15.5: the `case` special form."""
+"""docs/reference.md §5 Special forms: the `case` special form."""
 import pytest
 
 from helpers import dv, err, ev, out

@@ -1,4 +1,4 @@
-"""LANGUAGE.md §9.1-9.2: the error model, core messages, Undefined suggestions."""
+"""docs/reference.md §7 Errors and error reports: the error model, core messages, Undefined suggestions."""
 import pytest
 
 from rusty.errors import RustyError
@@ -12,7 +12,7 @@ DASH = '\u2014'
     # the spec's own examples
     ('(filtr even? (list 1 2))', "Undefined: 'filtr' — did you mean 'filter'?"),
     ('(defin x 5)', "Undefined: 'defin' — did you mean 'define'?"),
-    # (§9.2's example name string-upcase is a builtin since §15.3: an unbound string-… name instead)
+    # (the spec's example name string-upcase is a builtin now: an unbound string-… name instead)
     ('(string-capitalize "hi")', "Undefined: 'string-capitalize' (try (apropos \"string\"))"),
     ('(zzqx 1)', "Undefined: 'zzqx'"),
     # threshold is by UTF-8 byte length: 'ékk' is 3 code points but 4 bytes -> threshold 2

@@ -1,4 +1,4 @@
-"""LANGUAGE.md §5: dispatch, environments, arity, proper tail calls, deep recursion."""
+"""docs/reference.md §4 Evaluation: dispatch, environments, arity, proper tail calls, deep recursion."""
 import os
 import subprocess
 import sys
@@ -24,7 +24,7 @@ def rusty_proc(args, env=None, input=None, timeout=120):
                           text=True, env=e, timeout=timeout, cwd=str(REPO))
 
 
-# ── §5.1 forms and dispatch ──────────────────────────────────────────────
+# ── forms and dispatch (docs/reference.md §4) ─────────────────────────────
 
 @pytest.mark.parametrize('src,v', [
     ('42', '42'), ('"s"', '"s"'), ('#t', '#t'), ('#f', '#f'), ('()', '()'),
@@ -83,7 +83,7 @@ def test_macro_dispatch_by_current_binding():
     assert ev('(defmacro m (x) (list (quote quote) x)) (m (a b))') == '(a b)'
 
 
-# ── §5.2 environments ────────────────────────────────────────────────────
+# ── environments (docs/reference.md §4) ───────────────────────────────────
 
 def test_define_binds_in_current_frame_example():
     src = '(define x 10) (define (f) (display x) (define x 2) (display x)) (f)'
@@ -145,7 +145,7 @@ def test_let_frames_hold_defines():
     assert err('(match 1 (x (define zqmatchvar 1))) zqmatchvar') == "Undefined: 'zqmatchvar'"
 
 
-# ── §5.3 application and arity ───────────────────────────────────────────
+# ── application and arity (docs/reference.md §4) ──────────────────────────
 
 @pytest.mark.parametrize('src,msg', [
     ('((lambda (x) x))', 'lambda: expected 1 args, got 0'),
@@ -181,7 +181,7 @@ def test_body_forms_in_order_last_value():
     assert ev('((lambda () 1 2 3))') == '3'
 
 
-# ── §5.4 proper tail calls ───────────────────────────────────────────────
+# ── proper tail calls (docs/reference.md §4) ──────────────────────────────
 
 @pytest.mark.slow
 def test_million_iteration_tail_loop():
@@ -274,7 +274,7 @@ def test_non_tail_position_counts_depth(nontail_results, name):
     assert nontail_results.get(name) == LIMIT_MSG % 300
 
 
-# ── §5.5 deep recursion (separate processes: a crash must not take pytest down) ──
+# ── deep recursion (docs/reference.md §4; separate processes: a crash must not take pytest down) ──
 
 COUNT_DOWN = '(define (count-down n) (if (= n 0) 0 (+ 1 (count-down (- n 1)))))'
 

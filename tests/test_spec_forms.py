@@ -1,10 +1,10 @@
-"""LANGUAGE.md §6.1-6.8: every special form, its semantics and its usage messages."""
+"""docs/reference.md §5 Special forms: every special form, its semantics and its usage messages."""
 import pytest
 
 from helpers import dv, err, ev, out, run_capture
 
 
-# ── §6 usage messages, all in one table ──────────────────────────────────
+# ── usage messages (docs/reference.md §5), all in one table ───────────────
 
 USAGE = [
     # define / def
@@ -128,7 +128,7 @@ def test_usage_errors_are_caught_before_the_form_runs():
     assert dv("(try-catch (eval '(if)) (e) e)") == '"if: expected (if test then [else]), got 0 parts"'
 
 
-# ── §6.1 define, def, set!, set ──────────────────────────────────────────
+# ── define, def, set!, set (docs/reference.md §5) ─────────────────────────
 
 def test_define_forms():
     assert ev('(define x 5) x') == '5'
@@ -153,7 +153,7 @@ def test_set_forms_return_nil():
     assert ev('(type-of (set y 2))') == 'nil'
 
 
-# ── §6.2 lambda ──────────────────────────────────────────────────────────
+# ── lambda (docs/reference.md §5) ─────────────────────────────────────────
 
 def test_lambda_aliases():
     assert ev('((fn (x) (* x 2)) 4)') == '8'
@@ -162,7 +162,7 @@ def test_lambda_aliases():
     assert ev('((lambda args (length args)) 1 2 3)') == '3'
 
 
-# ── §6.3 let family and do ───────────────────────────────────────────────
+# ── let family and do (docs/reference.md §5) ──────────────────────────────
 
 def test_let_inits_evaluated_in_outer_env_left_to_right():
     assert ev('(define x 1) (let ((x 2) (y x)) y)') == '1'
@@ -224,7 +224,7 @@ def test_do_test_evaluated_first():
     assert out('(do ((i 0 (+ i 1))) (#t (display "end")) (display "body"))') == 'end'
 
 
-# ── §6.4 conditionals and sequencing ─────────────────────────────────────
+# ── conditionals and sequencing (docs/reference.md §5) ────────────────────
 
 def test_if():
     assert ev('(if #t 1 2)') == '1'
@@ -296,7 +296,7 @@ def test_eval_when_outside_defmacro_is_begin():
     assert ev('(eval-when (anything "goes" 1) (define zqew 4)) zqew') == '4'
 
 
-# ── §6.5 try-catch ───────────────────────────────────────────────────────
+# ── try-catch (docs/reference.md §5) ──────────────────────────────────────
 
 @pytest.mark.parametrize('src,v', [
     ('(try-catch (car 5) (e) e)', '"car: not a pair"'),
@@ -320,7 +320,7 @@ def test_try_catch_handler_frame_and_body_output():
     assert ev('(define e 1) (try-catch (car 5) (e) e) e') == '1'
 
 
-# ── §6.6 match ───────────────────────────────────────────────────────────
+# ── match (docs/reference.md §5) ──────────────────────────────────────────
 
 @pytest.mark.parametrize('src,v', [
     ("(match 5 (5 'five) (_ 'other))", 'five'),
@@ -425,7 +425,7 @@ def test_match_errors_and_evaluation():
     assert ev("(type-of (match 5 (5)))") == 'nil'
 
 
-# ── §6.7 quasiquote ──────────────────────────────────────────────────────
+# ── quasiquote (docs/reference.md §5) ─────────────────────────────────────
 
 @pytest.mark.parametrize('src,v', [
     ("(define xs '(2 3)) `(1 ,@xs 4)", '(1 2 3 4)'),
@@ -460,7 +460,7 @@ def test_unquote_outside_quasiquote_is_an_ordinary_symbol():
     assert ev('(define (unquote x) (* x 2)) (unquote 21)') == '42'
 
 
-# ── §6.8 eval ────────────────────────────────────────────────────────────
+# ── eval (docs/reference.md §5) ───────────────────────────────────────────
 
 @pytest.mark.parametrize('src,v', [
     ("(eval '(+ 1 2))", '3'),

@@ -1,4 +1,4 @@
-"""LANGUAGE.md §8.7 (output, error, eval-string, gensym) and §8.8 (files, models)."""
+"""docs/reference.md §6.8 (output, error, eval-string, gensym) and §6.9 (files, models)."""
 import json
 import re
 import struct
@@ -10,7 +10,7 @@ from rusty.values import NIL, List, Symbol, Tensor
 from helpers import dv, err, ev, out, session, value
 
 
-# ── §8.7 output ──────────────────────────────────────────────────────────
+# ── output (docs/reference.md §6.8) ───────────────────────────────────────
 
 @pytest.mark.parametrize('src,o', [
     ('(print 1 "a" \'b)', '1 a b\n'), ('(print)', '\n'), ('(println (list "a"))', '(a)\n'),
@@ -97,7 +97,7 @@ def test_gensym_errors():
     assert err('(gensym "a" "b")') == 'gensym: expected 0 to 1 arg(s), got 2'
 
 
-# ── §8.8 files ───────────────────────────────────────────────────────────
+# ── files (docs/reference.md §6.9) ────────────────────────────────────────
 
 @pytest.fixture
 def here(tmp_path, monkeypatch):

@@ -1,11 +1,11 @@
-"""LANGUAGE.md §8.1 conventions, §8.4 predicates, §8.5 list builtins."""
+"""docs/reference.md §6 conventions, §6.2 predicates, §6.3 list builtins."""
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from helpers import dv, err, ev, out
 
 
-# ── §8.4 types and predicates ────────────────────────────────────────────
+# ── types and predicates (docs/reference.md §6.2) ─────────────────────────
 
 @pytest.mark.parametrize('src,v', [
     ('(number? 1)', '#t'), ('(string? "a")', '#t'), ('(string? \'a)', '#f'), ('(boolean? #f)', '#t'),
@@ -35,7 +35,7 @@ def test_nil_predicates_take_zero_or_one(name):
     assert err('(%s 1 2)' % name) == '%s: expected 0 to 1 arg(s), got 2' % name
 
 
-# ── §8.5 lists ───────────────────────────────────────────────────────────
+# ── lists (docs/reference.md §6.3) ────────────────────────────────────────
 
 @pytest.mark.parametrize('src,v', [
     ("(car '(1 2))", '1'), ("(cdr '(1 2))", '(2)'), ("(cdr '(1))", '()'),
@@ -152,7 +152,7 @@ def test_sort_with_non_strict_order_returns_a_permutation():
     ("(list-ref '(a b) 2)", 'list-ref: index 2 out of range [0, 2)'), ("(list-ref 5 0)", 'list-ref: expected a list, got 5'),
     ("(list-tail '(1 2) 3)", 'list-tail: index 3 out of range [0, 2]'),
     ("(list-tail '(1 2) 3.5)", 'list-tail: expected an index, got 3.5'),
-    ("(map car)", 'map: expected at least 2 arg(s), got 1'),      # §15.5: one or more lists
+    ("(map car)", 'map: expected at least 2 arg(s), got 1'),      # docs/reference.md §6.3, `map`: one or more lists
     ("(map + '(1) 5)", 'map: expected a list, got 5'),
     ("(map 5 '(1))", 'map: expected a procedure, got 5'),
     ('(map car 5)', 'map: expected a list, got 5'),

@@ -1,4 +1,4 @@
-"""LANGUAGE.md §6.10: load and load-relative."""
+"""docs/reference.md §5 Special forms: load and load-relative."""
 import io
 
 import pytest

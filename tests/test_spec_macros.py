@@ -1,4 +1,4 @@
-"""LANGUAGE.md §6.9: defmacro / define-macro, eval-when, hygiene renaming, expansion, data -> code."""
+"""docs/reference.md §5 Special forms: defmacro / define-macro, eval-when, hygiene renaming, expansion, data -> code."""
 import re
 
 import pytest

@@ -1,4 +1,4 @@
-"""LANGUAGE.md §8.1-8.3: numeric builtins (IEEE corner cases, Python-math pitfalls) and grad."""
+"""docs/reference.md §6.1 Numbers: numeric builtins (IEEE corner cases, Python-math pitfalls) and grad."""
 import time
 
 import pytest
@@ -155,7 +155,7 @@ def test_now_micros():
     assert before - 2e6 <= v <= after + 2e6
 
 
-# ── §8.3 grad ────────────────────────────────────────────────────────────
+# ── grad (docs/reference.md §6.1) ─────────────────────────────────────────
 
 @pytest.mark.parametrize('src,v', [
     ('((grad (lambda (x) (* x x))) 3)', '6'),

@@ -1,4 +1,4 @@
-"""LANGUAGE.md §7: lexical addressing must behave exactly like by-name lookup."""
+"""Lexical addressing must behave exactly like by-name lookup (docs/reference.md §4 Evaluation, environments)."""
 import pytest
 
 from helpers import err, ev, out

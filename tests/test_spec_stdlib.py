@@ -1,4 +1,4 @@
-"""LANGUAGE.md §8.9 (standard library) and §8.10 (help, apropos, describe)."""
+"""docs/reference.md §6 (standard library) and §6.10 (help, apropos, describe)."""
 import re
 
 import pytest
@@ -172,7 +172,7 @@ def test_stdlib_bindings_can_be_redefined():
     assert ev('(defmacro while (t . b) 42) (while #f)') == '42'
 
 
-# ── §8.10 discovery ──────────────────────────────────────────────────────
+# ── discovery (docs/reference.md §6.10) ───────────────────────────────────
 
 @pytest.mark.parametrize('src,o', [
     ("(describe 'car)", 'car: #<builtin:car>\n'),

@@ -1,4 +1,4 @@
-"""LANGUAGE.md §8.6: strings, format, JSON."""
+"""docs/reference.md §6.6 Strings, conversions and JSON: strings, format, JSON."""
 import pytest
 
 from helpers import dv, err, ev, out, value

@@ -1,10 +1,10 @@
-"""LANGUAGE.md §3.1-3.2 (types, Nil vs the empty list) and §4 (truthiness, comparisons, equality)."""
+"""docs/reference.md §3 Values and how they print: types, Nil vs the empty list, truthiness, comparisons, equality."""
 import pytest
 
 from helpers import dv, err, ev
 
 
-# ── §3.1 type-of ─────────────────────────────────────────────────────────
+# ── type-of (docs/reference.md §3) ────────────────────────────────────────
 
 @pytest.mark.parametrize('src,t', [
     ('1', 'number'), ('-0.5', 'number'), ('#t', 'boolean'), ('#f', 'boolean'), ('"s"', 'string'),
@@ -26,7 +26,7 @@ def test_type_of_macro():
     assert ev('(defmacro m () 1) (type-of m)') == 'macro'
 
 
-# ── §3.2 Nil and the empty list ──────────────────────────────────────────
+# ── Nil and the empty list (docs/reference.md §3) ─────────────────────────
 
 def test_nil_and_empty_list_print_alike_but_differ():
     assert ev('()') == '()'
@@ -91,7 +91,7 @@ def test_long_list_building_is_not_quadratic():
     assert ev(prog) == '100000'
 
 
-# ── §4 truthiness ────────────────────────────────────────────────────────
+# ── truthiness (docs/reference.md §3) ─────────────────────────────────────
 
 @pytest.mark.parametrize('v', ['0', '""', "'()", '()', '(nil)', 'nil', "'a", '(sqrt -1)', '-0.0', '#t'])
 def test_everything_but_false_is_true(v):
@@ -112,7 +112,7 @@ def test_not_arity(src, msg):
     assert err(src) == msg
 
 
-# ── §4 numeric comparison ────────────────────────────────────────────────
+# ── numeric comparison (docs/reference.md §3) ─────────────────────────────
 
 @pytest.mark.parametrize('src,result', [
     ('(< 1 2)', '#t'), ('(< 2 1)', '#f'), ('(> 2 1)', '#t'), ('(<= 2 2)', '#t'), ('(>= 1 2)', '#f'),
@@ -149,7 +149,7 @@ def test_comparison_arity_and_types(op):
     assert err("(%s '(1) #t)" % op) == '%s: expected a number, got (1)' % op
 
 
-# ── §4 structural equality ───────────────────────────────────────────────
+# ── structural equality (docs/reference.md §3) ────────────────────────────
 
 @pytest.mark.parametrize('a,b,result', [
     ('1', '1.0', '#t'), ('0', '-0', '#t'), ('(sqrt -1)', '(sqrt -1)', '#f'), ('1', '2', '#f'),

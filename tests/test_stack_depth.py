@@ -1,4 +1,4 @@
-"""LANGUAGE.md §5.5 at the edges: every depth up to the limit works through
+"""docs/reference.md §4 Evaluation, deep recursion, at the edges: every depth up to the limit works through
 every builtin that calls back into Lisp, past it comes the exact error (never
 a signal), running out of memory is the error `out of memory`, and a small
 address space (`ulimit -v`) still starts, with the limit lowered and said."""

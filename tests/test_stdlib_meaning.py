@@ -1,6 +1,6 @@
-"""LANGUAGE.md §15.9: the standard library keeps its meaning when a program
+"""docs/reference.md §4 Evaluation: the standard library keeps its meaning when a program
 redefines the names it uses; the program's own references still see its
-definitions (late binding, §5.2/§7)."""
+definitions (late binding, §4, environments)."""
 import io
 
 import pytest
@@ -12,7 +12,7 @@ from rusty.runtime import Session, stdlib_forms
 from rusty.values import EMPTY, List, Macro, Symbol, sym
 
 
-# ── §15.9's examples, exactly ────────────────────────────────────────────
+# ── The standard library keeps its meaning (docs/reference.md §4): examples ──
 
 @pytest.mark.parametrize('src, want', [
     ('(define sum 0) (average 1 2 3)', '2'),

@@ -1,4 +1,4 @@
-"""Tensors (LANGUAGE.md §10): the builtins called directly, and the kernels
+"""Tensors (docs/reference.md §6.11 Tensors, §11): the builtins called directly, and the kernels
 against naive reference loops (bit for bit)."""
 import math
 import struct
@@ -292,7 +292,7 @@ def test_transpose_kernel():
 
 
 
-# ── Native kernels and the row-band split (LANGUAGE.md §13) ──────────────
+# ── Native kernels and the row-band split (docs/reference.md §11) ─────────
 
 @pytest.fixture(scope='module')
 def native():
@@ -333,7 +333,7 @@ def test_native_matmul_and_transpose_match_python(native, case):
 
 
 def split_reference(n, lanes):
-    """The §13 split rule as LANGUAGE.md states it, band by band: the
+    """The split rule as rusty/jit/bands.py's docstring states it, band by band: the
     reference `bands.band_plan` is checked against."""
     chunks = min(lanes, n)
     rows = -(-n // chunks)

@@ -1,4 +1,4 @@
-; closures, environments (§5.2), proper tail calls (§5.4), named let, do
+; closures, environments (docs/reference.md §4), proper tail calls (§4), named let, do
 (define (make-counter)
   (let ((n 0))
     (lambda () (set! n (+ n 1)) n)))

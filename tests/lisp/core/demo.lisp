@@ -1,7 +1,7 @@
 (define (f x) (/ x 0))
 (define (g y) (+ 1 (f y)))
 (g 2)
-; LANGUAGE.md §9.4, verbatim:
+; docs/reference.md §7 Errors and error reports, verbatim:
 ; expect-stderr: Error: Division by zero
 ; expect-stderr:   at demo.lisp:1:15
 ; expect-stderr:   1 | (define (f x) (/ x 0))

@@ -1,4 +1,4 @@
-; §6.5, §9: errors are strings; the last one is uncaught
+; docs/reference.md §5 (`try-catch`), §7: errors are strings; the last one is uncaught
 (define (show x) (println (try-catch x (e) e)))
 (println (try-catch (car 5) (e) e))
 (println (try-catch (car ()) (e) e))

@@ -1,4 +1,4 @@
-; §6.10: load-relative resolves against this file's directory, nested loads against theirs
+; docs/reference.md §5, `load-relative`: load-relative resolves against this file's directory, nested loads against theirs
 (load-relative "lib/helpers.lisp")
 (println (greet "rusty"))
 (println lib-answer)

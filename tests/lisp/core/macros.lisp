@@ -1,4 +1,4 @@
-; §6.9 macros: hygiene, late binding, eval-when; stdlib macros
+; macros (docs/reference.md §5, `defmacro`): hygiene, late binding, eval-when; stdlib macros
 (defmacro my-swap! (a b) `(let ((tmp ,a)) (set! ,a ,b) (set! ,b tmp)))
 (define tmp 1)
 (define y 2)

@@ -1,4 +1,4 @@
-; LANGUAGE.md §3: display form vs print form, number formatting, Nil vs ()
+; docs/reference.md §3 Values and how they print: display form vs print form, number formatting, Nil vs ()
 (display (list 'a "s"))
 (newline)
 (print (list 'a "s"))

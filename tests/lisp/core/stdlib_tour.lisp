@@ -1,4 +1,4 @@
-; §8.5, §8.9 examples
+; list and standard library examples (docs/reference.md §6.3, §6)
 (println (foldl cons '() '(1 2 3)) (foldr cons '() '(1 2 3)))
 (println (sort '(3 1 2)) (sort '("b" "a" "B")))
 (println (iota 5) (range 2 5))

@@ -1,4 +1,4 @@
-; Evaluating graphs (LANGUAGE.md §11.5).
+; Evaluating graphs (docs/reference.md §11 Tensors and graphs).
 (print (graph-eval (lambda (x y) (+ (* x x) y)) 3 4))
 ; expect: 13
 (print (graph-eval (lambda (x) (/ x 0)) 1))

@@ -1,4 +1,4 @@
-; Reverse mode (LANGUAGE.md §11.6).
+; Reverse mode (docs/reference.md §11 Tensors and graphs).
 (print (graph-grad (lambda (x) (* x x)) 5))
 ; expect: (25 10)
 (print (graph-grad (lambda (x) (relu x)) -3))

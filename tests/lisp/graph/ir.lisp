@@ -1,4 +1,4 @@
-; Building, hash-consing, folding and printing graphs (LANGUAGE.md §11.1–11.4).
+; Building, hash-consing, folding and printing graphs (docs/reference.md §11 Tensors and graphs, §6.12 Graphs).
 (print (graph-ir (lambda (x) (* x x))))
 ; expect: (((0 param 0) (1 mul 0 0)) 1)
 (print (graph-ir (lambda (x) (- x))))

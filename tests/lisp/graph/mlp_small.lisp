@@ -1,4 +1,4 @@
-; The MLP SMALL workload of DESIGN.md §5, trained 1000 steps with graph-grad.
+; The MLP SMALL workload of benchmarks/README.md, trained 1000 steps with graph-grad.
 ; loss = tensor-sum(d*d / N), d = relu(matmul(x, W) + b) - t; SGD with lr 0.01:
 ; W ← W − gW·0.01, b ← b − gb·0.01. The final loss is exact (PyTorch agrees).
 (define (val i off) (/ (- (mod (+ (* 7 i) off) 17) 8) 8))

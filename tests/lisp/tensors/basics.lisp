@@ -1,8 +1,8 @@
-; Tensors: construction, access, arithmetic and printing (LANGUAGE.md §10, §3.4).
+; Tensors: construction, access, arithmetic and printing (docs/reference.md §6.11 Tensors, §3).
 (define a (tensor '((1 2) (3 4))))
 (define b (tensor '((5 6) (7 8))))
 
-; The examples of §10.
+; Tensor examples (docs/reference.md §6.11, §11).
 (print (tensor->list (matmul a b)))
 ; expect: ((19 22) (43 50))
 (print (tensor->list (tensor-div b a)))

@@ -1,4 +1,4 @@
-; Every tensor error message of LANGUAGE.md §10, caught with try-catch.
+; Every tensor error message of docs/reference.md §6.11 Tensors, caught with try-catch.
 (defmacro show (expr) `(print (try-catch ,expr (e) e)))
 (define a (tensor '((1 2) (3 4))))
 
