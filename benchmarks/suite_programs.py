@@ -41,6 +41,7 @@ PROGRAMS = [
     (CLASSICS, 'graphs', '5 6', '5 1', '596', '596'),
     (CLASSICS, 'lattice', '33 1000', '33 200', '10', '10'),
     (CLASSICS, 'matrix', '5 5 6', '5 5 1', MATRIX, MATRIX),
+    (CLASSICS, 'pnpoly', '10000', '1000', '6', '6'),
     (LOOPS, 'toplevel_named_let', '300000', '100000', '8999955000050000', '333328333350000'),
     (LOOPS, 'toplevel_do', '300000', '100000', '20999850000', '2333316668'),
     (LOOPS, 'do_in_function', '3000', '1000', '(2919 216)', '(871 178)'),
