@@ -14,6 +14,9 @@ DERIV = ('(+ (* (* 3 x x) (+ (/ 0 3) (/ 1 x) (/ 1 x))) (* (* a x x) (+ (/ 0 a) (
 
 MATRIX = '((1 1 1 1 1) (1 1 1 1 -1) (1 1 1 -1 1) (1 1 -1 -1 -1) (1 -1 1 -1 -1) (1 -1 -1 1 1))\n((1 1 1 1 1) (1 1 1 1 -1) (1 1 1 -1 1) (1 1 -1 1 -1) (1 -1 1 -1 -1) (1 -1 -1 1 1))\n((1 1 1 1 1) (1 1 1 1 -1) (1 1 1 -1 1) (1 1 -1 1 -1) (1 -1 1 -1 1) (1 -1 -1 1 1))\n((1 1 1 1 1) (1 1 1 1 -1) (1 1 1 -1 1) (1 1 -1 1 1) (1 -1 1 1 -1) (1 -1 -1 -1 1))\n((1 1 1 1 1) (1 1 1 1 -1) (1 1 1 -1 1) (1 1 -1 1 1) (1 -1 1 1 1) (1 -1 -1 -1 -1))'
 
+GCBENCH_14 = 'Garbage Collector Test\n Stretching memory with a binary tree of depth 14\n Total memory available= ???????? bytes  Free memory= ???????? bytes\nGCBench: Main\n Creating a long-lived binary tree of depth 12\n Creating a long-lived array of 32764 inexact reals\n Total memory available= ???????? bytes  Free memory= ???????? bytes\nCreating 2114 trees of depth 4\nGCBench: Top down construction\nGCBench: Bottom up construction\nCreating 516 trees of depth 6\nGCBench: Top down construction\nGCBench: Bottom up construction\nCreating 128 trees of depth 8\nGCBench: Top down construction\nGCBench: Bottom up construction\nCreating 32 trees of depth 10\nGCBench: Top down construction\nGCBench: Bottom up construction\nCreating 8 trees of depth 12\nGCBench: Top down construction\nGCBench: Bottom up construction\n Total memory available= ???????? bytes  Free memory= ???????? bytes'
+GCBENCH_12 = 'Garbage Collector Test\n Stretching memory with a binary tree of depth 12\n Total memory available= ???????? bytes  Free memory= ???????? bytes\nGCBench: Main\n Creating a long-lived binary tree of depth 10\n Creating a long-lived array of 8188 inexact reals\n Total memory available= ???????? bytes  Free memory= ???????? bytes\nCreating 528 trees of depth 4\nGCBench: Top down construction\nGCBench: Bottom up construction\nCreating 128 trees of depth 6\nGCBench: Top down construction\nGCBench: Bottom up construction\nCreating 32 trees of depth 8\nGCBench: Top down construction\nGCBench: Bottom up construction\nCreating 8 trees of depth 10\nGCBench: Top down construction\nGCBench: Bottom up construction\n Total memory available= ???????? bytes  Free memory= ???????? bytes'
+
 # (group, name, full args, quick args, full expected, quick expected)
 PROGRAMS = [
     (CLASSICS, 'tak', '18 12 6 10', '18 12 6 2', '7', '7'),
@@ -44,6 +47,7 @@ PROGRAMS = [
     (CLASSICS, 'pnpoly', '10000', '1000', '6', '6'),
     (CLASSICS, 'chudnovsky', '50 500 50 500', '50 500 50 50', '10 501 818301194912', '10 501 818301194912'),
     (CLASSICS, 'quicksort', '10000 1000000 10', '2000 1000000 2', '#t 25 496109 999892', '#t 135 487460 999331'),
+    (CLASSICS, 'gcbench', '14', '12', GCBENCH_14, GCBENCH_12),
     (LOOPS, 'toplevel_named_let', '300000', '100000', '8999955000050000', '333328333350000'),
     (LOOPS, 'toplevel_do', '300000', '100000', '20999850000', '2333316668'),
     (LOOPS, 'do_in_function', '3000', '1000', '(2919 216)', '(871 178)'),
