@@ -12,6 +12,11 @@ SCRIPTS = 'scripts'
 DERIV = ('(+ (* (* 3 x x) (+ (/ 0 3) (/ 1 x) (/ 1 x))) (* (* a x x) (+ (/ 0 a) (/ 1 x) '
          '(/ 1 x))) (* (* b x) (+ (/ 0 b) (/ 1 x))) 0)')
 
+MATRIX = '((1 1 1 1 1) (1 1 1 1 -1) (1 1 1 -1 1) (1 1 -1 -1 -1) (1 -1 1 -1 -1) (1 -1 -1 1 1))\n((1 1 1 1 1) (1 1 1 1 -1) (1 1 1 -1 1) (1 1 -1 1 -1) (1 -1 1 -1 -1) (1 -1 -1 1 1))\n((1 1 1 1 1) (1 1 1 1 -1) (1 1 1 -1 1) (1 1 -1 1 -1) (1 -1 1 -1 1) (1 -1 -1 1 1))\n((1 1 1 1 1) (1 1 1 1 -1) (1 1 1 -1 1) (1 1 -1 1 1) (1 -1 1 1 -1) (1 -1 -1 -1 1))\n((1 1 1 1 1) (1 1 1 1 -1) (1 1 1 -1 1) (1 1 -1 1 1) (1 -1 1 1 1) (1 -1 -1 -1 -1))'
+
+GCBENCH_14 = 'Garbage Collector Test\n Stretching memory with a binary tree of depth 14\n Total memory available= ???????? bytes  Free memory= ???????? bytes\nGCBench: Main\n Creating a long-lived binary tree of depth 12\n Creating a long-lived array of 32764 inexact reals\n Total memory available= ???????? bytes  Free memory= ???????? bytes\nCreating 2114 trees of depth 4\nGCBench: Top down construction\nGCBench: Bottom up construction\nCreating 516 trees of depth 6\nGCBench: Top down construction\nGCBench: Bottom up construction\nCreating 128 trees of depth 8\nGCBench: Top down construction\nGCBench: Bottom up construction\nCreating 32 trees of depth 10\nGCBench: Top down construction\nGCBench: Bottom up construction\nCreating 8 trees of depth 12\nGCBench: Top down construction\nGCBench: Bottom up construction\n Total memory available= ???????? bytes  Free memory= ???????? bytes'
+GCBENCH_12 = 'Garbage Collector Test\n Stretching memory with a binary tree of depth 12\n Total memory available= ???????? bytes  Free memory= ???????? bytes\nGCBench: Main\n Creating a long-lived binary tree of depth 10\n Creating a long-lived array of 8188 inexact reals\n Total memory available= ???????? bytes  Free memory= ???????? bytes\nCreating 528 trees of depth 4\nGCBench: Top down construction\nGCBench: Bottom up construction\nCreating 128 trees of depth 6\nGCBench: Top down construction\nGCBench: Bottom up construction\nCreating 32 trees of depth 8\nGCBench: Top down construction\nGCBench: Bottom up construction\nCreating 8 trees of depth 10\nGCBench: Top down construction\nGCBench: Bottom up construction\n Total memory available= ???????? bytes  Free memory= ???????? bytes'
+
 # (group, name, full args, quick args, full expected, quick expected)
 PROGRAMS = [
     (CLASSICS, 'tak', '18 12 6 10', '18 12 6 2', '7', '7'),
@@ -35,6 +40,14 @@ PROGRAMS = [
     (CLASSICS, 'boyer', '0 2', '0 1', '95024', '95024'),
     (CLASSICS, 'ray', '0.4 1', '0.25 1', '4742 123863', '1873 48988'),
     (CLASSICS, 'simplex', '500', '100', '(#(4 1 3 2) #(0 5 7 6))', '(#(4 1 3 2) #(0 5 7 6))'),
+    (CLASSICS, 'earley', '10 1', '8 1', '4862', '429'),
+    (CLASSICS, 'graphs', '5 6', '5 1', '596', '596'),
+    (CLASSICS, 'lattice', '33 1000', '33 200', '10', '10'),
+    (CLASSICS, 'matrix', '5 5 6', '5 5 1', MATRIX, MATRIX),
+    (CLASSICS, 'pnpoly', '10000', '1000', '6', '6'),
+    (CLASSICS, 'chudnovsky', '50 500 50 500', '50 500 50 50', '10 501 818301194912', '10 501 818301194912'),
+    (CLASSICS, 'quicksort', '10000 1000000 10', '2000 1000000 2', '#t 25 496109 999892', '#t 135 487460 999331'),
+    (CLASSICS, 'gcbench', '14', '12', GCBENCH_14, GCBENCH_12),
     (LOOPS, 'toplevel_named_let', '300000', '100000', '8999955000050000', '333328333350000'),
     (LOOPS, 'toplevel_do', '300000', '100000', '20999850000', '2333316668'),
     (LOOPS, 'do_in_function', '3000', '1000', '(2919 216)', '(871 178)'),
@@ -57,6 +70,9 @@ PROGRAMS = [
     (SCRIPTS, 'log_parser', '20000', '3000', 'ERROR/api 753\nERROR/auth 691\nERROR/cache 784\nERROR/db 726\nERROR/web 1005\nINFO/api 2268\nINFO/auth 2579\nINFO/cache 2496\nINFO/db 2493\nINFO/web 2167\nWARN/api 1033\nWARN/auth 718\nWARN/cache 753\nWARN/db 735\nWARN/web 799\napi 250.27\nauth 246.50\ncache 250.97\ndb 248.58\nweb 249.27\n2026-12-05 00:10:22 INFO db: request 622 took 499ms', 'ERROR/api 115\nERROR/auth 95\nERROR/cache 115\nERROR/db 116\nERROR/web 175\nINFO/api 327\nINFO/auth 396\nINFO/cache 358\nINFO/db 359\nINFO/web 322\nWARN/api 140\nWARN/auth 108\nWARN/cache 117\nWARN/db 120\nWARN/web 137\napi 262.00\nauth 249.57\ncache 253.91\ndb 252.06\nweb 242.15\n2026-12-05 00:10:22 INFO db: request 622 took 499ms'),
     (SCRIPTS, 'text_wrap', '400', '80', '1580 793\nquick for the programs people write', '314 157\nquick for the programs people write'),
     (SCRIPTS, 'roman_numerals', '3999', '1000', '0 MMMDCCCLXXXVIII 3888 MMMCMXCIX', '0 DCCCLXXXVIII 888 M'),
+    (SCRIPTS, 'ini_report', '3000', '500', 'sections 3000 enabled 2000 workers 9000\nmissing workers: 334 last svc2997\nlongest timeout: 89s in svc83\nnode0.example    429   3644754\nnode1.example    429   3645627\nnode2.example    429   3646500\nnode3.example    429   3647373\nnode4.example    428   3639246\nnode5.example    428   3638082\nnode6.example    428   3636918', 'sections 500 enabled 333 workers 1492\nmissing workers: 56 last svc495\nlongest timeout: 89s in svc83\nnode0.example     72    611004\nnode1.example     72    611668\nnode2.example     72    612332\nnode3.example     71    604496\nnode4.example     71    604123\nnode5.example     71    603750\nnode6.example     71    603377'),
+    (SCRIPTS, 'inventory_ledger', '20000', '2000', 'sku038    2434   2897       $8696.56\nsku027    2269   2667       $5767.37\nsku036    2597   2898       $5726.30\nsku033    2240   2560       $5411.46\nsku037    2743   2987       $5023.40\noversold: 21 sku000 sku002 sku004\nspent $950687.42 earned $1021483.26 net $70795.84', 'sku026     194    441       $3034.95\nsku035     278    432       $2456.34\nsku021     163    338       $1865.01\nsku029     219    351       $1850.73\nsku039     221    316       $1692.94\noversold: 27 sku000 sku002 sku004\nspent $89834.70 earned $105567.37 net $15732.67'),
+    (SCRIPTS, 'markdown_to_text', '1500', '300', "lines 18228 words 73603 links 3000\nRELEASE NOTES\n=============\n\nSection 0: the parser\n---------------------\n\nThe CACHE now handles 'prompt' input; see the notes <https://example.org/parser/0> for details.\nIt is faster on compiler heavy work and uses less memory.\n\n  * fixed the vector when EMPTY\n  * 'report' accepts a limit <https://example.org/limit>\n  * documented string\n  * documented prompt", "lines 3648 words 14723 links 600\nRELEASE NOTES\n=============\n\nSection 0: the parser\n---------------------\n\nThe CACHE now handles 'prompt' input; see the notes <https://example.org/parser/0> for details.\nIt is faster on compiler heavy work and uses less memory.\n\n  * fixed the vector when EMPTY\n  * 'report' accepts a limit <https://example.org/limit>\n  * documented string\n  * documented table"),
 ]
 
 

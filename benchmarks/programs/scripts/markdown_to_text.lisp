@@ -1,0 +1,100 @@
+;; Everyday script: convert a Markdown document of N sections to plain text
+;; (headings underlined, **bold** in capitals, `code` quoted, links spelled out,
+;; lists and quotes indented, code blocks kept), then print counts and a few lines.
+;; Usage: rusty markdown_to_text.lisp N — N sections.
+
+(define words '("parser" "cache" "prompt" "compiler" "vector" "report" "string" "loop" "table"))
+
+(define (word i) (list-ref words (modulo i (length words))))
+
+(define (section i)
+  (append
+   (list (str "## Section " i ": the " (word i))
+         ""
+         (str "The **" (word (+ i 1)) "** now handles `" (word (+ i 2)) "` input; see [the notes]"
+              "(https://example.org/" (word i) "/" i ") for details.")
+         (str "It is faster on " (word (+ i 3)) " heavy work and uses less memory.")
+         ""
+         (str "- fixed the " (word (+ i 4)) " when **empty**")
+         (str "- `" (word (+ i 5)) "` accepts a [limit](https://example.org/limit)")
+         (str "- documented " (word (+ i 6)))
+         "")
+   (if (= 0 (modulo i 3))
+       (list "1. read the notes" (str "2. rebuild the " (word i)) "")
+       '())
+   (if (= 0 (modulo i 4))
+       (list "```" (str "(define (f x) (* x " i "))") "(f 2)" "```" "")
+       '())
+   (if (= 0 (modulo i 5))
+       (list (str "> Thanks to **user" i "** for the report.") "")
+       '())))
+
+(define (make-document n)
+  (string-join (cons "# Release notes" (cons "" (append-map section (iota n)))) "\n"))
+
+(define links 0)
+
+(define (find-from s sub start)
+  (let ((i (string-first-index (substring s start (string-length s)) sub)))
+    (and i (+ i start))))
+
+(define (inline s)
+  (let ((n (string-length s)))
+    (let loop ((i 0) (out '()))
+      (if (>= i n)
+          (string-append-list (reverse out))
+          (let ((c (string-ref s i)))
+            (cond ((and (equal? c "*") (< (+ i 1) n) (equal? (string-ref s (+ i 1)) "*"))
+                   (let ((end (find-from s "**" (+ i 2))))
+                     (loop (+ end 2) (cons (string-upcase (substring s (+ i 2) end)) out))))
+                  ((equal? c "`")
+                   (let ((end (find-from s "`" (+ i 1))))
+                     (loop (+ end 1) (cons (str "'" (substring s (+ i 1) end) "'") out))))
+                  ((equal? c "[")
+                   (let* ((mid (find-from s "](" (+ i 1)))
+                          (end (find-from s ")" mid)))
+                     (set! links (+ links 1))
+                     (loop (+ end 1)
+                           (cons (str (substring s (+ i 1) mid) " <" (substring s (+ mid 2) end) ">")
+                                 out))))
+                  (else (loop (+ i 1) (cons c out)))))))))
+
+(define (after s prefix)
+  (substring s (string-length prefix) (string-length s)))
+
+(define (numbered? line)
+  (and (> (string-length line) 2)
+       (string->number (string-ref line 0))
+       (equal? (substring line 1 3) ". ")))
+
+(define (convert text)
+  (let loop ((lines (string-split text "\n" 'all))
+             (in-code #f)
+             (out '()))
+    (if (null? lines)
+        (reverse out)
+        (let ((line (car lines))
+              (rest (cdr lines)))
+          (cond ((string-prefix? line "```") (loop rest (not in-code) out))
+                (in-code (loop rest in-code (cons (str "    " line) out)))
+                ((string-prefix? line "# ")
+                 (let ((title (string-upcase (inline (after line "# ")))))
+                   (loop rest in-code (cons (string-repeat "=" (string-length title)) (cons title out)))))
+                ((string-prefix? line "## ")
+                 (let ((title (inline (after line "## "))))
+                   (loop rest in-code (cons (string-repeat "-" (string-length title)) (cons title out)))))
+                ((string-prefix? line "- ")
+                 (loop rest in-code (cons (str "  * " (inline (after line "- "))) out)))
+                ((numbered? line) (loop rest in-code (cons (str "  " (inline line)) out)))
+                ((string-prefix? line "> ")
+                 (loop rest in-code (cons (str "    | " (inline (after line "> "))) out)))
+                (else (loop rest in-code (cons (inline line) out))))))))
+
+(file-write "notes.md" (make-document (string->number (car (command-line-args)))))
+(define text-lines (convert (file-read "notes.md")))
+(file-write "notes.txt" (string-join text-lines "\n"))
+(println "lines" (length text-lines)
+         "words" (length (string-split (file-read "notes.txt")))
+         "links" links)
+(for-each println (take 12 text-lines))
+(println (list-ref text-lines (- (length text-lines) 2)))
