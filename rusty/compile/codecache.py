@@ -242,7 +242,7 @@ def _scalar(x) -> bool:
 def _objects() -> dict:
     """The marker objects an entry names by name."""
     from ..resolve import MISSING, UNBOUND
-    from .lower import ITSELF
+    from .support import ITSELF
     return {'EMPTY': EMPTY, 'NIL': NIL, 'MISSING': MISSING, 'UNBOUND': UNBOUND, 'ITSELF': ITSELF}
 
 
@@ -331,11 +331,12 @@ class Decoder:
         if tag == 'S':
             from ..resolve import Scope
             return Scope(self.dec(e[1]), self.dec(e[2]), self.dec(e[3]))
-        if tag == 'M':
-            from .lower import _MakerSpec
-            return _MakerSpec(self.dec(e[1]), self.dec(e[2]), self.dec(e[3]), self.dec(e[4]), e[5], e[6])
+        if tag == 'M':          # (the LambdaMaker link makes of a lower._MakerSpec)
+            from .support import LambdaMaker
+            return LambdaMaker(self.dec(e[1]), self.dec(e[2]), self.dec(e[3]), self.dec(e[4]), e[5],
+                               self.roots['unit'].depth, e[6])
         if tag == 'W':
-            from .walks import _Lambda
+            from .support import _Lambda
             return _Lambda()
         if tag == 'C':
             cell = self.env(e[1]).cell(sym(e[2]))

@@ -92,7 +92,7 @@ class Compiled:
 # in this process (STATS), starting from PER_FORM.
 PAYBACK = 7.0
 PER_FORM = 1e-3
-PER_FORM_LOADED = 2e-5  # (loading from the disk cache, before any load is measured)
+PER_FORM_LOADED = 3e-5  # (loading from the disk cache, before any load is measured)
 MIN_FORMS = 20          # (a small lambda costs about what one of 20 forms does: the fixed part)
 
 
@@ -332,7 +332,7 @@ def lowered(params, rest, body, lscope, span, unit, name, retry=None, key=None):
     """The Compiled lambda, None when it stays on the reference, or Refused
     while a macro it calls keeps it there; with `key`, stored in the disk
     cache under that name."""
-    from .lower import Unsupported, lower
+    from .lower import Unsupported, _MakerSpec, lower
     try:
         mod, consts, table, assumed, pyname, leaf, heads = lower(unit, params, rest, body, lscope, span, name)
         code = compile(mod, FILENAME, 'exec', dont_inherit=True)
@@ -346,13 +346,12 @@ def lowered(params, rest, body, lscope, span, unit, name, retry=None, key=None):
     if key:
         codecache().store(key, fcode, pyname, leaf, consts, table, assumed, heads, params, rest, body, lscope,
                           span, unit)
+    consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth, c.extra)
+              if c.__class__ is _MakerSpec else c for c in consts]
     return _compiled(fcode, consts, table, assumed, pyname, leaf, heads, unit)
 
 
 def _compiled(fcode, consts, table, assumed, pyname, leaf, heads, unit) -> Compiled:
-    from .lower import _MakerSpec
-    consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth, c.extra)
-              if c.__class__ is _MakerSpec else c for c in consts]
     return Compiled(fcode, module_globals(consts, unit.depth, table, unit.genv), pyname, assumed, leaf, heads)
 
 
@@ -378,7 +377,7 @@ def link(c: Compiled, lam, env, unit, disarm=None) -> None:
     c's code assumes hold their values (each watched: a change clears OK for
     good, and the code reads the cells from then on). A value linked while
     its name holds another starts with OK false."""
-    from .lower import ITSELF
+    ITSELF = support.ITSELF
     g = dict(c.globals)
     g['E'], g['SELF'] = env, lam
     code = c.code
