@@ -28,7 +28,8 @@ HELP = USAGE + '''
   rusty - ARG...     run standard input (also when stdin is not a terminal)
   rusty --stats ...  any of the above, then print to standard error what the
                      compiler did (lambdas compiled and the time it took, those
-                     left on the reference evaluator)
+                     loaded from the disk cache, those run on the reference
+                     evaluator)
   rusty fmt ...      format program text (rusty fmt --help)
   rusty lsp          a language server for editors (the lsp extra)
   rusty kernel install [--user] [--prefix P]
