@@ -60,7 +60,8 @@ def version() -> bytes:
             except OSError:
                 h.update(b'?')
             h.update(os.path.basename(path).encode())
-        _VERSION.append(h.digest() + sys.implementation.cache_tag.encode())
+        from .. import __version__
+        _VERSION.append(h.digest() + sys.implementation.cache_tag.encode() + __version__.encode())
     return _VERSION[0]
 
 
@@ -399,16 +400,17 @@ def _missed(reason: str):
 
 
 def load(key, params, rest, body, lscope, span, unit):
-    """(code, consts, table, assumed, pyname, leaf, heads) from the entry
-    `key`, as lower.lower and compile give them, or None: no usable entry,
-    or the globals it assumed changed (compile afresh)."""
+    """(code, consts, table, assumed, pyname, leaf, heads, seconds) from the
+    entry `key`, as lower.lower and compile gave them (seconds: what that
+    took), or None: no usable entry, or the globals it assumed changed
+    (compile afresh)."""
     path = diskcache.entry_path(key)
     payload = diskcache.load(path) if path is not None else None
     if payload is None:
         return _missed('absent')
     try:
-        fmt, code, pyname, leaf, consts, table, assumed, heads = marshal.loads(payload)
-        if fmt != FORMAT or code.__class__ is not _CODE:
+        fmt, code, pyname, leaf, consts, table, assumed, heads, seconds = marshal.loads(payload)
+        if fmt != FORMAT or code.__class__ is not _CODE or seconds.__class__ is not float:
             return _missed('format')
         d = Decoder(_roots(params, rest, body, lscope, span, unit))
         consts = [d.dec(c) for c in consts]
@@ -424,16 +426,17 @@ def load(key, params, rest, body, lscope, span, unit):
         return _missed(str(e))
     except Exception:       # (a garbled entry that passed its checksum: anything marshal or a recipe raises)
         return _missed('garbled')
-    return code, consts, table, assumed, pyname, leaf, heads
+    return code, consts, table, assumed, pyname, leaf, heads, seconds
 
 
-def store(key, code, pyname, leaf, consts, table, assumed, heads, params, rest, body, lscope, span, unit) -> bool:
-    """Write the entry `key` for a lambda just compiled; False if some object
-    its code names has no recipe (it is compiled again next time)."""
+def store(key, code, pyname, leaf, consts, table, assumed, heads, seconds, params, rest, body, lscope, span,
+          unit) -> bool:
+    """Write the entry `key` for a lambda just compiled (in `seconds`); False
+    if some object its code names has no recipe (it is compiled again next time)."""
     e = Encoder(_roots(params, rest, body, lscope, span, unit))
     try:
         payload = marshal.dumps((FORMAT, code, pyname, leaf, [e.enc(c) for c in consts], e.enc(table),
-                                 e.enc(assumed), e.enc(heads)))
+                                 e.enc(assumed), e.enc(heads), float(seconds)))
     except Miss as m:
         _missed('unnamed ' + str(m))
         return False

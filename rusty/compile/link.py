@@ -98,15 +98,18 @@ MIN_FORMS = 20          # (a small lambda costs about what one of 20 forms does:
 
 class Stats:
     """What the compiler did in this process, for `--stats` and the estimates."""
-    __slots__ = ('compiled', 'seconds', 'forms', 'loaded', 'load_seconds', 'load_forms', 'refused', 'deopts')
+    __slots__ = ('compiled', 'seconds', 'forms', 'loaded', 'load_seconds', 'load_forms', 'saved', 'saved_forms',
+                 'refused', 'deopts')
 
     def __init__(self):
-        self.compiled = self.loaded = self.refused = self.deopts = self.forms = self.load_forms = 0
-        self.seconds = self.load_seconds = 0.0
+        self.compiled = self.loaded = self.refused = self.deopts = self.forms = self.load_forms = self.saved_forms = 0
+        self.seconds = self.load_seconds = self.saved = 0.0
 
     def per_form(self) -> float:
-        """Compile seconds per form of the lambdas compiled so far (PER_FORM before any)."""
-        return self.seconds / self.forms if self.compiled and self.forms else PER_FORM
+        """Compile seconds per form of the lambdas compiled so far, or loaded
+        (what compiling them took when they were stored: `saved`) (PER_FORM before any)."""
+        forms = self.forms + self.saved_forms
+        return (self.seconds + self.saved) / forms if forms else PER_FORM
 
     def per_form_loaded(self) -> float:
         """Seconds per form of the lambdas looked up in the cache so far (PER_FORM_LOADED before any)."""
@@ -226,6 +229,7 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
         if got is not None:
             state.append(got)
             STATS.loaded += 1
+            STATS.saved_forms += max(MIN_FORMS, support.form_count(body))
         t = perf_counter() - t
         STATS.load_seconds += t
         STATS.load_forms += max(MIN_FORMS, support.form_count(body))
@@ -324,7 +328,8 @@ def from_cache(key, params, rest, body, lscope, span, unit):
     got = codecache().load(key, params, rest, body, lscope, span, unit)
     if got is None:
         return None
-    fcode, consts, table, assumed, pyname, leaf, heads = got
+    fcode, consts, table, assumed, pyname, leaf, heads, seconds = got
+    STATS.saved += seconds
     return _compiled(fcode, consts, table, assumed, pyname, leaf, heads, unit)
 
 
@@ -333,6 +338,7 @@ def lowered(params, rest, body, lscope, span, unit, name, retry=None, key=None):
     while a macro it calls keeps it there; with `key`, stored in the disk
     cache under that name."""
     from .lower import Unsupported, _MakerSpec, lower
+    t = perf_counter()
     try:
         mod, consts, table, assumed, pyname, leaf, heads = lower(unit, params, rest, body, lscope, span, name)
         code = compile(mod, FILENAME, 'exec', dont_inherit=True)
@@ -344,8 +350,8 @@ def lowered(params, rest, body, lscope, span, unit, name, retry=None, key=None):
         return None
     fcode = next(c for c in code.co_consts if c.__class__ is code.__class__ and c.co_name == pyname)
     if key:
-        codecache().store(key, fcode, pyname, leaf, consts, table, assumed, heads, params, rest, body, lscope,
-                          span, unit)
+        codecache().store(key, fcode, pyname, leaf, consts, table, assumed, heads, perf_counter() - t, params, rest,
+                          body, lscope, span, unit)
     consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth, c.extra)
               if c.__class__ is _MakerSpec else c for c in consts]
     return _compiled(fcode, consts, table, assumed, pyname, leaf, heads, unit)
