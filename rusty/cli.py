@@ -40,8 +40,9 @@ HELP = USAGE + '''
 
 The ARGs after the script are the program's (command-line-args).
 Environment: RUSTY_RECURSION_LIMIT (default 200000), RUSTY_MM_THREADS,
-RUSTY_CACHE_DIR (JIT and standard-library cache, default ~/.rusty/jit-cache), RUSTY_CACHE_MAX
-(its size bound in bytes, default 1 GiB), NO_COLOR.
+RUSTY_CACHE_DIR (JIT, compiled-code and standard-library cache, default ~/.rusty/jit-cache),
+RUSTY_CACHE_MAX (its size bound in bytes, default 1 GiB), RUSTY_CODE_CACHE_MAX (the bound of
+its compiled code, default 64 MiB), RUSTY_CODE_CACHE=0 (no compiled-code cache), NO_COLOR.
 Exit status: 0 success, 1 error, 2 usage, 130 interrupted, 141 output pipe closed,
 or the status given to (exit N).'''
 
