@@ -150,3 +150,33 @@ def test_off_switches_write_nothing(tmp_path):
     run(tmp_path, SCRIPT, RUSTY_SPECIALIZE='0')
     run(tmp_path, SCRIPT, RUSTY_CODE_CACHE='0')
     assert not entries(tmp_path)
+
+
+def test_by_default_a_hot_lambda_compiled_once_is_loaded_next_time(tmp_path):
+    text = '(define (fib n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))\n(display (fib 18))\n'
+    env = {k: v for k, v in os.environ.items() if k != 'RUSTY_COMPILE_CALLS'}
+    first = subprocess.run([sys.executable, '-m', 'rusty', '--stats', '-e', text], capture_output=True, text=True,
+                           env=dict(env, PYTHONPATH=ROOT, RUSTY_CACHE_DIR=str(tmp_path / 'c')), timeout=120)
+    second = subprocess.run([sys.executable, '-m', 'rusty', '--stats', '-e', text], capture_output=True, text=True,
+                            env=dict(env, PYTHONPATH=ROOT, RUSTY_CACHE_DIR=str(tmp_path / 'c')), timeout=120)
+    assert first.stdout == second.stdout == '2584'
+    assert counts(first.stderr) == (1, 0) and counts(second.stderr) == (0, 1), (first.stderr, second.stderr)
+
+
+def test_a_full_disk_only_costs_the_compile(tmp_path, monkeypatch):
+    import errno
+    import io
+    import types
+
+    from rusty import cli, diskcache
+
+    def full(fd, data):
+        raise OSError(errno.ENOSPC, 'No space left on device')
+    monkeypatch.setattr(diskcache, 'os', types.SimpleNamespace(**{**vars(os), 'write': full}))
+    monkeypatch.setenv('RUSTY_CACHE_DIR', str(tmp_path / 'cache'))
+    monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
+    out, err = io.StringIO(), io.StringIO()
+    status = cli.main(['-e', '(define (twice x) (* 2 x)) (display (twice 21))'], stdout=out, stderr=err,
+                      stdin=io.StringIO(''))
+    assert (status, out.getvalue(), err.getvalue()) == (0, '42', '')
+    assert not entries(tmp_path) and not [p for p in (tmp_path / 'cache').iterdir() if '.tmp-' in p.name]
