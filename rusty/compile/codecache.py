@@ -211,23 +211,30 @@ class Encoder:
         return self.paths.get(id(x))
 
     def cell_name(self, c) -> tuple:
-        for where, s in self.holders(c, cells=True):
-            return where, s
-        raise Miss('a cell of no global')
+        """('g' or 'p', the name) of the global whose cell c is (of the lambda's globals, or their program's)."""
+        if self.cells is None:
+            self.cells = {}
+            genv = self.roots['genv']
+            for where, env in (('p', getattr(genv, 'program', None)), ('g', genv)):
+                if env is not None:
+                    self.cells.update((id(cell), (where, s.name)) for s, cell in env.cells.items())
+        got = self.cells.get(id(c))
+        if got is None:
+            raise Miss('a cell of no global')
+        return got
 
-    def holders(self, x, cells=False):
-        """('g' or 'p', the name) of the globals whose cell is x (cells) or holds x."""
+    def holders(self, x):
+        """('g' or 'p', the name) of the globals that hold x."""
         genv = self.roots['genv']
         for where, env in (('g', genv), ('p', getattr(genv, 'program', None))):
             if env is None:
                 continue
-            if not cells:
-                c = env.cells.get(sym(x.name))
-                if c is not None and c.value is x:
-                    yield where, x.name
-                    continue
+            c = env.cells.get(sym(x.name))
+            if c is not None and c.value is x:
+                yield where, x.name
+                continue
             for s, c in env.cells.items():
-                if (c if cells else c.value) is x:
+                if c.value is x:
                     yield where, s.name
                     break
 
