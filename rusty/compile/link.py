@@ -241,7 +241,7 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
         if state and state[0] is compiled:
             del state[:]
             calls[0] = after
-            spent[0], spent[1], cache[1] = 0.0, -1.0, False
+            spent[0], spent[1], cache[:] = 0.0, -1.0, [None, False]
             STATS.deopts += 1
         arm(lam)
 
@@ -250,7 +250,7 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
         if state and state[0] is refusal:
             del state[:]
             calls[0] = after
-            spent[0], spent[1], cache[1] = 0.0, -1.0, False
+            spent[0], spent[1], cache[:] = 0.0, -1.0, [None, False]
 
     def make_compiled(f):
         lam = make(f)
