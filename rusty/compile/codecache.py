@@ -67,8 +67,11 @@ def version() -> bytes:
 
 def lambda_key(params, rest, body, lscope, unit, name):
     """The entry's name for this lambda, or None when its forms hold
-    something the text cannot name (an uninterned symbol, a host object)."""
-    out = [name, '|', 'S' if unit.use_spans else 's', '|']
+    something the text cannot name (an uninterned symbol, a host object).
+    Besides the text: whether positions are kept and whether a profiler
+    runs (what lowering may depend on besides the globals it assumes)."""
+    profiled = getattr(unit.interp, 'profiling', None) is not None     # (lowering may count calls only then)
+    out = [name, '|', 'S' if unit.use_spans else 's', 'P' if profiled else 'p', '|']
     try:
         for p in params:
             _text(p, out)
