@@ -36,7 +36,8 @@ def run(tmp_path, text, cache='cache', **env):
     """(stdout, stderr without the stats line, the stats line) of a fresh `rusty --stats` on text."""
     path = tmp_path / 'script.lisp'
     path.write_text(text)
-    full = dict(os.environ, PYTHONPATH=ROOT, RUSTY_CACHE_DIR=str(tmp_path / cache), RUSTY_COMPILE_CALLS='0')
+    full = dict(os.environ, PYTHONPATH=ROOT, RUSTY_CACHE_DIR=str(tmp_path / cache), RUSTY_COMPILE_CALLS='0',
+                RUSTY_SPECIALIZE='1')           # (the compiler on, also when the suite runs with it off)
     full.update(env)
     p = subprocess.run([sys.executable, '-m', 'rusty', '--stats', str(path)], capture_output=True, text=True,
                        env=full, timeout=120)
@@ -153,13 +154,14 @@ def test_off_switches_write_nothing(tmp_path):
 
 
 def test_by_default_a_hot_lambda_compiled_once_is_loaded_next_time(tmp_path):
-    text = '(define (fib n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))\n(display (fib 18))\n'
+    text = '(define (fib n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))\n(display (fib 22))\n'
     env = {k: v for k, v in os.environ.items() if k != 'RUSTY_COMPILE_CALLS'}
+    env['RUSTY_SPECIALIZE'] = '1'
     first = subprocess.run([sys.executable, '-m', 'rusty', '--stats', '-e', text], capture_output=True, text=True,
                            env=dict(env, PYTHONPATH=ROOT, RUSTY_CACHE_DIR=str(tmp_path / 'c')), timeout=120)
     second = subprocess.run([sys.executable, '-m', 'rusty', '--stats', '-e', text], capture_output=True, text=True,
                             env=dict(env, PYTHONPATH=ROOT, RUSTY_CACHE_DIR=str(tmp_path / 'c')), timeout=120)
-    assert first.stdout == second.stdout == '2584'
+    assert first.stdout == second.stdout == '17711'
     assert counts(first.stderr) == (1, 0) and counts(second.stderr) == (0, 1), (first.stderr, second.stderr)
 
 
@@ -175,6 +177,7 @@ def test_a_full_disk_only_costs_the_compile(tmp_path, monkeypatch):
     monkeypatch.setattr(diskcache, 'os', types.SimpleNamespace(**{**vars(os), 'write': full}))
     monkeypatch.setenv('RUSTY_CACHE_DIR', str(tmp_path / 'cache'))
     monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
+    monkeypatch.setenv('RUSTY_SPECIALIZE', '1')
     out, err = io.StringIO(), io.StringIO()
     status = cli.main(['-e', '(define (twice x) (* 2 x)) (display (twice 21))'], stdout=out, stderr=err,
                       stdin=io.StringIO(''))

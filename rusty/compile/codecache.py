@@ -60,8 +60,7 @@ def version() -> bytes:
             except OSError:
                 h.update(b'?')
             h.update(os.path.basename(path).encode())
-        from .. import __version__
-        _VERSION.append(h.digest() + sys.implementation.cache_tag.encode() + __version__.encode())
+        _VERSION.append(h.digest() + sys.implementation.cache_tag.encode())
     return _VERSION[0]
 
 
