@@ -30,16 +30,10 @@ from ..values import EMPTY, NIL, Builtin, Lambda, List, Symbol, Vector, sym
 
 FORMAT = b'rusty-code-2'
 _VERSION: list = []                     # the compiler's version, once computed
-_ROOTS = ('body', 'params', 'rest', 'lscope', 'span', 'unit', 'genv')
 
 
 class Miss(Exception):
     """The entry cannot be used, or the lambda cannot be cached."""
-
-
-def enabled() -> bool:
-    """False when RUSTY_CODE_CACHE=0 (read when used)."""
-    return os.environ.get('RUSTY_CODE_CACHE', '1') != '0'
 
 
 # ── The key ──────────────────────────────────────────────────────────────
@@ -51,7 +45,7 @@ def version() -> bytes:
         h = diskcache._hasher()
         here = os.path.dirname(os.path.abspath(__file__))
         up = os.path.dirname(here)
-        files = sorted(os.path.join(here, f) for f in os.listdir(here) if f.endswith('.py'))
+        files = sorted(os.path.join(d, f) for d, _, names in os.walk(here) for f in names if f.endswith('.py'))
         files += [os.path.join(up, f) for f in ('eval.py', 'resolve.py', 'values.py', 'specials.py', 'syntax.py')]
         for path in files:
             try:
@@ -59,7 +53,7 @@ def version() -> bytes:
                     h.update(fh.read())
             except OSError:
                 h.update(b'?')
-            h.update(os.path.basename(path).encode())
+            h.update(os.path.relpath(path, up).encode())
         _VERSION.append(h.digest() + sys.implementation.cache_tag.encode())
     return _VERSION[0]
 
