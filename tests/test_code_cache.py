@@ -183,3 +183,22 @@ def test_a_full_disk_only_costs_the_compile(tmp_path, monkeypatch):
                       stdin=io.StringIO(''))
     assert (status, out.getvalue(), err.getvalue()) == (0, '42', '')
     assert not entries(tmp_path) and not [p for p in (tmp_path / 'cache').iterdir() if '.tmp-' in p.name]
+
+
+def test_a_lambda_not_yet_warm_is_not_looked_up(tmp_path, monkeypatch):
+    import io
+
+    from rusty import cli
+    from rusty.compile import codecache
+    looked = []
+    monkeypatch.setattr(codecache, 'lambda_key', lambda *a: looked.append(a) or None)
+    monkeypatch.delenv('RUSTY_COMPILE_CALLS', raising=False)
+    monkeypatch.setenv('RUSTY_SPECIALIZE', '1')
+    monkeypatch.setenv('RUSTY_CACHE_DIR', str(tmp_path / 'cache'))
+    out = io.StringIO()
+    status = cli.main(['-e', '(define (f x) (+ x 1)) (display (list (f 1) (f 2) (f 3)))'], stdout=out,
+                      stderr=io.StringIO(), stdin=io.StringIO(''))
+    assert (status, out.getvalue(), looked) == (0, '(2 3 4)', [])
+    status = cli.main(['-e', '(define (g n) (if (< n 2) n (+ (g (- n 1)) (g (- n 2))))) (display (g 20))'],
+                      stdout=out, stderr=io.StringIO(), stdin=io.StringIO(''))
+    assert status == 0 and len(looked) == 1          # (warm: looked up once, then compiled)
