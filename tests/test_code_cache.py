@@ -91,6 +91,9 @@ def test_a_redefined_builtin_the_code_assumed_means_compiling_afresh(tmp_path):
     out, err, stats = run(tmp_path, redefined)
     assert out == '20' and counts(stats) == (2, 0), (out, stats)
     assert run(tmp_path, text)[0] == '3'
+    later = text + '(define (+ a b) (* a b 10))\n(display (inc 2))\n'
+    out, err, stats = run(tmp_path, later)
+    assert out == '320' and counts(stats) == (0, 2), (out, stats)     # (inc loaded, then late binding as compiled)
 
 
 @pytest.mark.parametrize('damage', ['truncate', 'garbage', 'empty', 'flip'])
