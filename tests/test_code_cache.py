@@ -205,3 +205,14 @@ def test_a_lambda_not_yet_warm_is_not_looked_up(tmp_path, monkeypatch):
     status = cli.main(['-e', '(define (g n) (if (< n 2) n (+ (g (- n 1)) (g (- n 2))))) (display (g 20))'],
                       stdout=out, stderr=io.StringIO(), stdin=io.StringIO(''))
     assert status == 0 and len(looked) == 1          # (warm: looked up once, then compiled)
+
+
+def test_a_directory_others_could_swap_is_not_used(tmp_path):
+    (tmp_path / 'mine').mkdir(mode=0o700)
+    (tmp_path / 'open').mkdir()
+    os.chmod(tmp_path / 'open', 0o777)                  # (not sticky: anyone may replace what it holds)
+    os.symlink(tmp_path / 'mine', tmp_path / 'open' / 'link')
+    for cache in ('open/link', 'open/below'):
+        first = run(tmp_path, SCRIPT, cache=cache)
+        assert counts(run(tmp_path, SCRIPT, cache=cache)[2])[1] == 0 and first[0].startswith('14\n')
+    assert not list((tmp_path / 'mine').iterdir()) and not entries(tmp_path, 'open/below')
