@@ -28,7 +28,8 @@ HELP = USAGE + '''
   rusty - ARG...     run standard input (also when stdin is not a terminal)
   rusty --stats ...  any of the above, then print to standard error what the
                      compiler did (lambdas compiled and the time it took, those
-                     left on the reference evaluator)
+                     loaded from the disk cache, those run on the reference
+                     evaluator)
   rusty fmt ...      format program text (rusty fmt --help)
   rusty lsp          a language server for editors (the lsp extra)
   rusty kernel install [--user] [--prefix P]
@@ -39,8 +40,9 @@ HELP = USAGE + '''
 
 The ARGs after the script are the program's (command-line-args).
 Environment: RUSTY_RECURSION_LIMIT (default 200000), RUSTY_MM_THREADS,
-RUSTY_CACHE_DIR (JIT and standard-library cache, default ~/.rusty/jit-cache), RUSTY_CACHE_MAX
-(its size bound in bytes, default 1 GiB), NO_COLOR.
+RUSTY_CACHE_DIR (JIT, compiled-code and standard-library cache, default ~/.rusty/jit-cache),
+RUSTY_CACHE_MAX (its size bound in bytes, default 1 GiB), RUSTY_CODE_CACHE_MAX (the bound of
+its compiled code, default 64 MiB), RUSTY_CODE_CACHE=0 (no compiled-code cache), NO_COLOR.
 Exit status: 0 success, 1 error, 2 usage, 130 interrupted, 141 output pipe closed,
 or the status given to (exit N).'''
 

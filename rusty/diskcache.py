@@ -4,7 +4,9 @@ tables' index (formcache.py).
 
 The directory is `RUSTY_CACHE_DIR`, default ~/.rusty/jit-cache, created 0700
 whatever the umask; entries are written atomically with mode 0600. A directory
-or entry that others can write is neither read nor written. An entry is a
+or entry that others can write is neither read nor written, nor is a directory
+others could swap (a directory above it, symbolic links resolved, that they can
+write: unsafe_parent, also the JIT cache's check). An entry is a
 format line, a BLAKE2b checksum of the payload, then the payload; one that is
 unreadable, foreign or fails its checksum counts as missing (and is rebuilt by
 the caller). Nothing here raises: a cache can only make start-up faster.
@@ -172,12 +174,54 @@ def make_private_dirs(d: str) -> None:
 
 
 def _safe_dir(d: str) -> bool:
-    """Make `d` (and missing parents) with mode 0700; true if it is ours alone."""
+    """Make `d` (and missing parents) with mode 0700; true if it is ours
+    alone, and no one else could swap it (unsafe_parent)."""
     try:
         make_private_dirs(d)
-    except OSError:
+        return _ours(os.stat(d)) and unsafe_parent(d) is None
+    except (OSError, ValueError):
         return False
-    return _ours(os.stat(d))
+
+
+def unsafe_parent(d: str):
+    """None if every directory above `d` is safe (owned by this user or
+    root, not writable by group or others unless sticky), symbolic links
+    resolved: the directories above where `d` really is, and those holding
+    each link on the way (whoever may write there may swap the link). Else
+    (the first unsafe directory, the OSError that kept it from being examined or None)."""
+    bad = _unsafe_chain(os.path.dirname(os.path.realpath(d)))
+    p = d
+    while bad is None:
+        up = os.path.dirname(p)
+        if up == p:
+            return None
+        if os.path.islink(p):
+            bad = _unsafe_chain(os.path.realpath(up))
+        p = up
+    return bad
+
+
+def _unsafe_chain(p: str):
+    """unsafe_parent's answer for `p` and every directory above it."""
+    while True:
+        try:
+            st = os.stat(p)
+        except OSError as e:
+            return p, e
+        if not _safe_parent(st):
+            return p, None
+        up = os.path.dirname(p)
+        if up == p:
+            return None
+        p = up
+
+
+def _safe_parent(st) -> bool:
+    if not hasattr(os, 'geteuid'):
+        return True
+    if st.st_uid not in (0, os.geteuid()):
+        return False
+    return not (st.st_mode & 0o022) or bool(st.st_mode & 0o1000)      # (sticky: only owners rename entries)
 
 
 def _ours(st) -> bool:

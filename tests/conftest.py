@@ -1,4 +1,4 @@
-"""Shared fixtures: a private JIT cache per test run, and the rustc marker."""
+"""Shared fixtures: a private cache directory per test run, and the rustc marker."""
 import os
 import shutil
 
@@ -7,7 +7,9 @@ import pytest
 
 @pytest.fixture(scope='session', autouse=True)
 def _private_jit_cache(tmp_path_factory):
-    """Point the JIT cache at a temporary directory for the whole run."""
+    """Point the caches (the JIT's libraries, the compiled lambdas, the
+    standard library's read forms) at a temporary directory for the whole
+    run: the suite never writes to ~/.rusty."""
     if 'RUSTY_CACHE_DIR' not in os.environ:
         d = tmp_path_factory.mktemp('jit-cache')
         os.chmod(d, 0o700)

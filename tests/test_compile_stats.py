@@ -12,15 +12,25 @@ def stats_of(argv, monkeypatch, fast=True):
     return status, out.getvalue(), err.getvalue()
 
 
-def test_stats_count_the_lambdas_compiled(monkeypatch):
+def test_stats_count_the_lambdas_compiled(monkeypatch, tmp_path):
     monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
+    monkeypatch.setenv('RUSTY_CACHE_DIR', str(tmp_path))       # (an empty disk cache: compiled, not loaded)
     from rusty.compile.link import STATS
     before = STATS.compiled
     status, out, err = stats_of(['-e', '(define (f a) (+ a 1)) (define (g a) (f a)) (display (g 1))'], monkeypatch)
     assert status == 0 and out == '2'
-    m = re.fullmatch(r'stats: (\d+) lambdas? compiled \(\d+\.\d{3} s\), \d+ left on the reference, '
-                     r'\d+ deoptimised\n', err)
+    m = re.fullmatch(r'stats: (\d+) lambdas? compiled \(\d+\.\d{3} s\), \d+ loaded from the cache, '
+                     r'\d+ on the reference(, \d+ deoptimised)?\n', err)
     assert m and int(m.group(1)) >= before + 2, err
+
+
+def test_the_stats_line_names_what_was_done():
+    from rusty.compile.link import Stats
+    s = Stats()
+    s.compiled, s.seconds, s.loaded, s.refused = 14, 0.021, 3, 2
+    assert s.line() == 'stats: 14 lambdas compiled (0.021 s), 3 loaded from the cache, 2 on the reference'
+    s.compiled, s.deopts = 1, 2
+    assert s.line() == 'stats: 1 lambda compiled (0.021 s), 3 loaded from the cache, 2 on the reference, 2 deoptimised'
 
 
 def test_stats_with_the_compiler_off(monkeypatch):

@@ -1,11 +1,12 @@
 """The compiler's one door: `compile_lambda`, the runtime's Unit hook around
-specials.lambda_maker. A lambda is lowered when one of its values is first
-called (after RUSTY_COMPILE_CALLS calls); its tree is compiled at once, not
-looked up in the disk cache (the key, a dump of the tree, cost three times
-what compiling the tree does), its function made once per lambda value
-with globals of its own (linking it to that value, its frame, the session
-and the cells it assumes), and a lambda the lowering refuses stays on the
-reference.
+specials.lambda_maker. A lambda is linked when one of its values is hot
+(after RUSTY_COMPILE_CALLS calls, or the time PAYBACK says): first from the
+disk cache (codecache.py), looked up once the lambda has run long enough to
+pay for loading it, else lowered and compiled once it has run long enough to
+pay for that (and then stored in the cache); its function is made once per
+lambda value with globals of its own (linking it to that value, its frame,
+the session and the cells it assumes), and a lambda the lowering refuses
+stays on the reference.
 
 RUSTY_SPECIALIZE=0 (or RUSTY_COMPILE=0) leaves the hook out: the reference
 evaluator alone."""
@@ -91,24 +92,34 @@ class Compiled:
 # in this process (STATS), starting from PER_FORM.
 PAYBACK = 7.0
 PER_FORM = 1e-3
+PER_FORM_LOADED = 3e-5  # (loading from the disk cache, before any load is measured)
 MIN_FORMS = 20          # (a small lambda costs about what one of 20 forms does: the fixed part)
 
 
 class Stats:
-    """What the compiler did in this process, for `--stats` and the estimate."""
-    __slots__ = ('compiled', 'seconds', 'forms', 'loaded', 'refused', 'deopts')
+    """What the compiler did in this process, for `--stats` and the estimates."""
+    __slots__ = ('compiled', 'seconds', 'forms', 'loaded', 'load_seconds', 'load_forms', 'saved', 'saved_forms',
+                 'refused', 'deopts')
 
     def __init__(self):
-        self.compiled = self.loaded = self.refused = self.deopts = self.forms = 0
-        self.seconds = 0.0
+        self.compiled = self.loaded = self.refused = self.deopts = self.forms = self.load_forms = self.saved_forms = 0
+        self.seconds = self.load_seconds = self.saved = 0.0
 
     def per_form(self) -> float:
-        """Compile seconds per form of the lambdas compiled so far (PER_FORM before any)."""
-        return self.seconds / self.forms if self.compiled and self.forms else PER_FORM
+        """Compile seconds per form of the lambdas compiled so far, or loaded
+        (what compiling them took when they were stored: `saved`) (PER_FORM before any)."""
+        forms = self.forms + self.saved_forms
+        return (self.seconds + self.saved) / forms if forms else PER_FORM
+
+    def per_form_loaded(self) -> float:
+        """Seconds per form of the lambdas looked up in the cache so far (PER_FORM_LOADED before any)."""
+        return self.load_seconds / self.load_forms if self.load_forms else PER_FORM_LOADED
 
     def line(self) -> str:
-        return ('stats: %d lambda%s compiled (%.3f s), %d left on the reference, %d deoptimised'
-                % (self.compiled, '' if self.compiled == 1 else 's', self.seconds, self.refused, self.deopts))
+        deopts = ', %d deoptimised' % self.deopts if self.deopts else ''
+        return ('stats: %d lambda%s compiled (%.3f s), %d loaded from the cache, %d on the reference%s'
+                % (self.compiled, '' if self.compiled == 1 else 's', self.seconds, self.loaded, self.refused,
+                   deopts))
 
 
 STATS = Stats()
@@ -140,9 +151,11 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
     state = []                         # [] not tried; [None] the reference; [Compiled]
     calls = [after]
     spent = [0.0, -1.0]                # seconds on the reference, the budget (-1: not yet estimated)
+    cache = [None, False]              # the disk cache's key ('' none; None: not yet made), looked up since armed
 
     def hot(fr):
-        """Run the reference's body on frame fr, or HOT once the lambda is."""
+        """Run the reference's body on frame fr, or HOT once the lambda is
+        (first worth a look in the cache, then worth compiling)."""
         if spent[0] < spent[1]:                 # (the common case first: warming up)
             saved, INNER[0] = INNER[0], 0.0
             t = perf_counter()
@@ -157,7 +170,8 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
                 return code()(fr)
             return HOT
         if spent[1] < 0:
-            spent[1] = PAYBACK * max(MIN_FORMS, support.form_count(body)) * STATS.per_form()
+            per = STATS.per_form_loaded() if cache[1] is False and codecache_on() else STATS.per_form()
+            spent[1] = PAYBACK * max(MIN_FORMS, support.form_count(body)) * per
             return hot(fr)
         return HOT
 
@@ -176,9 +190,16 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
                 r = hot(fr)
                 if r is not HOT:
                     return r
+                if not cache[1]:
+                    cache[1] = True
+                    if codecache_on() and look_up():
+                        return first_call(fr)
+                    if after is None:           # not in the cache: warm on until compiling pays
+                        spent[1] = -1.0
+                        return first_call(fr)
                 _load_lower()           # first: its import is no compile cost per form
                 t = perf_counter()
-                state.append(lowered(params, rest, body, lscope, span, unit, name, retry))
+                state.append(lowered(params, rest, body, lscope, span, unit, name, retry, cache[0]))
                 t = perf_counter() - t
                 STATS.seconds += t
                 _not_own_time(unit, t)
@@ -199,12 +220,28 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
         lam.code = first_call
         lam.direct = lam.leaf = None
 
+    def look_up() -> bool:
+        """Link the lambda from the disk cache if it holds it (the time taken counts as loading)."""
+        t = perf_counter()
+        if cache[0] is None:
+            cache[0] = codecache().lambda_key(params, rest, body, lscope, unit, name) or ''
+        got = from_cache(cache[0], params, rest, body, lscope, span, unit) if cache[0] else None
+        if got is not None:
+            state.append(got)
+            STATS.loaded += 1
+            STATS.saved_forms += max(MIN_FORMS, support.form_count(body))
+        t = perf_counter() - t
+        STATS.load_seconds += t
+        STATS.load_forms += max(MIN_FORMS, support.form_count(body))
+        _not_own_time(unit, t)
+        return got is not None
+
     def disarm(lam, compiled):
         """lam's compiled code is wrong from now on: forget it (if still the lambda's) and arm lam again."""
         if state and state[0] is compiled:
             del state[:]
             calls[0] = after
-            spent[0] = 0.0
+            spent[0], spent[1], cache[:] = 0.0, -1.0, [None, False]
             STATS.deopts += 1
         arm(lam)
 
@@ -213,7 +250,7 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
         if state and state[0] is refusal:
             del state[:]
             calls[0] = after
-            spent[0] = 0.0
+            spent[0], spent[1], cache[:] = 0.0, -1.0, [None, False]
 
     def make_compiled(f):
         lam = make(f)
@@ -275,10 +312,33 @@ def _load_lower():
     return lower
 
 
-def lowered(params, rest, body, lscope, span, unit, name, retry=None):
+def codecache():
+    """The disk cache's module (imported when first used)."""
+    from . import codecache
+    return codecache
+
+
+def codecache_on() -> bool:
+    """Whether compiled lambdas are looked up in and stored to the disk cache (RUSTY_CODE_CACHE)."""
+    return os.environ.get('RUSTY_CODE_CACHE', '1') != '0'
+
+
+def from_cache(key, params, rest, body, lscope, span, unit):
+    """The Compiled lambda from the disk cache's entry `key`, or None."""
+    got = codecache().load(key, params, rest, body, lscope, span, unit)
+    if got is None:
+        return None
+    fcode, consts, table, assumed, pyname, leaf, heads, seconds = got
+    STATS.saved += seconds
+    return _compiled(fcode, consts, table, assumed, pyname, leaf, heads, unit)
+
+
+def lowered(params, rest, body, lscope, span, unit, name, retry=None, key=None):
     """The Compiled lambda, None when it stays on the reference, or Refused
-    while a macro it calls keeps it there."""
+    while a macro it calls keeps it there; with `key`, stored in the disk
+    cache under that name."""
     from .lower import Unsupported, _MakerSpec, lower
+    t = perf_counter()
     try:
         mod, consts, table, assumed, pyname, leaf, heads = lower(unit, params, rest, body, lscope, span, name)
         code = compile(mod, FILENAME, 'exec', dont_inherit=True)
@@ -288,9 +348,16 @@ def lowered(params, rest, body, lscope, span, unit, name, retry=None):
         return None
     except (RecursionError, SyntaxError, ValueError):     # past what Python compiles (nesting)
         return None
+    fcode = next(c for c in code.co_consts if c.__class__ is code.__class__ and c.co_name == pyname)
+    if key:
+        codecache().store(key, fcode, pyname, leaf, consts, table, assumed, heads, perf_counter() - t, params, rest,
+                          body, lscope, span, unit)
     consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth, c.extra)
               if c.__class__ is _MakerSpec else c for c in consts]
-    fcode = next(c for c in code.co_consts if c.__class__ is code.__class__ and c.co_name == pyname)
+    return _compiled(fcode, consts, table, assumed, pyname, leaf, heads, unit)
+
+
+def _compiled(fcode, consts, table, assumed, pyname, leaf, heads, unit) -> Compiled:
     return Compiled(fcode, module_globals(consts, unit.depth, table, unit.genv), pyname, assumed, leaf, heads)
 
 
@@ -316,7 +383,7 @@ def link(c: Compiled, lam, env, unit, disarm=None) -> None:
     c's code assumes hold their values (each watched: a change clears OK for
     good, and the code reads the cells from then on). A value linked while
     its name holds another starts with OK false."""
-    from .lower import ITSELF
+    ITSELF = support.ITSELF
     g = dict(c.globals)
     g['E'], g['SELF'] = env, lam
     code = c.code

@@ -24,7 +24,7 @@ from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..syntax import problem
 from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, cons, make_list, sym
 from . import counting, guards, kinds, loops, trmc, walks
-from .support import form_count
+from .support import ITSELF, form_count
 from .nodes import Unsupported
 from .nodes import (L, S, assign, attr, attr_store, call, children, const, is_, is_not, is_temp, name, statements,
                     store, walk)
@@ -1206,9 +1206,6 @@ class Lowering:
         return [ast.If(free, [ast.Assign([ast.Subscript(attr(name(var), 'env'), const(2), S)], const(None)),
                               assign(var, const(None))], [])]
 
-
-
-ITSELF = object()       # what `ok` assumes of the root's own global: the lambda value being linked
 
 
 class _MakerSpec:

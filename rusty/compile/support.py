@@ -567,3 +567,16 @@ def form_count(x, limit: int = 4000) -> int:
         if y.__class__ is List and y is not EMPTY:
             todo.extend(y)
     return n
+
+
+ITSELF = object()       # what lower's `ok` assumes of the root's own global: the lambda value being linked
+
+
+class _Lambda:
+    """Stands for the lambda value an inlined walk's loop never makes
+    (walks.py), in the backtrace entry call_failed adds for it: its name."""
+    __slots__ = ()
+    name = 'lambda'
+
+    def __repr__(self):
+        return '#<the lambda of an inlined walk>'

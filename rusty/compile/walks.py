@@ -23,6 +23,7 @@ import ast
 from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..values import EMPTY, Builtin, List, Symbol, sym
 from . import kinds
+from .support import _Lambda
 from .nodes import L, assign, attr, attr_store, call, const, is_, is_not, is_temp, name
 
 WALKS = ('map', 'filter', 'for-each')
@@ -168,13 +169,3 @@ def _loop(low, mode, lscope, body, lst, r, site, span, fn) -> list:
     if mode == 'for-each':
         return out + [assign(r, name('NIL'))]
     return out + [ast.Assign([attr_store(name(last), 'cdr')], name('EMPTY')), assign(r, attr(name(hd), 'cdr'))]
-
-
-class _Lambda:
-    """Stands for the lambda value the loop never makes, in the backtrace
-    entry support.call_failed adds for it: its name."""
-    __slots__ = ()
-    name = 'lambda'
-
-    def __repr__(self):
-        return '#<the lambda of an inlined walk>'

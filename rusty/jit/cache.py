@@ -31,7 +31,7 @@ import hashlib
 import os
 import stat
 
-from rusty.diskcache import make_private_dirs
+from rusty.diskcache import make_private_dirs, unsafe_parent
 from rusty.errors import CompileError, os_error_text
 
 DEFAULT_MAX = 1 << 30
@@ -107,46 +107,13 @@ def check_file(st, path: str) -> None:
         raise Loosened(path)
 
 
-def secure_parent(st) -> bool:
-    """A directory above the cache: owned by us or root, and not writable by
-    group or others unless sticky (then only owners may rename entries)."""
-    if not hasattr(os, 'geteuid'):
-        return True
-    if st.st_uid not in (0, os.geteuid()):
-        return False
-    return not (st.st_mode & 0o022) or bool(st.st_mode & stat.S_ISVTX)
-
-
 def check_parents(d: str) -> None:
     """Raise the insecure error naming the first unsafe directory above `d`,
-    symbolic links resolved: the directories above where `d` really is, and
-    those holding each link on the way (whoever may write there may swap the
-    link)."""
-    real = os.path.realpath(d)
-    _check_chain(os.path.dirname(real))
-    p = d
-    while True:
-        up = os.path.dirname(p)
-        if up == p:
-            return
-        if os.path.islink(p):
-            _check_chain(os.path.realpath(up))
-        p = up
-
-
-def _check_chain(p: str) -> None:
-    """Raise the insecure error unless `p` and every directory above it is safe."""
-    while True:
-        try:
-            st = os.stat(p)
-        except OSError as e:
-            raise cannot_write(p, e) from None
-        if not secure_parent(st):
-            raise insecure(p)
-        up = os.path.dirname(p)
-        if up == p:
-            return
-        p = up
+    symbolic links resolved (diskcache.unsafe_parent)."""
+    bad = unsafe_parent(d)
+    if bad is not None:
+        p, e = bad
+        raise (insecure(p) if e is None else cannot_write(p, e))
 
 
 # ── Writing ──────────────────────────────────────────────────────────────
