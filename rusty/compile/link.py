@@ -96,19 +96,20 @@ MIN_FORMS = 20          # (a small lambda costs about what one of 20 forms does:
 
 class Stats:
     """What the compiler did in this process, for `--stats` and the estimate."""
-    __slots__ = ('compiled', 'seconds', 'forms', 'loaded', 'refused', 'deopts')
+    __slots__ = ('compiled', 'seconds', 'forms', 'loaded', 'refused', 'deopts', 'loops')
 
     def __init__(self):
-        self.compiled = self.loaded = self.refused = self.deopts = self.forms = 0
+        self.compiled = self.loaded = self.refused = self.deopts = self.forms = self.loops = 0
         self.seconds = 0.0
 
     def per_form(self) -> float:
         """Compile seconds per form of the lambdas compiled so far (PER_FORM before any)."""
-        return self.seconds / self.forms if self.compiled and self.forms else PER_FORM
+        return self.seconds / self.forms if (self.compiled or self.loops) and self.forms else PER_FORM
 
     def line(self) -> str:
-        return ('stats: %d lambda%s compiled (%.3f s), %d left on the reference, %d deoptimised'
-                % (self.compiled, '' if self.compiled == 1 else 's', self.seconds, self.refused, self.deopts))
+        loops = ' and %d loop%s' % (self.loops, '' if self.loops == 1 else 's') if self.loops else ''     # (osr.py)
+        return ('stats: %d lambda%s%s compiled (%.3f s), %d left on the reference, %d deoptimised'
+                % (self.compiled, '' if self.compiled == 1 else 's', loops, self.seconds, self.refused, self.deopts))
 
 
 STATS = Stats()
