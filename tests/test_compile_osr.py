@@ -159,3 +159,21 @@ def test_refused_loops_stay_on_the_reference_for_good(monkeypatch):
 ])
 def test_assorted_loops_agree(program):
     agree_compiled(program)
+
+
+def test_locals_after_an_error_in_a_switched_loop_are_the_references(monkeypatch):
+    # The debugger's frame of a loop that failed compiled: its variables (and the
+    # lets it failed in) as the reference's frame holds them.
+    from repl_driver import CTRL_D, ENTER, drive
+    from rusty.runtime import Session
+    code = ['(define (f n) (do ((i 0 (+ i 1)) (s 0 (+ s i))) ((= i n) s)'
+            ' (define sq (* i i)) (let ((z (+ sq 1))) (when (= i 5) (car z)))))', '(f 10)', ',locals', ',frames']
+    shown = []
+    for fast in ('0', '1'):
+        monkeypatch.setenv('RUSTY_SPECIALIZE', fast)
+        before = STATS.loops
+        out, _ = drive(''.join(c + ENTER for c in code) + CTRL_D, session=Session())
+        shown.append(out)
+    assert STATS.loops > before
+    assert shown[0] == shown[1]
+    assert '  z = 26\n' in shown[1] and '  i = 5\n' in shown[1] and '    sq = 25\n' in shown[1], shown[1]
