@@ -9,7 +9,8 @@ import ast
 
 from ..values import sym
 from . import link, loops, support
-from .lower import Lowering, Unsupported, _MakerSpec, _only_called
+from .lower import Lowering, _MakerSpec, _only_called
+from .nodes import Unsupported
 
 OSR_NAME = 'lambda'     # (the root is no named lambda: no self calls, no loop of its own)
 
