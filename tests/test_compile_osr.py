@@ -17,6 +17,12 @@ from test_paths_agree import assert_same, both_ways, run_batch
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+@pytest.fixture(autouse=True)
+def _switch_after_one_iteration(monkeypatch):
+    """A lambda compiled from its second call, a loop from its second iteration (whatever the suite sets)."""
+    monkeypatch.setenv('RUSTY_COMPILE_CALLS', '1')
+
+
 def agree_compiled(program: str, loops: int = 1) -> tuple:
     """Both ways agree on `rusty -e program`, and the fast run compiled at least `loops` loops."""
     reference = run_batch(['-e', program], False)
