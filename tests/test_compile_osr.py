@@ -141,6 +141,23 @@ def test_stats_count_the_loops(tmp_path):
                         r'0 deoptimised\n', done.stderr), done.stderr
 
 
+def stats_by_default(program: str) -> str:
+    """The --stats line of `rusty -e program` in a fresh process, tiering up by time (no RUSTY_COMPILE_CALLS)."""
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    env.pop('RUSTY_COMPILE_CALLS', None)
+    done = subprocess.run([sys.executable, '-m', 'rusty', '--stats', '-e', program], capture_output=True, text=True,
+                          env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout + '|' + done.stderr
+
+
+def test_by_default_a_long_loop_switches_and_a_short_one_does_not():
+    long_loop = stats_by_default('(display (do ((i 0 (+ i 1)) (s 0 (+ s i))) ((= i 400000) s)))')
+    assert long_loop.startswith('79999800000|stats: 0 lambdas and 1 loop compiled'), long_loop
+    short_loop = stats_by_default('(display (do ((i 0 (+ i 1)) (s 0 (+ s i))) ((= i 50) s)))')
+    assert short_loop.startswith('1225|stats: 0 lambdas compiled'), short_loop
+
+
 def test_refused_loops_stay_on_the_reference_for_good(monkeypatch):
     # `breakpoint` keeps its caller on the reference: lowering refuses once, never again.
     from rusty.compile import osr_lower
