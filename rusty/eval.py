@@ -10,7 +10,8 @@ macro expansion.
 This is the reference evaluator. A unit may carry `compile_lambda` (the
 runtime's door to the compiler to Python, unless RUSTY_SPECIALIZE=0): it
 wraps each lambda's maker, and the lambdas it compiles must behave exactly
-like the ones here.
+like the ones here; and `compile_loop`, the door through which a `do` loop
+running long continues in compiled code (let_forms.comp_do).
 """
 from .apply import Depth, apply_procedure, make_frame, recursion_message, run
 from .errors import EvalError, RecursionLimit
@@ -82,23 +83,26 @@ def undefined_error(s: Symbol, frame, genv: GlobalEnv, span) -> EvalError:
 class Unit:
     """What a compilation needs besides the form: the globals, the host
     interpreter, the session's depth state, the hook wrapping a lambda's maker
-    (`compile_lambda`, or None for the reference evaluator alone), and whether
+    (`compile_lambda`, or None for the reference evaluator alone), the hook
+    a `do` loop hands its parts to (`compile_loop`, or None), and whether
     the code came from source (with spans) or from data (macro expansions and
     eval, whose errors point at the enclosing form)."""
-    __slots__ = ('genv', 'interp', 'depth', 'compile_lambda', 'use_spans')
+    __slots__ = ('genv', 'interp', 'depth', 'compile_lambda', 'use_spans', 'compile_loop')
 
-    def __init__(self, genv: GlobalEnv, interp, depth: Depth, compile_lambda=None, use_spans=True):
+    def __init__(self, genv: GlobalEnv, interp, depth: Depth, compile_lambda=None, use_spans=True,
+                 compile_loop=None):
         self.genv = genv
         self.interp = interp
         self.depth = depth
         self.compile_lambda = compile_lambda
         self.use_spans = use_spans
+        self.compile_loop = compile_loop
 
     def from_data(self) -> 'Unit':
         """This unit for code made from data (no spans of its own)."""
         if not self.use_spans:
             return self
-        return Unit(self.genv, self.interp, self.depth, self.compile_lambda, False)
+        return Unit(self.genv, self.interp, self.depth, self.compile_lambda, False, self.compile_loop)
 
 
 class Usage(Exception):

@@ -136,6 +136,8 @@ def comp_do(x, scope, tail, span, unit):
     result = comp_body(test_clause.cdr, dscope, False, span, unit)
     body = comp_body(body_forms, dscope, False, span, unit)
 
+    hot = None if unit.compile_loop is None else unit.compile_loop(x, dscope, span, unit)
+
     def ev(f):
         fr = [f, dscope] + [i(f) for i in inits] + extra
         while test(fr) is False:
@@ -144,4 +146,18 @@ def comp_do(x, scope, tail, span, unit):
             for i, v in new:
                 fr[i] = v
         return result(fr)
-    return ev
+    if hot is None:
+        return ev
+
+    def ev_hot(f):          # (the door's: after each iteration, hot(fr) may give the rest of the loop)
+        fr = [f, dscope] + [i(f) for i in inits] + extra
+        while test(fr) is False:
+            body(fr)
+            new = [(i, s(fr)) for i, s in steps]
+            for i, v in new:
+                fr[i] = v
+            rest = hot(fr)
+            if rest is not None:
+                return rest(fr)
+        return result(fr)
+    return ev_hot

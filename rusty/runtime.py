@@ -58,6 +58,11 @@ def compile_hook():
     return import_module('rusty.compile.link').door_from_env()
 
 
+def loop_hook():
+    """The compiler's door for `do` loops running long (rusty/compile/osr.py)."""
+    return import_module('rusty.compile.osr').door_from_env()
+
+
 def compile_stats() -> str:
     """What the compiler to Python did in this process (`rusty --stats`, `,stats`)."""
     if not specialize_from_env():
@@ -148,7 +153,7 @@ class Session:
         # Apply a procedure (non-tail); the host's `call`, used by map, apply, sort, …
         fast = compile_hook() if specialize_from_env() else None
         self.call = procedure_caller(self.depth) if fast is None else compiled_caller(self.depth)
-        self.unit = ev.Unit(self.genv, self, self.depth, fast)
+        self.unit = ev.Unit(self.genv, self, self.depth, fast, compile_loop=None if fast is None else loop_hook())
         self.sources: dict[str, str] = {}
         self.files: list[str] = [script] if script else []   # innermost file being run, last
         self.worker = worker(self.depth.limit)

@@ -118,6 +118,11 @@ FIXED = [
     " (define (d n) (do ((i 0 (+ i 1)) (x 0 (+ x i))) ((= i n) x) (if (= i 3) (set! x 2.5) #f)))"
     " (show (list (a 5) (d 6) (a 5) (d 6)))",
     "(define (e n) (do ((i 0 (+ i 1)) (x 0 (+ x 1))) ((= i n) x) (if (= i 3) (set! x \"no\") #f))) (show (e 2)) (e 6)",
+    # do loops at top level, switched to compiled code mid-run (compile/osr.py): a define in the body,
+    # a class change after the switch, an error in a step after it
+    "(show (do ((i 0 (+ i 1)) (acc 0)) ((= i 6) acc) (define sq (* i i)) (set! acc (+ acc sq))))",
+    "(show (do ((i 0 (+ i 1)) (x 1 (if (= i 4) 0.5 (* x 3)))) ((= i 7) x)))",
+    "(do ((i 0 (+ i 1)) (v (vector 1 2 3) v)) ((= i 9) v) (show (vector-ref v i)))",
     # a deep non-tail chain failing at the bottom (backtrace elision)
     '(define (d n) (if (= n 0) (car n) (+ 1 (d (- n 1))))) (d 30)',
 ]

@@ -99,14 +99,15 @@ MIN_FORMS = 20          # (a small lambda costs about what one of 20 forms does:
 class Stats:
     """What the compiler did in this process, for `--stats` and the estimates."""
     __slots__ = ('compiled', 'seconds', 'forms', 'loaded', 'load_seconds', 'load_forms', 'saved', 'saved_forms',
-                 'refused', 'deopts')
+                 'refused', 'deopts', 'loops')
 
     def __init__(self):
         self.compiled = self.loaded = self.refused = self.deopts = self.forms = self.load_forms = self.saved_forms = 0
+        self.loops = 0
         self.seconds = self.load_seconds = self.saved = 0.0
 
     def per_form(self) -> float:
-        """Compile seconds per form of the lambdas compiled so far, or loaded
+        """Compile seconds per form of the lambdas (and loops) compiled so far, or loaded
         (what compiling them took when they were stored: `saved`) (PER_FORM before any)."""
         forms = self.forms + self.saved_forms
         return (self.seconds + self.saved) / forms if forms else PER_FORM
@@ -116,9 +117,10 @@ class Stats:
         return self.load_seconds / self.load_forms if self.load_forms else PER_FORM_LOADED
 
     def line(self) -> str:
+        loops = ' and %d loop%s' % (self.loops, '' if self.loops == 1 else 's') if self.loops else ''     # (osr.py)
         deopts = ', %d deoptimised' % self.deopts if self.deopts else ''
-        return ('stats: %d lambda%s compiled (%.3f s), %d loaded from the cache, %d on the reference%s'
-                % (self.compiled, '' if self.compiled == 1 else 's', self.seconds, self.loaded, self.refused,
+        return ('stats: %d lambda%s%s compiled (%.3f s), %d loaded from the cache, %d on the reference%s'
+                % (self.compiled, '' if self.compiled == 1 else 's', loops, self.seconds, self.loaded, self.refused,
                    deopts))
 
 

@@ -26,8 +26,21 @@ def f_do(low, x, scope, span, fn, tail):
         inits.append(t)
     dscope = Scope([s.car for s, _ in specs], scope)
     names = low.bind(dscope, fn)
-    low.stable.difference_update(names)         # (assigned at every step)
     stmts += [assign(n, name(t)) for n, t in zip(names, inits)]
+    loop = do_loop(low, specs, names, test_clause, body_forms, dscope, span, fn, tail)
+    if tail:
+        return stmts + loop
+    return stmts + loop[0], loop[1]
+
+
+def do_loop(low, specs, names, test_clause, body_forms, dscope, span, fn, tail):
+    """The loop of a `do` whose variables (specs) are the Python names
+    `names` of dscope's slots, bound: while the test gives #f, the body and
+    the steps; then the result forms (returned when tail, else the
+    statements and the result's expression). compile/osr.py continues a
+    loop the reference began with it."""
+    low.stable.difference_update(names)         # (assigned at every step)
+    stmts = []
     ts, te = low.value(test_clause.car, dscope, sub_span(test_clause, span, low.unit), fn)
     loop = ts + [ast.If(is_not(te, const(False)), [ast.Break()], [])]
     if body_forms is not EMPTY:

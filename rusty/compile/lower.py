@@ -442,9 +442,14 @@ class Lowering:
                 outer = self.ref(s, target.parent, span, fn)
                 return ast.IfExp(is_not(ast.NamedExpr(store(t), name(found[0])), name('UNBOUND')), name(t), outer)
             return name(found[0])
-        return call(name('ENV_READ'), name('E'), const(hops), const(ref.index), self.k(self.genv.cell(s)),
+        cell = self.k(self.genv.cell(s))
+        slow = call(name('ENV_READ'), name('E'), const(hops), const(ref.index), cell,
                     self.k(s), const(ref.maybe_unbound), self.k(span), name('GENV'), self.k(scope),
                     const(self.levels(scope)))
+        if ref.maybe_unbound or hops > 1:
+            return slow
+        fr = name('E') if hops == 0 else ast.Subscript(name('E'), const(0), L)     # (the frame's slot, as comp_ref reads it)
+        return ast.IfExp(attr(cell, 'dyn'), slow, ast.Subscript(fr, const(ref.index), L))
 
     def global_read(self, cell, s, scope, span):
         t = self.fresh('g')

@@ -1,0 +1,200 @@
+"""On-stack replacement of `do` loops: the runtime's Unit.compile_loop.
+
+The reference runs a `do` (let_forms.comp_do) as a Python loop over one
+frame `fr` it updates in place. With this door, after each iteration it asks
+`hot(fr)`; once the loop is hot (it has run PAYBACK times its estimated
+compile cost on the reference, as link.compile_lambda reckons a lambda's, or
+RUSTY_COMPILE_CALLS iterations when that is set), the answer is `resume`:
+the loop lowered once (osr_lower.py) into a function of the frame around the
+loop and the loop's slots, which continues from `fr` as it stands (at the
+test) and returns the loop's result. So a long loop at top level, or in a
+function called once, runs compiled.
+
+A loop whose forms make functions keeps running on the reference: a closure
+made before the switch holds `fr`, which compiled code would no longer
+update. A loop the lowering refuses stays on the reference for good. While
+the profiler counts calls (PROF), the loop stays on the reference (compiled
+code would count a call of its own). RUSTY_SPECIALIZE=0 leaves the door out.
+"""
+import os
+from _weakref import ref
+from time import perf_counter
+
+from ..errors import give_back_if_out_of_memory
+from ..resolve import MISSING
+from ..values import List, Macro, sym
+from . import link, support
+
+MAKERS = frozenset(map(sym, ('lambda', 'fn', 'λ')))
+DEFINERS = frozenset(map(sym, ('define', 'def')))
+
+
+def door_from_env():
+    """The session's `compile_loop`: hot by time spent, or after
+    RUSTY_COMPILE_CALLS iterations when that is set (0: after the first)."""
+    try:
+        after = max(0, int(os.environ['RUSTY_COMPILE_CALLS']))
+    except (KeyError, ValueError):
+        after = None
+
+    def door(x, dscope, span, unit):
+        return loop_door(x, dscope, span, unit, after)
+    return door
+
+
+def loop_door(x, dscope, span, unit, after):
+    """`hot(fr)` for the `do` form x (its frame's scope dscope): None while
+    the loop is to go on on the reference, else `resume(fr)`, the rest of the
+    loop compiled; or None for a loop that never switches."""
+    names = [s.car for s in x.cdr.car]
+    if len(set(names)) != len(names) or makes_functions(x.cdr.cdr):
+        return None
+    state = []              # [] warming; [None] on the reference for good; [Loop]
+    left = [after]
+    spent = [0.0, -1.0, 0, 0.0]     # seconds on the reference, budget (-1: not yet), id of the frame, last clock
+
+    def hot(fr):
+        if state:
+            loop = state[0]
+            if loop is None or loop.ns['PROF'] is not None:
+                return None
+            return loop.resume
+        if after is not None:
+            if left[0] > 0:
+                left[0] -= 1
+                return None
+        else:
+            t = perf_counter()
+            if spent[2] == id(fr):
+                spent[0] += t - spent[3]
+            else:
+                spent[2] = id(fr)           # (another run of the loop: the time between is not its)
+            spent[3] = t
+            if spent[1] < 0:
+                spent[1] = link.PAYBACK * max(link.MIN_FORMS, support.form_count(x)) * link.STATS.per_form()
+            if spent[0] < spent[1]:
+                return None
+        if link.session_namespace(unit.depth)['PROF'] is not None:
+            return None
+        state.append(compiled(x, dscope, span, unit, forget))
+        return hot(fr)
+
+    def forget(loop):
+        """A global the loop calls changed kind: warm up and lower it anew."""
+        if state and state[0] is loop:
+            del state[:]
+            left[0] = after
+            spent[0] = 0.0
+            link.STATS.deopts += 1
+    return hot
+
+
+def makes_functions(forms) -> bool:
+    """True if forms hold a lambda, a define of a function or a named let
+    (whose loop might outlive it): a closure over the loop's frame."""
+    todo = list(forms)
+    while todo:
+        x = todo.pop()
+        if x.__class__ is List and x.__len__() > 0:
+            head = x.car
+            if head in MAKERS:
+                return True
+            if head in DEFINERS and len(x) > 1 and x.cdr.car.__class__ is List:
+                return True
+            if head is sym('def') and len(x) > 3:
+                return True
+            if head is sym('quote'):
+                continue
+            todo.extend(x)
+    return False
+
+
+def compiled(x, dscope, span, unit, forget):
+    """The Loop continuing do form x, or None when it stays on the reference."""
+    from .osr_lower import lowered_loop
+    link._load_lower()
+    t = perf_counter()
+    got = lowered_loop(x, dscope, span, unit)
+    t = perf_counter() - t
+    stats = link.STATS
+    stats.seconds += t
+    link._not_own_time(unit, t)
+    if got is None:
+        stats.refused += 1
+        return None
+    stats.loops += 1
+    stats.forms += max(link.MIN_FORMS, support.form_count(x))
+    return Loop(got, unit, forget)
+
+
+class Loop:
+    """A compiled `do` loop: `resume(fr)` runs the rest of the loop the
+    reference began in frame fr; its function's globals hold OK (the cells
+    it assumes, watched) and a watcher of the globals it calls as no macro."""
+    __slots__ = ('fn', 'ns', 'resume', '__weakref__')
+
+    def __init__(self, c, unit, forget):
+        g = dict(c.globals)
+        g['SELF'] = None
+        self.ns = g['__builtins__']
+        fn = self.fn = g[c.name] = link._Function(c.code, g, c.name)
+        ok = all(cell.current() is value for cell, value in c.assumed)
+        g['OK'] = ok
+        if ok:
+            mine = ref(fn)
+            for cell, _ in c.assumed:
+                cell.watched_by(mine)
+        if c.heads:
+            g['DEOPT'] = watcher = Heads(self, forget)
+            mine = ref(watcher)
+            for cell in c.heads:
+                cell.watched_by(mine)
+        self.resume = resumer(fn, unit.depth)
+
+
+def resumer(fn, D):
+    """The rest of the loop on frame fr: fn on the frame around the loop
+    and the loop's slots, at the reference's depth. A failure writes the
+    values the compiled loop had back into fr (and the lets it failed in
+    over fr, for the debugger), as support.enter does for a lambda."""
+    def resume(fr):
+        n = D.n
+        try:
+            r = fn(n, fr[0], *fr[2:])
+        except BaseException as e:
+            give_back_if_out_of_memory(e)
+            D.n = n
+            seen = e.__dict__.pop('rusty_frame', None)
+            if seen is not None:
+                view = support.function_view(seen)
+                if len(view.vals) == len(fr) - 2:
+                    fr[2:] = view.vals
+                    if seen is not view:
+                        support._reparent(seen, view, fr)
+                    if D.tools is not None and not getattr(e, 'trace', True):
+                        e.rusty_let = seen if seen is not view else fr
+            raise
+        D.n = n
+        return r
+    return resume
+
+
+class Heads:
+    """Watches a global the compiled loop calls as no macro (link.Deopt's
+    part for a loop): when it becomes a macro (or stops being one), the
+    loop's code runs its generic paths (OK false) and the next run of the
+    loop is lowered anew."""
+    __slots__ = ('loop', 'forget', '__weakref__')
+
+    def __init__(self, loop, forget):
+        self.loop, self.forget = ref(loop), forget
+
+    def __call__(self, cell, new):
+        if new is not MISSING and (new.__class__ is Macro) == cell.holds_macro():
+            cell.watched_by(ref(self))
+            return
+        loop = self.loop()
+        if loop is not None:
+            loop.fn.__globals__['OK'] = False
+            self.forget(loop)
+
