@@ -278,7 +278,8 @@ def _load_lower():
 def lowered(params, rest, body, lscope, span, unit, name, retry=None):
     """The Compiled lambda, None when it stays on the reference, or Refused
     while a macro it calls keeps it there."""
-    from .lower import Unsupported, _MakerSpec, lower
+    from .lower import Unsupported, lower
+    from .special_forms import _MakerSpec
     try:
         mod, consts, table, assumed, pyname, leaf, heads = lower(unit, params, rest, body, lscope, span, name)
         code = compile(mod, FILENAME, 'exec', dont_inherit=True)
@@ -316,7 +317,7 @@ def link(c: Compiled, lam, env, unit, disarm=None) -> None:
     c's code assumes hold their values (each watched: a change clears OK for
     good, and the code reads the cells from then on). A value linked while
     its name holds another starts with OK false."""
-    from .lower import ITSELF
+    from .calls import ITSELF
     g = dict(c.globals)
     g['E'], g['SELF'] = env, lam
     code = c.code

@@ -42,6 +42,15 @@ def const(v):
     return ast.Constant(v)
 
 
+def pure(e) -> bool:
+    """An expression that may be repeated and moved: a constant or a name."""
+    return e.__class__ is ast.Constant or e.__class__ is ast.Name
+
+
+def _ident(text: str) -> str:
+    return ''.join(c if c.isascii() and (c.isalnum() or c == '_') else '_' for c in text)
+
+
 def statements(stmts):
     """Every statement in stmts and the blocks inside them (an `if`'s
     branches, a loop's, a `try`'s and its handlers'), not looking into

@@ -1,0 +1,119 @@
+"""The passes over a lowered function before it is compiled (lower.Lowering.root
+runs them after guards.py's and kinds.py's, then hoist.py's): tests fused
+with the temporaries they read, temporaries sharing names, and every
+handler giving back the memory reserve first."""
+import ast
+
+from . import kinds
+from .nodes import attr, children, const, is_, is_temp, name, walk
+
+
+def _first_in(test):
+    """The Name evaluated first in test, if it is t, `not t` or `t <op> …`
+    (or `constant <op> t`)."""
+    if test.__class__ is ast.UnaryOp and test.op.__class__ is ast.Not:
+        test = test.operand
+    if test.__class__ is ast.Compare:
+        test = test.comparators[0] if test.left.__class__ is ast.Constant else test.left
+    return test if test.__class__ is ast.Name else None
+
+
+def _put_first(test, e):
+    if test.__class__ is ast.Name:
+        return e
+    inner = test.operand if test.__class__ is ast.UnaryOp else test
+    if inner.__class__ is ast.Compare:
+        if inner.left.__class__ is ast.Constant:
+            inner.comparators[0] = e
+        else:
+            inner.left = e
+    else:
+        test.operand = e
+    return test
+
+
+_FUSED = {ast.If: 'test', ast.Assign: 'value', ast.Return: 'value'}     # the expression a statement evaluates first
+
+
+def fuse_tests(fdef) -> tuple:
+    """`t = E` then `if t:` (or `not t`, `t <op> …`; or `x = t`, `return t`
+    and the like), where that is the temporary's one use, becomes `if E:`
+    (in every function of fdef). Gives back fdef's functions and exception
+    handlers, which fusing leaves as they are (one walk for the passes after)."""
+    uses, defs, handlers = {}, [], []
+    for node in walk(fdef):
+        kind = node.__class__
+        if kind is ast.Name:
+            if is_temp(node.id):
+                uses[node.id] = uses.get(node.id, 0) + 1
+        elif kind is ast.FunctionDef:
+            defs.append(node)
+        elif kind is ast.ExceptHandler:
+            handlers.append(node)
+    todo = [fdef]
+    while todo:
+        node = todo.pop()
+        for field in ('body', 'orelse', 'finalbody'):
+            stmts = getattr(node, field, None)
+            if not stmts or stmts.__class__ is not list:
+                continue
+            out = []
+            for st in stmts:
+                part = _FUSED.get(st.__class__)
+                while part is not None and out and getattr(st, part) is not None:
+                    prev, t = out[-1], _first_in(getattr(st, part))
+                    if t is None or uses.get(t.id) != 2 or prev.__class__ is not ast.Assign \
+                            or len(prev.targets) != 1 or prev.targets[0].__class__ is not ast.Name \
+                            or prev.targets[0].id != t.id or prev.value.__class__ is ast.Constant:
+                        break               # (a constant put in `t is not False` would be a literal `is`)
+                    setattr(st, part, _put_first(getattr(st, part), prev.value))
+                    out.pop()
+                out.append(st)
+            setattr(node, field, out)
+            todo.extend(out)
+        todo.extend(getattr(node, 'handlers', ()))
+    return defs, handlers
+
+
+def give_back_first(handlers, stamp) -> None:
+    """Every handler (of lowered code: `except … as e`) first gives back the memory reserve when it
+    caught running out of memory (errors.give_back_if_out_of_memory's test,
+    written out): before anything that allocates, a call's frame or its
+    arguments' tuple. A failure inside a handler leaves through a cleanup
+    that needs a new int in a function this large, and CPython 3.11 retries
+    that allocation forever while memory stays full."""
+    oom = ast.BoolOp(ast.Or(), [is_(attr(name('e'), '__class__'), name('MemoryError')),
+                                is_(attr(name('e'), '__class__'), name('SystemError'))])
+    give_back = ast.If(oom, [ast.Assign([ast.Subscript(name('RESERVE'), const(1), ast.Store())], const(None))], [])
+    for node in handlers:
+        if node.name == 'e':
+            node.body[:0] = stamp([kinds.clone(give_back)], node.lineno)
+
+
+def coalesce(fdef) -> None:
+    """Let temporaries of one function share names where their spans in the
+    code's order do not overlap (a temporary lives from its first to its last
+    occurrence: the code has no loop but a self tail call's, which assigns
+    every temporary before using it): fewer locals, smaller frames."""
+    spans, order = {}, []
+
+    def visit(node):
+        for child in children(node):
+            if child.__class__ is ast.FunctionDef or child.__class__ is ast.Lambda:
+                continue
+            if child.__class__ is ast.Name and is_temp(child.id):
+                order.append(child)
+                first, _ = spans.get(child.id, (len(order), 0))
+                spans[child.id] = (first, len(order))
+            visit(child)
+    visit(fdef)
+    free, live, names = [], [], {}
+    for temp, (first, last) in sorted(spans.items(), key=lambda kv: kv[1]):
+        for end, n in [x for x in live if x[0] < first]:
+            live.remove((end, n))
+            free.append(n)
+        n = free.pop() if free else 'x%d' % (len(live) + len(free))
+        live.append((last, n))
+        names[temp] = n
+    for node in {id(node): node for node in order}.values():     # a node may sit in several places
+        node.id = names[node.id]
