@@ -1,10 +1,9 @@
 """The passes over a lowered function before it is compiled (lower.Lowering.root
 runs them after guards.py's and kinds.py's, then hoist.py's): tests fused
-with the temporaries they read, temporaries sharing names, and every
-handler giving back the memory reserve first."""
+with the temporaries they read and temporaries sharing names (one walk:
+tidy_temporaries), and every handler giving back the memory reserve first."""
 import ast
 
-from . import kinds
 from .nodes import attr, children, const, is_, is_temp, name, walk
 
 
@@ -35,21 +34,51 @@ def _put_first(test, e):
 _FUSED = {ast.If: 'test', ast.Assign: 'value', ast.Return: 'value'}     # the expression a statement evaluates first
 
 
-def fuse_tests(fdef) -> tuple:
+def tidy_temporaries(fdef) -> list:
+    """Fuse tests with their temporaries (fuse_tests), then let each
+    function's temporaries share names (coalesce), from one walk of fdef;
+    gives back its exception handlers (for give_back_first)."""
+    uses, handlers, orders = {}, [], []
+    functions = [fdef]
+    for f in functions:             # (grows: each function met is walked after)
+        order = []
+        todo = children(f)
+        todo.reverse()
+        while todo:                 # (every node in the code's order, parents first)
+            node = todo.pop()
+            cls = node.__class__
+            if cls is ast.Name:
+                if is_temp(node.id):
+                    order.append(node)
+                    uses[node.id] = uses.get(node.id, 0) + 1
+                continue
+            if cls is ast.FunctionDef:
+                functions.append(node)
+                continue
+            if cls is ast.Lambda:       # (its temporaries are counted, not shared)
+                for n in walk(node):
+                    if n.__class__ is ast.Name and is_temp(n.id):
+                        uses[n.id] = uses.get(n.id, 0) + 1
+                continue
+            if cls is ast.ExceptHandler:
+                handlers.append(node)
+            more = children(node)
+            if more:
+                more.reverse()
+                todo += more
+        orders.append(order)
+    fused = fuse_tests(fdef, uses)
+    for order in orders:
+        coalesce([n for n in order if n.id not in fused] if fused else order)
+    return handlers
+
+
+def fuse_tests(fdef, uses: dict) -> set:
     """`t = E` then `if t:` (or `not t`, `t <op> …`; or `x = t`, `return t`
-    and the like), where that is the temporary's one use, becomes `if E:`
-    (in every function of fdef). Gives back fdef's functions and exception
-    handlers, which fusing leaves as they are (one walk for the passes after)."""
-    uses, defs, handlers = {}, [], []
-    for node in walk(fdef):
-        kind = node.__class__
-        if kind is ast.Name:
-            if is_temp(node.id):
-                uses[node.id] = uses.get(node.id, 0) + 1
-        elif kind is ast.FunctionDef:
-            defs.append(node)
-        elif kind is ast.ExceptHandler:
-            handlers.append(node)
+    and the like), where that is the temporary's one use (`uses`: temporary
+    -> its occurrences in fdef), becomes `if E:` (in every function of
+    fdef). Gives back the temporaries fused away."""
+    fused = set()
     todo = [fdef]
     while todo:
         node = todo.pop()
@@ -67,12 +96,13 @@ def fuse_tests(fdef) -> tuple:
                             or prev.targets[0].id != t.id or prev.value.__class__ is ast.Constant:
                         break               # (a constant put in `t is not False` would be a literal `is`)
                     setattr(st, part, _put_first(getattr(st, part), prev.value))
+                    fused.add(t.id)
                     out.pop()
                 out.append(st)
             setattr(node, field, out)
             todo.extend(out)
         todo.extend(getattr(node, 'handlers', ()))
-    return defs, handlers
+    return fused
 
 
 def give_back_first(handlers, stamp) -> None:
@@ -82,31 +112,30 @@ def give_back_first(handlers, stamp) -> None:
     arguments' tuple. A failure inside a handler leaves through a cleanup
     that needs a new int in a function this large, and CPython 3.11 retries
     that allocation forever while memory stays full."""
-    oom = ast.BoolOp(ast.Or(), [is_(attr(name('e'), '__class__'), name('MemoryError')),
-                                is_(attr(name('e'), '__class__'), name('SystemError'))])
-    give_back = ast.If(oom, [ast.Assign([ast.Subscript(name('RESERVE'), const(1), ast.Store())], const(None))], [])
     for node in handlers:
         if node.name == 'e':
-            node.body[:0] = stamp([kinds.clone(give_back)], node.lineno)
+            node.body[:0] = stamp([_give_back()], node.lineno)
 
 
-def coalesce(fdef) -> None:
-    """Let temporaries of one function share names where their spans in the
-    code's order do not overlap (a temporary lives from its first to its last
+def _give_back():
+    """`if e.__class__ is MemoryError or e.__class__ is SystemError: RESERVE[1] = None`."""
+    oom = ast.BoolOp(ast.Or(), [is_(attr(name('e'), '__class__'), name('MemoryError')),
+                                is_(attr(name('e'), '__class__'), name('SystemError'))])
+    return ast.If(oom, [ast.Assign([ast.Subscript(name('RESERVE'), const(1), ast.Store())], const(None))], [])
+
+
+def coalesce(order: list) -> None:
+    """Let the temporaries of one function (`order`: their Name nodes in the
+    code's order, parents first) share names where their spans in that order
+    do not overlap (a temporary lives from its first to its last
     occurrence: the code has no loop but a self tail call's, which assigns
-    every temporary before using it): fewer locals, smaller frames."""
-    spans, order = {}, []
-
-    def visit(node):
-        for child in children(node):
-            if child.__class__ is ast.FunctionDef or child.__class__ is ast.Lambda:
-                continue
-            if child.__class__ is ast.Name and is_temp(child.id):
-                order.append(child)
-                first, _ = spans.get(child.id, (len(order), 0))
-                spans[child.id] = (first, len(order))
-            visit(child)
-    visit(fdef)
+    every temporary before using it): fewer locals, smaller frames. (A
+    temporary fused away, gone from the code, is left out of the order: `x
+    = t` fused with `t = E` keeps x after E, where it is assigned.)"""
+    spans = {}
+    for i, node in enumerate(order, 1):
+        first, _ = spans.get(node.id, (i, 0))
+        spans[node.id] = (first, i)
     free, live, names = [], [], {}
     for temp, (first, last) in sorted(spans.items(), key=lambda kv: kv[1]):
         for end, n in [x for x in live if x[0] < first]:

@@ -21,7 +21,7 @@ entry, a `let` variable before its body), so reading it there cannot fail.
 """
 import ast
 
-from .nodes import attr, children, const, is_, is_not, name, store, walk
+from .nodes import attr, children, const, is_, is_not, name, statements, store, walk
 
 _CLASSES = frozenset(('int', 'float', 'List', 'Lambda', 'Symbol'))
 
@@ -31,29 +31,48 @@ def hoist(fdef: ast.FunctionDef, stable: set) -> None:
     it defines (`stable`: the Python names of the Lisp variables that only
     their binding form assigns)."""
     count = [0]
-    for node in [n for n in walk(fdef) if n.__class__ is ast.FunctionDef]:
+    for node in _functions(fdef):
         node.body = _block(node.body, stable, count)
 
 
-def _stores(top) -> set:
-    """The names the code of top assigns (not inside the functions it
-    defines, whose names it assigns)."""
-    out = set()
-    todo = [top]
+def _functions(fdef) -> list:
+    """fdef and every function defined in it (statements all: an expression
+    holds none)."""
+    out, todo = [], [fdef]
     while todo:
         node = todo.pop()
-        cls = node.__class__
-        if cls is ast.FunctionDef:
-            out.add(node.name)
-            if node is not top:
-                continue
-            out.update(a.arg for a in node.args.args)
-        elif cls is ast.Name and node.ctx.__class__ is not ast.Load:
-            out.add(node.id)
-        elif cls is ast.Lambda:
-            continue
-        todo += children(node)
+        out.append(node)
+        todo += [st for st in statements(node.body) if st.__class__ is ast.FunctionDef]
     return out
+
+
+def _stores(loop) -> set:
+    """The names the statements of loop assign (a function it defines: its
+    name). Only statements assign a Lisp variable's local (an assignment
+    inside an expression, `:=`, is a temporary's), and hoist asks only
+    about those."""
+    out = set()
+    for st in statements([loop]):
+        cls = st.__class__
+        if cls is ast.Assign:
+            for t in st.targets:
+                _names_into(t, out)
+        elif cls is ast.AugAssign or cls is ast.AnnAssign or cls is ast.For:
+            _names_into(st.target, out)
+        elif cls is ast.FunctionDef:
+            out.add(st.name)
+    return out
+
+
+def _names_into(target, out: set) -> None:
+    """Add the names an assignment's target binds to out."""
+    if target.__class__ is ast.Name:
+        out.add(target.id)
+    elif target.__class__ is ast.Tuple or target.__class__ is ast.List:
+        for t in target.elts:
+            _names_into(t, out)
+    elif target.__class__ is ast.Starred:
+        _names_into(target.value, out)
 
 
 def _block(stmts: list, stable: set, count: list) -> list:

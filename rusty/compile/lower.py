@@ -26,7 +26,7 @@ from ..values import EMPTY, Lambda, List, Symbol, Vector, sym
 from . import counting, guards, kinds, loops, trmc
 from .builtin_calls import BuiltinCalls
 from .calls import Calls
-from .finish import coalesce, fuse_tests, give_back_first
+from .finish import give_back_first, tidy_temporaries
 from .hoist import hoist
 from .inline import library_spec
 from .lets import Lets
@@ -149,9 +149,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         guards.finish_checks(fdef, top.quiet)
         if top.quiet:           # (its calls of itself keep OK known: the tests finish_checks left decided)
             guards.fold(fdef, True)
-        defs, handlers = fuse_tests(fdef)
-        for node in defs:
-            coalesce(node)
+        handlers = tidy_temporaries(fdef)
         hoist(fdef, self.stable & self.bound_once)
         give_back_first(handlers, self.stamp)
         if top.consed:

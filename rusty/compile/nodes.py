@@ -71,6 +71,17 @@ def statements(stmts):
 
 def children(node) -> list:
     """node's child nodes, in `ast.iter_child_nodes`'s order."""
+    f = _CHILDREN.get(node.__class__)
+    if f is None:
+        f = _children_of(node.__class__)
+    try:
+        return f(node)
+    except AttributeError:          # (a field left out when the node was made)
+        return _any_children(node)
+
+
+def _any_children(node) -> list:
+    """children, for any node: every field looked at."""
     out = []
     for field in node._fields:
         v = getattr(node, field, None)
@@ -80,6 +91,36 @@ def children(node) -> list:
         elif isinstance(v, ast.AST):
             out.append(v)
     return out
+
+
+_CHILDREN: dict = {}            # ast class -> its children function (made at its first node)
+_SCALARS = frozenset(('identifier', 'string', 'constant', 'int'))
+
+
+def _children_of(cls):
+    """The children function of ast class cls: its node fields read
+    directly, as its signature (the class's docstring) types them."""
+    sig = (cls.__doc__ or '').split('\n')[0]
+    head = cls.__name__ + '('
+    if not sig.startswith(head) or not sig.endswith(')'):
+        _CHILDREN[cls] = _any_children
+        return _any_children
+    parts, maybe_none = [], cls is ast.Dict         # (a dict's keys hold None for `**`)
+    for typed in filter(None, sig[len(head):-1].split(', ')):
+        kind, field = typed.split(' ')
+        if kind.rstrip('*?') in _SCALARS:
+            continue
+        if kind.endswith('*'):
+            parts.append('*n.' + field)
+        else:
+            parts.append('n.' + field)
+            maybe_none = maybe_none or kind.endswith('?')
+    items = '[%s]' % ', '.join(parts)
+    body = '[x for x in %s if x is not None]' % items if maybe_none else items
+    scope: dict = {}
+    exec('def children(n):\n    return %s\n' % body, scope)        # (a function per class: no loop over fields)
+    f = _CHILDREN[cls] = scope['children']
+    return f
 
 
 def walk(top):
