@@ -132,15 +132,34 @@ def _fold(e, known: dict):
         e.value = _fold(e.value, known)
         known.pop(e.target.id, None)
         return e
-    for field, value in ast.iter_fields(e):
-        if isinstance(value, ast.expr):
-            setattr(e, field, _fold(value, known))
-        elif isinstance(value, list):
+    for field in _expr_fields(cls):
+        value = getattr(e, field, None)
+        if value.__class__ is list:
             setattr(e, field, [_fold(v, known) if isinstance(v, ast.expr) else v for v in value])
+        elif isinstance(value, ast.expr):
+            setattr(e, field, _fold(value, known))
     if cls is ast.Call and getattr(e, 'uncounted', False) and getattr(e, 'ok_known', False) \
             and all(kind_of(a, known) == INT for a in e.args[1:-1]):
         e.args[-1] = ast.copy_location(ast.Name('INTS', ast.Load()), e.args[-1])
     return e
+
+
+_EXPR_FIELDS: dict = {}        # ast class -> the fields that hold expressions (made at its first node)
+
+
+def _expr_fields(cls) -> tuple:
+    """The fields of ast class cls that hold an expression or a list of
+    them (as its signature, the class's docstring, types them)."""
+    got = _EXPR_FIELDS.get(cls)
+    if got is None:
+        sig = (cls.__doc__ or '').split('\n')[0]
+        inner = sig[len(cls.__name__) + 1:-1] if sig.startswith(cls.__name__ + '(') and sig.endswith(')') else None
+        if inner is None:
+            got = tuple(cls._fields)
+        else:
+            got = tuple(f for kind, f in (t.split(' ') for t in inner.split(', ') if t) if kind.rstrip('*?') == 'expr')
+        _EXPR_FIELDS[cls] = got
+    return got
 
 
 def _integers_if_ok(e, known) -> bool:

@@ -4,7 +4,7 @@ with the temporaries they read and temporaries sharing names (one walk:
 tidy_temporaries), and every handler giving back the memory reserve first."""
 import ast
 
-from .nodes import attr, children, const, is_, is_temp, name, walk
+from .nodes import attr, const, is_, is_temp, name, parts, walk_parts
 
 
 def _first_in(test):
@@ -42,9 +42,9 @@ def tidy_temporaries(fdef) -> list:
     functions = [fdef]
     for f in functions:             # (grows: each function met is walked after)
         order = []
-        todo = children(f)
+        todo = parts(f)
         todo.reverse()
-        while todo:                 # (every node in the code's order, parents first)
+        while todo:                 # (every node in the code's order, parents first; no context, no operator)
             node = todo.pop()
             cls = node.__class__
             if cls is ast.Name:
@@ -56,13 +56,13 @@ def tidy_temporaries(fdef) -> list:
                 functions.append(node)
                 continue
             if cls is ast.Lambda:       # (its temporaries are counted, not shared)
-                for n in walk(node):
+                for n in walk_parts(node):
                     if n.__class__ is ast.Name and is_temp(n.id):
                         uses[n.id] = uses.get(n.id, 0) + 1
                 continue
             if cls is ast.ExceptHandler:
                 handlers.append(node)
-            more = children(node)
+            more = parts(node)
             if more:
                 more.reverse()
                 todo += more

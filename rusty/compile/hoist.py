@@ -21,7 +21,7 @@ entry, a `let` variable before its body), so reading it there cannot fail.
 """
 import ast
 
-from .nodes import attr, children, const, is_, is_not, name, statements, store, walk
+from .nodes import attr, const, is_, is_not, name, parts, statements, store, walk_parts
 
 _CLASSES = frozenset(('int', 'float', 'List', 'Lambda', 'Symbol'))
 
@@ -130,10 +130,11 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
             v = getattr(node, field, None)
             if v.__class__ is list:
                 for i, x in enumerate(v):
-                    cls = _class_test(x, fixed)
-                    if cls is not None:
-                        v[i] = _at(name(local(('class',) + cls, x)), x)
-            else:
+                    if x.__class__ is ast.Compare:
+                        cls = _class_test(x, fixed)
+                        if cls is not None:
+                            v[i] = _at(name(local(('class',) + cls, x)), x)
+            elif v.__class__ is ast.Compare:
                 cls = _class_test(v, fixed)
                 if cls is not None:
                     setattr(node, field, _at(name(local(('class',) + cls, v)), v))
@@ -146,12 +147,12 @@ def _loop_nodes(loop):
     while todo:
         node = todo.pop()
         yield node
-        todo += [x for x in children(node) if x.__class__ is not ast.FunctionDef and x.__class__ is not ast.Lambda]
+        todo += [x for x in parts(node) if x.__class__ is not ast.FunctionDef and x.__class__ is not ast.Lambda]
 
 
 def _at(new, old):
     """new, its nodes without a position given old's line."""
-    for node in walk(new):
+    for node in walk_parts(new):
         if 'lineno' in node._attributes and not hasattr(node, 'lineno'):
             node.lineno = node.end_lineno = old.lineno
             node.col_offset = node.end_col_offset = 0

@@ -35,9 +35,13 @@ def simplify(fdef: ast.FunctionDef, root: bool = True) -> None:
     own; a local a nested function assigns, `nonlocal`, is never known: one
     it only reads changes only where fdef assigns it)."""
     seen = set()
-    for st in statements(fdef.body):
-        if st.__class__ is ast.FunctionDef:
-            seen.update(name for n in walk(st) if n.__class__ is ast.Nonlocal for name in n.names)
+    todo = [st for st in statements(fdef.body) if st.__class__ is ast.FunctionDef]
+    while todo:         # (each function defined in fdef, at any depth: only a statement holds one)
+        for st in statements(todo.pop().body):
+            if st.__class__ is ast.Nonlocal:
+                seen.update(st.names)
+            elif st.__class__ is ast.FunctionDef:
+                todo.append(st)
     outer, _AUDIT[0] = _AUDIT[0], _ResultAudit(fdef.name, root)
     try:
         fdef.body, _ = _block(fdef.body, {}, seen)
@@ -309,31 +313,41 @@ def twin(stmts: list, temp, fresh) -> list:
     """A copy of stmts whose temporaries (names for which temp(name) is
     true) are renamed by fresh(), so each copy's may share names with the
     other's."""
-    out = _clone(stmts, {})
-    renamed, done = {}, set()
-    for node in walk(ast.Module(out, [])):
-        if node.__class__ is ast.Name and temp(node.id) and id(node) not in done:    # (a node may sit in two places)
-            done.add(id(node))
-            new = renamed.get(node.id)
-            if new is None:
-                new = renamed[node.id] = fresh()
-            node.id = new
-    return out
+    renamed = {}
+
+    def rename(old):
+        new = renamed.get(old)
+        if new is None:
+            new = renamed[old] = fresh()
+        return new
+    return _clone(stmts, {}, (temp, rename))
 
 
-def _clone(node, memo: dict):
+_PLAIN = frozenset((str, int, float, bool, type(None)))     # attribute values copied as they are
+
+
+def _clone(node, memo: dict, rename=None):
     """A deep copy of an ast node (or list of them) that keeps shared nodes
     shared and every attribute (positions, lower.py's marks); `copy` itself
-    would import weakref at start-up's cost."""
-    if node.__class__ is list:
-        return [_clone(x, memo) if x.__class__ is list or isinstance(x, ast.AST) else x for x in node]
-    if not isinstance(node, ast.AST):
+    would import weakref at start-up's cost. A node of no fields and no
+    position (a context, an operator) is shared. `rename`: (temp, new), the
+    temporaries' names renamed as they are copied (twin)."""
+    cls = node.__class__
+    if cls is list:
+        return [_clone(x, memo, rename) if x.__class__ is list or isinstance(x, ast.AST) else x for x in node]
+    if not isinstance(node, ast.AST) or not (cls._fields or cls._attributes):
         return node
     got = memo.get(id(node))
     if got is None:
-        got = memo[id(node)] = node.__class__.__new__(node.__class__)
-        got.__dict__.update({k: _clone(v, memo) if v.__class__ is list or isinstance(v, ast.AST) else v
-                             for k, v in node.__dict__.items()})
+        d = node.__dict__.copy()
+        for k, v in d.items():          # (only values change: the dict keeps its size)
+            c = v.__class__
+            if c is list or (c not in _PLAIN and isinstance(v, ast.AST)):
+                d[k] = _clone(v, memo, rename)
+        if rename is not None and cls is ast.Name and rename[0](d['id']):
+            d['id'] = rename[1](d['id'])
+        got = memo[id(node)] = cls.__new__(cls)
+        got.__dict__.update(d)
     return got
 
 

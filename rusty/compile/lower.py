@@ -30,7 +30,8 @@ from .finish import give_back_first, tidy_temporaries
 from .hoist import hoist
 from .inline import library_spec
 from .lets import Lets
-from .nodes import L, Unsupported, _ident, assign, attr, call, children, const, is_, is_temp, name, pure, statements, walk
+from .nodes import (L, Unsupported, _ident, assign, attr, call, const, is_, is_temp, name, parts, pure, statements, walk,
+                    walk_parts)
 from .special_forms import SpecialForms, _makes_functions
 from .variables import Fn, Variables
 
@@ -100,7 +101,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
                     continue
                 node.lineno = node.end_lineno = ln
                 node.col_offset = node.end_col_offset = 0
-            todo += children(node)
+            todo += parts(node)
         return nodes
 
     def ok(self, cell, value) -> ast.Name:
@@ -338,7 +339,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
 
 def _located(node, where):
     """node, with every part of it that has no position given where's."""
-    for n in walk(node):
+    for n in walk_parts(node):
         if 'lineno' in n._attributes and not hasattr(n, 'lineno'):
             ast.copy_location(n, where)
     return node

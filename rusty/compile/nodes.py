@@ -104,23 +104,60 @@ def _children_of(cls):
     head = cls.__name__ + '('
     if not sig.startswith(head) or not sig.endswith(')'):
         _CHILDREN[cls] = _any_children
+        _PARTS[cls] = lambda n: [x for x in _any_children(n) if x.__class__._fields or x.__class__._attributes]
         return _any_children
-    parts, maybe_none = [], cls is ast.Dict         # (a dict's keys hold None for `**`)
+    parts, kinds, maybe_none = [], [], cls is ast.Dict         # (a dict's keys hold None for `**`)
     for typed in filter(None, sig[len(head):-1].split(', ')):
         kind, field = typed.split(' ')
         if kind.rstrip('*?') in _SCALARS:
             continue
+        kinds.append(kind.rstrip('*?'))
         if kind.endswith('*'):
             parts.append('*n.' + field)
         else:
             parts.append('n.' + field)
             maybe_none = maybe_none or kind.endswith('?')
+    _CHILDREN[cls] = f = _reader(parts, maybe_none)
+    _PARTS[cls] = _reader([p for p, kind in zip(parts, kinds) if kind not in _BARE], maybe_none)
+    return f
+
+
+def _reader(parts: list, maybe_none: bool):
+    """A function giving the list of a node's `parts` (`n.field`, `*n.field`)."""
     items = '[%s]' % ', '.join(parts)
     body = '[x for x in %s if x is not None]' % items if maybe_none else items
     scope: dict = {}
     exec('def children(n):\n    return %s\n' % body, scope)        # (a function per class: no loop over fields)
-    f = _CHILDREN[cls] = scope['children']
-    return f
+    return scope['children']
+
+
+# The types of the nodes that hold neither a position nor a node (the
+# contexts and operators): `parts` leaves them out.
+_BARE = frozenset(('expr_context', 'operator', 'boolop', 'cmpop', 'unaryop'))
+_PARTS: dict = {}               # ast class -> its parts function
+
+
+def parts(node) -> list:
+    """children, but for contexts and operators (which hold neither a position nor a node)."""
+    f = _PARTS.get(node.__class__)
+    if f is None:
+        _children_of(node.__class__)
+        f = _PARTS[node.__class__]
+    try:
+        return f(node)
+    except AttributeError:          # (a field left out when the node was made)
+        return [x for x in _any_children(node) if x.__class__._fields or x.__class__._attributes]
+
+
+def walk_parts(top):
+    """walk, but for contexts and operators."""
+    todo = [top]
+    i = 0
+    while i < len(todo):
+        node = todo[i]
+        i += 1
+        todo += parts(node)
+        yield node
 
 
 def walk(top):
