@@ -153,10 +153,18 @@ def walk_parts(top):
     """walk, but for contexts and operators."""
     todo = [top]
     i = 0
+    get = _PARTS.get
     while i < len(todo):
         node = todo[i]
         i += 1
-        todo += parts(node)
+        f = get(node.__class__)
+        if f is None:
+            todo += parts(node)
+        else:
+            try:
+                todo += f(node)
+            except AttributeError:      # (a field left out when the node was made)
+                todo += parts(node)
         yield node
 
 
@@ -166,10 +174,18 @@ def walk(top):
     twice as fast: lowering walks its trees many times."""
     todo = [top]
     i = 0
+    get = _CHILDREN.get
     while i < len(todo):
         node = todo[i]
         i += 1
-        todo += children(node)
+        f = get(node.__class__)
+        if f is None:
+            todo += children(node)
+        else:
+            try:
+                todo += f(node)
+            except AttributeError:      # (a field left out when the node was made)
+                todo += children(node)
         yield node
 
 
