@@ -18,6 +18,7 @@ import io
 import os
 import pstats
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -42,10 +43,14 @@ def collect(group, name, args, sink):
         return real(params, rest, body, lscope, span, unit, lname, retry)
     link.lowered = spy
     out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
     try:
-        path = os.path.join(HERE, 'programs', group, name + '.lisp')
-        status = cli.main([path] + args.split(), stdout=out, stderr=err, stdin=io.StringIO())
+        with tempfile.TemporaryDirectory() as scratch:      # (the scripts write files where they run)
+            os.chdir(scratch)
+            path = os.path.join(HERE, 'programs', group, name + '.lisp')
+            status = cli.main([path] + args.split(), stdout=out, stderr=err, stdin=io.StringIO())
     finally:
+        os.chdir(here)
         link.lowered = real
     if status != 0:
         sys.stderr.write('%s: exit %d: %s\n' % (name, status, err.getvalue()[-300:]))
