@@ -31,18 +31,24 @@ def hoist(fdef: ast.FunctionDef, stable: set) -> None:
     it defines (`stable`: the Python names of the Lisp variables that only
     their binding form assigns)."""
     count = [0]
-    for node in _functions(fdef):
+    for node in _looping(fdef):
         node.body = _block(node.body, stable, count)
 
 
-def _functions(fdef) -> list:
-    """fdef and every function defined in it (statements all: an expression
-    holds none)."""
+def _looping(fdef) -> list:
+    """fdef and the functions defined in it (statements all: an expression
+    holds none) that hold a loop of their own."""
     out, todo = [], [fdef]
     while todo:
         node = todo.pop()
-        out.append(node)
-        todo += [st for st in statements(node.body) if st.__class__ is ast.FunctionDef]
+        loops = False
+        for st in statements(node.body):
+            if st.__class__ is ast.FunctionDef:
+                todo.append(st)
+            elif st.__class__ is ast.While:
+                loops = True
+        if loops:
+            out.append(node)
     return out
 
 

@@ -23,7 +23,7 @@ import ast
 
 from .expr_kinds import INT, INT_IF_OK, LIST, OK_FALSE, _fold, _int_tests_if_ok, _learned, _pair_known, kind_of
 from .guards import gate_open
-from .nodes import statements, walk
+from .nodes import parts, statements, walk
 
 SPECIALIZED_NODES = 5000        # a body this large (in ast nodes) is not copied
 
@@ -136,7 +136,7 @@ def _assigned(nodes) -> set:
             out.add(n.id)
         elif cls is ast.ExceptHandler and n.name:
             out.add(n.name)
-        todo.extend(ast.iter_child_nodes(n))
+        todo += parts(n)
     return out
 
 
@@ -342,7 +342,7 @@ def _clone(node, memo: dict, rename=None):
         d = node.__dict__.copy()
         for k, v in d.items():          # (only values change: the dict keeps its size)
             c = v.__class__
-            if c is list or (c not in _PLAIN and isinstance(v, ast.AST)):
+            if c is list or (c not in _PLAIN and isinstance(v, ast.AST) and (c._fields or c._attributes)):
                 d[k] = _clone(v, memo, rename)
         if rename is not None and cls is ast.Name and rename[0](d['id']):
             d['id'] = rename[1](d['id'])

@@ -30,7 +30,7 @@ from .finish import give_back_first, tidy_temporaries
 from .hoist import hoist
 from .inline import library_spec
 from .lets import Lets
-from .nodes import (L, Unsupported, _ident, assign, attr, call, const, is_, is_temp, name, parts, pure, statements, walk,
+from .nodes import (PARTS, L, Unsupported, _ident, assign, attr, call, const, is_, is_temp, name, parts, pure, statements, walk,
                     walk_parts)
 from .special_forms import SpecialForms, _makes_functions
 from .variables import Fn, Variables
@@ -94,14 +94,22 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
     def stamp(self, nodes, ln: int):
         """Give every node (and descendant) without a position line ln."""
         todo = list(nodes)
+        get = PARTS.get
         while todo:         # a node with a position has all its descendants stamped
             node = todo.pop()
             if 'lineno' in node._attributes:
-                if hasattr(node, 'lineno'):
+                if 'lineno' in node.__dict__:
                     continue
                 node.lineno = node.end_lineno = ln
                 node.col_offset = node.end_col_offset = 0
-            todo += parts(node)
+            f = get(node.__class__)
+            if f is None:
+                todo += parts(node)
+            else:
+                try:
+                    todo += f(node)
+                except AttributeError:      # (a field left out when the node was made)
+                    todo += parts(node)
         return nodes
 
     def ok(self, cell, value) -> ast.Name:

@@ -102,9 +102,12 @@ def _children_of(cls):
     directly, as its signature (the class's docstring) types them."""
     sig = (cls.__doc__ or '').split('\n')[0]
     head = cls.__name__ + '('
+    if not cls._fields:             # (a context, an operator, `pass`…: no field at all)
+        f = _CHILDREN[cls] = PARTS[cls] = _none
+        return f
     if not sig.startswith(head) or not sig.endswith(')'):
         _CHILDREN[cls] = _any_children
-        _PARTS[cls] = lambda n: [x for x in _any_children(n) if x.__class__._fields or x.__class__._attributes]
+        PARTS[cls] = lambda n: [x for x in _any_children(n) if x.__class__._fields or x.__class__._attributes]
         return _any_children
     parts, kinds, maybe_none = [], [], cls is ast.Dict         # (a dict's keys hold None for `**`)
     for typed in filter(None, sig[len(head):-1].split(', ')):
@@ -118,8 +121,13 @@ def _children_of(cls):
             parts.append('n.' + field)
             maybe_none = maybe_none or kind.endswith('?')
     _CHILDREN[cls] = f = _reader(parts, maybe_none)
-    _PARTS[cls] = _reader([p for p, kind in zip(parts, kinds) if kind not in _BARE], maybe_none)
+    PARTS[cls] = _reader([p for p, kind in zip(parts, kinds) if kind not in _BARE], maybe_none)
     return f
+
+
+def _none(node) -> list:
+    """The children of a node of no fields."""
+    return []
 
 
 def _reader(parts: list, maybe_none: bool):
@@ -134,15 +142,15 @@ def _reader(parts: list, maybe_none: bool):
 # The types of the nodes that hold neither a position nor a node (the
 # contexts and operators): `parts` leaves them out.
 _BARE = frozenset(('expr_context', 'operator', 'boolop', 'cmpop', 'unaryop'))
-_PARTS: dict = {}               # ast class -> its parts function
+PARTS: dict = {}               # ast class -> its parts function
 
 
 def parts(node) -> list:
     """children, but for contexts and operators (which hold neither a position nor a node)."""
-    f = _PARTS.get(node.__class__)
+    f = PARTS.get(node.__class__)
     if f is None:
         _children_of(node.__class__)
-        f = _PARTS[node.__class__]
+        f = PARTS[node.__class__]
     try:
         return f(node)
     except AttributeError:          # (a field left out when the node was made)
@@ -153,7 +161,7 @@ def walk_parts(top):
     """walk, but for contexts and operators."""
     todo = [top]
     i = 0
-    get = _PARTS.get
+    get = PARTS.get
     while i < len(todo):
         node = todo[i]
         i += 1
