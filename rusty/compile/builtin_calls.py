@@ -76,8 +76,8 @@ class BuiltinCalls:
         arg_stmts, args = self.args(cells, scope, span, fn)
         r = self.fresh('r')
         fallback = call(name('CALL_BUILTIN'), self.k(b), ast.List(args, L), self.k(span), name('d'), name('D'))
-        fallback.int_closed = b.name in INT_CLOSED         # (kinds.kind_of)
-        fallback.pair_only = b.name in PAIR_ONLY            # (kinds._pair_known)
+        fallback.int_closed = b.name in INT_CLOSED         # (expr_kinds.kind_of)
+        fallback.pair_only = b.name in PAIR_ONLY            # (expr_kinds._pair_known)
         value = fallback
         for guard, v in reversed(builder(*args)):
             if guard is None or (guard.__class__ is ast.Constant and guard.value is True):
