@@ -264,7 +264,7 @@ MAP, FILTER, EACH = 'map', 'filter', 'for-each'
 def sorter(call):
     """`sort_by(items, less)`: the Python list items sorted stably by the
     procedure `less` (called through `call`; sorting only asks "less than?",
-    as a comparison of -1 or 0). (The reference; support.sorter is the
+    as a comparison of -1 or 0). (The reference; compile/builtin_loops.sorter is the
     compiler's.)"""
     def sort_by(items, less):
         return sorted(items, key=cmp_to_key(lambda a, b: -1 if call(less, [a, b]) is not False else 0))
@@ -275,7 +275,7 @@ def list_walker(call):
     """`walk(p, lst, mode)`: p applied to each element of list lst in turn
     by `call` (map, filter and for-each over one list): mode MAP gives the
     list of the results, FILTER the list of the elements whose result is not
-    #f, EACH Nil. (The reference; support.list_walker is the compiler's.)"""
+    #f, EACH Nil. (The reference; compile/builtin_loops.list_walker is the compiler's.)"""
     def walk(p, lst, mode):
         head = last = List()        # one pass: fresh cells hung on the last (a scratch head)
         while lst is not EMPTY:
@@ -291,7 +291,7 @@ def list_walker(call):
 def folder(call):
     """`fold(f, acc, lst)`: foldl's loop, acc <- (f element acc) for each
     element of list lst in turn, called by `call`; the last acc. (The
-    reference; support.folder is the compiler's.)"""
+    reference; compile/builtin_loops.folder is the compiler's.)"""
     def fold(f, acc, lst):
         while lst is not EMPTY:
             acc = call(f, [lst.car, acc])

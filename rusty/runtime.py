@@ -73,22 +73,23 @@ def compile_stats() -> str:
 def compiled_caller(depth: Depth):
     """The builtins' `call`, entering compiled lambdas directly."""
     link = import_module('rusty.compile.link')
-    return link.support.procedure_caller(depth, link.session_namespace(depth))
+    loops = import_module('rusty.compile.builtin_loops')
+    return loops.procedure_caller(depth, link.session_namespace(depth))
 
 
 def builtin_loops(depth: Depth, call, genv, compiled: bool):
     """The builtins' loops over `call`: walk(p, lst, mode) for map, filter
     and for-each, fold(f, acc, lst) for foldl, sort_by(items, less) for
     sort's comparisons. The reference's (apply.py), or, when `compiled`, the
-    compiler's over them (compile/support.py: compiled lambdas entered
+    compiler's over them (compile/builtin_loops.py: compiled lambdas entered
     directly, and their other fast paths)."""
     walk, fold, sort_by = list_walker(call), folder(call), sorter(call)
     if not compiled:
         return walk, fold, sort_by
     link = import_module('rusty.compile.link')
-    support, ns = link.support, link.session_namespace(depth)
-    return (support.list_walker(depth, ns, call, walk), support.folder(depth, ns, fold),
-            support.sorter(depth, ns, call, sort_by, genv))
+    loops, ns = import_module('rusty.compile.builtin_loops'), link.session_namespace(depth)
+    return (loops.list_walker(depth, ns, call, walk), loops.folder(depth, ns, fold),
+            loops.sorter(depth, ns, call, sort_by, genv))
 
 
 # ── Builtin tables and the standard library (loaded once per process) ────

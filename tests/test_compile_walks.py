@@ -1,7 +1,7 @@
 """The compiler's fast paths into and out of builtins, against the reference
 evaluator (RUSTY_SPECIALIZE=0): map, filter and for-each walking a list with
-a compiled lambda (support.list_walker: the lambda's function called in the
-loop), foldl and reduce (support.folder: + and * of exact integers as
+a compiled lambda (builtin_loops.list_walker: the lambda's function called in the
+loop), foldl and reduce (builtin_loops.folder: + and * of exact integers as
 Python's own), and `list` of a few arguments built in place
 (inline.VARIADIC). Each program runs both ways with identical output, error
 report (message, place, backtrace) and exit status; the walker and the
@@ -53,13 +53,13 @@ PROGRAMS = [
     "(define (f a) (list a (list (list (cdr a))))) (f 5)",
     "(define (f a) (list a 2)) (define list (lambda args (cons 'mine args))) (f 1)",
     "(define (f a) (list a 2)) (f 1) (set! list vector) (f 1)",
-    # sort by a compiled less? (support.sorter): stable, any true value, failing, a tail call, not compiled yet
+    # sort by a compiled less? (builtin_loops.sorter): stable, any true value, failing, a tail call, not compiled yet
     "(define (f l) (sort l (lambda (a b) (< (car a) (car b))))) (f '((2 a) (1 b) (2 c) (1 d) (0 e)))",
     "(define (f l) (sort l (lambda (a b) (and (> a b) 0)))) (list (f '(3 1 2)) (f '()) (f '(5)))",
     "(define (f l) (sort l (lambda (a b) (< a b)))) (f '(3 1 x 2))",
     "(define (lt a b) (< a b)) (define (f l) (sort l (lambda (a b) (lt b a)))) (list (f '(1 3 2)) (f '(1 z)))",
     "(display (sort '(3 1 2) (lambda (a b) (display a) (< a b))))",
-    # foldl and reduce (support.folder): + and * over exact integers, then whatever comes; lambdas
+    # foldl and reduce (builtin_loops.folder): + and * over exact integers, then whatever comes; lambdas
     "(list (foldl + 0 '(1 2 3)) (foldl * 1 (iota 30 1)) (reduce + 0 '()) (foldl + 0 '(1 2.5 3)) (foldl + 0.5 '(1 2)))",
     "(foldl + 0 '(1 2 a 4))",
     "(define (f l) (reduce * 1 l)) (f (list 1 2 \"s\" 3))",
@@ -108,7 +108,7 @@ def test_the_compiled_walker_agrees_with_the_reference_walker(monkeypatch, mode)
     s.run("(define seen '()) (define (p x) (set! seen (cons x seen)) (if (= x 4) (car x) (odd? x)))"
           "(define (q x) (set! seen (cons x seen)) (and (odd? x) (* x 10)))")
     reference = list_walker(s.call)
-    assert s.walk.__module__ == 'rusty.compile.support'       # the compiler's own, on this session
+    assert s.walk.__module__ == 'rusty.compile.builtin_loops'       # the compiler's own, on this session
     for name, data in (('q', '(iota 9)'), ('p', "'(1 2 3)"), ('p', "'(1 2 3 4 5)"), ('q', "'()")):
         p, lst = s.run(name), s.run(data)
         got = []
@@ -124,7 +124,7 @@ def test_the_compiled_sorter_agrees_with_the_reference_sorter(monkeypatch):
     s.run("(define seen 0) (define (p a b) (set! seen (+ seen 1)) (if (eq? a 'x) (car a) (< a b)))"
           "(define (q a b) (> (car a) (car b)))")
     reference = sorter(s.call)
-    assert s.sort_by.__module__ == 'rusty.compile.support'
+    assert s.sort_by.__module__ == 'rusty.compile.builtin_loops'
     for name, data in (('p', '(list 5 3 9 1 3)'), ('p', "'(2 x 1)"), ('q', "'((1 a) (3 b) (1 c))"), ('p', "'()")):
         p, items = s.run(name), list(s.run(data))
         got = []
@@ -139,7 +139,7 @@ def test_the_compiled_folder_agrees_with_the_reference_folder(monkeypatch):
     s = compiling_session(monkeypatch)
     s.run("(define seen '()) (define (p x acc) (set! seen (cons x seen)) (if (eq? x 'x) (car x) (+ x acc)))")
     reference = folder(s.call)
-    assert s.fold.__module__ == 'rusty.compile.support'
+    assert s.fold.__module__ == 'rusty.compile.builtin_loops'
     cases = (('p', '0', '(iota 9)'), ('p', '0', "'(1 2 x 3)"), ('p', '1.5', "'(1 2)"), ('+', '0', '(iota 100)'),
              ('+', '0', "'(1 2 x 3)"), ('*', '1', "'(2 3.5 4)"), ('*', "'a", "'(2 3)"), ('+', '7', "'()"),
              ('-', '0', "'(5 1)"), ('list', '0', "'(1 2)"))

@@ -252,3 +252,19 @@ def test_the_switch_off_loads_no_compiler_module():
     env['RUSTY_SPECIALIZE'] = '1'
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=env, cwd=str(ROOT))
     assert 'rusty.compile.lower' in out.stdout, out.stderr
+
+
+MOST_LINES = 500        # house style: a module small enough to read top to bottom
+
+
+@pytest.mark.parametrize('path', MODULES, ids=[module_name(p) for p in MODULES])
+def test_every_module_is_small(path):
+    # Every module of the package, the compiler's (rusty/compile/) included.
+    lines = path.read_text(encoding='utf-8').count('\n')
+    assert lines <= MOST_LINES, '%s has %d lines (at most %d): split it by what it does' % (
+        module_name(path), lines, MOST_LINES)
+
+
+def test_the_size_check_sees_the_compiler():
+    # Guard the guard: the compiler's modules are among those measured.
+    assert {'compile.lower', 'compile.calls', 'compile.kinds', 'compile.support'} <= {module_name(p) for p in MODULES}

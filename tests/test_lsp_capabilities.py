@@ -96,13 +96,13 @@ def test_the_compiler_inlines_no_refused_builtin_by_name():
     global holding the builtin it saw; in a restricted session that is the
     refusing stand-in, so no refused name may be inlined (breakpoint is sent
     to the reference evaluator, which calls the stand-in)."""
-    from rusty.compile import inline, lower, support, walks
+    from rusty.compile import builtin_loops, calls, inline, walks
     by_name = (set(inline.INLINE) | set(inline.VARIADIC) | set(inline.INT_CLOSED) | set(inline.PAIR_ONLY)
-               | set(walks.WALKS) | set(support._ORDERS) | set(support._INTEGER_FOLDS))
+               | set(walks.WALKS) | set(builtin_loops._ORDERS) | set(builtin_loops._INTEGER_FOLDS))
     builtins = set(every_builtin_name())
     assert by_name & builtins, 'the tables moved: look where the compiler inlines builtins now'
     assert sorted(n for n in by_name & builtins if capabilities.refused_for_editor(n)) == []
-    assert 'breakpoint' in lower.REFERENCE_CALLS
+    assert 'breakpoint' in calls.REFERENCE_CALLS
 
 
 def test_a_restricted_session_keeps_python_out_of_reach(tmp_path):

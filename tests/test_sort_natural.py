@@ -1,12 +1,12 @@
 """`sort` of numbers by `<` or `>` (the builtin, or a lambda that only
 applies it to its two parameters) sorts by Python's own comparisons on the
-fast path (compile/support.natural_order): the same lists as the reference,
+fast path (compile/builtin_loops.natural_order): the same lists as the reference,
 which calls the procedure for every comparison (docs/reference.md, `sort`).
 """
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rusty.compile.support import natural_order
+from rusty.compile.builtin_loops import natural_order
 from rusty.printer import print_form
 from rusty.values import sym
 from helpers import session_on_path

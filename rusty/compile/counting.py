@@ -17,7 +17,7 @@ of counting).
 """
 import ast
 
-from .nodes import assign, attr, attr_store, call, const, is_not, name, store, walk
+from .nodes import assign, attr, attr_store, call, const, is_not, name, store, walk_parts
 from .support import SELF_CALL
 
 PROF, ROW, SAVED, START, VALUE = 'prof_', 'prow_', 'psaved_', 'pstart_', 'pret_'
@@ -109,7 +109,7 @@ def _at(nodes: list, where) -> list:
     """nodes, each new node placed at statement `where`'s line (the code's
     lines map to spans: link.py's TABLE)."""
     for top in nodes:
-        for node in walk(top):
+        for node in walk_parts(top):
             if 'lineno' in node._attributes and not hasattr(node, 'lineno'):
                 ast.copy_location(node, where)
     return nodes

@@ -9,7 +9,7 @@ of inlined builtins into one test.
 """
 import ast
 
-from .nodes import statements, walk
+from .nodes import statements, walk_parts
 
 # Calls that never run Lisp code: an inlined builtin's own function on the
 # operands its fast path refused (arithmetic, car, comparisons: they only
@@ -24,7 +24,7 @@ def _is_ok(node) -> bool:
 def _runs_code(node, quiet: bool = False) -> bool:
     """True if evaluating node may call anything that runs Lisp code (or
     makes a function); `quiet`: no call does while OK holds (see fold)."""
-    for n in walk(node):
+    for n in walk_parts(node):
         cls = n.__class__
         if cls is ast.Call:
             f = n.func

@@ -21,7 +21,7 @@ entry, a `let` variable before its body), so reading it there cannot fail.
 """
 import ast
 
-from .nodes import attr, children, const, is_, is_not, name, store, walk
+from .nodes import attr, const, is_, is_not, name, parts, statements, store, walk_parts
 
 _CLASSES = frozenset(('int', 'float', 'List', 'Lambda', 'Symbol'))
 
@@ -31,29 +31,54 @@ def hoist(fdef: ast.FunctionDef, stable: set) -> None:
     it defines (`stable`: the Python names of the Lisp variables that only
     their binding form assigns)."""
     count = [0]
-    for node in [n for n in walk(fdef) if n.__class__ is ast.FunctionDef]:
+    for node in _looping(fdef):
         node.body = _block(node.body, stable, count)
 
 
-def _stores(top) -> set:
-    """The names the code of top assigns (not inside the functions it
-    defines, whose names it assigns)."""
-    out = set()
-    todo = [top]
+def _looping(fdef) -> list:
+    """fdef and the functions defined in it (statements all: an expression
+    holds none) that hold a loop of their own."""
+    out, todo = [], [fdef]
     while todo:
         node = todo.pop()
-        cls = node.__class__
-        if cls is ast.FunctionDef:
-            out.add(node.name)
-            if node is not top:
-                continue
-            out.update(a.arg for a in node.args.args)
-        elif cls is ast.Name and node.ctx.__class__ is not ast.Load:
-            out.add(node.id)
-        elif cls is ast.Lambda:
-            continue
-        todo += children(node)
+        loops = False
+        for st in statements(node.body):
+            if st.__class__ is ast.FunctionDef:
+                todo.append(st)
+            elif st.__class__ is ast.While:
+                loops = True
+        if loops:
+            out.append(node)
     return out
+
+
+def _stores(loop) -> set:
+    """The names the statements of loop assign (a function it defines: its
+    name). Only statements assign a Lisp variable's local (an assignment
+    inside an expression, `:=`, is a temporary's), and hoist asks only
+    about those."""
+    out = set()
+    for st in statements([loop]):
+        cls = st.__class__
+        if cls is ast.Assign:
+            for t in st.targets:
+                _names_into(t, out)
+        elif cls is ast.AugAssign or cls is ast.AnnAssign or cls is ast.For:
+            _names_into(st.target, out)
+        elif cls is ast.FunctionDef:
+            out.add(st.name)
+    return out
+
+
+def _names_into(target, out: set) -> None:
+    """Add the names an assignment's target binds to out."""
+    if target.__class__ is ast.Name:
+        out.add(target.id)
+    elif target.__class__ is ast.Tuple or target.__class__ is ast.List:
+        for t in target.elts:
+            _names_into(t, out)
+    elif target.__class__ is ast.Starred:
+        _names_into(target.value, out)
 
 
 def _block(stmts: list, stable: set, count: list) -> list:
@@ -111,10 +136,11 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
             v = getattr(node, field, None)
             if v.__class__ is list:
                 for i, x in enumerate(v):
-                    cls = _class_test(x, fixed)
-                    if cls is not None:
-                        v[i] = _at(name(local(('class',) + cls, x)), x)
-            else:
+                    if x.__class__ is ast.Compare:
+                        cls = _class_test(x, fixed)
+                        if cls is not None:
+                            v[i] = _at(name(local(('class',) + cls, x)), x)
+            elif v.__class__ is ast.Compare:
                 cls = _class_test(v, fixed)
                 if cls is not None:
                     setattr(node, field, _at(name(local(('class',) + cls, v)), v))
@@ -127,12 +153,12 @@ def _loop_nodes(loop):
     while todo:
         node = todo.pop()
         yield node
-        todo += [x for x in children(node) if x.__class__ is not ast.FunctionDef and x.__class__ is not ast.Lambda]
+        todo += [x for x in parts(node) if x.__class__ is not ast.FunctionDef and x.__class__ is not ast.Lambda]
 
 
 def _at(new, old):
     """new, its nodes without a position given old's line."""
-    for node in walk(new):
+    for node in walk_parts(new):
         if 'lineno' in node._attributes and not hasattr(node, 'lineno'):
             node.lineno = node.end_lineno = old.lineno
             node.col_offset = node.end_col_offset = 0

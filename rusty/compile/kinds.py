@@ -10,6 +10,8 @@ folds what it knows into the code: a class test of a known local becomes a
 constant, so the inlined builtins' guards fall away (an `IfExp` whose test
 is decided becomes its branch) and `x is not False` of a known bool is x.
 
+The kinds of expressions, and their folding, are expr_kinds.py's.
+
 `specialize` gives a small function a copy of its body for exact integer
 arguments, entered after one class test per parameter: the copy's guards
 are decided by this pass. Where the copy without counting (lower.uncounted)
@@ -19,186 +21,11 @@ argument: the callee enters its copy on that one test.
 """
 import ast
 
+from .expr_kinds import INT, INT_IF_OK, LIST, OK_FALSE, _fold, _int_tests_if_ok, _learned, _pair_known, kind_of
 from .guards import gate_open
-from .inline import _is
-from .nodes import statements, walk
+from .nodes import parts, statements, walk
 
-INT, FLOAT, BOOL, LIST = 'int', 'float', 'bool', 'List'     # LIST: a cell, never EMPTY (a pair)
-INT_IF_OK = 'int if OK'     # an exact integer if OK holds (then or later): see _ResultAudit
-OK_FALSE = '%OK'            # a key of `known`: present (False) where OK no longer holds
 SPECIALIZED_NODES = 5000        # a body this large (in ast nodes) is not copied
-
-
-# ── knowing ──
-
-def kind_of(e, known: dict):
-    """The class (INT, FLOAT, BOOL) expression e is known to have, or None."""
-    cls = e.__class__
-    if cls is ast.Constant:
-        t = type(e.value)
-        return BOOL if t is bool else INT if t is int else FLOAT if t is float else None
-    if cls is ast.Name:
-        return known.get(e.id)
-    if cls is ast.BinOp:
-        a, b = kind_of(e.left, known), kind_of(e.right, known)
-        op = e.op.__class__
-        if a == INT and b == INT and op in (ast.Add, ast.Sub, ast.Mult, ast.Mod):
-            return INT
-        if {a, b} <= {INT, FLOAT} and FLOAT in (a, b) and op in (ast.Add, ast.Sub, ast.Mult):
-            return FLOAT
-        return None
-    if cls is ast.Compare:
-        if all(op.__class__ in (ast.Is, ast.IsNot) for op in e.ops):
-            return BOOL
-        if all(kind_of(x, known) in (INT, FLOAT) for x in [e.left] + e.comparators):
-            return BOOL
-        return None
-    if cls is ast.UnaryOp and e.op.__class__ is ast.Not:
-        return BOOL
-    if cls is ast.BoolOp:
-        return BOOL if all(kind_of(v, known) == BOOL for v in e.values) else None
-    if cls is ast.Call:         # a fresh cell; an inlined builtin closed over exact integers, called on them
-        if e.func.__class__ is ast.Name and e.func.id == 'NEW':
-            return LIST
-        if getattr(e, 'int_closed', False) and all(kind_of(a, known) == INT for a in e.args[1].elts):
-            return INT
-        return None
-    if cls is ast.IfExp:
-        a = kind_of(e.body, known)
-        return a if a is not None and a == kind_of(e.orelse, known) else None
-    return None
-
-
-def _learned(test, known: dict) -> dict:
-    """What holds in the branch where test is true: `n.__class__ is int` (and
-    conjunctions of such) tell a local's class."""
-    out = {}
-    parts = test.values if test.__class__ is ast.BoolOp and test.op.__class__ is ast.And else [test]
-    for t in parts:
-        if t.__class__ is ast.Compare and len(t.ops) == 1 and t.ops[0].__class__ is ast.Is:
-            left, right = t.left, t.comparators[0]
-            if left.__class__ is ast.Attribute and left.attr == '__class__' and left.value.__class__ is ast.Name \
-                    and right.__class__ is ast.Name and right.id in (INT, FLOAT):
-                out[left.value.id] = right.id
-    return out
-
-
-# ── folding expressions ──
-
-def _const(v, like):
-    return ast.copy_location(ast.Constant(v), like)
-
-
-def _fold(e, known: dict):
-    """e with what `known` decides folded in."""
-    cls = e.__class__
-    if cls is ast.Compare:
-        e.left = _fold(e.left, known)
-        e.comparators = [_fold(c, known) for c in e.comparators]
-        if len(e.ops) == 1:
-            left, op, right = e.left, e.ops[0].__class__, e.comparators[0]
-            if (op is ast.Is or op is ast.IsNot) and (left.__class__ is ast.Constant or right.__class__ is ast.Constant):
-                same = _is(left, right)             # (a literal that a fold put there: decided now)
-                if same.__class__ is ast.Constant:
-                    return _const(same.value is (op is ast.Is), e)
-            if op is ast.Is and left.__class__ is ast.Attribute and left.attr == '__class__' \
-                    and left.value.__class__ is ast.Name and right.__class__ is ast.Name:
-                k = known.get(left.value.id)
-                if k is not None and k != INT_IF_OK:
-                    return _const(k == right.id, e)
-            if (op is ast.Is or op is ast.IsNot) and left.__class__ is ast.Name and known.get(left.id) == LIST \
-                    and right.__class__ is ast.Name and right.id in ('EMPTY', 'NIL'):
-                return _const(op is ast.IsNot, e)       # a pair is neither
-            if right.__class__ is ast.Constant and right.value is False and kind_of(left, known) == BOOL:
-                if op is ast.IsNot:
-                    return left
-                if op is ast.Is:
-                    return ast.copy_location(ast.UnaryOp(ast.Not(), left), e)
-        return e
-    if cls is ast.BoolOp:
-        vals = [_fold(v, known) for v in e.values]
-        stop, skip = (False, True) if e.op.__class__ is ast.And else (True, False)
-        kept = []
-        for v in vals:
-            if v.__class__ is ast.Constant and v.value is skip:
-                continue
-            if v.__class__ is ast.Constant and v.value is stop:
-                if not kept:
-                    return v
-                kept.append(v)
-                break
-            kept.append(v)
-        if not kept:
-            return _const(skip, e)
-        if len(kept) == 1:              # `True and x` is x, `False or x` is x
-            return kept[0]
-        e.values = kept
-        return e
-    if cls is ast.IfExp:
-        e.test = _fold(e.test, known)
-        if e.test.__class__ is ast.Constant and type(e.test.value) is bool:
-            return _fold(e.body if e.test.value else e.orelse, known)
-        if _integers_if_ok(e, known):
-            e.test = ast.copy_location(ast.Name('OK', ast.Load()), e.test)
-        e.body = _fold(e.body, known)
-        e.orelse = _fold(e.orelse, known)
-        return e
-    if cls is ast.Name or cls is ast.Constant:
-        return e
-    if cls is ast.NamedExpr:            # the name changes here (evaluation follows the fields' order)
-        e.value = _fold(e.value, known)
-        known.pop(e.target.id, None)
-        return e
-    for field, value in ast.iter_fields(e):
-        if isinstance(value, ast.expr):
-            setattr(e, field, _fold(value, known))
-        elif isinstance(value, list):
-            setattr(e, field, [_fold(v, known) if isinstance(v, ast.expr) else v for v in value])
-    if cls is ast.Call and getattr(e, 'uncounted', False) and getattr(e, 'ok_known', False) \
-            and all(kind_of(a, known) == INT for a in e.args[1:-1]):
-        e.args[-1] = ast.copy_location(ast.Name('INTS', ast.Load()), e.args[-1])
-    return e
-
-
-def _integers_if_ok(e, known) -> bool:
-    """True if IfExp e is an inlined builtin's guard (its other branch ends
-    in the builtin's call) testing only that locals are exact integers, each
-    known to be one, some only while OK holds: OK alone decides it."""
-    other = e.orelse
-    while other.__class__ is ast.IfExp:
-        other = other.orelse
-    if not (other.__class__ is ast.Call and other.func.__class__ is ast.Name and other.func.id == 'CALL_BUILTIN'):
-        return False
-    return _int_tests_if_ok(e.test, known)
-
-
-def _int_tests_if_ok(test, known) -> bool:
-    """True if test only tests that locals are exact integers, each known
-    to be one, some only while OK holds (a guard whose other branch handles
-    anything: OK alone may decide it)."""
-    parts = test.values if test.__class__ is ast.BoolOp and test.op.__class__ is ast.And else [test]
-    kinds = [_int_test_kind(t, known) for t in parts]
-    return all(k in (INT, INT_IF_OK) for k in kinds) and INT_IF_OK in kinds
-
-
-def _int_test_kind(t, known):
-    """What is known of the local t tests to be an exact integer, if t is `n.__class__ is int`."""
-    if t.__class__ is ast.Compare and len(t.ops) == 1 and t.ops[0].__class__ is ast.Is \
-            and t.left.__class__ is ast.Attribute and t.left.attr == '__class__' \
-            and t.left.value.__class__ is ast.Name and t.comparators[0].__class__ is ast.Name \
-            and t.comparators[0].id == INT:
-        return known.get(t.left.value.id)
-    return None
-
-
-def _pair_known(e):
-    """The local that e, once it has a value, shows to be a pair: e is
-    `x.car` (or cdr) behind the pair guard, else the builtin that fails
-    unless x is a pair (inline.PAIR_ONLY)."""
-    if e.__class__ is ast.IfExp and getattr(e.orelse, 'pair_only', False) and e.orelse.args[1].elts \
-            and e.orelse.args[1].elts[0].__class__ is ast.Name:
-        return e.orelse.args[1].elts[0].id
-    return None
 
 
 # ── statements ──
@@ -208,9 +35,13 @@ def simplify(fdef: ast.FunctionDef, root: bool = True) -> None:
     own; a local a nested function assigns, `nonlocal`, is never known: one
     it only reads changes only where fdef assigns it)."""
     seen = set()
-    for st in statements(fdef.body):
-        if st.__class__ is ast.FunctionDef:
-            seen.update(name for n in walk(st) if n.__class__ is ast.Nonlocal for name in n.names)
+    todo = [st for st in statements(fdef.body) if st.__class__ is ast.FunctionDef]
+    while todo:         # (each function defined in fdef, at any depth: only a statement holds one)
+        for st in statements(todo.pop().body):
+            if st.__class__ is ast.Nonlocal:
+                seen.update(st.names)
+            elif st.__class__ is ast.FunctionDef:
+                todo.append(st)
     outer, _AUDIT[0] = _AUDIT[0], _ResultAudit(fdef.name, root)
     try:
         fdef.body, _ = _block(fdef.body, {}, seen)
@@ -305,7 +136,7 @@ def _assigned(nodes) -> set:
             out.add(n.id)
         elif cls is ast.ExceptHandler and n.name:
             out.add(n.name)
-        todo.extend(ast.iter_child_nodes(n))
+        todo += parts(n)
     return out
 
 
@@ -482,31 +313,41 @@ def twin(stmts: list, temp, fresh) -> list:
     """A copy of stmts whose temporaries (names for which temp(name) is
     true) are renamed by fresh(), so each copy's may share names with the
     other's."""
-    out = _clone(stmts, {})
-    renamed, done = {}, set()
-    for node in walk(ast.Module(out, [])):
-        if node.__class__ is ast.Name and temp(node.id) and id(node) not in done:    # (a node may sit in two places)
-            done.add(id(node))
-            new = renamed.get(node.id)
-            if new is None:
-                new = renamed[node.id] = fresh()
-            node.id = new
-    return out
+    renamed = {}
+
+    def rename(old):
+        new = renamed.get(old)
+        if new is None:
+            new = renamed[old] = fresh()
+        return new
+    return _clone(stmts, {}, (temp, rename))
 
 
-def _clone(node, memo: dict):
+_PLAIN = frozenset((str, int, float, bool, type(None)))     # attribute values copied as they are
+
+
+def _clone(node, memo: dict, rename=None):
     """A deep copy of an ast node (or list of them) that keeps shared nodes
     shared and every attribute (positions, lower.py's marks); `copy` itself
-    would import weakref at start-up's cost."""
-    if node.__class__ is list:
-        return [_clone(x, memo) if x.__class__ is list or isinstance(x, ast.AST) else x for x in node]
-    if not isinstance(node, ast.AST):
+    would import weakref at start-up's cost. A node of no fields and no
+    position (a context, an operator) is shared. `rename`: (temp, new), the
+    temporaries' names renamed as they are copied (twin)."""
+    cls = node.__class__
+    if cls is list:
+        return [_clone(x, memo, rename) if x.__class__ is list or isinstance(x, ast.AST) else x for x in node]
+    if not isinstance(node, ast.AST) or not (cls._fields or cls._attributes):
         return node
     got = memo.get(id(node))
     if got is None:
-        got = memo[id(node)] = node.__class__.__new__(node.__class__)
-        got.__dict__.update({k: _clone(v, memo) if v.__class__ is list or isinstance(v, ast.AST) else v
-                             for k, v in node.__dict__.items()})
+        d = node.__dict__.copy()
+        for k, v in d.items():          # (only values change: the dict keeps its size)
+            c = v.__class__
+            if c is list or (c not in _PLAIN and isinstance(v, ast.AST) and (c._fields or c._attributes)):
+                d[k] = _clone(v, memo, rename)
+        if rename is not None and cls is ast.Name and rename[0](d['id']):
+            d['id'] = rename[1](d['id'])
+        got = memo[id(node)] = cls.__new__(cls)
+        got.__dict__.update(d)
     return got
 
 

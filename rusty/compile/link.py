@@ -339,7 +339,8 @@ def lowered(params, rest, body, lscope, span, unit, name, retry=None, key=None):
     """The Compiled lambda, None when it stays on the reference, or Refused
     while a macro it calls keeps it there; with `key`, stored in the disk
     cache under that name."""
-    from .lower import Unsupported, _MakerSpec, lower
+    from .lower import Unsupported, lower
+    from .special_forms import _MakerSpec
     t = perf_counter()
     try:
         mod, consts, table, assumed, pyname, leaf, heads = lower(unit, params, rest, body, lscope, span, name)

@@ -42,6 +42,15 @@ def const(v):
     return ast.Constant(v)
 
 
+def pure(e) -> bool:
+    """An expression that may be repeated and moved: a constant or a name."""
+    return e.__class__ is ast.Constant or e.__class__ is ast.Name
+
+
+def _ident(text: str) -> str:
+    return ''.join(c if c.isascii() and (c.isalnum() or c == '_') else '_' for c in text)
+
+
 def statements(stmts):
     """Every statement in stmts and the blocks inside them (an `if`'s
     branches, a loop's, a `try`'s and its handlers'), not looking into
@@ -62,6 +71,17 @@ def statements(stmts):
 
 def children(node) -> list:
     """node's child nodes, in `ast.iter_child_nodes`'s order."""
+    f = _CHILDREN.get(node.__class__)
+    if f is None:
+        f = _children_of(node.__class__)
+    try:
+        return f(node)
+    except AttributeError:          # (a field left out when the node was made)
+        return _any_children(node)
+
+
+def _any_children(node) -> list:
+    """children, for any node: every field looked at."""
     out = []
     for field in node._fields:
         v = getattr(node, field, None)
@@ -73,16 +93,107 @@ def children(node) -> list:
     return out
 
 
+_CHILDREN: dict = {}            # ast class -> its children function (made at its first node)
+_SCALARS = frozenset(('identifier', 'string', 'constant', 'int'))
+
+
+def _children_of(cls):
+    """The children function of ast class cls: its node fields read
+    directly, as its signature (the class's docstring) types them."""
+    sig = (cls.__doc__ or '').split('\n')[0]
+    head = cls.__name__ + '('
+    if not cls._fields:             # (a context, an operator, `pass`…: no field at all)
+        f = _CHILDREN[cls] = PARTS[cls] = _none
+        return f
+    if not sig.startswith(head) or not sig.endswith(')'):
+        _CHILDREN[cls] = _any_children
+        PARTS[cls] = lambda n: [x for x in _any_children(n) if x.__class__._fields or x.__class__._attributes]
+        return _any_children
+    parts, kinds, maybe_none = [], [], cls is ast.Dict         # (a dict's keys hold None for `**`)
+    for typed in filter(None, sig[len(head):-1].split(', ')):
+        kind, field = typed.split(' ')
+        if kind.rstrip('*?') in _SCALARS:
+            continue
+        kinds.append(kind.rstrip('*?'))
+        if kind.endswith('*'):
+            parts.append('*n.' + field)
+        else:
+            parts.append('n.' + field)
+            maybe_none = maybe_none or kind.endswith('?')
+    _CHILDREN[cls] = f = _reader(parts, maybe_none)
+    PARTS[cls] = _reader([p for p, kind in zip(parts, kinds) if kind not in _BARE], maybe_none)
+    return f
+
+
+def _none(node) -> list:
+    """The children of a node of no fields."""
+    return []
+
+
+def _reader(parts: list, maybe_none: bool):
+    """A function giving the list of a node's `parts` (`n.field`, `*n.field`)."""
+    items = '[%s]' % ', '.join(parts)
+    body = '[x for x in %s if x is not None]' % items if maybe_none else items
+    scope: dict = {}
+    exec('def children(n):\n    return %s\n' % body, scope)        # (a function per class: no loop over fields)
+    return scope['children']
+
+
+# The types of the nodes that hold neither a position nor a node (the
+# contexts and operators): `parts` leaves them out.
+_BARE = frozenset(('expr_context', 'operator', 'boolop', 'cmpop', 'unaryop'))
+PARTS: dict = {}               # ast class -> its parts function
+
+
+def parts(node) -> list:
+    """children, but for contexts and operators (which hold neither a position nor a node)."""
+    f = PARTS.get(node.__class__)
+    if f is None:
+        _children_of(node.__class__)
+        f = PARTS[node.__class__]
+    try:
+        return f(node)
+    except AttributeError:          # (a field left out when the node was made)
+        return [x for x in _any_children(node) if x.__class__._fields or x.__class__._attributes]
+
+
+def walk_parts(top):
+    """walk, but for contexts and operators."""
+    todo = [top]
+    i = 0
+    get = PARTS.get
+    while i < len(todo):
+        node = todo[i]
+        i += 1
+        f = get(node.__class__)
+        if f is None:
+            todo += parts(node)
+        else:
+            try:
+                todo += f(node)
+            except AttributeError:      # (a field left out when the node was made)
+                todo += parts(node)
+        yield node
+
+
 def walk(top):
     """Every node under `top` (itself first) in `ast.walk`'s order and with its
     laziness (a node's children are gathered when the node is reached), about
     twice as fast: lowering walks its trees many times."""
     todo = [top]
     i = 0
+    get = _CHILDREN.get
     while i < len(todo):
         node = todo[i]
         i += 1
-        todo += children(node)
+        f = get(node.__class__)
+        if f is None:
+            todo += children(node)
+        else:
+            try:
+                todo += f(node)
+            except AttributeError:      # (a field left out when the node was made)
+                todo += children(node)
         yield node
 
 

@@ -9,7 +9,9 @@ import ast
 
 from ..values import sym
 from . import link, loops, support
-from .lower import Lowering, _MakerSpec, _only_called
+from .lets import _only_called
+from .lower import Lowering
+from .special_forms import _MakerSpec
 from .nodes import Unsupported
 
 OSR_NAME = 'lambda'     # (the root is no named lambda: no self calls, no loop of its own)

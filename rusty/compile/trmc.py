@@ -34,7 +34,7 @@ import ast
 from ..resolve import GlobalRef, body_defines, resolve
 from ..values import EMPTY, Builtin, List, Symbol, sym
 from . import kinds, walks
-from .nodes import L, assign, attr, attr_store, call, const, is_, name, statements, walk
+from .nodes import L, assign, attr, attr_store, call, const, is_, name, statements, walk_parts
 
 CONS = sym('cons')
 HEAD, LAST, LEVELS = 'head_', 'last_', 'levels_'     # the first cell, the last cell, the levels entered
@@ -146,6 +146,6 @@ def finish_returns(fdef) -> None:
             v = st.value
             done = call(name('CONSED'), kinds.clone(v), name(HEAD), name(LAST))
             st.value = ast.IfExp(is_(name(LAST), const(None)), v, done)
-            for n in walk(st.value):
+            for n in walk_parts(st.value):
                 if 'lineno' in n._attributes and not hasattr(n, 'lineno'):
                     ast.copy_location(n, st)

@@ -2,7 +2,7 @@
 list, as a loop in the caller's own code.
 
 `(filter (lambda (x) (< x n)) xs)` costs a call of the lambda's function per
-element through the builtin's walk (support.list_walker). When the body
+element through the builtin's walk (builtin_loops.list_walker). When the body
 can run no Lisp code (its calls are all of first-order builtins: see `runs_no_lisp`),
 the loop is written where the call is: the parameter is a local of the
 caller, bound to each element in turn, and the body computes in place.

@@ -1,0 +1,131 @@
+"""Lowering of calls of globals holding builtins or standard-library lambdas
+(a mixin of lower.Lowering): computed in place (inline.py) while the global
+holds what it held when lowered, its function called directly, fresh cells
+made in place; the generic call otherwise."""
+import ast
+
+from .calls import _no_tail_call
+from .inline import INT_CLOSED, PAIR_ONLY
+from .nodes import L, assign, attr, attr_store, call, const, is_, is_not, name, store
+
+
+class BuiltinCalls:
+    """Lowering's calls of builtins and library lambdas computed in place."""
+
+    def library_call(self, x, cells, cell, b, spec, scope, span, fn, tail):
+        """A standard-library lambda computed in place (inline.LIBRARY) while
+        OK holds (the global holds the library's own lambda), the depth limit
+        has room for the call it stands for (a tail call: while no tool
+        watches calls), no profiler counts calls (PROF: counting.py) and its
+        guard holds; the lambda called when the guard fails (its arguments
+        computed once); the generic call otherwise."""
+        room = (ast.Compare(name('GATE'), [ast.GtE()], [const(0)]) if tail
+                else ast.Compare(name('d'), [ast.Lt()], [name('GATE')]))
+        test = ast.BoolOp(ast.And(), [self.ok(cell, b), room, is_(name('PROF'), const(None))])
+        arg_stmts, args = self.args(cells, scope, span, fn)
+        guard, value = spec(*args)
+        lam, site, r = self.k(b), self.k(span), self.fresh('r')
+        p = self.fresh('p')
+        other = self.slow(x, cells, [assign(p, attr(self.k(cell), 'value')), self.missing(p, cell, x, scope, span)],
+                          p, scope, span, fn, tail)
+        if tail:        # the lambda itself: a tail call of it, as dispatch makes one
+            frame = ast.List([attr(lam, 'env'), attr(lam, 'scope')] + args, L)
+            fast = arg_stmts + [ast.If(guard, [ast.Return(value)], [ast.Return(ast.Tuple([lam, frame, site], L))])]
+            return [ast.If(test, fast, other)]
+        q = self.fresh('q')
+        called = [ast.If(is_not(ast.NamedExpr(store(q), attr(lam, 'direct')), const(None)),
+                         self.direct_call(name(q), lam, args, site, r),
+                         [assign(r, call(name('CALL_ANY'), lam, ast.List(args, L), site, const(False), name('d'),
+                                         name('D')))])]
+        fast = arg_stmts + [ast.If(guard, [assign(r, value)], called)]
+        o_stmts, o_value = other
+        return [ast.If(test, fast, o_stmts + [assign(r, o_value)])], name(r)
+
+    def builtin_body(self, p, args, site, r):
+        """A builtin in p (of the arity) called directly, as apply.call_builtin does."""
+        return [ast.Assign([attr_store(name('D'), 'n')], name('d')), ast.Try(
+            [assign(r, call(attr(name(p), 'fn'), *args))],
+            [ast.ExceptHandler(name('BaseException'), 'e', [
+                ast.Raise(call(name('LOCATED'), name('e'), site, name('D')), None)])], [], [])]
+
+    def builtin_call(self, x, cells, cell, b, scope, span, fn, tail):
+        """A call of a global holding a builtin when compiled: its function
+        directly while the global holds it (arity checked now), else the generic call."""
+        n = len(cells)
+        p = self.fresh('p')
+        site = self.k(span)
+        arg_stmts, args = self.args(cells, scope, span, fn)
+        other = self.slow(x, cells, [], p, scope, span, fn, tail)
+        head = assign(p, attr(self.k(cell), 'value'))
+        r = self.fresh('r')
+        if b.lo <= n <= b.hi:
+            go = arg_stmts + self.builtin_body(p, args, site, r)
+        else:
+            go = arg_stmts + [assign(r, call(name('CALL_BUILTIN'), name(p), ast.List(args, L), site,
+                                             name('d'), name('D')))]
+        test = is_(name(p), self.k(b))
+        if tail:
+            chosen = ast.If(test, go + [ast.Return(_no_tail_call(name(r)) if b.first_order else name(r))], other)
+            chosen.ok_implies = self.assumes(cell, b)
+            return [head, chosen]
+        o_stmts, o_value = other
+        return [head, ast.If(test, go, o_stmts + [assign(r, o_value)])], name(r)
+
+    def inline(self, x, cells, cell, b, builder, scope, span, fn, tail):
+        """An inlined builtin, while its cell still holds it; the generic call otherwise."""
+        arg_stmts, args = self.args(cells, scope, span, fn)
+        r = self.fresh('r')
+        fallback = call(name('CALL_BUILTIN'), self.k(b), ast.List(args, L), self.k(span), name('d'), name('D'))
+        fallback.int_closed = b.name in INT_CLOSED         # (expr_kinds.kind_of)
+        fallback.pair_only = b.name in PAIR_ONLY            # (expr_kinds._pair_known)
+        value = fallback
+        for guard, v in reversed(builder(*args)):
+            if guard is None or (guard.__class__ is ast.Constant and guard.value is True):
+                value = v
+            elif not (guard.__class__ is ast.Constant and guard.value is False):
+                value = ast.IfExp(guard, v, value)
+        self.no_inline += 1
+        try:
+            p = self.fresh('p')
+            generic = self.dispatch(x, cells, [assign(p, attr(self.k(cell), 'value'))], p, scope, span, fn, tail)
+        finally:
+            self.no_inline -= 1
+        held = self.ok(cell, b)
+        fast = self.cells_into(r, value)
+        if tail:
+            fast = [ast.Return(value)] if fast is None else fast + [ast.Return(_no_tail_call(name(r)))]
+            return [ast.If(held, arg_stmts + fast, generic)]
+        g_stmts, g_value = generic
+        fast = [assign(r, value)] if fast is None else fast
+        return [ast.If(held, arg_stmts + fast, g_stmts + [assign(r, g_value)])], name(r)
+
+    def cells_into(self, r, value):
+        """Statements leaving value in r when it builds fresh cells (CONS,
+        perhaps behind one guard): each cell made and filled in place, no
+        function called per cell (what values.cons does); else None."""
+        guard, other = None, None
+        if value.__class__ is ast.IfExp:
+            guard, other, value = value.test, value.orelse, value.body
+        if not _is_cons(value):
+            return None
+        stmts, target = [], r
+        while _is_cons(value):
+            car, value = value.args
+            nxt = self.fresh() if _is_cons(value) else None
+            stmts += [assign(target, call(name('NEW'))),
+                      ast.Assign([attr_store(name(target), 'car')], car),
+                      ast.Assign([attr_store(name(target), 'cdr')], name(nxt) if nxt else value)]
+            target = nxt
+        stmts = _cells_first(stmts)
+        return stmts if guard is None else [ast.If(guard, stmts, [assign(r, other)])]
+
+
+def _is_cons(e) -> bool:
+    return e.__class__ is ast.Call and e.func.__class__ is ast.Name and e.func.id == 'CONS'
+
+
+def _cells_first(stmts: list) -> list:
+    """The cells of a chain made innermost first: each cell's cdr is made
+    before the cell that points at it (groups of three statements)."""
+    groups = [stmts[i:i + 3] for i in range(0, len(stmts), 3)]
+    return [st for g in reversed(groups) for st in g]

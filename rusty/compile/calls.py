@@ -1,0 +1,341 @@
+"""Lowering of calls (a mixin of lower.Lowering): the arguments in order,
+the generic call (a macro expanded, a compiled lambda of the arity called
+directly, anything else the reference way), and the faster ways of calling
+what a global or a named let holds when lowered: a lambda directly, itself
+as a loop, a cons of a call of itself (trmc.py), a named let's loop."""
+import ast
+
+from ..resolve import GlobalRef, resolve
+from ..values import Builtin, Lambda, Symbol
+from . import trmc, walks
+from .inline import inline_spec, library_spec
+from .nodes import L, S, Unsupported, assign, attr, call, const, is_, is_not, is_temp, name, pure, store
+from .support import ITSELF, form_count
+
+
+# Globals whose callers stay on the reference: `breakpoint` finds its
+# environment in the reference's frames.
+REFERENCE_CALLS = frozenset(('breakpoint',))
+
+BIG = 24       # arguments this large (in forms) are compiled once: see big_call
+
+
+class Calls:
+    """Lowering.call and the calls it chooses between."""
+
+    def args(self, cells, scope, span, fn):
+        """Statements and pure expressions of the arguments, left to right."""
+        return self.in_order([self.value(c.car, scope, self.span_of(c, span), fn) for c in cells])
+
+    def in_order(self, parts):
+        """Statements and expressions of parts evaluated left to right: a value
+        goes to a temporary unless it is a constant, or a name no later part's
+        statements can change."""
+        stmts, exprs = [], []
+        for i, (s, e) in enumerate(parts):
+            stmts += s
+            later = any(p[0] for p in parts[i + 1:])
+            if self.fixed(e):
+                pass
+            elif e.__class__ is not ast.Constant and (not pure(e) or later):
+                t = self.fresh()
+                stmts.append(assign(t, e))
+                e = name(t)
+            exprs.append(e)
+        return stmts, exprs
+
+    def call(self, x, scope, span, fn, tail):
+        head = x.car
+        cells = list(x.cdr.cells())
+        if head.__class__ is Symbol:
+            ref = resolve(scope, head, self.genv)
+            if ref.__class__ is GlobalRef:
+                cell = ref.cell
+                if cell.holds_macro():
+                    refused = Unsupported('macro call')
+                    refused.cell = cell
+                    raise refused
+                self.heads[id(cell)] = cell
+                if head.name in REFERENCE_CALLS:
+                    raise Unsupported(head.name)
+                b = cell.current()
+                if not self.no_inline and b.__class__ is Builtin and b.name in walks.WALKS:
+                    got = walks.walk_call(self, x, cells, cell, b, scope, span, fn, tail)
+                    if got is not None:         # (its body, compiled twice, holds no walk: any size)
+                        return got
+                if form_count(x.cdr, BIG) >= BIG and not self.no_inline:
+                    return self.big_call(x, cells, cell, scope, span, fn, tail)
+                if tail and fn.trmc and not self.no_inline and scope is self.root_scope \
+                        and trmc.site(x, scope, self.genv, self.root_name, len(fn.params)):
+                    return self.consing_call(x, cells, cell, scope, span, fn)
+                if tail and fn.loop is not None and fn.loop[0] == 'self' and head.name == self.root_name:
+                    return self.self_call(x, cells, cell, scope, span, fn)
+                if not self.no_inline and b.__class__ is Builtin:
+                    builder = inline_spec(b, len(cells))
+                    if builder is not None:
+                        return self.inline(x, cells, cell, b, builder, scope, span, fn, tail)
+                    return self.builtin_call(x, cells, cell, b, scope, span, fn, tail)
+                if not self.no_inline and b.__class__ is Lambda:
+                    spec = library_spec(self.unit, b, head.name, len(cells))
+                    if spec is not None:
+                        return self.library_call(x, cells, cell, b, spec, scope, span, fn, tail)
+                    return self.lambda_call(x, cells, cell, scope, span, fn, tail)
+            else:
+                found, _ = self.locate(ref, scope)
+                if found is not None and found[0] in self.known and head not in self.assigned:
+                    return self.known_call(x, cells, found[0], scope, span, fn, tail)
+        hs, he = self.value(head, scope, self.span_of(x, span), fn)
+        if not hs and self.fixed(he):      # the head's own variable: nothing else sets it
+            return self.dispatch(x, cells, [], he.id, scope, span, fn, tail)
+        p = self.fresh('p')
+        return self.dispatch(x, cells, hs + [assign(p, he)], p, scope, span, fn, tail)
+
+    def fixed(self, e) -> bool:
+        """True if e is a temporary (set once, by its own form) or a
+        parameter or `let` variable no set! changes: nothing evaluated after
+        it can change it."""
+        return e.__class__ is ast.Name and (is_temp(e.id) or (e.id in self.stable and e.id in self.bound_once))
+
+    def dispatch(self, x, cells, head_stmts, p, scope, span, fn, tail, first=None, known=None):
+        """The generic call once the head's value is in p: a macro expands,
+        a compiled lambda of the arity is called directly, anything else the
+        reference way. `first(args)`, if given, is a (test, value or
+        statements) tried before all that, once the arguments are computed;
+        `known`, if given, a test true only while p is known to be no macro."""
+        n = len(cells)
+        arg_stmts, args = self.args(cells, scope, span, fn)
+        r = self.fresh('r')
+        site = self.k(span)
+        expand = call(name('EXPAND'), name(p), self.k([x.cdr, scope, span, self.unit, [None, -1, None]]),
+                      name('d'), name('D'), self.frames(scope, fn), const(tail))
+        is_macro = is_(attr(name(p), '__class__'), name('Macro'))
+        if known is not None:
+            is_macro = ast.BoolOp(ast.And(), [ast.UnaryOp(ast.Not(), known), is_macro])
+        fits = ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Lambda')),
+                                      ast.Compare(attr(name(p), 'fast'), [ast.Eq()], [const(n)])])
+        other = call(name('CALL_ANY'), name(p), ast.List(args, L), site, const(tail), name('d'), name('D'))
+        if tail:
+            frame = ast.List([attr(name(p), 'env'), attr(name(p), 'scope')] + args, L)
+            rest = [ast.If(fits, [ast.Return(ast.Tuple([name(p), frame, site], L))], [ast.Return(other)])]
+        elif self.no_inline:
+            rest = [assign(r, other)]
+        else:
+            fnv = self.fresh('q')
+            fits.values.append(is_not(ast.NamedExpr(store(fnv), attr(name(p), 'direct')), const(None)))
+            builtin = ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Builtin')),
+                                             ast.Compare(attr(name(p), 'lo'), [ast.LtE(), ast.LtE()],
+                                                         [const(n), attr(name(p), 'hi')])])
+            rest = [ast.If(fits, self.direct_call(name(fnv), name(p), args, site, r),
+                           [ast.If(builtin, self.builtin_body(p, args, site, r), [assign(r, other)])])]
+        if first is not None:
+            test, value = first(args)
+            if value.__class__ is not list:        # an expression: the call's value
+                cells = self.cells_into(r, value)
+                if cells is not None:
+                    value = cells + [ast.Return(_no_tail_call(name(r)))] if tail else cells
+                else:
+                    value = [ast.Return(value)] if tail else [assign(r, value)]
+            rest = [ast.If(test, value, rest)]
+            rest[0].ok_implies = getattr(test, 'ok_implies', False)     # (guards.finish_checks)
+        expanded = [ast.Return(expand)] if tail else [assign(r, expand)]
+        if not arg_stmts and first is None and rest[0].__class__ is ast.If and rest[0].test is fits:
+            # (arguments computed by no statement: the usual case, a direct
+            # call, is tested first; a macro is no Lambda, so it is still expanded)
+            call_it = rest[0]
+            call_it.orelse = [ast.If(is_macro, expanded, call_it.orelse)]
+            return head_stmts + [call_it] if tail else (head_stmts + [call_it], name(r))
+        out = head_stmts + [ast.If(is_macro, expanded, arg_stmts + rest)]
+        return out if tail else (out, name(r))
+
+    def direct_call(self, fnv, lam, args, site, r, callee=None, caller=None):
+        """A non-tail call of positional function fnv (lambda lam): the call,
+        its failures and a tail call it returns, as run does; past the gate
+        (the depth limit, or a tool watching calls: Depth.gate, copied by link.session_namespace) through run.
+        `callee`: the Python name of fnv's function when it is this code's
+        own (guards.finish_checks may skip the tail call test); `caller`:
+        the Fn making the call when that is fnv's function itself, which
+        then says so to the profiler (counting.SELF_CALL)."""
+        mine = []
+        if caller is not None:
+            caller.self_called = True
+            mine = [const(True)]
+        fcall = call(fnv, ast.BinOp(name('d'), ast.Add(), const(1)), *args, *mine)
+        fcall.self_call = caller is not None            # (kinds.py may pass INTS instead)
+        go = ast.Try([assign(r, fcall)],
+                     [ast.ExceptHandler(name('BaseException'), 'e', [
+                         ast.Raise(call(name('CALL_FAILED'), name('e'), lam, site, name('D')), None)])], [], [])
+        finish = ast.If(is_(attr(name(r), '__class__'), name('tuple')),
+                        [assign(r, call(name('FINISH'), name(r), lam, site, name('d'), name('D')))], [])
+        finish.callee = callee
+        gated = assign(r, call(name('GATED'), lam, ast.List(args, L), site, name('d'), name('D')))
+        return [ast.If(ast.Compare(name('d'), [ast.Lt()], [name('GATE')]), [go, finish], [gated])]
+
+    def slow(self, x, cells, head_stmts, p, scope, span, fn, tail):
+        """The generic call with arguments compiled without fast paths (the
+        other branch of a fast path: code grows linearly with nesting)."""
+        self.no_inline += 1
+        try:
+            return self.dispatch(x, cells, head_stmts, p, scope, span, fn, tail)
+        finally:
+            self.no_inline -= 1
+
+    def lambda_call(self, x, cells, cell, scope, span, fn, tail):
+        """A call of a global holding a lambda when compiled: directly while
+        it holds a compiled lambda of the arity, else the generic call."""
+        n = len(cells)
+        p, q = self.fresh('p'), self.fresh('q')
+        site = self.k(span)
+        fits = [is_(attr(name(p), '__class__'), name('Lambda')),
+                ast.Compare(attr(name(p), 'fast'), [ast.Eq()], [const(n)])]
+        other = self.slow(x, cells, [self.missing(p, cell, x, scope, span)], p, scope, span, fn, tail)
+        arg_stmts, args = self.args(cells, scope, span, fn)
+        head = assign(p, attr(self.k(cell), 'value'))
+        if not tail and x.car.name == self.root_name and self.root_fn.loop is not None and n == len(self.root_fn.params):
+            r = self.fresh('r')         # (loop: no rest parameter) the lambda itself: its own function
+            go = arg_stmts + self.direct_call(name(self.root_fn.pyname), name('SELF'), args, site, r,
+                                              self.root_fn.pyname, fn if fn is self.root_fn else None)
+            o_stmts, o_value = other
+            return [ast.If(self.ok(cell, ITSELF), go, [head] + o_stmts + [assign(r, o_value)])], name(r)
+        if tail:
+            frame = ast.List([attr(name(p), 'env'), attr(name(p), 'scope')] + args, L)
+            go = arg_stmts + self.leaf_call(p, q, args, site) + [ast.Return(ast.Tuple([name(p), frame, site], L))]
+            return [head, ast.If(ast.BoolOp(ast.And(), fits), go, other)]
+        fits.append(is_not(ast.NamedExpr(store(q), attr(name(p), 'direct')), const(None)))
+        r = self.fresh('r')
+        go = arg_stmts + self.direct_call(name(q), name(p), args, site, r)
+        o_stmts, o_value = other
+        return [head, ast.If(ast.BoolOp(ast.And(), fits), go, o_stmts + [assign(r, o_value)])], name(r)
+
+    def leaf_call(self, p, q, args, site) -> list:
+        """A tail call of lambda p that, when p's compiled code calls no
+        other global's lambda in tail position (its `leaf` function, into q),
+        no tool watches calls and no profiler counts them, calls that
+        function at this run level's depth, as run would continue the level
+        with it: its value (or its own pending tail call) is this one's, and
+        a failure is reported as the level's after a tail call (TAILED).
+        Such a call nests no further, so the host stack stays bounded."""
+        self.tail_calls = True
+        r = self.fresh('r')
+        call_it = ast.Try([assign(r, call(name(q), name('d'), *args))], [
+            ast.ExceptHandler(name('BaseException'), 'e', [
+                ast.Raise(call(name('TAILED'), name('e'), site, name(p)), None)])], [], [])
+        test = ast.BoolOp(ast.And(), [is_not(ast.NamedExpr(store(q), attr(name(p), 'leaf')), const(None)),
+                                      ast.Compare(name('GATE'), [ast.GtE()], [const(0)]),
+                                      is_(name('PROF'), const(None))])
+        return [ast.If(test, [call_it, ast.Return(name(r))], [])]
+
+    def big_call(self, x, cells, cell, scope, span, fn, tail):
+        """A call of a global with large arguments: the fast paths tried
+        after the generic call's own steps (head, macro, arguments), so the
+        arguments are compiled once (the fast forms compile them twice)."""
+        p = self.fresh('p')
+        b = cell.current()
+        head = [assign(p, attr(self.k(cell), 'value')), self.missing(p, cell, x, scope, span)]
+        first = known = None
+        builder = inline_spec(b, len(cells)) if b.__class__ is Builtin else None
+        if tail and fn.loop is not None and fn.loop[0] == 'self' and x.car.name == self.root_name \
+                and len(cells) == len(fn.params):
+            fn.looped = True
+            known = self.ok(cell, ITSELF)       # p is SELF while OK: no need to read the cell
+            head = [ast.If(known, [assign(p, name('SELF'))], head)]
+
+            def first_loop(args):
+                again = rebind(fn.params, args)
+                return (ast.BoolOp(ast.And(), [self.ok(cell, ITSELF),
+                                               ast.Compare(name('GATE'), [ast.GtE()], [const(0)])]),
+                        again + [assign('site', self.k(span)), ast.Continue()])
+            first = first_loop
+        elif builder is not None:
+            fallback = self.k(b)
+            implied = self.assumes(cell, b)
+            if implied:
+                known = name('OK')          # p is the builtin while OK holds: no macro
+
+            def first_inline(args):
+                value = call(name('CALL_BUILTIN'), fallback, ast.List(args, L), self.k(span), name('d'), name('D'))
+                for guard, v in reversed(builder(*args)):
+                    value = v if guard is None else ast.IfExp(guard, v, value)
+                test = is_(name(p), fallback)
+                test.ok_implies = implied
+                return test, value
+            first = first_inline
+        return self.dispatch(x, cells, head, p, scope, span, fn, tail, first, known)
+
+    def missing(self, p, cell, x, scope, span):
+        """A statement making p, read from cell, the name's value by name when the cell had none."""
+        return ast.If(is_(name(p), name('MISSING')), [assign(p, call(
+            name('GLOBAL_MISSING'), self.k(cell), self.k(x.car), name('E'), self.k(scope),
+            const(self.levels(scope)), self.k(self.span_of(x, span)), name('GENV')))], [])
+
+    def self_call(self, x, cells, cell, scope, span, fn):
+        """A tail call that may be the lambda calling itself: the loop, else a tail call."""
+        p = self.fresh('p')
+        head = attr(self.k(cell), 'value')
+        if len(cells) != len(fn.params):
+            return self.dispatch(x, cells, [assign(p, head), self.missing(p, cell, x, scope, span)],
+                                 p, scope, span, fn, True)
+        arg_stmts, args = self.args(cells, scope, span, fn)
+        fn.looped = True
+        again = arg_stmts + rebind(fn.params, args)
+        again += [assign('site', self.k(span)), ast.Continue()]
+        other = self.slow(x, cells, [assign(p, head), self.missing(p, cell, x, scope, span)], p, scope, span, fn,
+                          True)
+        looping = ast.BoolOp(ast.And(), [self.ok(cell, ITSELF), ast.Compare(name('GATE'), [ast.GtE()], [const(0)])])
+        return [ast.If(looping, again, other)]
+
+    def consing_call(self, x, cells, cell, scope, span, fn):
+        """`(cons X (self a…))` in tail position (trmc.py): while OK holds
+        and the depth limit has room, X's cell made and one more level
+        looped; else the call, then the cell."""
+        b = cell.current()
+        normal = self.inline(x, cells, cell, b, inline_spec(b, 2), scope, span, fn, True)
+        inner = cells[1].car
+        ispan = self.span_of(cells[1], span)
+        me = resolve(scope, inner.car, self.genv).cell
+        parts = [self.value(cells[0].car, scope, self.span_of(cells[0], span), fn)]
+        parts += [self.value(c.car, scope, self.span_of(c, ispan), fn) for c in inner.cdr.cells()]
+        stmts, exprs = self.in_order(parts)
+        fn.looped = fn.consed = True
+        self.ok(me, ITSELF)
+        more = stmts + trmc.step(self.fresh(), exprs[0], fn.params, rebind(fn.params, exprs[1:]), self.k(ispan))
+        room = ast.BoolOp(ast.And(), [self.ok(cell, b), ast.Compare(name('d'), [ast.Lt()], [name('GATE')])])
+        return [ast.If(room, more, normal)]
+
+    def known_call(self, x, cells, var, scope, span, fn, tail):
+        """A call of a named let's loop (a local never assigned): its function directly."""
+        loopfn, nparams = self.known[var]
+        if len(cells) != nparams:
+            p = self.fresh('p')
+            return self.dispatch(x, cells, [assign(p, name(var))], p, scope, span, fn, tail)
+        arg_stmts, args = self.args(cells, scope, span, fn)
+        if tail and fn.loop == ('var', var):
+            fn.looped = True
+            again = rebind(fn.params, args)
+            again += [assign('site', self.k(span)), ast.Continue()]
+            frame = ast.List([attr(name(var), 'env'), attr(name(var), 'scope')] + args, L)
+            watched = [ast.Return(ast.Tuple([name(var), frame, self.k(span)], L))]
+            return arg_stmts + [ast.If(ast.Compare(name('GATE'), [ast.GtE()], [const(0)]), again, watched)]
+        if tail:        # a tail call from elsewhere: by the run loop (no host stack grows)
+            p = self.fresh('p')
+            return self.dispatch(x, cells, [assign(p, name(var))], p, scope, span, fn, tail)
+        site = self.k(span)
+        r = self.fresh('r')
+        return arg_stmts + self.direct_call(name(loopfn), name(var), args, site, r, loopfn,
+                                            fn if fn.pyname == loopfn else None), name(r)
+
+
+def _no_tail_call(e):
+    """e, marked as a value that is never a pending tail call (guards.py)."""
+    e.no_tail_call = True
+    return e
+
+
+def rebind(params, args) -> list:
+    """The parameters given a self tail call's arguments (all at once; a
+    parameter passed as itself is left as it is)."""
+    pairs = [(n, a) for n, a in zip(params, args) if not (a.__class__ is ast.Name and a.id == n)]
+    if not pairs:
+        return []
+    if len(pairs) == 1:
+        return [assign(pairs[0][0], pairs[0][1])]
+    return [ast.Assign([ast.Tuple([store(n) for n, _ in pairs], S)], ast.Tuple([a for _, a in pairs], L))]

@@ -1,0 +1,203 @@
+"""The kinds of expressions (kinds.py's first half): the class (exact
+integer, float, bool, pair) an expression of generated code is known to
+have, given what is known of the locals it reads; what a test's true branch
+learns; and an expression with what is known folded in (a class test of a
+known local a constant, a guard whose test is decided its branch)."""
+import ast
+
+from .inline import _is
+
+INT, FLOAT, BOOL, LIST = 'int', 'float', 'bool', 'List'     # LIST: a cell, never EMPTY (a pair)
+INT_IF_OK = 'int if OK'     # an exact integer if OK holds (then or later): see _ResultAudit
+OK_FALSE = '%OK'            # a key of `known`: present (False) where OK no longer holds
+
+
+# ── knowing ──
+
+def kind_of(e, known: dict):
+    """The class (INT, FLOAT, BOOL) expression e is known to have, or None."""
+    cls = e.__class__
+    if cls is ast.Constant:
+        t = type(e.value)
+        return BOOL if t is bool else INT if t is int else FLOAT if t is float else None
+    if cls is ast.Name:
+        return known.get(e.id)
+    if cls is ast.BinOp:
+        a, b = kind_of(e.left, known), kind_of(e.right, known)
+        op = e.op.__class__
+        if a == INT and b == INT and op in (ast.Add, ast.Sub, ast.Mult, ast.Mod):
+            return INT
+        if {a, b} <= {INT, FLOAT} and FLOAT in (a, b) and op in (ast.Add, ast.Sub, ast.Mult):
+            return FLOAT
+        return None
+    if cls is ast.Compare:
+        if all(op.__class__ in (ast.Is, ast.IsNot) for op in e.ops):
+            return BOOL
+        if all(kind_of(x, known) in (INT, FLOAT) for x in [e.left] + e.comparators):
+            return BOOL
+        return None
+    if cls is ast.UnaryOp and e.op.__class__ is ast.Not:
+        return BOOL
+    if cls is ast.BoolOp:
+        return BOOL if all(kind_of(v, known) == BOOL for v in e.values) else None
+    if cls is ast.Call:         # a fresh cell; an inlined builtin closed over exact integers, called on them
+        if e.func.__class__ is ast.Name and e.func.id == 'NEW':
+            return LIST
+        if getattr(e, 'int_closed', False) and all(kind_of(a, known) == INT for a in e.args[1].elts):
+            return INT
+        return None
+    if cls is ast.IfExp:
+        a = kind_of(e.body, known)
+        return a if a is not None and a == kind_of(e.orelse, known) else None
+    return None
+
+
+def _learned(test, known: dict) -> dict:
+    """What holds in the branch where test is true: `n.__class__ is int` (and
+    conjunctions of such) tell a local's class."""
+    out = {}
+    parts = test.values if test.__class__ is ast.BoolOp and test.op.__class__ is ast.And else [test]
+    for t in parts:
+        if t.__class__ is ast.Compare and len(t.ops) == 1 and t.ops[0].__class__ is ast.Is:
+            left, right = t.left, t.comparators[0]
+            if left.__class__ is ast.Attribute and left.attr == '__class__' and left.value.__class__ is ast.Name \
+                    and right.__class__ is ast.Name and right.id in (INT, FLOAT):
+                out[left.value.id] = right.id
+    return out
+
+
+# ── folding expressions ──
+
+def _const(v, like):
+    return ast.copy_location(ast.Constant(v), like)
+
+
+def _fold(e, known: dict):
+    """e with what `known` decides folded in."""
+    cls = e.__class__
+    if cls is ast.Compare:
+        e.left = _fold(e.left, known)
+        e.comparators = [_fold(c, known) for c in e.comparators]
+        if len(e.ops) == 1:
+            left, op, right = e.left, e.ops[0].__class__, e.comparators[0]
+            if (op is ast.Is or op is ast.IsNot) and (left.__class__ is ast.Constant or right.__class__ is ast.Constant):
+                same = _is(left, right)             # (a literal that a fold put there: decided now)
+                if same.__class__ is ast.Constant:
+                    return _const(same.value is (op is ast.Is), e)
+            if op is ast.Is and left.__class__ is ast.Attribute and left.attr == '__class__' \
+                    and left.value.__class__ is ast.Name and right.__class__ is ast.Name:
+                k = known.get(left.value.id)
+                if k is not None and k != INT_IF_OK:
+                    return _const(k == right.id, e)
+            if (op is ast.Is or op is ast.IsNot) and left.__class__ is ast.Name and known.get(left.id) == LIST \
+                    and right.__class__ is ast.Name and right.id in ('EMPTY', 'NIL'):
+                return _const(op is ast.IsNot, e)       # a pair is neither
+            if right.__class__ is ast.Constant and right.value is False and kind_of(left, known) == BOOL:
+                if op is ast.IsNot:
+                    return left
+                if op is ast.Is:
+                    return ast.copy_location(ast.UnaryOp(ast.Not(), left), e)
+        return e
+    if cls is ast.BoolOp:
+        vals = [_fold(v, known) for v in e.values]
+        stop, skip = (False, True) if e.op.__class__ is ast.And else (True, False)
+        kept = []
+        for v in vals:
+            if v.__class__ is ast.Constant and v.value is skip:
+                continue
+            if v.__class__ is ast.Constant and v.value is stop:
+                if not kept:
+                    return v
+                kept.append(v)
+                break
+            kept.append(v)
+        if not kept:
+            return _const(skip, e)
+        if len(kept) == 1:              # `True and x` is x, `False or x` is x
+            return kept[0]
+        e.values = kept
+        return e
+    if cls is ast.IfExp:
+        e.test = _fold(e.test, known)
+        if e.test.__class__ is ast.Constant and type(e.test.value) is bool:
+            return _fold(e.body if e.test.value else e.orelse, known)
+        if _integers_if_ok(e, known):
+            e.test = ast.copy_location(ast.Name('OK', ast.Load()), e.test)
+        e.body = _fold(e.body, known)
+        e.orelse = _fold(e.orelse, known)
+        return e
+    if cls is ast.Name or cls is ast.Constant:
+        return e
+    if cls is ast.NamedExpr:            # the name changes here (evaluation follows the fields' order)
+        e.value = _fold(e.value, known)
+        known.pop(e.target.id, None)
+        return e
+    for field in _expr_fields(cls):
+        value = getattr(e, field, None)
+        if value.__class__ is list:
+            setattr(e, field, [_fold(v, known) if isinstance(v, ast.expr) else v for v in value])
+        elif isinstance(value, ast.expr):
+            setattr(e, field, _fold(value, known))
+    if cls is ast.Call and getattr(e, 'uncounted', False) and getattr(e, 'ok_known', False) \
+            and all(kind_of(a, known) == INT for a in e.args[1:-1]):
+        e.args[-1] = ast.copy_location(ast.Name('INTS', ast.Load()), e.args[-1])
+    return e
+
+
+_EXPR_FIELDS: dict = {}        # ast class -> the fields that hold expressions (made at its first node)
+
+
+def _expr_fields(cls) -> tuple:
+    """The fields of ast class cls that hold an expression or a list of
+    them (as its signature, the class's docstring, types them)."""
+    got = _EXPR_FIELDS.get(cls)
+    if got is None:
+        sig = (cls.__doc__ or '').split('\n')[0]
+        inner = sig[len(cls.__name__) + 1:-1] if sig.startswith(cls.__name__ + '(') and sig.endswith(')') else None
+        if inner is None:
+            got = tuple(cls._fields)
+        else:
+            got = tuple(f for kind, f in (t.split(' ') for t in inner.split(', ') if t) if kind.rstrip('*?') == 'expr')
+        _EXPR_FIELDS[cls] = got
+    return got
+
+
+def _integers_if_ok(e, known) -> bool:
+    """True if IfExp e is an inlined builtin's guard (its other branch ends
+    in the builtin's call) testing only that locals are exact integers, each
+    known to be one, some only while OK holds: OK alone decides it."""
+    other = e.orelse
+    while other.__class__ is ast.IfExp:
+        other = other.orelse
+    if not (other.__class__ is ast.Call and other.func.__class__ is ast.Name and other.func.id == 'CALL_BUILTIN'):
+        return False
+    return _int_tests_if_ok(e.test, known)
+
+
+def _int_tests_if_ok(test, known) -> bool:
+    """True if test only tests that locals are exact integers, each known
+    to be one, some only while OK holds (a guard whose other branch handles
+    anything: OK alone may decide it)."""
+    parts = test.values if test.__class__ is ast.BoolOp and test.op.__class__ is ast.And else [test]
+    kinds = [_int_test_kind(t, known) for t in parts]
+    return all(k in (INT, INT_IF_OK) for k in kinds) and INT_IF_OK in kinds
+
+
+def _int_test_kind(t, known):
+    """What is known of the local t tests to be an exact integer, if t is `n.__class__ is int`."""
+    if t.__class__ is ast.Compare and len(t.ops) == 1 and t.ops[0].__class__ is ast.Is \
+            and t.left.__class__ is ast.Attribute and t.left.attr == '__class__' \
+            and t.left.value.__class__ is ast.Name and t.comparators[0].__class__ is ast.Name \
+            and t.comparators[0].id == INT:
+        return known.get(t.left.value.id)
+    return None
+
+
+def _pair_known(e):
+    """The local that e, once it has a value, shows to be a pair: e is
+    `x.car` (or cdr) behind the pair guard, else the builtin that fails
+    unless x is a pair (inline.PAIR_ONLY)."""
+    if e.__class__ is ast.IfExp and getattr(e.orelse, 'pair_only', False) and e.orelse.args[1].elts \
+            and e.orelse.args[1].elts[0].__class__ is ast.Name:
+        return e.orelse.args[1].elts[0].id
+    return None

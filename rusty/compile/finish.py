@@ -1,0 +1,156 @@
+"""The passes over a lowered function before it is compiled (lower.Lowering.root
+runs them after guards.py's and kinds.py's, then hoist.py's): tests fused
+with the temporaries they read and temporaries sharing names (one walk:
+tidy_temporaries), and every handler giving back the memory reserve first."""
+import ast
+
+from .nodes import PARTS, attr, const, is_, is_temp, name, parts, walk_parts
+
+
+def _first_in(test):
+    """The Name evaluated first in test, if it is t, `not t` or `t <op> …`
+    (or `constant <op> t`)."""
+    if test.__class__ is ast.UnaryOp and test.op.__class__ is ast.Not:
+        test = test.operand
+    if test.__class__ is ast.Compare:
+        test = test.comparators[0] if test.left.__class__ is ast.Constant else test.left
+    return test if test.__class__ is ast.Name else None
+
+
+def _put_first(test, e):
+    if test.__class__ is ast.Name:
+        return e
+    inner = test.operand if test.__class__ is ast.UnaryOp else test
+    if inner.__class__ is ast.Compare:
+        if inner.left.__class__ is ast.Constant:
+            inner.comparators[0] = e
+        else:
+            inner.left = e
+    else:
+        test.operand = e
+    return test
+
+
+_FUSED = {ast.If: 'test', ast.Assign: 'value', ast.Return: 'value'}     # the expression a statement evaluates first
+
+
+def tidy_temporaries(fdef) -> list:
+    """Fuse tests with their temporaries (fuse_tests), then let each
+    function's temporaries share names (coalesce), from one walk of fdef;
+    gives back its exception handlers (for give_back_first)."""
+    uses, handlers, orders = {}, [], []
+    get = PARTS.get                 # (parts' readers, called here: one call less per node)
+    functions = [fdef]
+    for f in functions:             # (grows: each function met is walked after)
+        order = []
+        todo = parts(f)
+        todo.reverse()
+        while todo:                 # (every node in the code's order, parents first; no context, no operator)
+            node = todo.pop()
+            cls = node.__class__
+            if cls is ast.Name:
+                if is_temp(node.id):
+                    order.append(node)
+                    uses[node.id] = uses.get(node.id, 0) + 1
+                continue
+            if cls is ast.FunctionDef:
+                functions.append(node)
+                continue
+            if cls is ast.Lambda:       # (its temporaries are counted, not shared)
+                for n in walk_parts(node):
+                    if n.__class__ is ast.Name and is_temp(n.id):
+                        uses[n.id] = uses.get(n.id, 0) + 1
+                continue
+            if cls is ast.ExceptHandler:
+                handlers.append(node)
+            f = get(cls)
+            if f is None:
+                more = parts(node)
+            else:
+                try:
+                    more = f(node)
+                except AttributeError:      # (a field left out when the node was made)
+                    more = parts(node)
+            if more:
+                more.reverse()
+                todo += more
+        orders.append(order)
+    fused = fuse_tests(fdef, uses)
+    for order in orders:
+        coalesce([n for n in order if n.id not in fused] if fused else order)
+    return handlers
+
+
+def fuse_tests(fdef, uses: dict) -> set:
+    """`t = E` then `if t:` (or `not t`, `t <op> …`; or `x = t`, `return t`
+    and the like), where that is the temporary's one use (`uses`: temporary
+    -> its occurrences in fdef), becomes `if E:` (in every function of
+    fdef). Gives back the temporaries fused away."""
+    fused = set()
+    todo = [fdef]
+    while todo:
+        node = todo.pop()
+        for field in ('body', 'orelse', 'finalbody'):
+            stmts = getattr(node, field, None)
+            if not stmts or stmts.__class__ is not list:
+                continue
+            out = []
+            for st in stmts:
+                part = _FUSED.get(st.__class__)
+                while part is not None and out and getattr(st, part) is not None:
+                    prev, t = out[-1], _first_in(getattr(st, part))
+                    if t is None or uses.get(t.id) != 2 or prev.__class__ is not ast.Assign \
+                            or len(prev.targets) != 1 or prev.targets[0].__class__ is not ast.Name \
+                            or prev.targets[0].id != t.id or prev.value.__class__ is ast.Constant:
+                        break               # (a constant put in `t is not False` would be a literal `is`)
+                    setattr(st, part, _put_first(getattr(st, part), prev.value))
+                    fused.add(t.id)
+                    out.pop()
+                out.append(st)
+            setattr(node, field, out)
+            todo.extend(out)
+        todo.extend(getattr(node, 'handlers', ()))
+    return fused
+
+
+def give_back_first(handlers, stamp) -> None:
+    """Every handler (of lowered code: `except … as e`) first gives back the memory reserve when it
+    caught running out of memory (errors.give_back_if_out_of_memory's test,
+    written out): before anything that allocates, a call's frame or its
+    arguments' tuple. A failure inside a handler leaves through a cleanup
+    that needs a new int in a function this large, and CPython 3.11 retries
+    that allocation forever while memory stays full."""
+    for node in handlers:
+        if node.name == 'e':
+            node.body[:0] = stamp([_give_back()], node.lineno)
+
+
+def _give_back():
+    """`if e.__class__ is MemoryError or e.__class__ is SystemError: RESERVE[1] = None`."""
+    oom = ast.BoolOp(ast.Or(), [is_(attr(name('e'), '__class__'), name('MemoryError')),
+                                is_(attr(name('e'), '__class__'), name('SystemError'))])
+    return ast.If(oom, [ast.Assign([ast.Subscript(name('RESERVE'), const(1), ast.Store())], const(None))], [])
+
+
+def coalesce(order: list) -> None:
+    """Let the temporaries of one function (`order`: their Name nodes in the
+    code's order, parents first) share names where their spans in that order
+    do not overlap (a temporary lives from its first to its last
+    occurrence: the code has no loop but a self tail call's, which assigns
+    every temporary before using it): fewer locals, smaller frames. (A
+    temporary fused away, gone from the code, is left out of the order: `x
+    = t` fused with `t = E` keeps x after E, where it is assigned.)"""
+    spans = {}
+    for i, node in enumerate(order, 1):
+        first, _ = spans.get(node.id, (i, 0))
+        spans[node.id] = (first, i)
+    free, live, names = [], [], {}
+    for temp, (first, last) in sorted(spans.items(), key=lambda kv: kv[1]):
+        for end, n in [x for x in live if x[0] < first]:
+            live.remove((end, n))
+            free.append(n)
+        n = free.pop() if free else 'x%d' % (len(live) + len(free))
+        live.append((last, n))
+        names[temp] = n
+    for node in {id(node): node for node in order}.values():     # a node may sit in several places
+        node.id = names[node.id]

@@ -1,0 +1,148 @@
+"""Lowering of let, let*, letrec and named let (a mixin of lower.Lowering):
+the variables Python locals of the function around them; a named let's
+loop a nested function, called directly, freed at once when nothing else
+holds it."""
+import ast
+
+from ..eval import sub_span
+from ..resolve import Scope, body_defines
+from ..values import EMPTY, List, Symbol, sym
+from .nodes import L, S, Unsupported, _ident, assign, attr, call, const, is_not, name
+from .special_forms import _makes_functions
+
+
+# The references to a named let's loop when only its own frame (env[2]) and
+# variable (a closure cell) hold it, as sys.getrefcount counts them (the
+# argument is one more).
+LOOP_REFS = 3
+
+
+class Lets:
+    """Lowering's methods for the lets."""
+
+    def f_let(self, x, scope, span, fn, tail):
+        if len(x) < 3:
+            raise Unsupported('let')
+        if x.cdr.car.__class__ is Symbol:
+            return self.named_let(x, scope, span, fn, tail)
+        binds = _bindings(x, x.cdr.car)
+        stmts, vals = self.inits(binds, scope, span, fn)
+        lscope = Scope([b[0] for b in binds], scope)
+        for dname in body_defines(x.cdr.cdr):
+            lscope.add(dname, maybe_unbound=True)
+        names = self.bind(lscope, fn)
+        self.bound_once.update(names[:len(vals)])
+        for n, v in zip(names, vals + [name('UNBOUND')] * (len(names) - len(vals))):
+            stmts.append(assign(n, v))
+        if tail:
+            return stmts + self.body(x.cdr.cdr, lscope, span, fn, True)
+        s, e = self.body(x.cdr.cdr, lscope, span, fn, False)
+        return stmts + s, e
+
+    def f_let_star(self, x, scope, span, fn, tail, rec=False):
+        """let* (each init sees the names bound before it) and letrec (every
+        name, NIL until its init ran), in one Scope as let_forms makes it."""
+        if len(x) < 3:
+            raise Unsupported('let*')
+        binds = _bindings(x, x.cdr.car)
+        lscope = Scope([], scope)
+        for b in binds:
+            lscope.add(b[0], maybe_unbound=not rec)
+        names = self.bind(lscope, fn)
+        stmts = [assign(n, name('NIL' if rec else 'UNBOUND')) for n in names]
+        for b in binds:
+            bspan = sub_span(b[2], sub_span(b[3], span, self.unit), self.unit)
+            s, e = self.value(b[1], lscope, bspan, fn)
+            stmts += s + [assign(self.vars[(id(lscope), lscope.index[b[0]])][0], e)]
+        lscope.maybe_unbound.clear()
+        for dname in body_defines(x.cdr.cdr):
+            if dname not in lscope.index:
+                lscope.add(dname, maybe_unbound=True)
+                n = 'v_%s_%d' % (_ident(dname.name), self.count + 1)
+                self.count += 1
+                self.vars[(id(lscope), lscope.index[dname])] = (n, fn)
+                stmts.append(assign(n, name('UNBOUND')))
+        if tail:
+            return stmts + self.body(x.cdr.cdr, lscope, span, fn, True)
+        s, e = self.body(x.cdr.cdr, lscope, span, fn, False)
+        return stmts + s, e
+
+    def f_letrec(self, x, scope, span, fn, tail):
+        return self.f_let_star(x, scope, span, fn, tail, True)
+
+    def inits(self, binds, scope, span, fn):
+        return self.in_order([self.value(b[1], scope, sub_span(b[2], sub_span(b[3], span, self.unit), self.unit), fn)
+                              for b in binds])
+
+    def named_let(self, x, scope, span, fn, tail):
+        if len(x) < 4:
+            raise Unsupported('named let')
+        lname = x.cdr.car
+        binds = _bindings(x, x.cdr.cdr.car)
+        stmts, vals = self.inits(binds, scope, span, fn)
+        outer = Scope([lname], scope)
+        (var,) = self.bind(outer, fn)
+        params = tuple(b[0] for b in binds)
+        loopvar = var if lname not in self.assigned else None
+        loopfn = self.fresh('f_' + _ident(lname.name) + '_')
+        if loopvar is not None:
+            self.known[var] = (loopfn, len(params))
+        defs, make = self.nested(params, None, x.cdr.cdr.cdr, outer, span, fn, lname.name, loopvar, loopfn, var)
+        stmts += defs + [assign(var, make), ast.Assign(   # the loop's frame holds the loop (as named let's does)
+            [ast.Subscript(attr(name(var), 'env'), const(2), S)], name(var))]
+        site = self.k(span)
+        r = self.fresh('r')
+        body = x.cdr.cdr.cdr
+        release = self.release(var, r) if loopvar is not None and _only_called(body, lname) else []
+        if tail:        # the loop in this run level (past the gate: run's tail call)
+            direct = ast.Try([assign(r, call(name(loopfn), name('d'), *vals))], [
+                ast.ExceptHandler(name('BaseException'), 'e', [
+                    ast.Raise(call(name('TAILED'), name('e'), site, name(var)), None)])], [], [])
+            frame = ast.List([attr(name(var), 'env'), attr(name(var), 'scope')] + vals, L)
+            return stmts + [ast.If(ast.Compare(name('GATE'), [ast.GtE()], [const(0)]),
+                                   [direct] + release + [ast.Return(name(r))],
+                                   [ast.Return(ast.Tuple([name(var), frame, site], L))])]
+        q = self.fresh('q')
+        return (stmts + [assign(q, attr(name(var), 'direct'))]
+                + self.direct_call(name(q), name(var), vals, site, r, loopfn) + release), name(r)
+
+    def release(self, var: str, r: str) -> list:
+        """After a named let's loop returned r: when r is no pending tail
+        call and nothing but the loop's own frame and variable holds the
+        loop (its name only called, no function made in it: the count of
+        references says none escaped), break the cycles they make (frame ->
+        loop -> frame; variable's cell -> loop -> its function -> cell), so
+        the loop is freed at once instead of by the cycle collector."""
+        free = ast.BoolOp(ast.And(), [is_not(attr(name(r), '__class__'), name('tuple')),
+                                      ast.Compare(call(name('REFS'), name(var)), [ast.Eq()], [const(LOOP_REFS)])])
+        return [ast.If(free, [ast.Assign([ast.Subscript(attr(name(var), 'env'), const(2), S)], const(None)),
+                              assign(var, const(None))], [])]
+
+
+def _bindings(x, bs):
+    """let_forms.parse_bindings: [(symbol, init form, init cell, binding cell)]."""
+    from ..eval import Usage
+    from ..let_forms import parse_bindings
+    try:
+        return parse_bindings(x, bs)
+    except Usage as u:
+        raise Unsupported(u.message) from None
+
+
+def _only_called(forms, s) -> bool:
+    """True if symbol s occurs in forms only as the head of a call, and they
+    make no functions (nothing else can hold a named let's loop)."""
+    if _makes_functions(forms):
+        return False
+    stack = list(forms)
+    while stack:
+        x = stack.pop()
+        if x is s:
+            return False
+        if x.__class__ is List and x is not EMPTY:
+            if x.car is sym('quote'):
+                continue
+            if x.car is not s:
+                stack.append(x.car)
+            stack.extend(x.cdr)
+    return True
