@@ -38,9 +38,9 @@ def collect(group, name, args, sink):
 
     real = link.lowered
 
-    def spy(params, rest, body, lscope, span, unit, lname, retry=None):
+    def spy(params, rest, body, lscope, span, unit, lname, *more, **kw):
         sink.append(((unit, params, rest, body, lscope, span, lname), support.form_count(body)))
-        return real(params, rest, body, lscope, span, unit, lname, retry)
+        return real(params, rest, body, lscope, span, unit, lname, *more, **kw)
     link.lowered = spy
     out, err = io.StringIO(), io.StringIO()
     here = os.getcwd()
@@ -114,6 +114,7 @@ def option(argv, flag, default=None):
 
 def main(argv):
     os.environ['RUSTY_COMPILE_CALLS'] = '0'
+    os.environ['RUSTY_CODE_CACHE'] = '0'        # (lowered here, not loaded from the disk cache)
     os.environ.setdefault('RUSTY_SPECIALIZE', '1')
     repeat = int(option(argv, '--repeat', '3'))
     only = set(filter(None, option(argv, '--only', '').split(',')))

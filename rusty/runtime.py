@@ -53,14 +53,11 @@ def recursion_limit_from_env() -> int:
     return n if n > 0 else DEFAULT_RECURSION_LIMIT
 
 
-def compile_hook():
-    """The compiler to Python's door (rusty/compile/link.py)."""
-    return import_module('rusty.compile.link').door_from_env()
-
-
-def loop_hook():
-    """The compiler's door for `do` loops running long (rusty/compile/osr.py)."""
-    return import_module('rusty.compile.osr').door_from_env()
+def compile_hooks():
+    """The compiler to Python's doors: for lambdas (rusty/compile/link.py)
+    and for `do` loops running long (rusty/compile/osr.py)."""
+    return (import_module('rusty.compile.link').door_from_env(),
+            import_module('rusty.compile.osr').door_from_env())
 
 
 def compile_stats() -> str:
@@ -152,9 +149,9 @@ class Session:
         if self.depth.host is None:
             self.depth.host = self      # Python calls and callbacks run through it (interop.py)
         # Apply a procedure (non-tail); the host's `call`, used by map, apply, sort, …
-        fast = compile_hook() if specialize_from_env() else None
+        fast, loop = compile_hooks() if specialize_from_env() else (None, None)
         self.call = procedure_caller(self.depth) if fast is None else compiled_caller(self.depth)
-        self.unit = ev.Unit(self.genv, self, self.depth, fast, compile_loop=None if fast is None else loop_hook())
+        self.unit = ev.Unit(self.genv, self, self.depth, fast, compile_loop=loop)
         self.sources: dict[str, str] = {}
         self.files: list[str] = [script] if script else []   # innermost file being run, last
         self.worker = worker(self.depth.limit)
