@@ -23,7 +23,7 @@ from ..eval import SPECIALS, sub_span
 from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..syntax import problem
 from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, cons, make_list, sym
-from . import counting, guards, kinds, loops, trmc, walks
+from . import case_lower, counting, guards, kinds, loops, macros, match_lower, quasi, trmc, try_form, walks
 from .support import form_count
 from .nodes import Unsupported
 from .nodes import (L, S, assign, attr, attr_store, call, children, const, is_, is_not, is_temp, name, statements,
@@ -97,6 +97,8 @@ class Lowering:
         self.naming = None              # the name a define gives the lambda about to be lowered
         self.tail_calls = False         # a global's lambda called directly in tail position (lambda_call)
         self.heads: dict = {}           # id(cell) -> cell: globals called, assumed no macro (link.Deopt)
+        self.expanded: dict = {}        # id(macro call form) -> its macros.Expansion (None: not expanded)
+        self.expanding = 0              # expansions being lowered inside one another
 
     # ── bookkeeping ──
 
@@ -163,6 +165,7 @@ class Lowering:
     def root(self, params, rest, body, lscope, span):
         """The Module defining the root's function (lscope holds the body's
         defines after the parameters, as lambda_maker made it)."""
+        macros.prescan(self, body, lscope)
         self.scan_assigned(body)
         self.root_scope = lscope
         looping = self.root_name != 'lambda' and rest is None
@@ -221,7 +224,7 @@ class Lowering:
     def function(self, fn: Fn, body, scope, span):
         """The FunctionDef of fn: its body in tail position, in a loop if it
         makes self tail calls, inside the handler that locates failures."""
-        loop_ok = fn.loop is not None and not _makes_functions(body)
+        loop_ok = fn.loop is not None and not _makes_functions(body, self.expanded)
         if not loop_ok:
             fn.loop = None
         stmts = [assign(n, name('UNBOUND')) for n in fn.defined]     # a fresh frame's define slots
@@ -491,9 +494,7 @@ class Lowering:
             if ref.__class__ is GlobalRef:
                 cell = ref.cell
                 if cell.holds_macro():
-                    refused = Unsupported('macro call')
-                    refused.cell = cell
-                    raise refused
+                    return macros.lower_call(self, x, cell, scope, span, fn, tail)
                 self.heads[id(cell)] = cell
                 if head.name in REFERENCE_CALLS:
                     raise Unsupported(head.name)
@@ -1181,7 +1182,7 @@ class Lowering:
         site = self.k(span)
         r = self.fresh('r')
         body = x.cdr.cdr.cdr
-        release = self.release(var, r) if loopvar is not None and _only_called(body, lname) else []
+        release = self.release(var, r) if loopvar is not None and _only_called(body, lname, self.expanded) else []
         if tail:        # the loop in this run level (past the gate: run's tail call)
             direct = ast.Try([assign(r, call(name(loopfn), name('d'), *vals))], [
                 ast.ExceptHandler(name('BaseException'), 'e', [
@@ -1419,10 +1420,11 @@ def _bindings(x, bs):
         raise Unsupported(u.message) from None
 
 
-def _only_called(forms, s) -> bool:
+def _only_called(forms, s, expanded=None) -> bool:
     """True if symbol s occurs in forms only as the head of a call, and they
-    make no functions (nothing else can hold a named let's loop)."""
-    if _makes_functions(forms):
+    make no functions (nothing else can hold a named let's loop); a macro
+    call is read as its expansion (`expanded`: Lowering.expanded)."""
+    if _makes_functions(forms, expanded):
         return False
     stack = list(forms)
     while stack:
@@ -1432,15 +1434,21 @@ def _only_called(forms, s) -> bool:
         if x.__class__ is List and x is not EMPTY:
             if x.car is sym('quote'):
                 continue
+            if expanded and id(x) in expanded:
+                e = expanded[id(x)]
+                if e is None or e.form is macros.FAILED:
+                    return False
+                stack.append(e.form)
             if x.car is not s:
                 stack.append(x.car)
             stack.extend(x.cdr)
     return True
 
 
-def _makes_functions(forms) -> bool:
+def _makes_functions(forms, expanded=None) -> bool:
     """True if the forms contain a lambda or a named let (a closure over a
-    loop's variables would see them change)."""
+    loop's variables would see them change); a macro call is read as its
+    expansion too (`expanded`: Lowering.expanded; one made at run time may make any)."""
     stack = list(forms)
     while stack:
         x = stack.pop()
@@ -1449,6 +1457,11 @@ def _makes_functions(forms) -> bool:
                 return True
             if x.car is sym('quote'):
                 continue
+            if expanded and id(x) in expanded:
+                e = expanded[id(x)]
+                if e is None or e.form is macros.FAILED:
+                    return True
+                stack.append(e.form)
             stack.extend(x)
     return False
 
@@ -1459,6 +1472,8 @@ FORMS = {
     'set!': Lowering.f_set, 'lambda': Lowering.f_lambda, 'fn': Lowering.f_lambda, 'λ': Lowering.f_lambda,
     'define': Lowering.f_define, 'def': Lowering.f_def, 'let': Lowering.f_let, 'let*': Lowering.f_let_star, 'letrec': Lowering.f_letrec, 'letrec*': Lowering.f_letrec,
     'do': loops.f_do,
+    'try-catch': try_form.f_try, 'case': case_lower.f_case, 'match': match_lower.f_match,
+    'quasiquote': quasi.f_quasiquote,
 }
 
 
