@@ -2,7 +2,7 @@
 as quasiquote.comp_template builds it (a part without unquote is the
 template's own constant; each unquote computed left to right; a splice of
 a list's elements, of Nil nothing, of anything else the reference's error
-at the template's position)."""
+at the template's position, when its turn comes)."""
 from ..errors import EvalError
 from ..printer import display_form
 from ..quasiquote import UNQUOTE, UNQUOTE_SPLICING, _has_unquote, _is
@@ -11,17 +11,21 @@ from .nodes import L, Unsupported, call, name
 import ast
 
 
-def spliced(span, splices, *values):
+def splice_of(v, span):
+    """v, a value to splice in: a list, or Nil (nothing); else the reference's error."""
+    if v.__class__ is not List and v is not NIL:
+        raise EvalError(',@: expected list, got ' + display_form(v), span)
+    return v
+
+
+def spliced(splices, *values):
     """The list of values, those at the positions `splices` says spliced in."""
     out = []
     for splice, v in zip(splices, values):
-        if splice:
-            if v.__class__ is List:
-                out.extend(v)
-            elif v is not NIL:
-                raise EvalError(',@: expected list, got ' + display_form(v), span)
-        else:
+        if not splice:
             out.append(v)
+        elif v.__class__ is List:
+            out.extend(v)
     return make_list(out)
 
 
@@ -43,7 +47,8 @@ def template(low, t, scope, span, fn):
     for c in t.cells():
         e = c.car
         if _is(e, UNQUOTE_SPLICING):
-            parts.append(low.value(e.cdr.car, scope, low.span_of(e.cdr, span), fn))
+            s, v = low.value(e.cdr.car, scope, low.span_of(e.cdr, span), fn)
+            parts.append((s, call(low.k(splice_of), v, low.k(span))))      # (checked in its turn, as the reference)
             splices.append(True)
         else:
             parts.append(template(low, e, scope, low.span_of(c, span), fn))
@@ -51,7 +56,7 @@ def template(low, t, scope, span, fn):
     stmts, values = low.in_order(parts)
     if not any(splices):
         return stmts, call(low.k(make_list), ast.List(values, L))
-    return stmts, call(low.k(spliced), low.k(span), low.k(tuple(splices)), *values)
+    return stmts, call(low.k(spliced), low.k(tuple(splices)), *values)
 
 
 def f_quasiquote(low, x, scope, span, fn, tail):
