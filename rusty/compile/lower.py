@@ -23,7 +23,7 @@ from ..eval import SPECIALS, sub_span
 from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..syntax import problem
 from ..values import EMPTY, Builtin, Lambda, List, Symbol, Vector, cons, make_list, sym
-from . import case_lower, counting, guards, kinds, loops, macros, match_lower, quasi, trmc, try_form, walks
+from . import case_lower, counting, effect_forms, guards, kinds, loops, macros, match_lower, quasi, trmc, try_form, walks
 from .support import form_count
 from .nodes import Unsupported
 from .nodes import (L, S, assign, attr, attr_store, call, children, const, is_, is_not, is_temp, name, statements,
@@ -1473,7 +1473,9 @@ FORMS = {
     'define': Lowering.f_define, 'def': Lowering.f_def, 'let': Lowering.f_let, 'let*': Lowering.f_let_star, 'letrec': Lowering.f_letrec, 'letrec*': Lowering.f_letrec,
     'do': loops.f_do,
     'try-catch': try_form.f_try, 'case': case_lower.f_case, 'match': match_lower.f_match,
-    'quasiquote': quasi.f_quasiquote,
+    'quasiquote': quasi.f_quasiquote, 'eval-when': effect_forms.f_eval_when, 'load': effect_forms.f_load,
+    'load-relative': effect_forms.f_load_relative, 'import': effect_forms.f_import, '.': effect_forms.f_attribute,
+    'set': effect_forms.f_set_plain, 'defrust': effect_forms.f_defrust, 'defrust*': effect_forms.f_defrust_star,
 }
 
 
