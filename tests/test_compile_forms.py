@@ -222,3 +222,24 @@ def test_a_program_both_ways_through_the_command_line(tmp_path, calls):
     assert runs[0][:3] == runs[1][:3]
     assert runs[0][0] == 1 and 'cannot classify ()' in '\n'.join(runs[0][2])
     assert ' 0 left on the reference' in runs[1][3][0]
+
+
+def test_a_global_the_macro_body_reads_changes():
+    out = both("(define scale 2) (defmacro scaled (x) (list '* scale x)) (define (f x) (scaled x))"
+               " (show (f 1)) (show (f 2)) (set! scale 10) (show (f 3)) (show (f 4))"
+               " (define (car x) 'mine) (defmacro firsts (x) (list 'quote (car x))) (define (g) (firsts (1 2)))"
+               " (show (g)) (show (g))", refused=1)         # (car is no builtin now: firsts is impure)
+    assert out[1] == '2\n4\n30\n40\nmine\nmine\n'
+
+
+def test_a_changed_global_the_macro_reads_deoptimises(monkeypatch):
+    from rusty.runtime import Session
+    monkeypatch.setenv('RUSTY_SPECIALIZE', '1')
+    monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
+    s = Session()
+    s.run("(define scale 2) (defmacro scaled (x) (list '* scale x)) (define (f x) (scaled x)) (f 1) (f 2)")
+    f = s.run('f')
+    assert f.direct is not None
+    s.run('(set! scale 10)')
+    assert f.direct is None
+    assert s.run('(f 3)') == 30 and s.run('(f 4)') == 40 and f.direct is not None

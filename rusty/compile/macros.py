@@ -25,6 +25,7 @@ starts, so that the lowering's scans (set! targets, functions made, a named
 let's name only called) see the expansions, not the calls.
 """
 import ast
+from _weakref import ref
 
 from ..apply import make_frame, run
 from ..errors import RustyError
@@ -47,6 +48,21 @@ class Expansion:
 
     def __init__(self, form, depends):
         self.form, self.depends = form, depends
+
+
+class Tripper:
+    """Watches a global a macro's body names: when it changes, the macro's
+    expansions made while lowering may be stale, so the macro's own cell is
+    tripped (as if the macro changed: link.Deopt drops the code that
+    expanded it, link.Refused lowers again)."""
+    __slots__ = ('cell', '__weakref__')
+
+    def __init__(self, cell):
+        self.cell = cell
+
+    def __call__(self, changed, new):
+        if self.cell.watch is not None:
+            self.cell.trip()
 
 
 def refuse(cell, why='macro call'):
@@ -164,6 +180,10 @@ def lower_call(low, x, cell, scope, span, fn, tail):
     if form is FAILED:
         return generic
     tests = [is_(attr(low.k(c), 'value'), low.k(v)) for c, v in e.depends]
+    for c, _ in e.depends[1:]:
+        tripper = Tripper(cell)
+        low.k(tripper)                  # (kept alive by the code's objects)
+        c.watched_by(ref(tripper))
     test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
     saved = low.unit
     low.unit = saved.from_data()        # (the expansion's forms have the call's span)
