@@ -87,7 +87,7 @@ def prescan(low, body, scope) -> None:
             todo += [(u.cdr.car, depth) for u in _unquoted(x.cdr)]
             continue
         todo += [(y, depth) for y in x]
-        if head.__class__ is not Symbol or id(x) in low.expanded:
+        if head.__class__ is not Symbol or id(x) in low.expanded or not low.genv.is_macro(head):
             continue
         ref = resolve(scope, head, low.genv)
         if ref.__class__ is not GlobalRef or not ref.cell.holds_macro():
