@@ -31,7 +31,9 @@ LAYERS = {
              ['reader', 'printer', 'values', 'tensor', 'errors', 'forms', 'fmt', 'pretty', 'diskcache']),
     # The compiler to Python: it reads the reference's resolver and calls its
     # application and error machinery; the reference never imports it.
-    'compile': (['compile.*'], ['resolve', 'apply', 'eval', 'specials', 'let_forms', 'syntax', 'values', 'errors', 'printer']),
+    'compile': (['compile.*'], ['resolve', 'apply', 'eval', 'specials', 'let_forms', 'syntax', 'values', 'errors', 'printer',
+                                'case_form', 'patterns', 'quasiquote', 'macro_cache', 'syntax_shapes', 'syntax_usage',
+                                'interop']),
     'graph': (['graph.*'], ['values', 'tensor', 'errors']),
     'codegen': (['jit.codegen', 'jit.graph_codegen', 'jit.node_exprs', 'jit.grad_writer', 'jit.grad_call',
                  'jit.matmul_bridge', 'jit.train_codegen', 'jit.train_call'],

@@ -3,7 +3,6 @@ clause's data compared with it as case_form.comp_case does (`equal?`),
 written out for a symbol, boolean, string or number datum."""
 import ast
 
-from ..case_form import clause_parts
 from ..eval import Usage
 from ..values import Symbol, equal
 from .nodes import Unsupported, assign, attr, call, const, is_, name
@@ -28,6 +27,7 @@ def datum_test(low, v: str, d):
 
 def f_case(low, x, scope, span, fn, tail):
     """`(case key ((datum…) body…)… [(else body…)])`."""
+    from ..case_form import clause_parts      # (the form's module, loaded with its first use)
     if len(x) < 2:
         raise Unsupported('case')
     cells = list(x.cdr.cdr.cells())

@@ -15,18 +15,19 @@ import ast
 
 from ..apply import apply_procedure
 from ..errors import EvalError
-from ..patterns import CONS, PREDICATES, QMARK, QUOTE, UNDERSCORE, binders
 from ..printer import display_form
 from ..resolve import Scope, body_defines
 from ..specials import DOT
-from ..syntax_shapes import ellipsis_problem
-from ..syntax_usage import ELLIPSIS
-from ..values import EMPTY, PROCEDURE_TYPES, Builtin, List, Macro, Py, Symbol, equal, make_list
+from ..values import EMPTY, PROCEDURE_TYPES, Builtin, List, Macro, Py, Symbol, equal, make_list, sym
 from .nodes import L, Unsupported, assign, attr, call, const, is_, is_not, name
+
+
+QUOTE, QMARK, CONS, UNDERSCORE, ELLIPSIS = sym('quote'), sym('?'), sym('cons'), sym('_'), sym('...')
 
 
 def holds(pred, v, span, shown, d, D) -> bool:
     """`(? pred …)`'s test of v, as comp_predicate's matcher makes it."""
+    from ..patterns import PREDICATES       # (loaded before any match runs)
     if pred.__class__ is Builtin and pred.name in PREDICATES:
         return PREDICATES[pred.name](v)
     if (isinstance(pred, PROCEDURE_TYPES) and pred.__class__ is not Macro) or \
@@ -34,6 +35,11 @@ def holds(pred, v, span, shown, d, D) -> bool:
         D.n = d
         return apply_procedure(pred, [v], span, False, D) is not False
     raise EvalError('match: (? %s) needs a procedure' % shown, span)
+
+
+def _binders(p) -> list:
+    from ..patterns import binders          # (the form's module, loaded with its first use)
+    return binders(p)
 
 
 def no_match(v, span):
@@ -128,6 +134,7 @@ def _predicate(cl, p, v, cont) -> list:
 
 def _ellipsis(cl, elems, dotted, v, cont) -> list:
     """`(p1 … q ... r1 … rm)`, as patterns.comp_ellipsis matches it."""
+    from ..syntax_shapes import ellipsis_problem
     problem = ellipsis_problem(elems, dotted)
     if problem is not None:
         raise Unsupported(problem)
@@ -135,7 +142,7 @@ def _ellipsis(cl, elems, dotted, v, cont) -> list:
     e = elems.index(ELLIPSIS)
     before, repeated, after = elems[:e - 1], elems[e - 1], elems[e + 1:]
     k, m = len(before), len(after)
-    names = [cl.vars[s] for s in dict.fromkeys(binders(repeated))]
+    names = [cl.vars[s] for s in dict.fromkeys(_binders(repeated))]
     n, u, x = low.fresh('t'), low.fresh('t'), low.fresh('t')
     found = [low.fresh('t') for _ in names]
     hop = [ast.Expr(call(attr(name(f), 'append'), name(var))) for f, var in zip(found, names)]
@@ -177,7 +184,7 @@ def f_match(low, x, scope, span, fn, tail):
     for i, c in enumerate(cells, 1):
         clause = c.car
         cspan = low.span_of(c, span)
-        order = list(dict.fromkeys(binders(clause.car)))
+        order = list(dict.fromkeys(_binders(clause.car)))
         mscope = Scope(order, scope)
         for dname in body_defines(clause.cdr):
             mscope.add(dname, maybe_unbound=True)

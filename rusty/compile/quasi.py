@@ -5,9 +5,8 @@ a list's elements, of Nil nothing, of anything else the reference's error
 at the template's position, when its turn comes)."""
 from ..errors import EvalError
 from ..printer import display_form
-from ..quasiquote import UNQUOTE, UNQUOTE_SPLICING, _has_unquote, _is
 from ..values import NIL, List, Vector, make_list
-from .nodes import L, Unsupported, call, name
+from .nodes import L, Unsupported, call
 import ast
 
 
@@ -36,6 +35,7 @@ def vector_of(lst):
 
 def template(low, t, scope, span, fn):
     """(statements, expression) building the data of template t."""
+    from ..quasiquote import UNQUOTE, UNQUOTE_SPLICING, _has_unquote, _is    # (loaded with the form's first use)
     if t.__class__ is Vector:
         s, e = template(low, make_list(t.items), scope, span, fn)
         return s, call(low.k(vector_of), e)
