@@ -243,3 +243,21 @@ def test_a_changed_global_the_macro_reads_deoptimises(monkeypatch):
     s.run('(set! scale 10)')
     assert f.direct is None
     assert s.run('(f 3)') == 30 and s.run('(f 4)') == 40 and f.direct is not None
+
+
+@pytest.mark.parametrize('fast', ['0', '1'])
+def test_ctrl_c_is_caught_by_a_compiled_try_catch_as_by_the_reference(fast):
+    import signal
+    import time
+    src = ('(define (spin n) (if (= n 0) 0 (spin (- n 1))))'
+           ' (define (f) (try-catch (spin 10000000000) (e) (list (quote caught) e)))'
+           ' (f) (println "ready") (println (f)) (println "after")')
+    env = dict(os.environ, PYTHONPATH=ROOT, RUSTY_SPECIALIZE=fast, RUSTY_COMPILE_CALLS='0', PYTHONUNBUFFERED='1')
+    src = src.replace('(f) (println', '(define (warm) (try-catch (spin 10) (e) e)) (warm) (println', 1)
+    p = subprocess.Popen([sys.executable, '-m', 'rusty', '-e', src], env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    assert p.stdout.readline() == 'ready\n'
+    time.sleep(0.5)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert (p.returncode, out, err) == (0, '(caught interrupted)\nafter\n', '')
