@@ -261,3 +261,18 @@ def test_ctrl_c_is_caught_by_a_compiled_try_catch_as_by_the_reference(fast):
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert (p.returncode, out, err) == (0, '(caught interrupted)\nafter\n', '')
+
+
+def test_under_a_tool_a_macro_call_stays_on_the_reference(monkeypatch):
+    from rusty.runtime import Session
+    monkeypatch.setenv('RUSTY_SPECIALIZE', '1')
+    monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
+    s = Session()
+    s.run("(define (g x) x) (defmacro twice (x) `(* 2 ,x)) (define (f x) (twice x)) (define (h x) (+ x 1))")
+    s.run("(trace 'g)")
+    assert s.run('(f 2)') == 4 and s.run('(h 2)') == 3
+    f, h = s.run('f'), s.run('h')
+    assert f.direct is None and h.direct is not None
+    s.run("(untrace)")
+    s.run("(defmacro twice (x) `(* 3 ,x))")         # (lowered again once the macro changes: link.Refused)
+    assert s.run('(f 2)') == 6 and s.run('(f 2)') == 6 and f.direct is not None

@@ -16,8 +16,8 @@ toward the depth limit while its code runs, as expand_macro's does.
 
 An expansion that fails is made at run time instead (the generic call),
 where it fails as the reference's does, at the same moment. A macro that is
-not pure, or a call while a tool watches calls (a tool would see the
-expansion run early), keeps the lambda on the reference (Unsupported with
+not pure, or a call while a tool watches calls or the profiler counts
+them (either would see the expansion run early), keeps the lambda on the reference (Unsupported with
 the macro's cell: link.Refused lowers it again once that cell changes).
 
 `prescan` expands every call of a global macro in the body before lowering
@@ -118,14 +118,20 @@ def expansion(low, x, cell, depth=0):
         return low.expanded[id(x)]
     low.expanded[id(x)] = None
     m = cell.current()
-    if m.__class__ is not Macro or low.unit.depth.tools is not None or depth > MAX_NESTING \
-            or len(low.expanded) > MAX_EXPANSIONS:
+    if m.__class__ is not Macro or watched(low.unit.depth) or depth > MAX_NESTING or len(low.expanded) > MAX_EXPANSIONS:
         return None
     from ..macro_cache import is_pure
     if not is_pure(m, low.genv):
         return None
     got = low.expanded[id(x)] = Expansion(_expand(m, x, low.unit.depth), [(cell, m)] + _named_globals(m, low.genv))
     return got
+
+
+def watched(D) -> bool:
+    """True while a tool watches every call (the gate shut) or the profiler
+    counts them: either would see the macro run when the reference runs it."""
+    from .link import session_namespace
+    return D.gate < 0 or session_namespace(D)['PROF'] is not None
 
 
 def _expand(m, x, D):
