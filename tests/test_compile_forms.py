@@ -276,3 +276,12 @@ def test_under_a_tool_a_macro_call_stays_on_the_reference(monkeypatch):
     s.run("(untrace)")
     s.run("(defmacro twice (x) `(* 3 ,x))")         # (lowered again once the macro changes: link.Refused)
     assert s.run('(f 2)') == 6 and s.run('(f 2)') == 6 and f.direct is not None
+
+
+def test_a_macro_whose_arguments_are_no_code_compiles():
+    both("(defmacro my-begin (first . rest) `((lambda () ,first ,@rest)))"
+         " (define (f x) (my-begin (define y (* x 2)) (define (g z) (+ y z)) (g x)))"
+         " (show (list (f 1) (f 2)))"
+         " (defmacro my-list (first . rest) `(list ,first ,@rest))"
+         " (define (h x) (let ((a (my-begin (define y 1) y))) (set! my-begin my-list) (my-begin (define y 2) x)))"
+         " (show (h 5)) (show (h 6))", refused=1)      # (h lowered again expands (list (define y 2) x))

@@ -150,7 +150,7 @@ def _expand(m, x, D):
 def _named_globals(m, genv) -> list:
     """(cell, value) of each global the macro's body names (as the purity
     check reads it: its expansion may depend on them), pending ones made."""
-    seen, out = set(), []
+    seen, out = set(m.params) | {m.rest}, []
     stack = list(m.body)
     while stack:
         y = stack.pop()
@@ -160,9 +160,31 @@ def _named_globals(m, genv) -> list:
                 c = genv.cells.get(y)
                 if c is not None and (c.pending is not None or c.value is not MISSING):
                     out.append((c, c.current()))
-        elif y.__class__ is List:
-            stack.extend(y)
+        elif y.__class__ is List and y is not EMPTY:
+            if y.car is QUASIQUOTE:             # (a template's own symbols are data)
+                stack += [u.cdr.car for u in _unquoted(y.cdr)]
+            elif y.car is not QUOTE:
+                stack.extend(y)
     return out
+
+
+class _Site:
+    """A macro call the reference compiles (when first needed) and runs."""
+    __slots__ = ('form', 'scope', 'tail', 'span', 'unit', 'code')
+
+    def __init__(self, form, scope, tail, span, unit):
+        self.form, self.scope, self.tail, self.span, self.unit = form, scope, tail, span, unit
+        self.code = None
+
+
+def reference_call(site, f, d, D):
+    """The call in `site` run by the reference in frame chain f (the compiled
+    locals' values: see support.expand_at), at depth d."""
+    if site.code is None:
+        from ..eval import comp_call
+        site.code = comp_call(site.form, site.scope, site.tail, site.span, site.unit)
+    D.n = d
+    return site.code(f)
 
 
 def lower_call(low, x, cell, scope, span, fn, tail):
@@ -181,8 +203,17 @@ def lower_call(low, x, cell, scope, span, fn, tail):
         except RustyError:
             form = FAILED
     p = low.fresh('p')
-    generic = low.slow(x, list(x.cdr.cells()), [assign(p, attr(low.k(cell), 'value')),
-                                                low.missing(p, cell, x, scope, span)], p, scope, span, fn, tail)
+    try:
+        generic = low.slow(x, list(x.cdr.cells()), [assign(p, attr(low.k(cell), 'value')),
+                                                    low.missing(p, cell, x, scope, span)], p, scope, span, fn, tail)
+    except Unsupported:                 # (arguments that are no code: the call as the reference compiles it)
+        e_call = call(low.k(reference_call), low.k(_Site(x, scope, tail, span, low.unit)), low.frames(scope, fn),
+                      name('d'), name('D'))
+        if tail:
+            generic = [ast.Return(e_call)]
+        else:
+            r = low.fresh('r')
+            generic = [assign(r, e_call)], name(r)
     if form is FAILED:
         return generic
     tests = [is_(attr(low.k(c), 'value'), low.k(v)) for c, v in e.depends]
