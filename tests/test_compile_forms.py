@@ -285,3 +285,33 @@ def test_a_macro_whose_arguments_are_no_code_compiles():
          " (defmacro my-list (first . rest) `(list ,first ,@rest))"
          " (define (h x) (let ((a (my-begin (define y 1) y))) (set! my-begin my-list) (my-begin (define y 2) x)))"
          " (show (h 5)) (show (h 6))", refused=1)      # (h lowered again expands (list (define y 2) x))
+
+
+@pytest.mark.parametrize('pattern', ['(a . rest)', '(a (b . c) . d)', '(? pair? (x . y))', '(cons h (t . u))',
+                                     '((a b) ... z)', "(_ 'q w)", 'v'])
+def test_a_clause_frame_lists_its_variables_as_the_reference(pattern):
+    from rusty.compile.match_lower import slot_order
+    from rusty.patterns import Where, comp_pattern
+    from rusty.reader import read
+    p = read(pattern).car
+    slots = {}
+    from rusty.runtime import Session
+    comp_pattern(p, slots, Where(None, None, Session().unit))
+    assert slot_order(p) == sorted(slots, key=slots.get)
+
+
+FAILING = [
+    ('(define (f x) (match x ((a . rest) (car a)) (_ 0)))', '(f (list 5 6))'),
+    ('(define (f x) (match x ((a b ...) (+ (car a) b))))', "(f (list 1 2 3))"),
+    ('(define (f x) (case x ((1) (car x)) (else (vector-ref x 0))))', '(f 1)'),
+    ('(define (g y) (car y)) (define (f x) (try-catch (car x) (e) (g e)))', '(f 1)'),
+    ('(define (f x) (let ((y (* x 2))) `(a ,@y)))', '(f 3)'),
+    ('(defmacro m (a) `(car ,a)) (define (f x) (let ((y x)) (list (m y))))', '(f 7)'),
+]
+
+
+@pytest.mark.parametrize('defs, src', FAILING)
+def test_failures_report_position_backtrace_and_frames_as_the_reference(monkeypatch, defs, src):
+    from test_compile_paths import outcomes_both_ways
+    reference, fast = outcomes_both_ways(monkeypatch, defs, [], src)
+    assert reference[0] == 'error' and fast == reference

@@ -37,6 +37,31 @@ def holds(pred, v, span, shown, d, D) -> bool:
     raise EvalError('match: (? %s) needs a procedure' % shown, span)
 
 
+def slot_order(p, out=None) -> list:
+    """The variables of pattern p in the order patterns.comp_pattern gives
+    them slots (a `.` rest's before the elements'): the clause frame's order."""
+    out = {} if out is None else out
+    cls = p.__class__
+    if cls is Symbol:
+        if p is not UNDERSCORE and p is not ELLIPSIS and p is not DOT:
+            out.setdefault(p, None)
+    elif cls is List and p is not EMPTY and not (p.car is QUOTE and len(p) == 2):
+        if p.car is QMARK:
+            parts = list(p.cdr.cdr)
+        elif p.car is CONS and len(p) == 3:
+            parts = list(p.cdr)
+        else:
+            parts = list(p)
+            if DOT in parts:
+                i = parts.index(DOT)
+                for q in parts[i + 1:i + 2]:
+                    slot_order(q, out)
+                parts = parts[:i]
+        for q in parts:
+            slot_order(q, out)
+    return list(out)
+
+
 def _binders(p) -> list:
     from ..patterns import binders          # (the form's module, loaded with its first use)
     return binders(p)
@@ -184,7 +209,7 @@ def f_match(low, x, scope, span, fn, tail):
     for i, c in enumerate(cells, 1):
         clause = c.car
         cspan = low.span_of(c, span)
-        order = list(dict.fromkeys(_binders(clause.car)))
+        order = slot_order(clause.car)
         mscope = Scope(order, scope)
         for dname in body_defines(clause.cdr):
             mscope.add(dname, maybe_unbound=True)
