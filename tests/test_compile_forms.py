@@ -315,3 +315,13 @@ def test_failures_report_position_backtrace_and_frames_as_the_reference(monkeypa
     from test_compile_paths import outcomes_both_ways
     reference, fast = outcomes_both_ways(monkeypatch, defs, [], src)
     assert reference[0] == 'error' and fast == reference
+
+
+def test_under_the_profiler_a_macro_call_stays_on_the_reference(monkeypatch):
+    from rusty.runtime import Session
+    monkeypatch.setenv('RUSTY_SPECIALIZE', '1')
+    monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
+    s = Session()
+    s.run("(defmacro twice (x) `(* 2 ,x)) (define (f x) (twice x))")
+    assert s.profile('(f 2)') == 4 and s.run('f').direct is None
+    assert s.run('(f 3)') == 6

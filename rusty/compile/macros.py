@@ -128,10 +128,10 @@ def expansion(low, x, cell, depth=0):
 
 
 def watched(D) -> bool:
-    """True while a tool watches every call (the gate shut) or the profiler
-    counts them: either would see the macro run when the reference runs it."""
-    from .link import session_namespace
-    return D.gate < 0 or session_namespace(D)['PROF'] is not None
+    """True while a tool watches every call or the profiler counts them (the
+    reference's gate is shut for both: tools.Tools.update_gate): either
+    would see the macro run when the reference runs it."""
+    return D.gate < 0
 
 
 def _expand(m, x, D):
