@@ -289,7 +289,8 @@ MATCH_VALUES = ["5", "5.0", "'(1 2)", "'(1 2 3)", '"x"', "'seven", "'()", "#f", 
                 "(vector 1 2)", "'((1 2) 3)"]
 MATCH_CLAUSES = ["(5 'five)", "((a b) (+ a b))", "((h . t) t)", "((? number?) 'num)", "((? string?) 's)",
                  "((? even?) 'even)", "('seven 7)", "(() 'empty)", "(#f 'false)", "((cons h t) (list h t))",
-                 "(((a b) c) (list a b c))", "((? (lambda (v) (equal? v 5.0))) 'five-ish)", "(x (list 'any x))"]
+                 "(((a b) c) (list a b c))", "((? (lambda (v) (equal? v 5.0))) 'five-ish)", "(x (list 'any x))",
+                 "((a b ...) (list 'many a b))", "((p ... 5) (list 'to-five p))"]
 
 
 @st.composite
@@ -382,9 +383,21 @@ def macros(draw, k):
             observe(draw, '(um%d)' % k)]
 
 
+@st.composite
+def templates(draw, k):
+    """Quasiquote in a function (a splice of a non-list is an error) and
+    try-catch around it in another."""
+    a, b = draw(ARGUMENTS), draw(ARGUMENTS)
+    return ['(define (tpl%d x y) `(x ,x ,@y #(,x) (n ,@(if (number? x) (list x) (quote ())))))' % k,
+            observe(draw, '(tpl%d %s %s)' % (k, a, b)),
+            observe(draw, '(tpl%d %s (list %s))' % (k, a, b)),
+            '(define (caught%d x) (try-catch (list (car x) (tpl%d x x)) (e) (list (quote caught) e)))' % (k, k),
+            observe(draw, '(caught%d %s)' % (k, a))]
+
+
 SCENARIOS = [operators, operators, arith_function, arith_function, top_level_arith, counter, tail_loop, mutual, higher_order,
              redefinition, shadowing, global_set, varargs, arity, matching, vectors, raising, strings, bindings,
-             closures, macros]
+             closures, macros, templates]
 
 
 @st.composite

@@ -33,7 +33,8 @@ LAYERS = {
     # application and error machinery (and keeps its code in the disk cache);
     # the reference never imports it.
     'compile': (['compile.*'], ['resolve', 'apply', 'eval', 'specials', 'let_forms', 'syntax', 'values', 'errors', 'printer',
-                                'diskcache']),
+                                'diskcache', 'case_form', 'patterns', 'quasiquote', 'macro_cache', 'syntax_shapes',
+                                'syntax_usage', 'interop']),
     'graph': (['graph.*'], ['values', 'tensor', 'errors']),
     'codegen': (['jit.codegen', 'jit.graph_codegen', 'jit.node_exprs', 'jit.grad_writer', 'jit.grad_call',
                  'jit.matmul_bridge', 'jit.train_codegen', 'jit.train_call'],

@@ -7,7 +7,7 @@ import ast
 
 from ..resolve import GlobalRef, resolve
 from ..values import Builtin, Lambda, Symbol
-from . import trmc, walks
+from . import macros, trmc, walks
 from .inline import inline_spec, library_spec
 from .nodes import L, S, Unsupported, assign, attr, call, const, is_, is_not, is_temp, name, pure, store
 from .support import ITSELF, form_count
@@ -52,9 +52,7 @@ class Calls:
             if ref.__class__ is GlobalRef:
                 cell = ref.cell
                 if cell.holds_macro():
-                    refused = Unsupported('macro call')
-                    refused.cell = cell
-                    raise refused
+                    return macros.lower_call(self, x, cell, scope, span, fn, tail)
                 self.heads[id(cell)] = cell
                 if head.name in REFERENCE_CALLS:
                     raise Unsupported(head.name)

@@ -7,6 +7,7 @@ import ast
 from ..eval import sub_span
 from ..resolve import Scope, body_defines
 from ..values import EMPTY, List, Symbol, sym
+from . import macros
 from .nodes import L, S, Unsupported, _ident, assign, attr, call, const, is_not, name
 from .special_forms import _makes_functions
 
@@ -93,7 +94,7 @@ class Lets:
         site = self.k(span)
         r = self.fresh('r')
         body = x.cdr.cdr.cdr
-        release = self.release(var, r) if loopvar is not None and _only_called(body, lname) else []
+        release = self.release(var, r) if loopvar is not None and _only_called(body, lname, self.expanded) else []
         if tail:        # the loop in this run level (past the gate: run's tail call)
             direct = ast.Try([assign(r, call(name(loopfn), name('d'), *vals))], [
                 ast.ExceptHandler(name('BaseException'), 'e', [
@@ -129,10 +130,11 @@ def _bindings(x, bs):
         raise Unsupported(u.message) from None
 
 
-def _only_called(forms, s) -> bool:
+def _only_called(forms, s, expanded=None) -> bool:
     """True if symbol s occurs in forms only as the head of a call, and they
-    make no functions (nothing else can hold a named let's loop)."""
-    if _makes_functions(forms):
+    make no functions (nothing else can hold a named let's loop); a macro
+    call is read as its expansion (`expanded`: Lowering.expanded)."""
+    if _makes_functions(forms, expanded):
         return False
     stack = list(forms)
     while stack:
@@ -142,6 +144,11 @@ def _only_called(forms, s) -> bool:
         if x.__class__ is List and x is not EMPTY:
             if x.car is sym('quote'):
                 continue
+            if expanded and id(x) in expanded:
+                e = expanded[id(x)]
+                if e is None or e.form is macros.FAILED:
+                    return False
+                stack.append(e.form)
             if x.car is not s:
                 stack.append(x.car)
             stack.extend(x.cdr)

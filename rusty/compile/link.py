@@ -272,17 +272,18 @@ def _not_own_time(unit, seconds) -> None:
 
 class Deopt:
     """Watches, for one linked lambda value, a global its compiled code calls
-    as no macro (Cell.trip calls it before the value changes): when the
-    global becomes a macro (or stops being one, or turns dyn), the value's
-    compiled code is dropped (`disarm`) and it runs the reference again,
-    which expands the macro in its own frames."""
+    (Cell.trip calls it before the value changes): when the global becomes a
+    macro, or held a macro (whose expansion the code has in place:
+    macros.py), or turns dyn, the value's compiled code is dropped
+    (`disarm`) and it runs the reference again, which expands the macro in
+    its own frames."""
     __slots__ = ('compiled', 'disarm', 'fn', '__weakref__')
 
     def __init__(self, compiled, disarm, fn):
         self.compiled, self.disarm, self.fn = compiled, disarm, ref(fn)     # (fn's globals hold this)
 
     def __call__(self, cell, new):
-        if new is not MISSING and (new.__class__ is Macro) == cell.holds_macro():
+        if new is not MISSING and new.__class__ is not Macro and not cell.holds_macro():
             cell.watched_by(ref(self))          # (trip emptied the list)
             return
         fn = self.fn()

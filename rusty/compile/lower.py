@@ -23,7 +23,7 @@ from ..eval import SPECIALS, sub_span
 from ..resolve import body_defines
 from ..syntax import problem
 from ..values import EMPTY, Lambda, List, Symbol, Vector, sym
-from . import counting, guards, kinds, loops, trmc
+from . import case_lower, counting, effect_forms, guards, kinds, loops, macros, match_lower, quasi, trmc, try_form
 from .builtin_calls import BuiltinCalls
 from .calls import Calls
 from .finish import give_back_first, tidy_temporaries
@@ -66,6 +66,8 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         self.naming = None              # the name a define gives the lambda about to be lowered
         self.tail_calls = False         # a global's lambda called directly in tail position (lambda_call)
         self.heads: dict = {}           # id(cell) -> cell: globals called, assumed no macro (link.Deopt)
+        self.expanded: dict = {}        # id(macro call form) -> its macros.Expansion (None: not expanded)
+        self.expanding = 0              # expansions being lowered inside one another
 
     # ── bookkeeping ──
 
@@ -132,6 +134,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
     def root(self, params, rest, body, lscope, span):
         """The Module defining the root's function (lscope holds the body's
         defines after the parameters, as lambda_maker made it)."""
+        macros.prescan(self, body, lscope)
         self.scan_assigned(body)
         self.root_scope = lscope
         looping = self.root_name != 'lambda' and rest is None
@@ -188,7 +191,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
     def function(self, fn: Fn, body, scope, span):
         """The FunctionDef of fn: its body in tail position, in a loop if it
         makes self tail calls, inside the handler that locates failures."""
-        loop_ok = fn.loop is not None and not _makes_functions(body)
+        loop_ok = fn.loop is not None and not _makes_functions(body, self.expanded)
         if not loop_ok:
             fn.loop = None
         stmts = [assign(n, name('UNBOUND')) for n in fn.defined]     # a fresh frame's define slots
@@ -359,6 +362,10 @@ FORMS = {
     'set!': Lowering.f_set, 'lambda': Lowering.f_lambda, 'fn': Lowering.f_lambda, 'λ': Lowering.f_lambda,
     'define': Lowering.f_define, 'def': Lowering.f_def, 'let': Lowering.f_let, 'let*': Lowering.f_let_star, 'letrec': Lowering.f_letrec, 'letrec*': Lowering.f_letrec,
     'do': loops.f_do,
+    'try-catch': try_form.f_try, 'case': case_lower.f_case, 'match': match_lower.f_match,
+    'quasiquote': quasi.f_quasiquote, 'eval-when': effect_forms.f_eval_when, 'load': effect_forms.f_load,
+    'load-relative': effect_forms.f_load_relative, 'import': effect_forms.f_import, '.': effect_forms.f_attribute,
+    'set': effect_forms.f_set_plain, 'defrust': effect_forms.f_defrust, 'defrust*': effect_forms.f_defrust_star,
 }
 
 

@@ -40,7 +40,7 @@ class LoopLowering(Lowering):
         """Only a named let's loop, its name only called (it cannot outlive
         its let): any other function made here might be one the reference
         made before the switch, over the frame compiled code leaves behind."""
-        if loopvar is None or not _only_called(body, sym(lname)):
+        if loopvar is None or not _only_called(body, sym(lname), self.expanded):
             raise Unsupported('a function made in a loop')
         return super().nested(params, rest, body, scope, span, fn, lname, loopvar, pyname, pending)
 

@@ -5,6 +5,7 @@ import ast
 
 from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..values import EMPTY, List, Symbol, cons, make_list, sym
+from . import macros
 from .inline import _is_not
 from .nodes import Unsupported, _ident, assign, call, const, is_, is_not, is_temp, name
 from .variables import Fn
@@ -268,9 +269,10 @@ def _params(p):
         raise Unsupported(u.message) from None
 
 
-def _makes_functions(forms) -> bool:
+def _makes_functions(forms, expanded=None) -> bool:
     """True if the forms contain a lambda or a named let (a closure over a
-    loop's variables would see them change)."""
+    loop's variables would see them change); a macro call is read as its
+    expansion too (`expanded`: Lowering.expanded; one made at run time may make any)."""
     stack = list(forms)
     while stack:
         x = stack.pop()
@@ -279,5 +281,10 @@ def _makes_functions(forms) -> bool:
                 return True
             if x.car is sym('quote'):
                 continue
+            if expanded and id(x) in expanded:
+                e = expanded[id(x)]
+                if e is None or e.form is macros.FAILED:
+                    return True
+                stack.append(e.form)
             stack.extend(x)
     return False
