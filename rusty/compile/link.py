@@ -19,6 +19,7 @@ from ..errors import RESERVE
 from ..resolve import MISSING
 from ..values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, Vector, cons
 from . import support
+from .evidence import Seen
 from .support import SELF_CALL
 
 FILENAME = '<rusty-compiled>'
@@ -168,6 +169,7 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
     compiled anew later."""
     state = []                         # [] not tried; [None] the reference; [Compiled]
     calls = [after]
+    seen = Seen(len(params))           # the arguments of the calls on the reference (evidence.py)
     spent = [0.0, -1.0]                # seconds on the reference, the budget (-1: not yet estimated)
 
     def hot(fr):
@@ -194,6 +196,7 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
         """Give lam the code that runs the reference until the lambda is hot, then links it."""
         def first_call(fr):
             if spent[0] < spent[1] and not state:       # warming up (hot's first case, inline: the common one)
+                seen.observe(fr)
                 saved, INNER[0] = INNER[0], 0.0
                 t = perf_counter()
                 r = code()(fr)
@@ -202,12 +205,13 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
                 INNER[0] = saved + t
                 return r
             if not state:
+                seen.observe(fr)
                 r = hot(fr)
                 if r is not HOT:
                     return r
                 _load_lower()           # first: its import is no compile cost per form
                 t = perf_counter()
-                state.append(lowered(params, rest, body, lscope, span, unit, name, retry))
+                state.append(lowered(params, rest, body, lscope, span, unit, name, retry, seen=seen))
                 t = perf_counter() - t
                 STATS.seconds += t
                 _not_own_time(unit, t)
@@ -257,11 +261,29 @@ def switched(fn, c, unit, disarm) -> None:
     """Give linked function fn (of Compiled c) its value's Switch between
     default and counting code (profiled.py), turned on if the profiler is."""
     from .profiled import Switch
+
+    def to_counting(switch, lam):
+        """lam linked to c's counting variant (its function), or None."""
+        if session_namespace(unit.depth)['PROF'] is None:
+            return None
+        counted = counting_variant(c, unit)
+        return None if counted is None else link(counted, lam, lam.env, unit, disarm, c)
     s = _session(unit.depth)
-    fn.__globals__['SWITCH'] = switch = Switch(fn, c, unit, disarm)
+    fn.__globals__['SWITCH'] = switch = Switch(fn, c, unit, to_counting)
     s.switches.add(switch)
     if s.on:
         switch.on()
+
+
+def counting_variant(c, unit):
+    """The counting variant of Compiled c (profiled.py), lowered on first
+    need and kept with c; None if it cannot be had."""
+    if c.counted is None:
+        t = perf_counter()
+        params, rest, body, lscope, span, unit, name, _, _, seen = c.source
+        c.counted = lowered(params, rest, body, lscope, span, unit, name, counting=True, seen=seen) or False
+        _not_own_time(unit, perf_counter() - t)
+    return c.counted or None
 
 
 def _not_own_time(unit, seconds) -> None:
@@ -315,14 +337,14 @@ def _load_lower():
     return lower
 
 
-def lowered(params, rest, body, lscope, span, unit, name, retry=None, counting=False):
+def lowered(params, rest, body, lscope, span, unit, name, retry=None, counting=False, seen=None):
     """The Compiled lambda, None when it stays on the reference, or Refused
     while a macro it calls keeps it there; `counting`: its variant counting
-    its own calls (profiled.py)."""
+    its own calls (profiled.py); `seen`: its arguments on the reference (evidence.py)."""
     from .lower import Unsupported, _MakerSpec, lower
     try:
         mod, consts, table, assumed, pyname, leaf, heads = lower(unit, params, rest, body, lscope, span, name,
-                                                                 counting)
+                                                                 counting, seen)
         code = compile(mod, FILENAME, 'exec', dont_inherit=True)
     except Unsupported as e:
         if e.cell is not None and retry is not None:
@@ -334,7 +356,7 @@ def lowered(params, rest, body, lscope, span, unit, name, retry=None, counting=F
               if c.__class__ is _MakerSpec else c for c in consts]
     fcode = next(c for c in code.co_consts if c.__class__ is code.__class__ and c.co_name == pyname)
     return Compiled(fcode, module_globals(consts, unit.depth, table, unit.genv, counting), pyname, assumed, leaf,
-                    heads, (params, rest, body, lscope, span, unit, name), counting)
+                    heads, (params, rest, body, lscope, span, unit, name, None, False, seen), counting)
 
 
 def module_globals(consts, D, table, genv, counting=False) -> dict:
@@ -380,23 +402,20 @@ def link(c: Compiled, lam, env, unit, disarm=None, deopt_as=None):
         mine = ref(watcher)
         for cell in c.heads:
             cell.watched_by(mine)
-    install(fn, lam, c, unit.depth)
+    support.install(fn, lam, c, unit.depth)
     return fn
-
-
-def install(fn, lam, c: Compiled, D) -> None:
-    """Make fn, linked for Compiled c, lam's code (and its direct and leaf functions)."""
-    lam.direct = fn if lam.fast >= 0 else None
-    lam.leaf = fn if lam.fast >= 0 and c.leaf else None
-    lam.code = support.adapter(fn, D, lam.extra, c.counts)
 
 
 def python_source(lam, unit) -> str:
     """The Python the compiler makes of lambda value lam (for `,py`), or why
-    it stays on the reference."""
+    it stays on the reference (lowered as it was linked: evidence.py)."""
     from .lower import Unsupported, lower
+    code, seen = lam.code, None
+    if code.__class__ is partial and code.args and hasattr(code.args[0], '__globals__'):
+        switch = code.args[0].__globals__.get('SWITCH')
+        seen = switch.compiled.source[-1] if switch is not None else None
     try:
-        mod, consts = lower(unit, lam.params, lam.rest, lam.body, lam.scope, None, lam.name)[:2]
+        mod, consts = lower(unit, lam.params, lam.rest, lam.body, lam.scope, None, lam.name, False, seen)[:2]
     except Unsupported as e:
         return '# stays on the reference evaluator: %s' % e
     import ast

@@ -79,6 +79,7 @@ class Lowering:
     def __init__(self, unit, name: str, counting: bool = False):
         self.unit = unit
         self.counting = counting        # the profiler's variant: each function counts its calls (counting.py)
+        self.seen = None                # the root's arguments on the reference (evidence.Seen), if any
         self.genv = unit.genv
         self.root_name = name
         self.consts: list = []
@@ -229,7 +230,8 @@ class Lowering:
         first = len(self.table) + 1
         stmts += self.body(body, scope, span, fn, tail=True)
         if not fn.assigned_outer:
-            stmts = kinds.specialize(stmts, fn.params, self.stable, is_temp, self.fresh)
+            never = self.seen.never_int(fn.params) if fn is self.root_fn and self.seen is not None else ()
+            stmts = kinds.specialize(stmts, fn.params, self.stable, is_temp, self.fresh, never)
         lines = range(first, len(self.table) + 1)
         if fn.looped:
             tail = ast.IfExp(is_(name('site'), const(None)), const(None),
@@ -1465,7 +1467,7 @@ FORMS = {
 }
 
 
-def lower(unit, params, rest, body, lscope, span, name, counting=False):
+def lower(unit, params, rest, body, lscope, span, name, counting=False, seen=None):
     """(Module, consts, table, assumed, pyname, leaf, heads) of the root lambda, or
     Unsupported: the Module defines the root's function `pyname`, whose
     globals (link.link) are its objects k…, E, SELF, D, TABLE, GENV and OK;
@@ -1473,8 +1475,10 @@ def lower(unit, params, rest, body, lscope, span, name, counting=False):
     code calls no other global's lambda directly in tail position (so a
     tail call of it may call it directly: Lowering.lambda_call); `heads`: the
     globals it calls, compiled as no macro (a change of kind deoptimises).
-    `counting`: the profiler's variant (counting.py)."""
+    `counting`: the profiler's variant (counting.py); `seen`: what the
+    lambda's calls on the reference showed of its arguments (evidence.py)."""
     low = Lowering(unit, name, counting)
+    low.seen = seen
     mod = low.root(params, rest, body, lscope, span)
     return (mod, low.consts, low.table, tuple(low.assumed.values()), low.root_fn.pyname, not low.tail_calls,
             tuple(low.heads.values()))

@@ -18,18 +18,19 @@ the profiler's stand-in counts every other entry (`Profiler.counts_itself`).
 """
 from _functools import partial
 from _weakref import ref
-from time import perf_counter
 
 from . import support
 
 
 class Switch:
     """One linked lambda value's way between its default code (function
-    `fn`, of Compiled `compiled`) and the counting variant."""
-    __slots__ = ('fn', 'compiled', 'unit', 'disarm', 'counted', '__weakref__')
+    `fn`, of Compiled `compiled`) and the counting variant, which
+    `to_counting(switch, lam)` links (link.py) and gives back (None: none)."""
+    __slots__ = ('fn', 'compiled', 'unit', 'to_counting', 'counted', '__weakref__')
 
-    def __init__(self, fn, compiled, unit, disarm):
-        self.fn, self.compiled, self.unit, self.disarm = ref(fn), compiled, unit, disarm   # (fn's globals hold this)
+    def __init__(self, fn, compiled, unit, to_counting):
+        self.fn, self.compiled, self.unit = ref(fn), compiled, unit     # (fn's globals hold this)
+        self.to_counting = to_counting
         self.counted = None         # a weak reference to the counting variant's function, once linked
 
     def _mine(self, fn):
@@ -52,35 +53,21 @@ class Switch:
         fn = self.fn()
         lam = None if fn is None else self._mine(fn)
         if lam is not None:
-            from .link import install
-            install(fn, lam, self.compiled, self.unit.depth)
+            support.install(fn, lam, self.compiled, self.unit.depth)
 
 
 def first_profiled(fn, switch, fr):
     """A switched value's first call under the profiler: link it to the
     counting variant, and run this call on the default code (fn)."""
-    from .link import install, link, session_namespace
-    unit = switch.unit
-    D = unit.depth
+    D = switch.unit.depth
     lam = fn.__globals__['SELF']
     if lam.code.__class__ is partial and lam.code.func is first_profiled and lam.code.args[0] is fn:
-        counted = variant(switch.compiled, unit) if session_namespace(D)['PROF'] is not None else None
+        counted = switch.to_counting(switch, lam)
         if counted is not None:
-            switch.counted = ref(link(counted, lam, lam.env, unit, switch.disarm, switch.compiled))
+            switch.counted = ref(counted)
         else:
-            install(fn, lam, switch.compiled, D)
+            support.install(fn, lam, switch.compiled, D)
     return support.enter(fn, D, -lam.extra or None, fr)
-
-
-def variant(c, unit):
-    """The counting variant of Compiled c, lowered on first need and kept
-    with c (False: it could not be); None if it cannot be had."""
-    if c.counted is None:
-        from .link import _not_own_time, lowered
-        t = perf_counter()
-        c.counted = lowered(*c.source, counting=True) or False
-        _not_own_time(unit, perf_counter() - t)
-    return c.counted or None
 
 
 def switch_all(switches, on: bool) -> None:

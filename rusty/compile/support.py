@@ -466,6 +466,13 @@ def adapter(fn, D, extra=0, counts=False):
     return partial(enter_counted if counts else enter, fn, D, -extra or None)
 
 
+def install(fn, lam, c, D) -> None:
+    """Make fn, linked for Compiled c (link.py), lam's code (and its direct and leaf functions)."""
+    lam.direct = fn if lam.fast >= 0 else None
+    lam.leaf = fn if lam.fast >= 0 and c.leaf else None
+    lam.code = adapter(fn, D, lam.extra, c.counts)
+
+
 def enter(fn, D, end, fr):
     """An adapter's call: fn on the parameters in frame fr (up to end)."""
     n = D.n
