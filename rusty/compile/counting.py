@@ -45,6 +45,22 @@ def generic(stmts: list, quick: list) -> list:
     return stmts
 
 
+def unmarked(stmts: list) -> bool:
+    """Drop the SELF_CALL argument of the function's calls of itself in
+    stmts (nested functions left alone), for default code that passes no
+    INTS (lower.Lowering.uncounted): False, the parameter no longer needed."""
+    todo = list(stmts)
+    while todo:
+        node = todo.pop()
+        if node.__class__ is ast.FunctionDef:
+            continue
+        if node.__class__ is ast.Call and getattr(node, 'self_call', False):
+            node.args.pop()
+            node.self_call = False
+        todo.extend(ast.iter_child_nodes(node))
+    return False
+
+
 def _method(obj: str, m: str, *args):
     return call(attr(name(obj), m), *args)
 

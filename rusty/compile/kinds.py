@@ -12,7 +12,7 @@ is decided becomes its branch) and `x is not False` of a known bool is x.
 
 `specialize` gives a small function a copy of its body for exact integer
 arguments, entered after one class test per parameter: the copy's guards
-are decided by this pass. Where the copy without counting (lower.uncounted)
+are decided by this pass. Where the copy entered first (lower.uncounted)
 calls its own function while OK holds (guards.py marks the call) with
 arguments known to be exact integers, it passes INTS as the call's last
 argument: the callee enters its copy on that one test.
@@ -415,7 +415,7 @@ def _block(stmts, known, seen):
                 st.exc = _fold(st.exc, known)
             audit = _AUDIT[0]
             if cls is ast.Break and audit is not None and audit.on and known.get(OK_FALSE) is not False:
-                audit.returns.append(False)     # leaving the copy while OK may hold: the counted code decides
+                audit.returns.append(False)     # leaving the copy while OK may hold: the general code decides
             known = None
         elif cls is ast.FunctionDef:
             simplify(st, root=False)

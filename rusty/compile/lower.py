@@ -50,7 +50,7 @@ def _ident(text: str) -> str:
     return ''.join(c if c.isascii() and (c.isalnum() or c == '_') else '_' for c in text)
 
 
-TINY = 120      # ast nodes: a body this small gets the uncounted copy whatever its kinds (Lowering.uncounted)
+TINY = 120      # ast nodes: a body this small gets the copy entered first whatever its kinds (Lowering.uncounted)
 
 
 class Fn:
@@ -143,6 +143,12 @@ class Lowering:
         assumption holds (a change of a watched cell clears it: link.link)."""
         self.assumed[id(cell)] = (cell, value)
         return name('OK')
+
+    def unprofiled(self) -> list:
+        """The tests that no profiler counts calls, for a fast path that
+        makes none (PROF is None): none in the default code, whose gate is
+        down while the profiler is on, which its fast paths test too."""
+        return [is_(name('PROF'), const(None))] if self.counting else []
 
     def span_of(self, cell, span):
         return sub_span(cell, span, self.unit)
@@ -248,7 +254,9 @@ class Lowering:
         else:
             quick = self.uncounted(stmts, failed, fn.looped, fn.self_called, fn.quiet)
             stmts = counting.generic(stmts, quick)
-        if fn.looped:       # (site: the last self tail call's, also after the uncounted loop left off)
+            if fn.self_called and not quick:        # (no INTS to pass: no SELF_CALL parameter)
+                fn.self_called = counting.unmarked(stmts)
+        if fn.looped:       # (site: the last self tail call's, also after the copy's loop left off)
             quick = [assign('site', const(None))] + quick
             stmts = [ast.While(const(True), stmts, [])]
         if fn.consed:
@@ -664,8 +672,7 @@ class Lowering:
             ast.ExceptHandler(name('BaseException'), 'e', [
                 ast.Raise(call(name('TAILED'), name('e'), site, name(p)), None)])], [], [])
         test = ast.BoolOp(ast.And(), [is_not(ast.NamedExpr(store(q), attr(name(p), 'leaf')), const(None)),
-                                      ast.Compare(name('GATE'), [ast.GtE()], [const(0)]),
-                                      is_(name('PROF'), const(None))])
+                                      ast.Compare(name('GATE'), [ast.GtE()], [const(0)])] + self.unprofiled())
         return [ast.If(test, [call_it, ast.Return(name(r))], [])]
 
     def big_call(self, x, cells, cell, scope, span, fn, tail):
@@ -714,7 +721,7 @@ class Lowering:
         computed once); the generic call otherwise."""
         room = (ast.Compare(name('GATE'), [ast.GtE()], [const(0)]) if tail
                 else ast.Compare(name('d'), [ast.Lt()], [name('GATE')]))
-        test = ast.BoolOp(ast.And(), [self.ok(cell, b), room, is_(name('PROF'), const(None))])
+        test = ast.BoolOp(ast.And(), [self.ok(cell, b), room] + self.unprofiled())
         arg_stmts, args = self.args(cells, scope, span, fn)
         guard, value = spec(*args)
         lam, site, r = self.k(b), self.k(span), self.fresh('r')
