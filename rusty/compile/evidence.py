@@ -14,24 +14,25 @@ LOOKS = 64      # calls looked at, at most
 
 
 class Seen:
-    """Bit i of `ints` (`others`): parameter i was given an exact integer (anything else)."""
+    """Bit i of `ints` (`others`): parameter i was given an exact integer
+    (anything else); `looks`: calls still to look at (the caller tests it)."""
     __slots__ = ('ints', 'others', 'looks', 'n')
 
     def __init__(self, n: int):
-        self.ints = self.others = self.looks = 0
+        self.ints = self.others = 0
+        self.looks = LOOKS
         self.n = n
 
     def observe(self, fr) -> None:
         """Look at the arguments in reference frame fr (slots 2…)."""
-        if self.looks < LOOKS:
-            self.looks += 1
-            bit = 1
-            for v in fr[2:2 + self.n]:
-                if v.__class__ is int:
-                    self.ints |= bit
-                else:
-                    self.others |= bit
-                bit <<= 1
+        self.looks -= 1
+        bit = 1
+        for v in fr[2:2 + self.n]:
+            if v.__class__ is int:
+                self.ints |= bit
+            else:
+                self.others |= bit
+            bit <<= 1
 
     def never_int(self, names) -> frozenset:
         """Those of the parameters' Python `names` (in order) never given an exact integer but given something."""

@@ -196,7 +196,8 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
         """Give lam the code that runs the reference until the lambda is hot, then links it."""
         def first_call(fr):
             if spent[0] < spent[1] and not state:       # warming up (hot's first case, inline: the common one)
-                seen.observe(fr)
+                if seen.looks:              # (the first LOOKS calls: evidence.Seen)
+                    seen.observe(fr)
                 saved, INNER[0] = INNER[0], 0.0
                 t = perf_counter()
                 r = code()(fr)
@@ -205,7 +206,8 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
                 INNER[0] = saved + t
                 return r
             if not state:
-                seen.observe(fr)
+                if seen.looks:
+                    seen.observe(fr)
                 r = hot(fr)
                 if r is not HOT:
                     return r
