@@ -44,6 +44,7 @@ class Profiler:
         self.inner = 0.0        # time of the finished calls the innermost call in progress made
         self.start = perf_counter()
         self.elapsed = None
+        self.counts_itself = None   # the entry (a partial's function) of code that counts its own calls: set by the compiler
 
     def new_row(self, p) -> Row:
         """The row of lambda (or macro) `p`, keyed by its body (lists hash by identity)."""

@@ -442,7 +442,7 @@ class Session:
             return None
         if self.unit.compile_lambda is None:
             return '# the compiler is off (RUSTY_SPECIALIZE=0): the reference evaluator runs it'
-        return import_module('rusty.compile.link').python_source(value, self.unit)
+        return import_module('rusty.compile.shown').python_source(value, self.unit)
 
     def compile_native(self, specs, who: str, span):
         """defrust / defrust*: compile through the JIT into Native values."""

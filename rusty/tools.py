@@ -51,11 +51,11 @@ class Tools:
         """The gate down (-1) while a tool is on, else back at the limit."""
         D = self.depth
         alone = self.profiler if not self.traced else None
-        if alone is not None:
+        D.set_gate(-1 if (self.traced or self.profiler is not None) else D.limit, alone)   # (first: the watchers
+        if alone is not None:                                                             # set counts_itself)
             self.stand_in = StandIn(profiled_apply(self, alone))
         else:
             self.stand_in = self._general
-        D.set_gate(-1 if (self.traced or self.profiler is not None) else D.limit, alone)
 
     def trace(self, name: str, value) -> None:
         """Trace the lambda `value` (the global `name`'s value)."""
@@ -162,10 +162,11 @@ class Tools:
 def profiled_apply(tools: Tools, prof):
     """The stand-in's code when only profiler `prof` is on: Tools._apply
     without trace, what it reads bound here (the profiled run's hot path; the
-    tests compare its counts with _apply's). Compiled code counts its own
-    calls (its code is a partial: compile/support.adapter), so a hop into it
+    tests compare its counts with _apply's). Compiled code that counts its
+    own calls (its code a partial of `prof.counts_itself`: compile/support.adapter)
     is not counted here."""
     row_of, enter, leave, depth = prof.row_of, prof.enter, prof.leave, tools.depth
+    counted = prof.counts_itself
 
     def apply(fr):
         p, site = tools.p, tools.site
@@ -173,7 +174,7 @@ def profiled_apply(tools: Tools, prof):
         try:
             while True:
                 code = p.code
-                if code.__class__ is partial:         # compiled code's entry (compile/support.adapter)
+                if code.__class__ is partial and code.func is counted:     # (compile/support.adapter)
                     r = code(fr)
                 else:
                     row = row_of(p)

@@ -21,7 +21,7 @@ class BuiltinCalls:
         computed once); the generic call otherwise."""
         room = (ast.Compare(name('GATE'), [ast.GtE()], [const(0)]) if tail
                 else ast.Compare(name('d'), [ast.Lt()], [name('GATE')]))
-        test = ast.BoolOp(ast.And(), [self.ok(cell, b), room, is_(name('PROF'), const(None))])
+        test = ast.BoolOp(ast.And(), [self.ok(cell, b), room] + self.unprofiled())
         arg_stmts, args = self.args(cells, scope, span, fn)
         guard, value = spec(*args)
         lam, site, r = self.k(b), self.k(span), self.fresh('r')

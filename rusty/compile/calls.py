@@ -199,6 +199,8 @@ class Calls:
             go = arg_stmts + self.leaf_call(p, q, args, site) + [ast.Return(ast.Tuple([name(p), frame, site], L))]
             return [head, ast.If(ast.BoolOp(ast.And(), fits), go, other)]
         fits.append(is_not(ast.NamedExpr(store(q), attr(name(p), 'direct')), const(None)))
+        if self.counting:       # (a callee that counts itself: not one made by default code before the profiler)
+            fits.append(is_(attr(attr(name(p), 'code'), 'func'), name('COUNTED')))
         r = self.fresh('r')
         go = arg_stmts + self.direct_call(name(q), name(p), args, site, r)
         o_stmts, o_value = other
@@ -218,8 +220,7 @@ class Calls:
             ast.ExceptHandler(name('BaseException'), 'e', [
                 ast.Raise(call(name('TAILED'), name('e'), site, name(p)), None)])], [], [])
         test = ast.BoolOp(ast.And(), [is_not(ast.NamedExpr(store(q), attr(name(p), 'leaf')), const(None)),
-                                      ast.Compare(name('GATE'), [ast.GtE()], [const(0)]),
-                                      is_(name('PROF'), const(None))])
+                                      ast.Compare(name('GATE'), [ast.GtE()], [const(0)])] + self.unprofiled())
         return [ast.If(test, [call_it, ast.Return(name(r))], [])]
 
     def big_call(self, x, cells, cell, scope, span, fn, tail):

@@ -1,11 +1,15 @@
-"""A compiled function's own profile accounting.
+"""A compiled function's own profile accounting, written only into the
+profiler's variant of a lambda's code (lower.lower(counting=True)).
 
-While the profiler alone is on, the session's namespace holds it as PROF
-(link.session_namespace) and compiled functions count their own calls, with
-the steps of `Profiler.enter` and `leave` (profiler.py): a row per lambda,
-keyed by its body; each hop of a self tail call compiled as the loop is one
-more call, as each hop of the reference's run loop is. Otherwise PROF is None
-and what this adds costs a test at entry and one at each return.
+The code made by default counts nothing: a lambda's values run it while no
+profiler is on. When the profiler comes on, the session's switch
+(profiled.py) gives each linked value the variant of its code lowered with
+this accounting, once per lambda, on the value's first call under the
+profiler; it runs in a namespace of its own whose PROF is the profiler
+(while it alone is on) and counts its calls with the steps of
+`Profiler.enter` and `leave` (profiler.py): a row per lambda, keyed by its
+body; each hop of a self tail call compiled as the loop is one more call, as
+each hop of the reference's run loop is.
 
 A function's call of itself (not a tail call: those are the loop) says so
 with one more argument, SELF_CALL. That call is counted but not timed: its
@@ -22,6 +26,39 @@ from .support import SELF_CALL
 
 PROF, ROW, SAVED, START, VALUE = 'prof_', 'prow_', 'psaved_', 'pstart_', 'pret_'
 TIMED = 'ptime_'        # the profiler while this call is timed, else None
+
+
+def function_body(stmts, handler, body, label, self_called: bool) -> list:
+    """A function's statements `stmts` (in handler's try), counted: the
+    entry's accounting, the call left before each return and in the handler."""
+    failing(handler)
+    return entry(body, label, self_called) + [ast.Try(counted(stmts), [handler], [], [])]
+
+
+def generic(stmts: list, quick: list) -> list:
+    """The statements of the default variant's general code after the copy
+    entered first (lower.Lowering.uncounted): when that copy is the integer
+    copy (kinds.specialize), only its other branch, which the copy's test
+    failing chose (one test, one way out)."""
+    if quick and len(stmts) == 1 and getattr(stmts[0], 'integer_copy', False):
+        return stmts[0].orelse
+    return stmts
+
+
+def unmarked(stmts: list) -> bool:
+    """Drop the SELF_CALL argument of the function's calls of itself in
+    stmts (nested functions left alone), for default code that passes no
+    INTS (lower.Lowering.uncounted): False, the parameter no longer needed."""
+    todo = list(stmts)
+    while todo:
+        node = todo.pop()
+        if node.__class__ is ast.FunctionDef:
+            continue
+        if node.__class__ is ast.Call and getattr(node, 'self_call', False):
+            node.args.pop()
+            node.self_call = False
+        todo.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _method(obj: str, m: str, *args):

@@ -14,7 +14,7 @@ The kinds of expressions, and their folding, are expr_kinds.py's.
 
 `specialize` gives a small function a copy of its body for exact integer
 arguments, entered after one class test per parameter: the copy's guards
-are decided by this pass. Where the copy without counting (lower.uncounted)
+are decided by this pass. Where the copy entered first (lower.uncounted)
 calls its own function while OK holds (guards.py marks the call) with
 arguments known to be exact integers, it passes INTS as the call's last
 argument: the callee enters its copy on that one test.
@@ -246,7 +246,7 @@ def _block(stmts, known, seen):
                 st.exc = _fold(st.exc, known)
             audit = _AUDIT[0]
             if cls is ast.Break and audit is not None and audit.on and known.get(OK_FALSE) is not False:
-                audit.returns.append(False)     # leaving the copy while OK may hold: the counted code decides
+                audit.returns.append(False)     # leaving the copy while OK may hold: the general code decides
             known = None
         elif cls is ast.FunctionDef:
             simplify(st, root=False)
@@ -271,13 +271,14 @@ def small(stmts: list, most: int = SPECIALIZED_NODES) -> bool:
     return True
 
 
-def specialize(stmts: list, params: list, stable, temp, fresh) -> list:
+def specialize(stmts: list, params: list, stable, temp, fresh, never=()) -> list:
     """stmts, or, when they test the class of some of params against int
     (an inlined builtin's guard), or of locals of enclosing functions that
     never change (in `stable`, and not assigned here), are small and make no
     functions, `if OK and n.__class__ is int and …: <a copy> else: <stmts>`
-    for those (OK only if the code tests it); the copy's temporaries are
-    renamed (`twin`)."""
+    for those (OK only if the code tests it; not for parameters in `never`:
+    the calls seen on the reference gave them no exact integer, evidence.py);
+    the copy's temporaries are renamed (`twin`)."""
     tested, stored, size, uses_ok = [], set(), 0, False
     for node in walk(ast.Module(stmts, [])):
         size += 1
@@ -295,7 +296,7 @@ def specialize(stmts: list, params: list, stable, temp, fresh) -> list:
                 and node.left.value.__class__ is ast.Name and node.comparators[0].__class__ is ast.Name \
                 and node.comparators[0].id == INT and node.left.value.id not in tested:
             tested.append(node.left.value.id)
-    chosen = [p for p in params if p in tested]
+    chosen = [p for p in params if p in tested and p not in never]
     chosen += sorted(n for n in tested if n not in params and n in stable and n not in stored)
     if not chosen:
         return stmts

@@ -20,6 +20,7 @@ from ..errors import RESERVE
 from ..resolve import MISSING
 from ..values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, Vector, cons
 from . import support
+from .evidence import Seen
 from .support import SELF_CALL
 
 FILENAME = '<rusty-compiled>'
@@ -28,26 +29,52 @@ FILENAME = '<rusty-compiled>'
 # names; each session's modules get a copy with their own GATE: the depth past
 # which compiled code calls through apply.run, kept equal to the session's
 # `Depth.gate` (the limit, or -1 while a tool watches every call) by a watcher,
-# and their own PROF: the profiler while it alone is on (compiled code counts
-# its own calls then, and GATE stays the limit), else None.
+# and their own PROF: the profiler while it alone is on, else None. The
+# profiler's counting variants (profiled.py) see a second copy, whose GATE
+# stays the limit while the profiler alone is on: they count their own calls.
 NAMESPACE: dict = {}
-_SESSIONS: dict = {}    # id(Depth) -> (a weak reference to it, that session's namespace), gone with it
+_SESSIONS: dict = {}    # id(Depth) -> _Session, gone with the Depth
+
+
+class _Session:
+    """A session's namespaces (default code's, counting code's) and the
+    Switches of its linked lambda values (profiled.py)."""
+    __slots__ = ('D', 'ns', 'counting', 'switches', 'on')
+
+    def __init__(self, D, key):
+        from _weakrefset import WeakSet
+        self.D = ref(D, lambda _, key=key: _SESSIONS.pop(key, None))
+        self.ns, self.counting = dict(namespace()), dict(namespace())
+        self.ns.update(GATE=D.gate, PROF=None)
+        self.counting.update(GATE=D.gate, PROF=None)
+        self.switches = WeakSet()
+        self.on = False
+        limit = D.limit             # (the watcher holds no reference to D, which must be free to go)
+        D.watchers.append(lambda gate, counting: self.watch(gate, counting, limit))
+
+    def watch(self, gate, counting, limit) -> None:
+        """The tools moved the gate (`counting`: the profiler, while it alone is on)."""
+        self.ns.update(GATE=gate, PROF=counting)
+        self.counting.update(GATE=limit if counting is not None else gate, PROF=counting)
+        if counting is not None:
+            counting.counts_itself = support.enter_counted
+        if (counting is not None) != self.on:
+            self.on = counting is not None
+            from .profiled import switch_all
+            switch_all(self.switches, self.on)
+
+
+def _session(D) -> _Session:
+    key = id(D)
+    s = _SESSIONS.get(key)
+    if s is None or s.D() is not D:
+        s = _SESSIONS[key] = _Session(D, key)
+    return s
 
 
 def session_namespace(D) -> dict:
     """The globals of the code compiled for the session whose depth state is D."""
-    key = id(D)
-    entry = _SESSIONS.get(key)
-    if entry is not None and entry[0]() is D:
-        return entry[1]
-    ns = dict(namespace())
-    ns['GATE'] = D.gate
-    ns['PROF'] = None
-    limit = D.limit             # (the namespace holds no reference to D, which must be free to go)
-    D.watchers.append(lambda gate, counting: ns.update(GATE=limit if counting is not None else gate,
-                                                       PROF=counting))
-    _SESSIONS[key] = (ref(D, lambda _, key=key: _SESSIONS.pop(key, None)), ns)
-    return ns
+    return _session(D).ns
 
 
 def namespace() -> dict:
@@ -57,7 +84,7 @@ def namespace() -> dict:
             'List': List, 'EMPTY': EMPTY, 'NIL': NIL, 'Symbol': Symbol, 'int': int, 'float': float, 'str': str,
             'Lambda': Lambda, 'Macro': Macro, 'Builtin': Builtin, 'UNBOUND': UNBOUND, 'MISSING': MISSING, 'CONS': cons, 'NEW': List, 'VECTOR': Vector,
             'tuple': tuple, 'BaseException': BaseException, 'MemoryError': MemoryError, 'SystemError': SystemError,
-            'RESERVE': RESERVE, 'INTS': support.INTS, 'CLOCK': perf_counter, 'REFS': getrefcount,
+            'RESERVE': RESERVE, 'INTS': support.INTS, 'COUNTED': support.enter_counted, 'CLOCK': perf_counter, 'REFS': getrefcount,
             'CALL_ANY': support.call_any, 'CALL_BUILTIN': support.call_builtin_at, 'FINISH': support.finish_tail,
             'EXPAND': support.expand_at, 'TOO_DEEP': support.too_deep, 'CALL_FAILED': support.call_failed,
             'FAILED': support.failed_here, 'TAILED': support.tailed, 'ENV_READ': support.env_read,
@@ -74,11 +101,14 @@ class Compiled:
     globals every value's copy starts from, and the cells its code assumes
     the values of (lower.Lowering.ok), and the globals it calls as no macro
     (`heads`: Deopt watches them)."""
-    __slots__ = ('code', 'globals', 'name', 'assumed', 'leaf', 'heads')
+    __slots__ = ('code', 'globals', 'name', 'assumed', 'leaf', 'heads', 'source', 'counts', 'counted')
 
-    def __init__(self, code, globals_, name, assumed, leaf=False, heads=()):
+    def __init__(self, code, globals_, name, assumed, leaf=False, heads=(), source=None, counts=False):
         self.code, self.globals, self.name, self.assumed, self.leaf = code, globals_, name, assumed, leaf
         self.heads = heads
+        self.source = source            # lowered's arguments: the counting variant is lowered from them
+        self.counts = counts            # this is the counting variant (counting.py)
+        self.counted = None             # the counting variant, once lowered (profiled.variant)
 
 
 # Tiering up by hotness. Unless RUSTY_COMPILE_CALLS fixes a number of calls,
@@ -152,6 +182,7 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
     compiled anew later."""
     state = []                         # [] not tried; [None] the reference; [Compiled]
     calls = [after]
+    seen = Seen(len(params))           # the arguments of the calls on the reference (evidence.py)
     spent = [0.0, -1.0]                # seconds on the reference, the budget (-1: not yet estimated)
     cache = [None, False]              # the disk cache's key ('' none; None: not yet made), looked up since armed
 
@@ -181,6 +212,8 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
         """Give lam the code that runs the reference until the lambda is hot, then links it."""
         def first_call(fr):
             if spent[0] < spent[1] and not state:       # warming up (hot's first case, inline: the common one)
+                if seen.looks:              # (the first LOOKS calls: evidence.Seen)
+                    seen.observe(fr)
                 saved, INNER[0] = INNER[0], 0.0
                 t = perf_counter()
                 r = code()(fr)
@@ -189,6 +222,8 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
                 INNER[0] = saved + t
                 return r
             if not state:
+                if seen.looks:
+                    seen.observe(fr)
                 r = hot(fr)
                 if r is not HOT:
                     return r
@@ -201,7 +236,7 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
                         return first_call(fr)
                 _load_lower()           # first: its import is no compile cost per form
                 t = perf_counter()
-                state.append(lowered(params, rest, body, lscope, span, unit, name, retry, cache[0]))
+                state.append(lowered(params, rest, body, lscope, span, unit, name, retry, cache[0], seen=seen))
                 t = perf_counter() - t
                 STATS.seconds += t
                 _not_own_time(unit, t)
@@ -215,7 +250,7 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
             elif state[0].__class__ is Refused:
                 return code()(fr)       # (until the macro it calls changes: Refused)
             else:
-                link(state[0], lam, lam.env, unit, disarm)
+                switched(link(state[0], lam, lam.env, unit, disarm), state[0], unit, disarm)
             if session_namespace(unit.depth)['PROF'] is not None:
                 return code()(fr)       # a profiler's stand-in counts this call: compiled code would count it again
             return lam.code(fr)
@@ -227,7 +262,7 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
         t = perf_counter()
         if cache[0] is None:
             cache[0] = codecache().lambda_key(params, rest, body, lscope, unit, name) or ''
-        got = from_cache(cache[0], params, rest, body, lscope, span, unit) if cache[0] else None
+        got = from_cache(cache[0], params, rest, body, lscope, span, unit, name, seen) if cache[0] else None
         if got is not None:
             state.append(got)
             STATS.loaded += 1
@@ -261,6 +296,35 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
         arm(lam)
         return lam
     return make_compiled
+
+
+def switched(fn, c, unit, disarm) -> None:
+    """Give linked function fn (of Compiled c) its value's Switch between
+    default and counting code (profiled.py), turned on if the profiler is."""
+    from .profiled import Switch
+
+    def to_counting(switch, lam):
+        """lam linked to c's counting variant (its function), or None."""
+        if session_namespace(unit.depth)['PROF'] is None:
+            return None
+        counted = counting_variant(c, unit)
+        return None if counted is None else link(counted, lam, lam.env, unit, disarm, c)
+    s = _session(unit.depth)
+    fn.__globals__['SWITCH'] = switch = Switch(fn, c, unit, to_counting)
+    s.switches.add(switch)
+    if s.on:
+        switch.on()
+
+
+def counting_variant(c, unit):
+    """The counting variant of Compiled c (profiled.py), lowered on first
+    need and kept with c; None if it cannot be had."""
+    if c.counted is None:
+        t = perf_counter()
+        params, rest, body, lscope, span, unit, name, _, _, seen = c.source
+        c.counted = lowered(params, rest, body, lscope, span, unit, name, counting=True, seen=seen) or False
+        _not_own_time(unit, perf_counter() - t)
+    return c.counted or None
 
 
 def _not_own_time(unit, seconds) -> None:
@@ -326,25 +390,28 @@ def codecache_on() -> bool:
     return os.environ.get('RUSTY_CODE_CACHE', '1') != '0'
 
 
-def from_cache(key, params, rest, body, lscope, span, unit):
+def from_cache(key, params, rest, body, lscope, span, unit, name=None, seen=None):
     """The Compiled lambda from the disk cache's entry `key`, or None."""
     got = codecache().load(key, params, rest, body, lscope, span, unit)
     if got is None:
         return None
     fcode, consts, table, assumed, pyname, leaf, heads, seconds = got
     STATS.saved += seconds
-    return _compiled(fcode, consts, table, assumed, pyname, leaf, heads, unit)
+    return _compiled(fcode, consts, table, assumed, pyname, leaf, heads, unit,
+                     (params, rest, body, lscope, span, unit, name, None, False, seen))
 
 
-def lowered(params, rest, body, lscope, span, unit, name, retry=None, key=None):
+def lowered(params, rest, body, lscope, span, unit, name, retry=None, key=None, counting=False, seen=None):
     """The Compiled lambda, None when it stays on the reference, or Refused
     while a macro it calls keeps it there; with `key`, stored in the disk
-    cache under that name."""
+    cache under that name; `counting`: its variant counting its own calls
+    (profiled.py); `seen`: its arguments on the reference (evidence.py)."""
     from .lower import Unsupported, lower
     from .special_forms import _MakerSpec
     t = perf_counter()
     try:
-        mod, consts, table, assumed, pyname, leaf, heads = lower(unit, params, rest, body, lscope, span, name)
+        mod, consts, table, assumed, pyname, leaf, heads = lower(unit, params, rest, body, lscope, span, name,
+                                                                 counting, seen)
         code = compile(mod, FILENAME, 'exec', dont_inherit=True)
     except Unsupported as e:
         if e.cell is not None and retry is not None:
@@ -353,19 +420,21 @@ def lowered(params, rest, body, lscope, span, unit, name, retry=None, key=None):
     except (RecursionError, SyntaxError, ValueError):     # past what Python compiles (nesting)
         return None
     fcode = next(c for c in code.co_consts if c.__class__ is code.__class__ and c.co_name == pyname)
-    if key:
+    if key and not counting:
         codecache().store(key, fcode, pyname, leaf, consts, table, assumed, heads, perf_counter() - t, params, rest,
                           body, lscope, span, unit)
-    consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth, c.extra)
+    consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth, c.extra, counting)
               if c.__class__ is _MakerSpec else c for c in consts]
-    return _compiled(fcode, consts, table, assumed, pyname, leaf, heads, unit)
+    return _compiled(fcode, consts, table, assumed, pyname, leaf, heads, unit,
+                     (params, rest, body, lscope, span, unit, name, None, False, seen), counting)
 
 
-def _compiled(fcode, consts, table, assumed, pyname, leaf, heads, unit) -> Compiled:
-    return Compiled(fcode, module_globals(consts, unit.depth, table, unit.genv), pyname, assumed, leaf, heads)
+def _compiled(fcode, consts, table, assumed, pyname, leaf, heads, unit, source=None, counting=False) -> Compiled:
+    return Compiled(fcode, module_globals(consts, unit.depth, table, unit.genv, counting), pyname, assumed, leaf,
+                    heads, source, counting)
 
 
-def module_globals(consts, D, table, genv) -> dict:
+def module_globals(consts, D, table, genv, counting=False) -> dict:
     """The globals one lowered lambda's values start from: its objects k0,
     k1, …, the session's depth state D, the line table TABLE, the global
     environment GENV and, as its builtins, the session's namespace (whose
@@ -374,19 +443,20 @@ def module_globals(consts, D, table, genv) -> dict:
     function with its objects as cells paid for them per call and in frame
     size (deep recursion)."""
     g = {'k%d' % i: c for i, c in enumerate(consts)}
-    g.update(D=D, TABLE=table, GENV=genv, __builtins__=session_namespace(D))
+    g.update(D=D, TABLE=table, GENV=genv, __builtins__=_session(D).counting if counting else session_namespace(D))
     return g
 
 
 _Function = type(session_namespace)
 
 
-def link(c: Compiled, lam, env, unit, disarm=None) -> None:
-    """Make lam run c: a function of its own, whose globals add to c's its
+def link(c: Compiled, lam, env, unit, disarm=None, deopt_as=None):
+    """Make lam run c: a function of its own (given back), whose globals add to c's its
     lambda value SELF, the frame E around it and OK, true while the cells
     c's code assumes hold their values (each watched: a change clears OK for
     good, and the code reads the cells from then on). A value linked while
-    its name holds another starts with OK false."""
+    its name holds another starts with OK false. `deopt_as`: the Compiled
+    that a deoptimisation drops (c's default code when c is its counting variant)."""
     ITSELF = support.ITSELF
     g = dict(c.globals)
     g['E'], g['SELF'] = env, lam
@@ -403,37 +473,9 @@ def link(c: Compiled, lam, env, unit, disarm=None) -> None:
         for cell, _ in c.assumed:
             cell.watched_by(mine)
     if disarm is not None and c.heads:
-        g['DEOPT'] = watcher = Deopt(c, disarm, fn)       # (kept alive by the function's globals)
+        g['DEOPT'] = watcher = Deopt(deopt_as or c, disarm, fn)       # (kept alive by the function's globals)
         mine = ref(watcher)
         for cell in c.heads:
             cell.watched_by(mine)
-    D = unit.depth
-    lam.direct = fn if lam.fast >= 0 else None
-    lam.leaf = fn if lam.fast >= 0 and c.leaf else None
-    lam.code = support.adapter(fn, D, lam.extra)
-
-
-def python_source(lam, unit) -> str:
-    """The Python the compiler makes of lambda value lam (for `,py`), or why
-    it stays on the reference."""
-    from .lower import Unsupported, lower
-    try:
-        mod, consts = lower(unit, lam.params, lam.rest, lam.body, lam.scope, None, lam.name)[:2]
-    except Unsupported as e:
-        return '# stays on the reference evaluator: %s' % e
-    import ast
-    names = ['#   k%d: %s' % (i, _shown(c)) for i, c in enumerate(consts)]
-    return '\n'.join(['# %s, compiled by rusty (k…: the objects the code names)' % lam.name] + names
-                     + [ast.unparse(mod)])
-
-
-def _shown(obj) -> str:
-    from ..printer import display_form
-    cls = obj.__class__.__name__
-    if cls == 'Cell':
-        return 'a global cell'
-    if cls in ('Span', '_MakerSpec', 'Scope', 'list', 'Unit', '_Lambda'):
-        return {'Span': 'a source position', '_MakerSpec': 'the maker of a nested lambda',
-                'Scope': 'a scope', 'list': 'a macro call site', 'Unit': 'the compile unit',
-                '_Lambda': 'the lambda of an inlined walk (its name)'}[cls]
-    return display_form(obj)
+    support.install(fn, lam, c, unit.depth)
+    return fn

@@ -36,7 +36,7 @@ from .special_forms import SpecialForms, _makes_functions
 from .variables import Fn, Variables
 
 
-TINY = 120      # ast nodes: a body this small gets the uncounted copy whatever its kinds (Lowering.uncounted)
+TINY = 120      # ast nodes: a body this small gets the copy entered first whatever its kinds (Lowering.uncounted)
 
 
 class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
@@ -45,8 +45,10 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
     what they lower: variables.py, calls.py, builtin_calls.py,
     special_forms.py, lets.py; the root, bodies and bookkeeping here."""
 
-    def __init__(self, unit, name: str):
+    def __init__(self, unit, name: str, counting: bool = False):
         self.unit = unit
+        self.counting = counting        # the profiler's variant: each function counts its calls (counting.py)
+        self.seen = None                # the root's arguments on the reference (evidence.Seen), if any
         self.genv = unit.genv
         self.root_name = name
         self.consts: list = []
@@ -126,6 +128,12 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         it does is true while OK holds: guards.finish_checks)."""
         return self.assumed.get(id(cell), (None, None))[1] is value
 
+    def unprofiled(self) -> list:
+        """The tests that no profiler counts calls, for a fast path that
+        makes none (PROF is None): none in the default code, whose gate is
+        down while the profiler is on, which its fast paths test too."""
+        return [is_(name('PROF'), const(None))] if self.counting else []
+
     def span_of(self, cell, span):
         return sub_span(cell, span, self.unit)
 
@@ -198,7 +206,8 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         first = len(self.table) + 1
         stmts += self.body(body, scope, span, fn, tail=True)
         if not fn.assigned_outer:
-            stmts = kinds.specialize(stmts, fn.params, self.stable, is_temp, self.fresh)
+            never = self.seen.never_int(fn.params) if fn is self.root_fn and self.seen is not None else ()
+            stmts = kinds.specialize(stmts, fn.params, self.stable, is_temp, self.fresh, never)
         lines = range(first, len(self.table) + 1)
         if fn.looped:
             tail = ast.IfExp(is_(name('site'), const(None)), const(None),
@@ -210,36 +219,40 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         if fn.consed:
             failed = trmc.unwinding(failed, self.frame_names(fn, scope))
         handler = ast.ExceptHandler(name('BaseException'), 'e', [ast.Raise(failed, None)])
-        quick = self.uncounted(stmts, failed, fn.looped, fn.self_called, fn.quiet)
-        if fn.looped:       # (site: the last self tail call's, also after the uncounted loop left off)
+        if self.counting:       # (the profiler's variant: counting.py)
+            quick = []
+        else:
+            quick = self.uncounted(stmts, failed, fn.looped, fn.self_called, fn.quiet)
+            stmts = counting.generic(stmts, quick)
+            if fn.self_called and not quick:        # (no INTS to pass: no SELF_CALL parameter)
+                fn.self_called = counting.unmarked(stmts)
+        if fn.looped:       # (site: the last self tail call's, also after the copy's loop left off)
             quick = [assign('site', const(None))] + quick
             stmts = [ast.While(const(True), stmts, [])]
         if fn.consed:
             quick = trmc.opening() + quick
-        counting.failing(handler)
-        label = attr(name(fn.selfname), 'name') if fn.selfname else const(fn.label)
         decls = [ast.Nonlocal(sorted(fn.assigned_outer))] if fn.assigned_outer else []
         args = self.arguments(['d'] + fn.params)
         if fn.self_called:
             args.args.append(ast.arg(counting.SELF_CALL))
             args.defaults.append(const(False))
-        return ast.FunctionDef(fn.pyname, args,
-                               decls + quick + counting.entry(self.k(body), label, fn.self_called)
-                               + [ast.Try(counting.counted(stmts), [handler], [], [])], [])
+        if not self.counting:
+            return ast.FunctionDef(fn.pyname, args, decls + quick + [ast.Try(stmts, [handler], [], [])], [])
+        label = attr(name(fn.selfname), 'name') if fn.selfname else const(fn.label)
+        return ast.FunctionDef(fn.pyname, args, decls + quick + counting.function_body(
+            stmts, handler, self.k(body), label, fn.self_called), [])
 
     def uncounted(self, stmts, failed, looped, self_called, quiet=False) -> list:
         """For a body given an integer copy (kinds.specialize), or a small
-        self tail loop or a TINY body of any kinds, one more copy of that,
-        entered first while no profiler counts calls (PROF is None) (and,
-        without the integer copy, while OK holds):
-        the counting's test at entry and at each return (and hop) left out (a
-        copy of every small body cost short scripts more in compiling than it
-        gave). A self tail loop runs the copy while the copy's test holds at
-        each hop, and leaves off to the counted code (PROF still None: it
-        counts nothing) with the parameters as the last hop bound them.
-        The copy's calls of its own function pass INTS (kinds.py) where they
-        know that OK holds and every argument is an exact integer: the
-        callee enters the copy on that alone."""
+        self tail loop or a TINY body of any kinds, the copy entered first:
+        the integer copy (then `stmts` keep only the general body:
+        counting.generic), or a copy run while OK holds (its OK tests
+        decided: guards.py). A self tail loop runs the copy while the copy's
+        test holds at each hop, and leaves off to the general code with the
+        parameters as the last hop bound them. The copy's calls of its own
+        function pass INTS (kinds.py) where they know that OK holds and
+        every argument is an exact integer: the callee enters the copy on
+        that alone. (The profiler's variant has no such copy: counting.py.)"""
         if len(stmts) == 1 and stmts[0].__class__ is ast.If and getattr(stmts[0], 'integer_copy', False):
             spec_test, spec_body = stmts[0].test, stmts[0].body
         elif kinds.small(stmts, kinds.SPECIALIZED_NODES if looped else TINY):    # the copy runs while OK holds
@@ -247,8 +260,6 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         else:
             return []
         parts = list(spec_test.values) if spec_test.__class__ is ast.BoolOp else [spec_test]
-        at = 1 if parts[0].__class__ is ast.Name and parts[0].id == 'OK' else 0
-        parts.insert(at, is_(name('PROF'), const(None)))
         body = kinds.twin(spec_body, is_temp, self.fresh)
         for node in walk(ast.Module(body, [])):
             if getattr(node, 'self_call', False):
@@ -263,13 +274,13 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
             loop.holds = spec_test          # true at each entry of the loop's body (guards.py, kinds.py)
             body = [loop]
         handler = ast.ExceptHandler(name('BaseException'), 'e', [ast.Raise(kinds.clone(failed), None)])
-        test = ast.BoolOp(ast.And(), parts)
+        test = kinds.clone(spec_test)
         if self_called:
             test = ast.BoolOp(ast.Or(), [is_(name(counting.SELF_CALL), name('INTS')), test])
         entry = ast.If(test, [ast.Try(body, [handler], [], [])], [])
         entry.uncounted_copy = not looped or quiet      # (kinds.py: what its calls of itself return)
         entry.quiet = quiet
-        entry.holds = parts[0] if len(parts) == 1 else ast.BoolOp(ast.And(), parts)   # (guards.py, kinds.py)
+        entry.holds = ast.BoolOp(ast.And(), parts)   # (guards.py, kinds.py; never written out)
         return [entry]
 
     # ── bodies and forms ──
@@ -369,15 +380,18 @@ FORMS = {
 }
 
 
-def lower(unit, params, rest, body, lscope, span, name):
+def lower(unit, params, rest, body, lscope, span, name, counting=False, seen=None):
     """(Module, consts, table, assumed, pyname, leaf, heads) of the root lambda, or
     Unsupported: the Module defines the root's function `pyname`, whose
     globals (link.link) are its objects k…, E, SELF, D, TABLE, GENV and OK;
     `assumed` pairs cells with the values OK says they hold; `leaf`: its
     code calls no other global's lambda directly in tail position (so a
     tail call of it may call it directly: Lowering.lambda_call); `heads`: the
-    globals it calls, compiled as no macro (a change of kind deoptimises)."""
-    low = Lowering(unit, name)
+    globals it calls, compiled as no macro (a change of kind deoptimises).
+    `counting`: the profiler's variant (counting.py); `seen`: what the
+    lambda's calls on the reference showed of its arguments (evidence.py)."""
+    low = Lowering(unit, name, counting)
+    low.seen = seen
     mod = low.root(params, rest, body, lscope, span)
     return (mod, low.consts, low.table, tuple(low.assumed.values()), low.root_fn.pyname, not low.tail_calls,
             tuple(low.heads.values()))

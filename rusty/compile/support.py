@@ -237,19 +237,20 @@ class LambdaMaker:
     positional function `fn(d, *args)` as `direct`, a frame adapter as the
     `code` run calls, and as `env` the reference frames of the locals it
     sees, as they were when it was made (for a body made from it: grad)."""
-    __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'D', 'extra', 'fast', 'end')
+    __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'D', 'extra', 'fast', 'end', 'enter')
 
-    def __init__(self, params, rest, body, scope, name, D, extra=0):
+    def __init__(self, params, rest, body, scope, name, D, extra=0, counts=False):
         self.params, self.rest, self.body, self.scope, self.name, self.D = params, rest, body, scope, name, D
         self.extra = extra
         self.fast = Lambda(params, rest, body, None, None, name, scope, extra).fast    # as Lambda reckons it
         self.end = -extra or None
+        self.enter = enter_counted if counts else enter     # (code that counts its own calls: profiled.py)
 
     def __call__(self, fn, frames):
         lam = _new_lambda(Lambda)       # Lambda's slots filled in place: no __init__ frame
         lam.params, lam.rest, lam.body, lam.env, lam.name, lam.scope = (self.params, self.rest, self.body, frames,
                                                                         self.name, self.scope)
-        lam.code = partial(enter, fn, self.D, self.end)
+        lam.code = partial(self.enter, fn, self.D, self.end)
         lam.extra = self.extra
         lam.fast = fast = self.fast
         lam.direct = fn if fast >= 0 else None
@@ -260,14 +261,22 @@ class LambdaMaker:
 _new_lambda = Lambda.__new__
 
 
-def adapter(fn, D, extra=0):
+def adapter(fn, D, extra=0, counts=False):
     """run's entry `code(frame)` into positional function fn (the frame's
     `extra` define slots left out: the function makes its own); a partial
     application of `enter`, cheaper to make than a closure (LambdaMaker makes
     one for every lambda value compiled code makes). Only compiled code's
-    lambdas have a partial as their code: the profiler's stand-in
-    (tools.profiled_apply) tells by it that fn counts its own calls."""
-    return partial(enter, fn, D, -extra or None)
+    lambdas have a partial as their code; `counts`: fn counts its own calls
+    (the profiler's variant), and the partial's function is enter_counted,
+    by which the profiler's stand-in tells so (Profiler.counts_itself)."""
+    return partial(enter_counted if counts else enter, fn, D, -extra or None)
+
+
+def install(fn, lam, c, D) -> None:
+    """Make fn, linked for Compiled c (link.py), lam's code (and its direct and leaf functions)."""
+    lam.direct = fn if lam.fast >= 0 else None
+    lam.leaf = fn if lam.fast >= 0 and c.leaf else None
+    lam.code = adapter(fn, D, lam.extra, c.counts)
 
 
 def enter(fn, D, end, fr):
@@ -289,6 +298,9 @@ def enter(fn, D, end, fr):
         return thrown(e, fr)
     D.n = n
     return r
+
+
+enter_counted = type(enter)(enter.__code__, enter.__globals__, 'enter_counted')   # enter, for code that counts its calls
 
 
 def _reparent(frame, view, fr) -> None:

@@ -128,7 +128,7 @@ def walk_call(low, x, cells, cell, b, scope, span, fn, tail):
     fast = _loop(low, b.name, lscope, body, lst, r, site, span, fn)
     if tail:
         fast.append(ast.Return(name(r)))
-    taken = ast.BoolOp(ast.And(), [is_(name(p), low.k(b)), name('OK'), is_(name('PROF'), const(None)),
+    taken = ast.BoolOp(ast.And(), [is_(name(p), low.k(b)), name('OK')] + low.unprofiled() + [
                                    ast.Compare(name('d'), [ast.Lt()], [name('GATE')]),
                                    is_(attr(name(lst), '__class__'), name('List'))])
     stmts = head + [ast.If(is_(attr(name(p), '__class__'), name('Macro')),
