@@ -249,6 +249,9 @@ def option(argv, name, default=None):
 
 
 def main(argv):
+    if '--help' in argv or '-h' in argv:
+        print(__doc__)
+        return 0
     quick = '--quick' in argv
     runs = int(option(argv, '--runs', '1' if quick else '3'))
     only = set(filter(None, option(argv, '--only', '').split(',')))
