@@ -18,6 +18,9 @@ into a local of its own:
 
 Such a p is bound before the loop can run (a parameter at the function's
 entry, a `let` variable before its body), so reading it there cannot fail.
+The one other writer of p is a macro expanded at run time in the loop
+(expansion.py): its write-back is not counted as the loop assigning p, and
+the hoisted tests are computed again after it.
 """
 import ast
 
@@ -43,6 +46,8 @@ def _stores(top) -> set:
     while todo:
         node = todo.pop()
         cls = node.__class__
+        if getattr(node, 'write_back', False):
+            continue
         if cls is ast.FunctionDef:
             out.add(node.name)
             if node is not top:
@@ -70,6 +75,8 @@ def _block(stmts: list, stable: set, count: list) -> list:
             fixed = stable - _stores(st)
             if fixed:
                 before = _hoisted(st, fixed, count)
+                if before:
+                    _again_after_write_backs(st, before)
         for field in ('body', 'orelse', 'finalbody'):
             inner = getattr(st, field, None)
             if inner and inner.__class__ is list:
@@ -119,6 +126,24 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
                 if cls is not None:
                     setattr(node, field, _at(name(local(('class',) + cls, v)), v))
     return before
+
+
+def _again_after_write_backs(loop, before: list) -> None:
+    """After each run of write-backs of an expansion in loop, the hoisted tests again."""
+    from .kinds import clone
+    todo = [loop]
+    while todo:
+        node = todo.pop()
+        for field in ('body', 'orelse', 'finalbody'):
+            block = getattr(node, field, None)
+            if not block or block.__class__ is not list:
+                continue
+            for i in range(len(block) - 1, -1, -1):
+                if getattr(block[i], 'write_back', False) and not getattr(block[i + 1] if i + 1 < len(block) else None,
+                                                                         'write_back', False):
+                    block[i + 1:i + 1] = [clone(b) for b in before]
+            todo += [x for x in block if x.__class__ is not ast.FunctionDef]
+        todo += getattr(node, 'handlers', ())
 
 
 def _loop_nodes(loop):

@@ -203,11 +203,13 @@ def _pair_known(e):
 
 # ── statements ──
 
-def simplify(fdef: ast.FunctionDef, root: bool = True) -> None:
+def simplify(fdef: ast.FunctionDef, root: bool = True, unknown=frozenset()) -> None:
     """Fold fdef's known kinds into its code (each nested function on its
     own; a local a nested function assigns, `nonlocal`, is never known: one
-    it only reads changes only where fdef assigns it)."""
-    seen = set()
+    it only reads changes only where fdef assigns it; nor is any of
+    `unknown`, written into closure cells: expansion.cell_set)."""
+    seen = _Seen(unknown)
+    seen.cells = frozenset(unknown)
     for st in statements(fdef.body):
         if st.__class__ is ast.FunctionDef:
             seen.update(name for n in walk(st) if n.__class__ is ast.Nonlocal for name in n.names)
@@ -216,6 +218,16 @@ def simplify(fdef: ast.FunctionDef, root: bool = True) -> None:
         fdef.body, _ = _block(fdef.body, {}, seen)
     finally:
         _AUDIT[0] = outer
+
+
+class _Seen(set):
+    """The names a function never knows the kind of; `cells`: those of them
+    written into closure cells, never known in any function of the unit."""
+    cells = frozenset()
+
+
+def seen_cells(seen) -> frozenset:
+    return getattr(seen, 'cells', frozenset())
 
 
 class _ResultAudit:
@@ -418,7 +430,7 @@ def _block(stmts, known, seen):
                 audit.returns.append(False)     # leaving the copy while OK may hold: the counted code decides
             known = None
         elif cls is ast.FunctionDef:
-            simplify(st, root=False)
+            simplify(st, root=False, unknown=seen_cells(seen))
             known = _forget(known, {st.name})
         elif cls is ast.Nonlocal or cls is ast.Pass:
             pass
@@ -448,11 +460,15 @@ def specialize(stmts: list, params: list, stable, temp, fresh) -> list:
     for those (OK only if the code tests it); the copy's temporaries are
     renamed (`twin`)."""
     tested, stored, size, uses_ok = [], set(), 0, False
+    copies = {}         # temporary -> the local it copies (Lowering.in_order: a local read before a call)
     for node in walk(ast.Module(stmts, [])):
         size += 1
         if size > SPECIALIZED_NODES:
             return stmts
         cls = node.__class__
+        if cls is ast.Assign and node.value.__class__ is ast.Name and node.targets[0].__class__ is ast.Name \
+                and temp(node.targets[0].id) and not temp(node.value.id):
+            copies[node.targets[0].id] = node.value.id
         if cls is ast.Name:
             if node.id == 'OK':
                 uses_ok = True
@@ -464,6 +480,7 @@ def specialize(stmts: list, params: list, stable, temp, fresh) -> list:
                 and node.left.value.__class__ is ast.Name and node.comparators[0].__class__ is ast.Name \
                 and node.comparators[0].id == INT and node.left.value.id not in tested:
             tested.append(node.left.value.id)
+    tested += [copies[n] for n in tested if n in copies and copies[n] not in tested]
     chosen = [p for p in params if p in tested]
     chosen += sorted(n for n in tested if n not in params and n in stable and n not in stored)
     if not chosen:

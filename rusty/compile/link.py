@@ -20,6 +20,7 @@ from ..resolve import MISSING
 from ..values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, Vector, cons
 from . import support
 from .support import SELF_CALL
+from .expansion import cell_set
 
 FILENAME = '<rusty-compiled>'
 
@@ -58,7 +59,7 @@ def namespace() -> dict:
             'tuple': tuple, 'BaseException': BaseException, 'MemoryError': MemoryError, 'SystemError': SystemError,
             'RESERVE': RESERVE, 'INTS': support.INTS, 'CLOCK': perf_counter, 'REFS': getrefcount,
             'CALL_ANY': support.call_any, 'CALL_BUILTIN': support.call_builtin_at, 'FINISH': support.finish_tail,
-            'EXPAND': support.expand_at, 'TOO_DEEP': support.too_deep, 'CALL_FAILED': support.call_failed,
+            'EXPAND': support.expand_at, 'CELL_SET': cell_set, 'TOO_DEEP': support.too_deep, 'CALL_FAILED': support.call_failed,
             'FAILED': support.failed_here, 'TAILED': support.tailed, 'ENV_READ': support.env_read,
             'UNWOUND': support.unwound, 'CONSED': support.consed_onto,
             'ENV_WRITE': support.env_write, 'GLOBAL_WRITE': support.global_write,

@@ -30,6 +30,7 @@ from .nodes import (L, S, assign, attr, attr_store, call, children, const, is_, 
                     store, walk)
 from .inline import INT_CLOSED, PAIR_ONLY, _is_not, inline_spec, library_spec
 from .hoist import hoist
+from .expansion import expansion
 
 
 
@@ -97,6 +98,8 @@ class Lowering:
         self.naming = None              # the name a define gives the lambda about to be lowered
         self.tail_calls = False         # a global's lambda called directly in tail position (lambda_call)
         self.heads: dict = {}           # id(cell) -> cell: globals called, assumed no macro (link.Deopt)
+        self.written_back: set = set()  # python names a macro expanded at run time may change (expansion.py)
+        self.cell_written: set = set()  # of them, those of enclosing functions (never of a known kind)
 
     # ── bookkeeping ──
 
@@ -185,7 +188,7 @@ class Lowering:
         fdef = self.function(top, body, lscope, span)
         self.stamp([fdef], self.line(span))
         guards.fold(fdef, top.quiet)
-        kinds.simplify(fdef)
+        kinds.simplify(fdef, unknown=self.cell_written)
         guards.finish_checks(fdef, top.quiet)
         if top.quiet:           # (its calls of itself keep OK known: the tests finish_checks left decided)
             guards.fold(fdef, True)
@@ -228,7 +231,7 @@ class Lowering:
         first = len(self.table) + 1
         stmts += self.body(body, scope, span, fn, tail=True)
         if not fn.assigned_outer:
-            stmts = kinds.specialize(stmts, fn.params, self.stable, is_temp, self.fresh)
+            stmts = kinds.specialize(stmts, fn.params, self.stable - self.cell_written, is_temp, self.fresh)
         lines = range(first, len(self.table) + 1)
         if fn.looped:
             tail = ast.IfExp(is_(name('site'), const(None)), const(None),
@@ -474,7 +477,7 @@ class Lowering:
         for i, (s, e) in enumerate(parts):
             stmts += s
             later = any(p[0] for p in parts[i + 1:])
-            if self.fixed(e):
+            if self.fixed(e) and not (later and e.id in self.written_back):
                 pass
             elif e.__class__ is not ast.Constant and (not pure(e) or later):
                 t = self.fresh()
@@ -545,8 +548,6 @@ class Lowering:
         arg_stmts, args = self.args(cells, scope, span, fn)
         r = self.fresh('r')
         site = self.k(span)
-        expand = call(name('EXPAND'), name(p), self.k([x.cdr, scope, span, self.unit, [None, -1, None]]),
-                      name('d'), name('D'), self.frames(scope, fn), const(tail))
         is_macro = is_(attr(name(p), '__class__'), name('Macro'))
         if known is not None:
             is_macro = ast.BoolOp(ast.And(), [ast.UnaryOp(ast.Not(), known), is_macro])
@@ -576,7 +577,7 @@ class Lowering:
                     value = [ast.Return(value)] if tail else [assign(r, value)]
             rest = [ast.If(test, value, rest)]
             rest[0].ok_implies = getattr(test, 'ok_implies', False)     # (guards.finish_checks)
-        expanded = [ast.Return(expand)] if tail else [assign(r, expand)]
+        expanded = expansion(self, p, x, scope, span, fn, tail, r)
         if not arg_stmts and first is None and rest[0].__class__ is ast.If and rest[0].test is fits:
             # (arguments computed by no statement: the usual case, a direct
             # call, is tested first; a macro is no Lambda, so it is still expanded)
