@@ -257,6 +257,21 @@ class Deopt:
             self.disarm(lam, self.compiled)
 
 
+class Assuming:
+    """Watches the cells a linked function's code assumes the values of
+    (Compiled.assumed): the first change of any clears the function's OK,
+    after which its code reads the cells."""
+    __slots__ = ('fn', '__weakref__')
+
+    def __init__(self, fn):
+        self.fn = ref(fn)
+
+    def __call__(self, cell, new):
+        fn = self.fn()
+        if fn is not None:
+            fn.__globals__['OK'] = False
+
+
 class Refused:
     """A lambda left on the reference because it calls the macro in `cell`:
     watching the cell, it has the lambda lowered again once that changes."""
@@ -329,7 +344,8 @@ def link(c: Compiled, lam, env, unit, disarm=None) -> None:
             ok = False
     g['OK'] = ok
     if ok:
-        mine = ref(fn)
+        g['ASSUMING'] = watcher = Assuming(fn)      # (kept alive by the function's globals)
+        mine = ref(watcher)
         for cell, _ in c.assumed:
             cell.watched_by(mine)
     if disarm is not None and c.heads:
