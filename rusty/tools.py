@@ -173,7 +173,7 @@ def profiled_apply(tools: Tools, prof):
         try:
             while True:
                 code = p.code
-                if code.__class__ is partial:         # compiled code's entry (compile/support.adapter)
+                if isinstance(code, partial):         # compiled code's entry (compile/support.adapter)
                     r = code(fr)
                 else:
                     row = row_of(p)

@@ -12,12 +12,16 @@ changes the compiled local, and a closure the compiled code made over it
 sees the change. What the code knows of a local written back is kept sound:
 the write-back of the function's own local is an ordinary assignment (its
 kind is forgotten there, as after any assignment); a local of an enclosing
-Python function is written into its closure cell (cell_set) and its kind is
-then known in no function of the unit (Lowering.cell_written:
-kinds.simplify, kinds.specialize); a test hoisted out of a loop
+Python function is written into its closure cell (support.cell_set): its kind is
+then known in no other function of the unit, and forgotten where the
+function writing it does (Lowering.cell_written: kinds.simplify,
+unchanged_by_others for kinds.specialize); a test hoisted out of a loop
 (hoist.py) is computed again after each write-back in the loop; and a
 local read before a call is not read after it instead
-(Lowering.written_back: Lowering.in_order).
+(Lowering.written_back: Lowering.in_order). Not seen by those facts: a
+write-back by another activation of the same nested function (one that
+calls itself, not in tail position) or by a nested function lowered later,
+called while the one knowing the fact runs.
 
 Not followed (the compiled code keeps its own locals): a frame the
 expansion's own closures keep (their later writes, and the compiled code's
@@ -60,7 +64,7 @@ def write_back(low, scope, fn, f: str) -> list:
             if owner is fn:
                 st = assign(py, value)
             else:       # (a `nonlocal` would cost the function its integer copy: kinds.specialize)
-                low.cell_written.add(py)
+                low.cell_written.setdefault(py, set()).add(fn.pyname)
                 st = ast.Expr(call(name('CELL_SET'), name(fn.pyname), const(py), value))
             st.write_back = True        # (hoist.py computes its tests again after it)
             out.append(st)
@@ -78,6 +82,8 @@ def _frame(f: str, hops: int):
 
 
 
-def cell_set(fn, py: str, value) -> None:
-    """Write value into the closure cell of fn's free variable py (run time: CELL_SET)."""
-    fn.__closure__[fn.__code__.co_freevars.index(py)].cell_contents = value
+def unchanged_by_others(low, fn) -> set:
+    """The Python names of the Lisp locals that only their binding form
+    assigns (Lowering.stable), less those a function other than fn writes
+    back into closure cells."""
+    return low.stable - {py for py, writers in low.cell_written.items() if writers != {fn.pyname}}

@@ -3,7 +3,7 @@
 A loop's body (a self tail loop, a walk) tests the values it calls and
 computes with each time round: that a local procedure is a compiled lambda
 of the arity, with a function to call directly (`p.__class__ is Lambda and
-p.fast == n and (q := p.direct) is not None`), or that a number is an exact
+(q := p.code).__class__ is K`: compile/entry.py), or that a number is an exact
 integer (`p.__class__ is int`). When p is a Lisp variable that only its
 binding form assigns (a parameter or a `let` variable no `set!` targets:
 Lowering.stable and bound_once) and the loop does not bind it, nothing can
@@ -11,9 +11,9 @@ change p while the loop runs (no other code may assign it), so the answer
 is the same each time round. `hoist` computes it once before the loop,
 into a local of its own:
 
-- the procedure's function, or None: the test becomes `(q := h) is not None
-  or <the test>` (a lambda compiled only later, `direct` still None at the
-  loop's entry, is called directly once it is);
+- the procedure's Entry, or None: the test becomes `(q := h) is not None
+  or <the test>` (a lambda compiled only later, no Entry yet at the loop's
+  entry, is called directly once it is);
 - the class test's value: the test becomes that local.
 
 Such a p is bound before the loop can run (a parameter at the function's
@@ -106,11 +106,11 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
         if node.__class__ is ast.If or node.__class__ is ast.IfExp:
             found = _callee_test(node.test, fixed)
             if found is not None:
-                p, n, q = found
+                p, k, q = found
                 value = ast.IfExp(ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Lambda')),
-                                                         ast.Compare(attr(name(p), 'fast'), [ast.Eq()], [const(n)])]),
-                                  attr(name(p), 'direct'), const(None))
-                h = local(('direct', p, n), value)
+                                                         is_(attr(attr(name(p), 'code'), '__class__'), name(k))]),
+                                  attr(name(p), 'code'), const(None))
+                h = local(('direct', p, k), value)
                 node.test = _at(ast.BoolOp(ast.Or(), [is_not(ast.NamedExpr(store(q), name(h)), const(None)),
                                                       node.test]), node.test)
                 continue
@@ -165,20 +165,21 @@ def _at(new, old):
 
 
 def _callee_test(test, fixed: set):
-    """(p, n, q) when test is `p.__class__ is Lambda and p.fast == n and
-    ((q := p.direct) is not None)` of a fixed p, else None."""
-    if test.__class__ is not ast.BoolOp or test.op.__class__ is not ast.And or len(test.values) != 3:
+    """(p, k, q) when test is `p.__class__ is Lambda and (q :=
+    p.code).__class__ is k` (compile/entry.py: compiled, of k's arity) of a
+    fixed p, else None."""
+    if test.__class__ is not ast.BoolOp or test.op.__class__ is not ast.And or len(test.values) != 2:
         return None
-    a, b, c = test.values
+    a, b = test.values
     p = _attr_of(_single(a, ast.Is), '__class__')
     if p is None or p not in fixed or not _is_name(a.comparators[0], 'Lambda'):
         return None
-    if _attr_of(_single(b, ast.Eq), 'fast') != p or b.comparators[0].__class__ is not ast.Constant:
+    b = _single(b, ast.Is)
+    if b is None or b.left.__class__ is not ast.Attribute or b.left.attr != '__class__' \
+            or b.left.value.__class__ is not ast.NamedExpr or _attr_of(b.left.value.value, 'code') != p \
+            or b.comparators[0].__class__ is not ast.Name:
         return None
-    if _single(c, ast.IsNot) is None or c.left.__class__ is not ast.NamedExpr \
-            or _attr_of(c.left.value, 'direct') != p or not _is_none(c.comparators[0]):
-        return None
-    return p, b.comparators[0].value, c.left.target.id
+    return p, b.comparators[0].id, b.left.value.target.id
 
 
 def _class_test(x, fixed: set):
@@ -215,8 +216,3 @@ def _attr_of(x, a: str):
 
 def _is_name(x, n: str) -> bool:
     return x.__class__ is ast.Name and x.id == n
-
-
-def _is_none(x) -> bool:
-    return x.__class__ is ast.Constant and x.value is None
-

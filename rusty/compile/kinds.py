@@ -203,13 +203,16 @@ def _pair_known(e):
 
 # ── statements ──
 
-def simplify(fdef: ast.FunctionDef, root: bool = True, unknown=frozenset()) -> None:
+def simplify(fdef: ast.FunctionDef, root: bool = True, cells=None) -> None:
     """Fold fdef's known kinds into its code (each nested function on its
     own; a local a nested function assigns, `nonlocal`, is never known: one
-    it only reads changes only where fdef assigns it; nor is any of
-    `unknown`, written into closure cells: expansion.cell_set)."""
-    seen = _Seen(unknown)
-    seen.cells = frozenset(unknown)
+    it only reads changes only where fdef assigns it). `cells` maps each
+    local written into closure cells (support.cell_set) to the names of
+    the functions writing it: it is never known in any other function; in
+    those it is forgotten where they write it."""
+    if root:
+        _CELLS[0] = cells or {}
+    seen = {n for n, writers in _CELLS[0].items() if fdef.name not in writers}
     for st in statements(fdef.body):
         if st.__class__ is ast.FunctionDef:
             seen.update(name for n in walk(st) if n.__class__ is ast.Nonlocal for name in n.names)
@@ -220,14 +223,7 @@ def simplify(fdef: ast.FunctionDef, root: bool = True, unknown=frozenset()) -> N
         _AUDIT[0] = outer
 
 
-class _Seen(set):
-    """The names a function never knows the kind of; `cells`: those of them
-    written into closure cells, never known in any function of the unit."""
-    cells = frozenset()
-
-
-def seen_cells(seen) -> frozenset:
-    return getattr(seen, 'cells', frozenset())
+_CELLS = [{}]       # the `cells` of the unit being simplified
 
 
 class _ResultAudit:
@@ -414,6 +410,8 @@ def _block(stmts, known, seen):
                 known[st.targets[0].id] = k
             if pair is not None and pair not in seen and pair not in _assigned(targets):
                 known[pair] = LIST
+        elif cls is ast.Expr and getattr(st, 'write_back', False):     # CELL_SET(fn, 'name', value)
+            known = _forget(known, {st.value.args[1].value})
         elif cls is ast.Return or cls is ast.Expr:
             if st.value is not None:
                 st.value = _fold(st.value, known)
@@ -430,7 +428,7 @@ def _block(stmts, known, seen):
                 audit.returns.append(False)     # leaving the copy while OK may hold: the counted code decides
             known = None
         elif cls is ast.FunctionDef:
-            simplify(st, root=False, unknown=seen_cells(seen))
+            simplify(st, root=False)
             known = _forget(known, {st.name})
         elif cls is ast.Nonlocal or cls is ast.Pass:
             pass

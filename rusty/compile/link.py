@@ -10,7 +10,6 @@ reference.
 RUSTY_SPECIALIZE=0 (or RUSTY_COMPILE=0) leaves the hook out: the reference
 evaluator alone."""
 import os
-from _functools import partial     # (the C module: functools imports collections)
 from _weakref import ref
 from sys import getrefcount
 from time import perf_counter
@@ -20,7 +19,7 @@ from ..resolve import MISSING
 from ..values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, Vector, cons
 from . import support
 from .support import SELF_CALL
-from .expansion import cell_set
+from .entry import Entry
 
 FILENAME = '<rusty-compiled>'
 
@@ -59,7 +58,8 @@ def namespace() -> dict:
             'tuple': tuple, 'BaseException': BaseException, 'MemoryError': MemoryError, 'SystemError': SystemError,
             'RESERVE': RESERVE, 'INTS': support.INTS, 'CLOCK': perf_counter, 'REFS': getrefcount,
             'CALL_ANY': support.call_any, 'CALL_BUILTIN': support.call_builtin_at, 'FINISH': support.finish_tail,
-            'EXPAND': support.expand_at, 'CELL_SET': cell_set, 'TOO_DEEP': support.too_deep, 'CALL_FAILED': support.call_failed,
+            'EXPAND': support.expand_at, 'CELL_SET': support.cell_set, 'TOO_DEEP': support.too_deep,
+            'CALL_FAILED': support.call_failed,
             'FAILED': support.failed_here, 'TAILED': support.tailed, 'ENV_READ': support.env_read,
             'UNWOUND': support.unwound, 'CONSED': support.consed_onto,
             'ENV_WRITE': support.env_write, 'GLOBAL_WRITE': support.global_write,
@@ -198,7 +198,6 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
                 return code()(fr)       # a profiler's stand-in counts this call: compiled code would count it again
             return lam.code(fr)
         lam.code = first_call
-        lam.direct = lam.leaf = None
 
     def disarm(lam, compiled):
         """lam's compiled code is wrong from now on: forget it (if still the lambda's) and arm lam again."""
@@ -253,7 +252,7 @@ class Deopt:
         g = fn.__globals__
         g['OK'] = False
         lam, code = g['SELF'], g['SELF'].code
-        if code.__class__ is partial and code.args[0] is fn:       # (still the value's code: support.adapter)
+        if isinstance(code, Entry) and code.direct is fn:       # (still the value's code: support.adapter)
             self.disarm(lam, self.compiled)
 
 
@@ -353,10 +352,7 @@ def link(c: Compiled, lam, env, unit, disarm=None) -> None:
         mine = ref(watcher)
         for cell in c.heads:
             cell.watched_by(mine)
-    D = unit.depth
-    lam.direct = fn if lam.fast >= 0 else None
-    lam.leaf = fn if lam.fast >= 0 and c.leaf else None
-    lam.code = support.adapter(fn, D, lam.extra)
+    lam.code = support.adapter(fn, unit.depth, lam.extra, lam.fast, fn if c.leaf else None)
 
 
 def python_source(lam, unit) -> str:

@@ -30,7 +30,8 @@ from .nodes import (L, S, assign, attr, attr_store, call, children, const, is_, 
                     store, walk)
 from .inline import INT_CLOSED, PAIR_ONLY, _is_not, inline_spec, library_spec
 from .hoist import hoist
-from .expansion import expansion
+from .expansion import expansion, unchanged_by_others
+from . import entry
 
 
 
@@ -99,7 +100,7 @@ class Lowering:
         self.tail_calls = False         # a global's lambda called directly in tail position (lambda_call)
         self.heads: dict = {}           # id(cell) -> cell: globals called, assumed no macro (link.Deopt)
         self.written_back: set = set()  # python names a macro expanded at run time may change (expansion.py)
-        self.cell_written: set = set()  # of them, those of enclosing functions (never of a known kind)
+        self.cell_written: dict = {}    # of them, those of enclosing functions -> the functions writing them
 
     # ── bookkeeping ──
 
@@ -188,7 +189,7 @@ class Lowering:
         fdef = self.function(top, body, lscope, span)
         self.stamp([fdef], self.line(span))
         guards.fold(fdef, top.quiet)
-        kinds.simplify(fdef, unknown=self.cell_written)
+        kinds.simplify(fdef, cells=self.cell_written)
         guards.finish_checks(fdef, top.quiet)
         if top.quiet:           # (its calls of itself keep OK known: the tests finish_checks left decided)
             guards.fold(fdef, True)
@@ -231,7 +232,7 @@ class Lowering:
         first = len(self.table) + 1
         stmts += self.body(body, scope, span, fn, tail=True)
         if not fn.assigned_outer:
-            stmts = kinds.specialize(stmts, fn.params, self.stable - self.cell_written, is_temp, self.fresh)
+            stmts = kinds.specialize(stmts, fn.params, unchanged_by_others(self, fn), is_temp, self.fresh)
         lines = range(first, len(self.table) + 1)
         if fn.looped:
             tail = ast.IfExp(is_(name('site'), const(None)), const(None),
@@ -561,11 +562,11 @@ class Lowering:
             rest = [assign(r, other)]
         else:
             fnv = self.fresh('q')
-            fits.values.append(is_not(ast.NamedExpr(store(fnv), attr(name(p), 'direct')), const(None)))
+            fits.values[1] = entry.test(self, name(p), fnv, n)
             builtin = ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Builtin')),
                                              ast.Compare(attr(name(p), 'lo'), [ast.LtE(), ast.LtE()],
                                                          [const(n), attr(name(p), 'hi')])])
-            rest = [ast.If(fits, self.direct_call(name(fnv), name(p), args, site, r),
+            rest = [ast.If(fits, [entry.unwrap(fnv)] + self.direct_call(name(fnv), name(p), args, site, r),
                            [ast.If(builtin, self.builtin_body(p, args, site, r), [assign(r, other)])])]
         if first is not None:
             test, value = first(args)
@@ -640,9 +641,9 @@ class Lowering:
             frame = ast.List([attr(name(p), 'env'), attr(name(p), 'scope')] + args, L)
             go = arg_stmts + self.leaf_call(p, q, args, site) + [ast.Return(ast.Tuple([name(p), frame, site], L))]
             return [head, ast.If(ast.BoolOp(ast.And(), fits), go, other)]
-        fits.append(is_not(ast.NamedExpr(store(q), attr(name(p), 'direct')), const(None)))
+        fits[1] = entry.test(self, name(p), q, n)
         r = self.fresh('r')
-        go = arg_stmts + self.direct_call(name(q), name(p), args, site, r)
+        go = [entry.unwrap(q)] + arg_stmts + self.direct_call(name(q), name(p), args, site, r)
         o_stmts, o_value = other
         return [head, ast.If(ast.BoolOp(ast.And(), fits), go, o_stmts + [assign(r, o_value)])], name(r)
 
@@ -659,7 +660,7 @@ class Lowering:
         call_it = ast.Try([assign(r, call(name(q), name('d'), *args))], [
             ast.ExceptHandler(name('BaseException'), 'e', [
                 ast.Raise(call(name('TAILED'), name('e'), site, name(p)), None)])], [], [])
-        test = ast.BoolOp(ast.And(), [is_not(ast.NamedExpr(store(q), attr(name(p), 'leaf')), const(None)),
+        test = ast.BoolOp(ast.And(), [entry.test(self, name(p), q, len(args)), entry.leaf_test(q),
                                       ast.Compare(name('GATE'), [ast.GtE()], [const(0)]),
                                       is_(name('PROF'), const(None))])
         return [ast.If(test, [call_it, ast.Return(name(r))], [])]
@@ -722,8 +723,8 @@ class Lowering:
             fast = arg_stmts + [ast.If(guard, [ast.Return(value)], [ast.Return(ast.Tuple([lam, frame, site], L))])]
             return [ast.If(test, fast, other)]
         q = self.fresh('q')
-        called = [ast.If(is_not(ast.NamedExpr(store(q), attr(lam, 'direct')), const(None)),
-                         self.direct_call(name(q), lam, args, site, r),
+        called = [ast.If(entry.test(self, lam, q, len(args)),
+                         [entry.unwrap(q)] + self.direct_call(name(q), lam, args, site, r),
                          [assign(r, call(name('CALL_ANY'), lam, ast.List(args, L), site, const(False), name('d'),
                                          name('D')))])]
         fast = arg_stmts + [ast.If(guard, [assign(r, value)], called)]
@@ -1192,7 +1193,7 @@ class Lowering:
                                    [direct] + release + [ast.Return(name(r))],
                                    [ast.Return(ast.Tuple([name(var), frame, site], L))])]
         q = self.fresh('q')
-        return (stmts + [assign(q, attr(name(var), 'direct'))]
+        return (stmts + [assign(q, attr(attr(name(var), 'code'), 'direct'))]
                 + self.direct_call(name(q), name(var), vals, site, r, loopfn) + release), name(r)
 
     def release(self, var: str, r: str) -> list:

@@ -12,7 +12,7 @@ level to whoever entered it (a compiled caller's `call_failed`, or `run`
 through the adapter); an error that leaves a function after a tail call
 within its run level carries that call (`rusty_tail`: site, name) for them.
 """
-from _functools import cmp_to_key, partial     # the C module: functools itself imports collections (start-up)
+from _functools import cmp_to_key     # the C module: functools itself imports collections (start-up)
 from _operator import add, mul
 
 from ..apply import (FILTER, MAP, apply_procedure, call_builtin, located, make_frame, recursion_message, run,
@@ -21,6 +21,8 @@ from ..errors import Abort, Exit, RecursionLimit, RustyError, give_back_if_out_o
 from ..eval import expand_macro, undefined_error
 from ..resolve import MISSING, UNBOUND, GlobalRef, assign_by_name, resolve
 from ..values import EMPTY, NIL, Builtin, Lambda, List, Symbol, cons
+from .entry import Entry, entry_class
+from .entry import make as make_entry
 
 
 # ── Calls ────────────────────────────────────────────────────────────────
@@ -71,6 +73,12 @@ def expand_at(m, key, d, D, f, tail):
     D.n = d
     arg_forms, scope, span, unit, cache = key
     return expand_macro(m, arg_forms, f, scope, tail, span, unit, cache)
+
+
+def cell_set(fn, py: str, value) -> None:
+    """Write value into the closure cell of fn's free variable py (an
+    expansion's write-back of an enclosing function's local: expansion.py)."""
+    fn.__closure__[fn.__code__.co_freevars.index(py)].cell_contents = value
 
 
 # ── Failures ─────────────────────────────────────────────────────────────
@@ -293,10 +301,11 @@ def procedure_caller(D, ns):
     slow = reference(D)
 
     def call(p, args):
-        if p.__class__ is Lambda and p.fast == len(args) and p.direct is not None and D.n < ns['GATE']:
+        if p.__class__ is Lambda and p.fast == len(args) and isinstance(p.code, Entry) and D.n < ns['GATE']:
             n = D.n
+            fn = p.code.direct
             try:
-                r = p.direct(n + 1, args[0]) if len(args) == 1 else p.direct(n + 1, *args)
+                r = fn(n + 1, args[0]) if len(args) == 1 else fn(n + 1, *args)
             except BaseException as e:
                 D.n = n
                 raise call_failed(e, p, None, D)
@@ -329,10 +338,12 @@ def sorter(D, ns, call, reference, genv):
         if less.__class__ is not Lambda or less.fast != 2:
             return reference(items, less)
         n = D.n
+        E2 = entry_class(2)
 
         def cmp(a, b):
-            fn = less.direct
-            if fn is not None and n < ns['GATE']:
+            code = less.code
+            if code.__class__ is E2 and n < ns['GATE']:
+                fn = code.direct
                 try:
                     r = fn(n + 1, a, b)
                 except BaseException as e:
@@ -394,11 +405,13 @@ def list_walker(D, ns, call, reference):
         results, select = mode is MAP, mode is FILTER
         new, gate = List, ns
         n = D.n
+        E1 = entry_class(1)
         try:
             while lst is not EMPTY:
                 x = lst.car
-                fn = p.direct
-                if fn is not None and n < gate['GATE']:
+                code = p.code
+                if code.__class__ is E1 and n < gate['GATE']:
+                    fn = code.direct
                     try:
                         r = fn(n + 1, x)
                     except BaseException as e:
@@ -443,25 +456,23 @@ class LambdaMaker:
         lam = _new_lambda(Lambda)       # Lambda's slots filled in place: no __init__ frame
         lam.params, lam.rest, lam.body, lam.env, lam.name, lam.scope = (self.params, self.rest, self.body, frames,
                                                                         self.name, self.scope)
-        lam.code = partial(enter, fn, self.D, self.end)
+        lam.code = make_entry(enter, fn, self.D, self.end, self.fast)
         lam.extra = self.extra
-        lam.fast = fast = self.fast
-        lam.direct = fn if fast >= 0 else None
-        lam.leaf = None
+        lam.fast = self.fast
         return lam
 
 
 _new_lambda = Lambda.__new__
 
 
-def adapter(fn, D, extra=0):
+def adapter(fn, D, extra=0, fast=-1, leaf=None):
     """run's entry `code(frame)` into positional function fn (the frame's
     `extra` define slots left out: the function makes its own); a partial
     application of `enter`, cheaper to make than a closure (LambdaMaker makes
     one for every lambda value compiled code makes). Only compiled code's
     lambdas have a partial as their code: the profiler's stand-in
     (tools.profiled_apply) tells by it that fn counts its own calls."""
-    return partial(enter, fn, D, -extra or None)
+    return make_entry(enter, fn, D, -extra or None, fast, leaf)
 
 
 def enter(fn, D, end, fr):

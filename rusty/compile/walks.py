@@ -24,7 +24,7 @@ from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..values import EMPTY, Builtin, List, Symbol, sym
 from . import kinds
 from .nodes import L, assign, attr, attr_store, call, const, is_, is_not, is_temp, name
-from .expansion import expansion
+from .expansion import expansion, unchanged_by_others
 
 WALKS = ('map', 'filter', 'for-each')
 LAMBDAS = (sym('lambda'), sym('fn'), sym('λ'))
@@ -153,7 +153,8 @@ def _loop(low, mode, lscope, body, lst, r, site, span, fn) -> list:
     else:
         keep = [] if value.__class__ in (ast.Name, ast.Constant) else [ast.Expr(value)]
     mine = (w, hd, last)        # (the walk's own: an element's integer copy keeps their names)
-    each = kinds.specialize(b_stmts + keep, [v], low.stable - low.cell_written, lambda n: is_temp(n) and n not in mine, low.fresh)
+    each = kinds.specialize(b_stmts + keep, [v], unchanged_by_others(low, fn), lambda n: is_temp(n) and n not in mine,
+                            low.fresh)
     loop = ast.While(is_not(name(w), name('EMPTY')),
                      [assign(v, attr(name(w), 'car'))] + each + [assign(w, attr(name(w), 'cdr'))], [])
     loop.holds = name('OK')         # the body runs no Lisp code: OK holds throughout (guards.py)
