@@ -91,7 +91,8 @@ test-fast: install
 # Random whole programs (tests/fuzz_programs.py): counts internal errors, host
 # tracebacks and hangs, exit 1 if any. tests/test_fuzz.py runs a bounded few.
 # tests/fuzz_redefine.py: the compiler against the reference on programs that
-# redefine globals between calls (functions, macros, builtins, values).
+# redefine globals between calls and while a compiled call runs (functions,
+# macros, builtins, values).
 FUZZ_PROGRAMS ?= 100000
 REDEFINE_PROGRAMS ?= 20000
 fuzz: install

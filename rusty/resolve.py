@@ -65,9 +65,6 @@ class Pending:
         return self.value
 
 
-_FUNCTION = type(lambda: None)
-
-
 class Cell:
     """A global binding of one session. `value` is MISSING when unbound, and
     also when the name is dyn in this session (then the real value is in
@@ -76,9 +73,8 @@ class Cell:
     slow path reads through get(). `dyn` turns true once a non-global frame of
     this session gains a run-time binding of the name, which sends precomputed
     lookups of it down the by-name path. `epoch` is the session's epoch counter.
-    `watch` is None, or weak references to compiled functions that assume the
-    value the cell holds: a change of it clears their globals' OK flag (and
-    the list), after which they take the way that reads the cell."""
+    `watch` is None, or weak references to watchers: callables told, once,
+    of the next change of the value (trip)."""
     __slots__ = ('value', 'real', 'dyn', 'epoch', 'pending', 'watch')
 
     def __init__(self, epoch: list):
@@ -112,8 +108,7 @@ class Cell:
             self.value = v
 
     def watched_by(self, ref) -> None:
-        """Add a weak reference to a compiled function assuming the value
-        (dead ones are dropped as the list doubles)."""
+        """Add a weak reference to a watcher (dead ones are dropped as the list doubles)."""
         w = self.watch
         if w is None:
             self.watch = [ref]
@@ -124,18 +119,13 @@ class Cell:
             w[:] = [r for r in w if r() is not None]
 
     def trip(self, new=MISSING) -> None:
-        """The value is about to change (to `new`; MISSING: unknown): the
-        functions assuming it stop, and any other watcher (a compiled
-        lambda's deoptimisation, compile.link.Deopt) is called with the cell
-        and the new value."""
+        """The value is about to change (to `new`; MISSING: unknown): each
+        live watcher is called with the cell and the new value, and
+        forgotten (one that keeps watching adds itself again)."""
         refs, self.watch = self.watch, None
         for r in refs:
             f = r()
-            if f is None:
-                pass
-            elif f.__class__ is _FUNCTION:
-                f.__globals__['OK'] = False
-            else:
+            if f is not None:
                 f(self, new)
 
     def defer(self, pending: Pending) -> None:

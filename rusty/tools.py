@@ -174,7 +174,7 @@ def profiled_apply(tools: Tools, prof):
         try:
             while True:
                 code = p.code
-                if code.__class__ is partial and code.func is counted:     # (compile/support.adapter)
+                if isinstance(code, partial) and code.func is counted:     # (compile/support.adapter: an Entry)
                     r = code(fr)
                 else:
                     row = row_of(p)

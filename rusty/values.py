@@ -244,10 +244,8 @@ class Closure:
     runs; `env` the frame it closes over; `name` is set by define/def/named
     let; `extra` counts slots beyond the parameters (body defines, UNBOUND at
     entry); `fast` is the parameter count when a call can build the frame
-    directly, else -1; `direct` is a compiled lambda's positional function
-    `direct(depth, *args)` (None: only `code`). Code tests the exact class,
-    never this base."""
-    __slots__ = ('params', 'rest', 'body', 'code', 'env', 'name', 'scope', 'extra', 'fast', 'direct', 'leaf')
+    directly, else -1. Code tests the exact class, never this base."""
+    __slots__ = ('params', 'rest', 'body', 'code', 'env', 'name', 'scope', 'extra', 'fast')
 
     def __init__(self, params, rest, body, code, env, name='lambda', scope=None, extra=0):
         self.params = params
@@ -259,8 +257,6 @@ class Closure:
         self.scope = scope
         self.extra = extra
         self.fast = len(params) if rest is None and extra == 0 else -1
-        self.direct = None
-        self.leaf = None
 
 
 class Lambda(Closure):

@@ -1,7 +1,9 @@
-"""The compiler against the reference on programs that redefine, between
-calls, the globals compiled functions use: a function replaced by another, by
-a macro (one that set!s a local, reads it, quotes it), by a value, a builtin
-shadowed, a macro turned back into a function. Each program runs as `rusty -e
+"""The compiler against the reference on programs that redefine the globals
+compiled functions use: a function replaced by another, by a macro (one that
+set!s a local, reads it, quotes it), by a value, a builtin shadowed, a macro
+turned back into a function; between calls, and while a compiled call is
+running (a helper `flipN` that set!s a global to a macro, function or value,
+called in the middle of a compiled body, in loops too). Each program runs as `rusty -e
 PROGRAM` in this process with the fast path on (compiling from the first
 call) and with RUSTY_SPECIALIZE=0; output, status and report must be
 identical (`make fuzz` runs 20,000; tests/test_compile_deopt.py a few):
@@ -32,11 +34,18 @@ FUNCTION_DEFS = ['(define ({g} a) 0)', '(define ({g} a) (list a a))', '(define (
 VALUES = ['(define {g} 5)', "(define {g} '(1 2))", '(define {g} car)', '(define {g} abs)', '(set! {g} list)']
 
 
+FLIPS = ['flip0', 'flip1', 'flip2']
+LIMIT = 3000
+
+
 def expr(rng, depth: int, callees=()) -> str:
-    """An expression over the locals calling helpers and functions."""
+    """An expression over the locals calling helpers and functions (and,
+    now and then, a flip: a redefinition while the call runs)."""
     r = rng.random()
     if depth <= 0 or r < 0.25:
         return rng.choice(LOCALS + LOCALS + ATOMS)
+    if r < 0.3:
+        return '(begin (%s) %s)' % (rng.choice(FLIPS), expr(rng, depth - 1, callees))
     if r < 0.55:
         return '(%s %s)' % (rng.choice(HELPERS), expr(rng, depth - 1, callees))
     if r < 0.58:
@@ -67,9 +76,20 @@ def redefinition(rng) -> str:
     return rng.choice(table).format(g=g)
 
 
+def flips(rng) -> list:
+    """The macros, functions and flips (functions that redefine a helper when called) of a program."""
+    parts = [m.format(g='mac%d' % i) for i, m in enumerate(MACROS)]
+    parts += [m.format(g='fun%d' % i) for i, m in enumerate(FUNCTION_DEFS)]
+    for f in FLIPS:
+        value = rng.choice(['mac%d' % rng.randrange(len(MACROS)), 'mac%d' % rng.randrange(len(MACROS)),
+                            'fun%d' % rng.randrange(len(FUNCTION_DEFS)), rng.choice(['5', "'(1 2)", 'car', 'abs'])])
+        parts.append('(define (%s) (set! %s %s))' % (f, rng.choice(HELPERS), value))
+    return parts
+
+
 def program(rng) -> str:
-    """Definitions, then calls with redefinitions between them."""
-    parts = ['(define (g0 a) a) (define (g1 a) (list a)) (define (g2 a) 1)']
+    """Definitions, then calls with redefinitions between them and during them."""
+    parts = ['(define (g0 a) a) (define (g1 a) (list a)) (define (g2 a) 1)'] + flips(rng)
     for i, f in enumerate(FUNCTIONS):
         earlier = FUNCTIONS[:i]         # (no recursion: every call ends at once)
         steps = [rng.choice(['(%s %s)' % (rng.choice(HELPERS), rng.choice(LOCALS)), expr(rng, 3, earlier)])
@@ -86,11 +106,14 @@ def program(rng) -> str:
 
 
 def run(text: str, fast: bool):
-    """(status, stdout, stderr) of `rusty -e text`, compiling from the first call when fast."""
+    """(status, stdout, stderr) of `rusty -e text`, compiling from the first call when fast (a
+    depth limit of LIMIT unless the caller set one: a builtin the library uses turned macro may
+    recurse without end)."""
     from rusty import cli
-    saved = {k: os.environ.get(k) for k in ('RUSTY_SPECIALIZE', 'RUSTY_COMPILE_CALLS')}
+    saved = {k: os.environ.get(k) for k in ('RUSTY_SPECIALIZE', 'RUSTY_COMPILE_CALLS', 'RUSTY_RECURSION_LIMIT')}
     os.environ['RUSTY_SPECIALIZE'] = '1' if fast else '0'
     os.environ['RUSTY_COMPILE_CALLS'] = '0'
+    os.environ['RUSTY_RECURSION_LIMIT'] = saved['RUSTY_RECURSION_LIMIT'] or str(LIMIT)
     out, err = io.StringIO(), io.StringIO()
     try:
         status = cli.main(['-e', text], stdout=out, stderr=err, stdin=io.StringIO(''))

@@ -10,6 +10,7 @@ from rusty import apply
 from rusty.errors import RustyError
 from rusty.runtime import Session
 from rusty.values import sym
+from rusty.compile.entry import direct_of
 
 PKG = pathlib.Path(apply.__file__).resolve().parent
 
@@ -95,7 +96,7 @@ def test_compiled_code_names_only_what_its_namespace_holds(monkeypatch):
     ns = session_namespace(s.depth)
     missing = set()
     for n in 'fghk':
-        fn = s.genv.lookup(sym(n)).direct
+        fn = direct_of(s.genv.lookup(sym(n)))
         assert fn.__globals__['__builtins__'] is ns      # the session's helpers, after the function's own objects
         codes = [fn.__code__]
         while codes:

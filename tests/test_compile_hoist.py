@@ -63,4 +63,4 @@ def test_the_loop_tests_the_procedure_once_before_it(monkeypatch):
     assert [s.run('(count-up 50)') for _ in range(3)] == [51, 51, 51]
     src = s.python_source(s.genv.lookup(sym('count-up')))
     before, loop = src.split('while True:', 1)
-    assert '.direct if ' in before and 'hoisted' in loop
+    assert '.code if ' in before and 'hoisted' in loop      # (the procedure's Entry: compile/entry.py)

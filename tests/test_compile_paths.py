@@ -15,6 +15,7 @@ from rusty.printer import write_form
 from rusty.runtime import Session
 from rusty.compile.inline import INLINE
 from rusty.values import EMPTY, NIL, List, make_list, sym
+from rusty.compile.entry import direct_of, leaf_of
 
 NAN = float('nan')
 VALUES = [0.0, -0.0, math.inf, -math.inf, NAN, math.copysign(NAN, -1.0), 1.0, -1.0, 2.0, 3.0, 2.5, 1e308,
@@ -535,7 +536,7 @@ def test_a_million_mutual_tail_calls_run_in_constant_stack(monkeypatch):
     s = session(monkeypatch, True)
     s.run('(define (ev? n) (if (= n 0) #t (od? (- n 1)))) (define (od? n) (if (= n 0) #f (ev? (- n 1))))', '<t>')
     assert s.run('(ev? 1000000)', '<t>') is True
-    assert s.genv.lookup(sym('ev?')).direct is not None
+    assert direct_of(s.genv.lookup(sym('ev?'))) is not None
 
 
 @pytest.mark.parametrize('src,runs', [
@@ -582,7 +583,7 @@ def test_a_tail_call_of_a_leaf_lambda_is_a_direct_call(monkeypatch):
     s.run('(define (leaf x) (car x)) (define (h x) (leaf x)) (define (top x) (h x))'
           '(define (via-h x) (+ 0 (h x))) (define (via-top x) (+ 0 (top x))) (via-top (list 1)) (via-top (list 1))'
           '(via-h (list 1))', '<t>')
-    assert s.genv.lookup(sym('leaf')).leaf is not None and s.genv.lookup(sym('h')).leaf is None
+    assert leaf_of(s.genv.lookup(sym('leaf'))) is not None and leaf_of(s.genv.lookup(sym('h'))) is None
     entered = runs_counted(monkeypatch, support)
     assert s.run('(via-h (list 7))', '<t>') == 7 and entered == []
     assert s.run('(via-top (list 8))', '<t>') == 8 and entered == ['h']
@@ -635,7 +636,7 @@ def test_the_switch_leaves_the_reference_alone(monkeypatch):
         s = session(monkeypatch, fast)
         s.run('(define (f a b) (if (< a b) a b)) (f 1 2)', '<test>')
         assert (s.unit.compile_lambda is not None) is fast
-        assert (s.genv.lookup(sym('f')).direct is not None) is fast
+        assert (direct_of(s.genv.lookup(sym('f'))) is not None) is fast
 
 
 def test_a_lambda_is_compiled_from_its_second_call(monkeypatch):
@@ -643,9 +644,9 @@ def test_a_lambda_is_compiled_from_its_second_call(monkeypatch):
     monkeypatch.delenv('RUSTY_SPECIALIZE', raising=False)
     s = Session()
     s.run('(define (f a) (+ a 1)) (f 1)', '<test>')
-    assert s.genv.lookup(sym('f')).direct is None
+    assert direct_of(s.genv.lookup(sym('f'))) is None
     assert s.run('(f 2)', '<test>') == 3
-    assert s.genv.lookup(sym('f')).direct is not None
+    assert direct_of(s.genv.lookup(sym('f'))) is not None
 
 
 def test_by_default_a_lambda_is_compiled_once_hot(monkeypatch):
@@ -656,10 +657,10 @@ def test_by_default_a_lambda_is_compiled_once_hot(monkeypatch):
     monkeypatch.delenv('RUSTY_SPECIALIZE', raising=False)
     s = Session()
     s.run('(define (f a) (+ a 1)) (f 1) (f 2) (f 3)', '<test>')
-    assert s.genv.lookup(sym('f')).direct is None
+    assert direct_of(s.genv.lookup(sym('f'))) is None
     s.run('(define (g n) (let loop ((i 0) (t 0)) (if (< i n) (loop (+ i 1) (f t)) t)))', '<test>')
     assert s.run('(g 300000)', '<test>') == 300000
-    assert s.genv.lookup(sym('f')).direct is not None
+    assert direct_of(s.genv.lookup(sym('f'))) is not None
     assert s.run('(let loop ((i 0) (t 0)) (if (< i 200000) (loop (+ i 1) (+ t i)) t))') == 19999900000
 
 

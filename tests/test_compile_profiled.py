@@ -38,7 +38,7 @@ def test_default_code_counts_nothing_and_fib_has_two_copies(monkeypatch):
     assert not [w for w in ACCOUNTING if w in src]
     assert src.count('return v_n_1') == 2         # the integer copy and the general code, no third
     assert 'pself_ is INTS or (OK and v_n_1.__class__ is int)' in src
-    assert len([ln for ln in src.splitlines() if not ln.startswith('#')]) < 110
+    assert len([ln for ln in src.splitlines() if not ln.startswith('#')]) < 120      # (98 lines, and the write-back after a run-time expansion: expansion.py)
 
 
 def test_the_integer_copy_is_made_only_where_the_calls_seen_gave_integers(monkeypatch):

@@ -4,9 +4,10 @@ holds what it held when lowered, its function called directly, fresh cells
 made in place; the generic call otherwise."""
 import ast
 
+from . import entry
 from .calls import _no_tail_call
 from .inline import INT_CLOSED, PAIR_ONLY
-from .nodes import L, assign, attr, attr_store, call, const, is_, is_not, name, store
+from .nodes import L, assign, attr, attr_store, call, const, is_, name
 
 
 class BuiltinCalls:
@@ -33,8 +34,8 @@ class BuiltinCalls:
             fast = arg_stmts + [ast.If(guard, [ast.Return(value)], [ast.Return(ast.Tuple([lam, frame, site], L))])]
             return [ast.If(test, fast, other)]
         q = self.fresh('q')
-        called = [ast.If(is_not(ast.NamedExpr(store(q), attr(lam, 'direct')), const(None)),
-                         self.direct_call(name(q), lam, args, site, r),
+        called = [ast.If(entry.test(self, lam, q, len(args)),
+                         [entry.unwrap(q)] + self.direct_call(name(q), lam, args, site, r),
                          [assign(r, call(name('CALL_ANY'), lam, ast.List(args, L), site, const(False), name('d'),
                                          name('D')))])]
         fast = arg_stmts + [ast.If(guard, [assign(r, value)], called)]

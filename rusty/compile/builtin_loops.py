@@ -12,6 +12,7 @@ from ..apply import FILTER, MAP, located, walked
 from ..errors import give_back_if_out_of_memory
 from ..resolve import GlobalRef, resolve
 from ..values import EMPTY, Builtin, Lambda, List, Symbol
+from .entry import Entry, entry_class
 from .support import call_failed, finish_tail
 
 
@@ -77,10 +78,11 @@ def procedure_caller(D, ns):
     slow = reference(D)
 
     def call(p, args):
-        if p.__class__ is Lambda and p.fast == len(args) and p.direct is not None and D.n < ns['GATE']:
+        if p.__class__ is Lambda and p.fast == len(args) and isinstance(p.code, Entry) and D.n < ns['GATE']:
             n = D.n
+            fn = p.code.direct
             try:
-                r = p.direct(n + 1, args[0]) if len(args) == 1 else p.direct(n + 1, *args)
+                r = fn(n + 1, args[0]) if len(args) == 1 else fn(n + 1, *args)
             except BaseException as e:
                 D.n = n
                 raise call_failed(e, p, None, D)
@@ -113,10 +115,12 @@ def sorter(D, ns, call, reference, genv):
         if less.__class__ is not Lambda or less.fast != 2:
             return reference(items, less)
         n = D.n
+        E2 = entry_class(2)
 
         def cmp(a, b):
-            fn = less.direct
-            if fn is not None and n < ns['GATE']:
+            code = less.code
+            if code.__class__ is E2 and n < ns['GATE']:
+                fn = code.direct
                 try:
                     r = fn(n + 1, a, b)
                 except BaseException as e:
@@ -178,11 +182,13 @@ def list_walker(D, ns, call, reference):
         results, select = mode is MAP, mode is FILTER
         new, gate = List, ns
         n = D.n
+        E1 = entry_class(1)
         try:
             while lst is not EMPTY:
                 x = lst.car
-                fn = p.direct
-                if fn is not None and n < gate['GATE']:
+                code = p.code
+                if code.__class__ is E1 and n < gate['GATE']:
+                    fn = code.direct
                     try:
                         r = fn(n + 1, x)
                     except BaseException as e:

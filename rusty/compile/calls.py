@@ -7,9 +7,10 @@ import ast
 
 from ..resolve import GlobalRef, resolve
 from ..values import Builtin, Lambda, Symbol
-from . import macros, trmc, walks
+from . import entry, macros, trmc, walks
+from .expansion import expansion
 from .inline import inline_spec, library_spec
-from .nodes import L, S, Unsupported, assign, attr, call, const, is_, is_not, is_temp, name, pure, store
+from .nodes import L, S, Unsupported, assign, attr, call, const, is_, is_temp, name, pure, store
 from .support import ITSELF, form_count
 
 
@@ -35,7 +36,7 @@ class Calls:
         for i, (s, e) in enumerate(parts):
             stmts += s
             later = any(p[0] for p in parts[i + 1:])
-            if self.fixed(e):
+            if self.fixed(e) and not (later and e.id in self.written_back):
                 pass
             elif e.__class__ is not ast.Constant and (not pure(e) or later):
                 t = self.fresh()
@@ -104,8 +105,6 @@ class Calls:
         arg_stmts, args = self.args(cells, scope, span, fn)
         r = self.fresh('r')
         site = self.k(span)
-        expand = call(name('EXPAND'), name(p), self.k([x.cdr, scope, span, self.unit, [None, -1, None]]),
-                      name('d'), name('D'), self.frames(scope, fn), const(tail))
         is_macro = is_(attr(name(p), '__class__'), name('Macro'))
         if known is not None:
             is_macro = ast.BoolOp(ast.And(), [ast.UnaryOp(ast.Not(), known), is_macro])
@@ -119,11 +118,11 @@ class Calls:
             rest = [assign(r, other)]
         else:
             fnv = self.fresh('q')
-            fits.values.append(is_not(ast.NamedExpr(store(fnv), attr(name(p), 'direct')), const(None)))
+            fits.values[1] = entry.test(self, name(p), fnv, n)
             builtin = ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Builtin')),
                                              ast.Compare(attr(name(p), 'lo'), [ast.LtE(), ast.LtE()],
                                                          [const(n), attr(name(p), 'hi')])])
-            rest = [ast.If(fits, self.direct_call(name(fnv), name(p), args, site, r),
+            rest = [ast.If(fits, [entry.unwrap(fnv)] + self.direct_call(name(fnv), name(p), args, site, r),
                            [ast.If(builtin, self.builtin_body(p, args, site, r), [assign(r, other)])])]
         if first is not None:
             test, value = first(args)
@@ -135,7 +134,7 @@ class Calls:
                     value = [ast.Return(value)] if tail else [assign(r, value)]
             rest = [ast.If(test, value, rest)]
             rest[0].ok_implies = getattr(test, 'ok_implies', False)     # (guards.finish_checks)
-        expanded = [ast.Return(expand)] if tail else [assign(r, expand)]
+        expanded = expansion(self, p, x, scope, span, fn, tail, r)
         if not arg_stmts and first is None and rest[0].__class__ is ast.If and rest[0].test is fits:
             # (arguments computed by no statement: the usual case, a direct
             # call, is tested first; a macro is no Lambda, so it is still expanded)
@@ -198,11 +197,11 @@ class Calls:
             frame = ast.List([attr(name(p), 'env'), attr(name(p), 'scope')] + args, L)
             go = arg_stmts + self.leaf_call(p, q, args, site) + [ast.Return(ast.Tuple([name(p), frame, site], L))]
             return [head, ast.If(ast.BoolOp(ast.And(), fits), go, other)]
-        fits.append(is_not(ast.NamedExpr(store(q), attr(name(p), 'direct')), const(None)))
+        fits[1] = entry.test(self, name(p), q, n)
         if self.counting:       # (a callee that counts itself: not one made by default code before the profiler)
             fits.append(is_(attr(attr(name(p), 'code'), 'func'), name('COUNTED')))
         r = self.fresh('r')
-        go = arg_stmts + self.direct_call(name(q), name(p), args, site, r)
+        go = [entry.unwrap(q)] + arg_stmts + self.direct_call(name(q), name(p), args, site, r)
         o_stmts, o_value = other
         return [head, ast.If(ast.BoolOp(ast.And(), fits), go, o_stmts + [assign(r, o_value)])], name(r)
 
@@ -219,7 +218,7 @@ class Calls:
         call_it = ast.Try([assign(r, call(name(q), name('d'), *args))], [
             ast.ExceptHandler(name('BaseException'), 'e', [
                 ast.Raise(call(name('TAILED'), name('e'), site, name(p)), None)])], [], [])
-        test = ast.BoolOp(ast.And(), [is_not(ast.NamedExpr(store(q), attr(name(p), 'leaf')), const(None)),
+        test = ast.BoolOp(ast.And(), [entry.test(self, name(p), q, len(args)), entry.leaf_test(q),
                                       ast.Compare(name('GATE'), [ast.GtE()], [const(0)])] + self.unprofiled())
         return [ast.If(test, [call_it, ast.Return(name(r))], [])]
 

@@ -26,6 +26,7 @@ import os
 import sys
 
 from .. import diskcache
+from . import entry
 from ..values import EMPTY, NIL, Builtin, Lambda, List, Symbol, Vector, sym
 
 FORMAT = b'rusty-code-2'
@@ -157,6 +158,8 @@ class Encoder:
         cls = x.__class__
         if cls is tuple:
             return ('T',) + tuple(self.enc(v) for v in x)
+        if cls is type and x in entry.CLASSES:         # (an arity's Entry class: entry.test)
+            return ('K', entry.CLASSES.index(x))
         got = self.ids.get(id(x))
         if got is not None:
             return got
@@ -300,6 +303,8 @@ class Decoder:
             return self.roots[e[1]]
         if tag == 'Y':
             return sym(e[1])
+        if tag == 'K':
+            return entry.entry_class(e[1])
         if tag == 'P':
             return _follow(self.roots['body'], e[1], e[2])
         if tag == 'U':

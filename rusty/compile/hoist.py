@@ -3,7 +3,7 @@
 A loop's body (a self tail loop, a walk) tests the values it calls and
 computes with each time round: that a local procedure is a compiled lambda
 of the arity, with a function to call directly (`p.__class__ is Lambda and
-p.fast == n and (q := p.direct) is not None`), or that a number is an exact
+(q := p.code).__class__ is K`: compile/entry.py), or that a number is an exact
 integer (`p.__class__ is int`). When p is a Lisp variable that only its
 binding form assigns (a parameter or a `let` variable no `set!` targets:
 Lowering.stable and bound_once) and the loop does not bind it, nothing can
@@ -11,13 +11,16 @@ change p while the loop runs (no other code may assign it), so the answer
 is the same each time round. `hoist` computes it once before the loop,
 into a local of its own:
 
-- the procedure's function, or None: the test becomes `(q := h) is not None
-  or <the test>` (a lambda compiled only later, `direct` still None at the
-  loop's entry, is called directly once it is);
+- the procedure's Entry, or None: the test becomes `(q := h) is not None
+  or <the test>` (a lambda compiled only later, no Entry yet at the loop's
+  entry, is called directly once it is);
 - the class test's value: the test becomes that local.
 
 Such a p is bound before the loop can run (a parameter at the function's
 entry, a `let` variable before its body), so reading it there cannot fail.
+The one other writer of p is a macro expanded at run time in the loop
+(expansion.py): its write-back is not counted as the loop assigning p, and
+the hoisted tests are computed again after it.
 """
 import ast
 
@@ -60,6 +63,8 @@ def _stores(loop) -> set:
     out = set()
     for st in statements([loop]):
         cls = st.__class__
+        if getattr(st, 'write_back', False):     # (an expansion's write-back: hoisted tests are made again after it)
+            continue
         if cls is ast.Assign:
             for t in st.targets:
                 _names_into(t, out)
@@ -95,6 +100,8 @@ def _block(stmts: list, stable: set, count: list) -> list:
             fixed = stable - _stores(st)
             if fixed:
                 before = _hoisted(st, fixed, count)
+                if before:
+                    _again_after_write_backs(st, before)
         for field in ('body', 'orelse', 'finalbody'):
             inner = getattr(st, field, None)
             if inner and inner.__class__ is list:
@@ -124,11 +131,11 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
         if node.__class__ is ast.If or node.__class__ is ast.IfExp:
             found = _callee_test(node.test, fixed)
             if found is not None:
-                p, n, q = found
+                p, k, q = found
                 value = ast.IfExp(ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Lambda')),
-                                                         ast.Compare(attr(name(p), 'fast'), [ast.Eq()], [const(n)])]),
-                                  attr(name(p), 'direct'), const(None))
-                h = local(('direct', p, n), value)
+                                                         is_(attr(attr(name(p), 'code'), '__class__'), name(k))]),
+                                  attr(name(p), 'code'), const(None))
+                h = local(('direct', p, k), value)
                 node.test = _at(ast.BoolOp(ast.Or(), [is_not(ast.NamedExpr(store(q), name(h)), const(None)),
                                                       node.test]), node.test)
                 continue
@@ -145,6 +152,24 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
                 if cls is not None:
                     setattr(node, field, _at(name(local(('class',) + cls, v)), v))
     return before
+
+
+def _again_after_write_backs(loop, before: list) -> None:
+    """After each run of write-backs of an expansion in loop, the hoisted tests again."""
+    from .kinds import clone
+    todo = [loop]
+    while todo:
+        node = todo.pop()
+        for field in ('body', 'orelse', 'finalbody'):
+            block = getattr(node, field, None)
+            if not block or block.__class__ is not list:
+                continue
+            for i in range(len(block) - 1, -1, -1):
+                if getattr(block[i], 'write_back', False) and not getattr(block[i + 1] if i + 1 < len(block) else None,
+                                                                         'write_back', False):
+                    block[i + 1:i + 1] = [clone(b) for b in before]
+            todo += [x for x in block if x.__class__ is not ast.FunctionDef]
+        todo += getattr(node, 'handlers', ())
 
 
 def _loop_nodes(loop):
@@ -166,20 +191,21 @@ def _at(new, old):
 
 
 def _callee_test(test, fixed: set):
-    """(p, n, q) when test is `p.__class__ is Lambda and p.fast == n and
-    ((q := p.direct) is not None)` of a fixed p, else None."""
-    if test.__class__ is not ast.BoolOp or test.op.__class__ is not ast.And or len(test.values) != 3:
+    """(p, k, q) when test is `p.__class__ is Lambda and (q :=
+    p.code).__class__ is k` (compile/entry.py: compiled, of k's arity) of a
+    fixed p, else None."""
+    if test.__class__ is not ast.BoolOp or test.op.__class__ is not ast.And or len(test.values) != 2:
         return None
-    a, b, c = test.values
+    a, b = test.values
     p = _attr_of(_single(a, ast.Is), '__class__')
     if p is None or p not in fixed or not _is_name(a.comparators[0], 'Lambda'):
         return None
-    if _attr_of(_single(b, ast.Eq), 'fast') != p or b.comparators[0].__class__ is not ast.Constant:
+    b = _single(b, ast.Is)
+    if b is None or b.left.__class__ is not ast.Attribute or b.left.attr != '__class__' \
+            or b.left.value.__class__ is not ast.NamedExpr or _attr_of(b.left.value.value, 'code') != p \
+            or b.comparators[0].__class__ is not ast.Name:
         return None
-    if _single(c, ast.IsNot) is None or c.left.__class__ is not ast.NamedExpr \
-            or _attr_of(c.left.value, 'direct') != p or not _is_none(c.comparators[0]):
-        return None
-    return p, b.comparators[0].value, c.left.target.id
+    return p, b.comparators[0].id, b.left.value.target.id
 
 
 def _class_test(x, fixed: set):
@@ -216,8 +242,3 @@ def _attr_of(x, a: str):
 
 def _is_name(x, n: str) -> bool:
     return x.__class__ is ast.Name and x.id == n
-
-
-def _is_none(x) -> bool:
-    return x.__class__ is ast.Constant and x.value is None
-

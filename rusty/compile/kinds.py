@@ -30,11 +30,16 @@ SPECIALIZED_NODES = 5000        # a body this large (in ast nodes) is not copied
 
 # ── statements ──
 
-def simplify(fdef: ast.FunctionDef, root: bool = True) -> None:
+def simplify(fdef: ast.FunctionDef, root: bool = True, cells=None) -> None:
     """Fold fdef's known kinds into its code (each nested function on its
     own; a local a nested function assigns, `nonlocal`, is never known: one
-    it only reads changes only where fdef assigns it)."""
-    seen = set()
+    it only reads changes only where fdef assigns it). `cells` maps each
+    local written into closure cells (support.cell_set) to the names of
+    the functions writing it: it is never known in any other function; in
+    those it is forgotten where they write it."""
+    if root:
+        _CELLS[0] = cells or {}
+    seen = {n for n, writers in _CELLS[0].items() if fdef.name not in writers}
     todo = [st for st in statements(fdef.body) if st.__class__ is ast.FunctionDef]
     while todo:         # (each function defined in fdef, at any depth: only a statement holds one)
         for st in statements(todo.pop().body):
@@ -47,6 +52,9 @@ def simplify(fdef: ast.FunctionDef, root: bool = True) -> None:
         fdef.body, _ = _block(fdef.body, {}, seen)
     finally:
         _AUDIT[0] = outer
+
+
+_CELLS = [{}]       # the `cells` of the unit being simplified
 
 
 class _ResultAudit:
@@ -233,6 +241,8 @@ def _block(stmts, known, seen):
                 known[st.targets[0].id] = k
             if pair is not None and pair not in seen and pair not in _assigned(targets):
                 known[pair] = LIST
+        elif cls is ast.Expr and getattr(st, 'write_back', False):     # CELL_SET(fn, 'name', value)
+            known = _forget(known, {st.value.args[1].value})
         elif cls is ast.Return or cls is ast.Expr:
             if st.value is not None:
                 st.value = _fold(st.value, known)
@@ -280,11 +290,15 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=()) -> list
     the calls seen on the reference gave them no exact integer, evidence.py);
     the copy's temporaries are renamed (`twin`)."""
     tested, stored, size, uses_ok = [], set(), 0, False
+    copies = {}         # temporary -> the local it copies (Lowering.in_order: a local read before a call)
     for node in walk(ast.Module(stmts, [])):
         size += 1
         if size > SPECIALIZED_NODES:
             return stmts
         cls = node.__class__
+        if cls is ast.Assign and node.value.__class__ is ast.Name and node.targets[0].__class__ is ast.Name \
+                and temp(node.targets[0].id) and not temp(node.value.id):
+            copies[node.targets[0].id] = node.value.id
         if cls is ast.Name:
             if node.id == 'OK':
                 uses_ok = True
@@ -296,6 +310,7 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=()) -> list
                 and node.left.value.__class__ is ast.Name and node.comparators[0].__class__ is ast.Name \
                 and node.comparators[0].id == INT and node.left.value.id not in tested:
             tested.append(node.left.value.id)
+    tested += [copies[n] for n in tested if n in copies and copies[n] not in tested]
     chosen = [p for p in params if p in tested and p not in never]
     chosen += sorted(n for n in tested if n not in params and n in stable and n not in stored)
     if not chosen:

@@ -104,7 +104,7 @@ class Lets:
                                    [direct] + release + [ast.Return(name(r))],
                                    [ast.Return(ast.Tuple([name(var), frame, site], L))])]
         q = self.fresh('q')
-        return (stmts + [assign(q, attr(name(var), 'direct'))]
+        return (stmts + [assign(q, attr(attr(name(var), 'code'), 'direct'))]
                 + self.direct_call(name(q), name(var), vals, site, r, loopfn) + release), name(r)
 
     def release(self, var: str, r: str) -> list:

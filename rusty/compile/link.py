@@ -11,10 +11,11 @@ stays on the reference.
 RUSTY_SPECIALIZE=0 (or RUSTY_COMPILE=0) leaves the hook out: the reference
 evaluator alone."""
 import os
-from _functools import partial     # (the C module: functools imports collections)
 from _weakref import ref
 from sys import getrefcount
 from time import perf_counter
+
+from _functools import partial
 
 from ..errors import RESERVE
 from ..resolve import MISSING
@@ -86,7 +87,8 @@ def namespace() -> dict:
             'tuple': tuple, 'BaseException': BaseException, 'MemoryError': MemoryError, 'SystemError': SystemError,
             'RESERVE': RESERVE, 'INTS': support.INTS, 'COUNTED': support.enter_counted, 'CLOCK': perf_counter, 'REFS': getrefcount,
             'CALL_ANY': support.call_any, 'CALL_BUILTIN': support.call_builtin_at, 'FINISH': support.finish_tail,
-            'EXPAND': support.expand_at, 'TOO_DEEP': support.too_deep, 'CALL_FAILED': support.call_failed,
+            'EXPAND': support.expand_at, 'CELL_SET': support.cell_set, 'TOO_DEEP': support.too_deep,
+            'CALL_FAILED': support.call_failed,
             'FAILED': support.failed_here, 'TAILED': support.tailed, 'ENV_READ': support.env_read,
             'UNWOUND': support.unwound, 'CONSED': support.consed_onto,
             'ENV_WRITE': support.env_write, 'GLOBAL_WRITE': support.global_write,
@@ -255,7 +257,6 @@ def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, na
                 return code()(fr)       # a profiler's stand-in counts this call: compiled code would count it again
             return lam.code(fr)
         lam.code = first_call
-        lam.direct = lam.leaf = None
 
     def look_up() -> bool:
         """Link the lambda from the disk cache if it holds it (the time taken counts as loading)."""
@@ -356,8 +357,23 @@ class Deopt:
         g = fn.__globals__
         g['OK'] = False
         lam, code = g['SELF'], g['SELF'].code
-        if code.__class__ is partial and code.args[0] is fn:       # (still the value's code: support.adapter)
+        if isinstance(code, partial) and code.args and code.args[0] is fn:   # (still the value's code: an Entry, or profiled.py's)
             self.disarm(lam, self.compiled)
+
+
+class Assuming:
+    """Watches the cells a linked function's code assumes the values of
+    (Compiled.assumed): the first change of any clears the function's OK,
+    after which its code reads the cells."""
+    __slots__ = ('fn', '__weakref__')
+
+    def __init__(self, fn):
+        self.fn = ref(fn)
+
+    def __call__(self, cell, new):
+        fn = self.fn()
+        if fn is not None:
+            fn.__globals__['OK'] = False
 
 
 class Refused:
@@ -469,7 +485,8 @@ def link(c: Compiled, lam, env, unit, disarm=None, deopt_as=None):
             ok = False
     g['OK'] = ok
     if ok:
-        mine = ref(fn)
+        g['ASSUMING'] = watcher = Assuming(fn)      # (kept alive by the function's globals)
+        mine = ref(watcher)
         for cell, _ in c.assumed:
             cell.watched_by(mine)
     if disarm is not None and c.heads:

@@ -26,6 +26,7 @@ from ..values import EMPTY, Lambda, List, Symbol, Vector, sym
 from . import case_lower, counting, effect_forms, guards, kinds, loops, macros, match_lower, quasi, trmc, try_form
 from .builtin_calls import BuiltinCalls
 from .calls import Calls
+from .expansion import unchanged_by_others
 from .finish import give_back_first, tidy_temporaries
 from .hoist import hoist
 from .inline import library_spec
@@ -68,6 +69,8 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         self.naming = None              # the name a define gives the lambda about to be lowered
         self.tail_calls = False         # a global's lambda called directly in tail position (lambda_call)
         self.heads: dict = {}           # id(cell) -> cell: globals called, assumed no macro (link.Deopt)
+        self.written_back: set = set()  # python names a macro expanded at run time may change (expansion.py)
+        self.cell_written: dict = {}    # of them, those of enclosing functions -> the functions writing them
         self.expanded: dict = {}        # id(macro call form) -> its macros.Expansion (None: not expanded)
         self.expanding = 0              # expansions being lowered inside one another
 
@@ -165,7 +168,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         fdef = self.function(top, body, lscope, span)
         self.stamp([fdef], self.line(span))
         guards.fold(fdef, top.quiet)
-        kinds.simplify(fdef)
+        kinds.simplify(fdef, cells=self.cell_written)
         guards.finish_checks(fdef, top.quiet)
         if top.quiet:           # (its calls of itself keep OK known: the tests finish_checks left decided)
             guards.fold(fdef, True)
@@ -207,7 +210,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         stmts += self.body(body, scope, span, fn, tail=True)
         if not fn.assigned_outer:
             never = self.seen.never_int(fn.params) if fn is self.root_fn and self.seen is not None else ()
-            stmts = kinds.specialize(stmts, fn.params, self.stable, is_temp, self.fresh, never)
+            stmts = kinds.specialize(stmts, fn.params, unchanged_by_others(self, fn), is_temp, self.fresh, never)
         lines = range(first, len(self.table) + 1)
         if fn.looped:
             tail = ast.IfExp(is_(name('site'), const(None)), const(None),

@@ -37,7 +37,7 @@ class Switch:
         """fn's lambda value if its code is still one this Switch gave it, else None."""
         lam = fn.__globals__['SELF']
         code = lam.code
-        if code.__class__ is partial and code.args and (code.args[0] is fn or (
+        if isinstance(code, partial) and code.args and (code.args[0] is fn or (
                 self.counted is not None and code.args[0] is self.counted())):
             return lam
         return None
@@ -46,8 +46,7 @@ class Switch:
         fn = self.fn()
         lam = None if fn is None else self._mine(fn)
         if lam is not None:
-            lam.code = partial(first_profiled, fn, self)     # (args[0]: fn, as link.Deopt tells its value's code)
-            lam.direct = lam.leaf = None
+            lam.code = partial(first_profiled, fn, self)     # (args[0]: fn, as link.Deopt tells its value's code; no Entry: not called directly)
 
     def off(self) -> None:
         fn = self.fn()

@@ -8,7 +8,7 @@ def python_source(lam, unit) -> str:
     it stays on the reference (lowered as it was linked: evidence.py)."""
     from .lower import Unsupported, lower
     code, seen = lam.code, None
-    if code.__class__ is partial and code.args and hasattr(code.args[0], '__globals__'):
+    if isinstance(code, partial) and code.args and hasattr(code.args[0], '__globals__'):
         switch = code.args[0].__globals__.get('SWITCH')
         seen = switch.compiled.source[-1] if switch is not None else None
     try:

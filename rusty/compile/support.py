@@ -13,13 +13,13 @@ level to whoever entered it (a compiled caller's `call_failed`, or `run`
 through the adapter); an error that leaves a function after a tail call
 within its run level carries that call (`rusty_tail`: site, name) for them.
 """
-from _functools import partial     # the C module: functools itself imports collections (start-up)
 
 from ..apply import apply_procedure, call_builtin, located, make_frame, recursion_message, run
 from ..errors import Abort, Exit, RecursionLimit, RustyError, give_back_if_out_of_memory
 from ..eval import expand_macro, undefined_error
 from ..resolve import MISSING, UNBOUND, assign_by_name
 from ..values import EMPTY, NIL, Lambda, List, cons
+from .entry import make as make_entry
 
 
 # ── Calls ────────────────────────────────────────────────────────────────
@@ -70,6 +70,12 @@ def expand_at(m, key, d, D, f, tail):
     D.n = d
     arg_forms, scope, span, unit, cache = key
     return expand_macro(m, arg_forms, f, scope, tail, span, unit, cache)
+
+
+def cell_set(fn, py: str, value) -> None:
+    """Write value into the closure cell of fn's free variable py (an
+    expansion's write-back of an enclosing function's local: expansion.py)."""
+    fn.__closure__[fn.__code__.co_freevars.index(py)].cell_contents = value
 
 
 # ── Failures ─────────────────────────────────────────────────────────────
@@ -250,33 +256,31 @@ class LambdaMaker:
         lam = _new_lambda(Lambda)       # Lambda's slots filled in place: no __init__ frame
         lam.params, lam.rest, lam.body, lam.env, lam.name, lam.scope = (self.params, self.rest, self.body, frames,
                                                                         self.name, self.scope)
-        lam.code = partial(self.enter, fn, self.D, self.end)
+        lam.code = make_entry(self.enter, fn, self.D, self.end, self.fast)
         lam.extra = self.extra
-        lam.fast = fast = self.fast
-        lam.direct = fn if fast >= 0 else None
-        lam.leaf = None
+        lam.fast = self.fast
         return lam
 
 
 _new_lambda = Lambda.__new__
 
 
-def adapter(fn, D, extra=0, counts=False):
+def adapter(fn, D, extra=0, counts=False, fast=-1, leaf=None):
     """run's entry `code(frame)` into positional function fn (the frame's
     `extra` define slots left out: the function makes its own); a partial
     application of `enter`, cheaper to make than a closure (LambdaMaker makes
     one for every lambda value compiled code makes). Only compiled code's
-    lambdas have a partial as their code; `counts`: fn counts its own calls
-    (the profiler's variant), and the partial's function is enter_counted,
-    by which the profiler's stand-in tells so (Profiler.counts_itself)."""
-    return partial(enter_counted if counts else enter, fn, D, -extra or None)
+    lambdas have an Entry (a partial: compile/entry.py, carrying fn as
+    `direct` for the arity `fast`, and `leaf`) as their code; `counts`: fn
+    counts its own calls (the profiler's variant), and the partial's function
+    is enter_counted, by which the profiler's stand-in tells so
+    (Profiler.counts_itself)."""
+    return make_entry(enter_counted if counts else enter, fn, D, -extra or None, fast, leaf)
 
 
 def install(fn, lam, c, D) -> None:
-    """Make fn, linked for Compiled c (link.py), lam's code (and its direct and leaf functions)."""
-    lam.direct = fn if lam.fast >= 0 else None
-    lam.leaf = fn if lam.fast >= 0 and c.leaf else None
-    lam.code = adapter(fn, D, lam.extra, c.counts)
+    """Make fn, linked for Compiled c (link.py), lam's code (its Entry, with its direct and leaf functions)."""
+    lam.code = adapter(fn, D, lam.extra, c.counts, lam.fast, fn if lam.fast >= 0 and c.leaf else None)
 
 
 def enter(fn, D, end, fr):

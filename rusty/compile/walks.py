@@ -25,6 +25,7 @@ from ..values import EMPTY, Builtin, List, Symbol, sym
 from . import kinds
 from .support import _Lambda
 from .nodes import L, assign, attr, attr_store, call, const, is_, is_not, is_temp, name
+from .expansion import expansion, unchanged_by_others
 
 WALKS = ('map', 'filter', 'for-each')
 LAMBDAS = (sym('lambda'), sym('fn'), sym('λ'))
@@ -118,8 +119,6 @@ def walk_call(low, x, cells, cell, b, scope, span, fn, tail):
     p, lst, r = low.fresh('p'), low.fresh('t'), low.fresh('r')
     site = low.k(span)
     head = [assign(p, attr(low.k(cell), 'value')), low.missing(p, cell, x, scope, span)]
-    expand = call(name('EXPAND'), name(p), low.k([x.cdr, scope, span, low.unit, [None, -1, None]]),
-                  name('d'), name('D'), low.frames(scope, fn), const(tail))
     l_stmts, l_value = low.value(cells[1].car, scope, low.span_of(cells[1], span), fn)
     lam_stmts, lam_value = low.value(cells[0].car, scope, low.span_of(cells[0], span), fn)
     generic = call(name('CALL_ANY'), name(p), ast.List([lam_value, name(lst)], L), site, const(tail),
@@ -132,7 +131,7 @@ def walk_call(low, x, cells, cell, b, scope, span, fn, tail):
                                    ast.Compare(name('d'), [ast.Lt()], [name('GATE')]),
                                    is_(attr(name(lst), '__class__'), name('List'))])
     stmts = head + [ast.If(is_(attr(name(p), '__class__'), name('Macro')),
-                           [ast.Return(expand)] if tail else [assign(r, expand)],
+                           expansion(low, p, x, scope, span, fn, tail, r),
                            l_stmts + [assign(lst, l_value), ast.If(taken, fast, generic)])]
     return stmts if tail else (stmts, name(r))
 
@@ -155,7 +154,8 @@ def _loop(low, mode, lscope, body, lst, r, site, span, fn) -> list:
     else:
         keep = [] if value.__class__ in (ast.Name, ast.Constant) else [ast.Expr(value)]
     mine = (w, hd, last)        # (the walk's own: an element's integer copy keeps their names)
-    each = kinds.specialize(b_stmts + keep, [v], low.stable, lambda n: is_temp(n) and n not in mine, low.fresh)
+    each = kinds.specialize(b_stmts + keep, [v], unchanged_by_others(low, fn), lambda n: is_temp(n) and n not in mine,
+                            low.fresh)
     loop = ast.While(is_not(name(w), name('EMPTY')),
                      [assign(v, attr(name(w), 'car'))] + each + [assign(w, attr(name(w), 'cdr'))], [])
     loop.holds = name('OK')         # the body runs no Lisp code: OK holds throughout (guards.py)
