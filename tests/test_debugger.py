@@ -217,7 +217,7 @@ def test_locals_of_a_compiled_function_include_the_lets_it_failed_in(session):
     assert shown == [lets, lets]
     assert after(out, '1: h  at')[:1] == ['  q = 1']
     from _functools import partial         # a compiled lambda's code (compile/support.adapter)
-    compiled = [session.global_value(n).code.__class__ is partial for n in ('g', 'h')]
+    compiled = [isinstance(session.global_value(n).code, partial) for n in ('g', 'h')]
     assert compiled == [session.unit.compile_lambda is not None] * 2
 
 
@@ -242,5 +242,5 @@ def test_locals_of_an_outer_frame_include_the_lets_around_its_call(session):
     assert [all_lines[i:i + len(chain)] for i in starts] == [chain, chain]
     assert after(out, '2: k  at <repl:4>:1:75')[:3] == ['  n = 2', '  enclosing:', '    xs = (1 300)']
     from _functools import partial         # a compiled lambda's code (compile/support.adapter)
-    compiled = [session.global_value(n).code.__class__ is partial for n in ('g', 'f', 'h')]
+    compiled = [isinstance(session.global_value(n).code, partial) for n in ('g', 'f', 'h')]
     assert compiled == [session.unit.compile_lambda is not None] * 3

@@ -152,8 +152,9 @@ def test_py_shows_the_python_a_lambda_compiles_to(monkeypatch):
     text = '\n'.join(out)
     assert out[0] == '# sq, compiled by rusty (k…: the objects the code names)'
     assert text.count('def f_sq(d, v_x_') == 1 and 'if OK:' in text
-    assert run('(defmacro m (x) x)', '(define (f) (m 1))', ',py f')[-1] == (
-        '# stays on the reference evaluator: macro call')
+    assert '# f, compiled by rusty' in run('(defmacro m (x) x)', '(define (f) (m 1))', ',py f')[0]   # (expanded in place)
+    assert run('(defmacro m (x) (display "e") x)', '(define (f) (m 1))', ',py f')[-1] == (
+        '# stays on the reference evaluator: macro call')        # (a macro with effects is not expanded early)
     assert run(',py car') == ['car is #<builtin:car>, not a lambda']
     assert run(',py nothing-here') == ['nothing-here: undefined']
 

@@ -43,12 +43,11 @@ class _Session:
     __slots__ = ('D', 'ns', 'counting', 'switches', 'on')
 
     def __init__(self, D, key):
-        from _weakrefset import WeakSet
         self.D = ref(D, lambda _, key=key: _SESSIONS.pop(key, None))
         self.ns, self.counting = dict(namespace()), dict(namespace())
         self.ns.update(GATE=D.gate, PROF=None)
         self.counting.update(GATE=D.gate, PROF=None)
-        self.switches = WeakSet()
+        self.switches: dict = {}      # id -> weak reference (no weakref module: start-up)
         self.on = False
         limit = D.limit             # (the watcher holds no reference to D, which must be free to go)
         D.watchers.append(lambda gate, counting: self.watch(gate, counting, limit))
@@ -312,7 +311,7 @@ def switched(fn, c, unit, disarm) -> None:
         return None if counted is None else link(counted, lam, lam.env, unit, disarm, c)
     s = _session(unit.depth)
     fn.__globals__['SWITCH'] = switch = Switch(fn, c, unit, to_counting)
-    s.switches.add(switch)
+    s.switches[id(switch)] = ref(switch, lambda _, k=id(switch), held=s.switches: held.pop(k, None))
     if s.on:
         switch.on()
 

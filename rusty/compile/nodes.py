@@ -159,41 +159,31 @@ def parts(node) -> list:
 
 def walk_parts(top):
     """walk, but for contexts and operators."""
-    todo = [top]
-    i = 0
-    get = PARTS.get
-    while i < len(todo):
-        node = todo[i]
-        i += 1
-        f = get(node.__class__)
-        if f is None:
-            todo += parts(node)
-        else:
-            try:
-                todo += f(node)
-            except AttributeError:      # (a field left out when the node was made)
-                todo += parts(node)
-        yield node
+    return _walked(top, PARTS.get, parts)
 
 
 def walk(top):
     """Every node under `top` (itself first) in `ast.walk`'s order and with its
     laziness (a node's children are gathered when the node is reached), about
     twice as fast: lowering walks its trees many times."""
+    return _walked(top, _CHILDREN.get, children)
+
+
+def _walked(top, get, fallback):
+    """The nodes under top, each node's parts read by its class's reader (`get`), else `fallback`."""
     todo = [top]
     i = 0
-    get = _CHILDREN.get
     while i < len(todo):
         node = todo[i]
         i += 1
         f = get(node.__class__)
         if f is None:
-            todo += children(node)
+            todo += fallback(node)
         else:
             try:
                 todo += f(node)
             except AttributeError:      # (a field left out when the node was made)
-                todo += children(node)
+                todo += fallback(node)
         yield node
 
 

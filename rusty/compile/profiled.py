@@ -71,5 +71,7 @@ def first_profiled(fn, switch, fr):
 
 def switch_all(switches, on: bool) -> None:
     """Turn every Switch of a session on (the profiler came) or off (it went)."""
-    for s in list(switches):
-        s.on() if on else s.off()
+    for r in list(switches.values()):
+        s = r()
+        if s is not None:
+            s.on() if on else s.off()
