@@ -19,6 +19,7 @@ from ..errors import Abort, Exit, RecursionLimit, RustyError, give_back_if_out_o
 from ..eval import expand_macro, undefined_error
 from ..resolve import MISSING, UNBOUND, assign_by_name
 from ..values import EMPTY, NIL, Lambda, List, cons
+from .entry import Entry, entry_class
 from .entry import make as make_entry
 
 
@@ -243,7 +244,7 @@ class LambdaMaker:
     positional function `fn(d, *args)` as `direct`, a frame adapter as the
     `code` run calls, and as `env` the reference frames of the locals it
     sees, as they were when it was made (for a body made from it: grad)."""
-    __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'D', 'extra', 'fast', 'end', 'enter')
+    __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'D', 'extra', 'fast', 'end', 'enter', 'entry')
 
     def __init__(self, params, rest, body, scope, name, D, extra=0, counts=False):
         self.params, self.rest, self.body, self.scope, self.name, self.D = params, rest, body, scope, name, D
@@ -251,12 +252,14 @@ class LambdaMaker:
         self.fast = Lambda(params, rest, body, None, None, name, scope, extra).fast    # as Lambda reckons it
         self.end = -extra or None
         self.enter = enter_counted if counts else enter     # (code that counts its own calls: profiled.py)
+        self.entry = entry_class(self.fast) if self.fast >= 0 else Entry     # (made once: a value's Entry costs a call less)
 
     def __call__(self, fn, frames):
         lam = _new_lambda(Lambda)       # Lambda's slots filled in place: no __init__ frame
         lam.params, lam.rest, lam.body, lam.env, lam.name, lam.scope = (self.params, self.rest, self.body, frames,
                                                                         self.name, self.scope)
-        lam.code = make_entry(self.enter, fn, self.D, self.end, self.fast)
+        lam.code = code = self.entry(self.enter, fn, self.D, self.end)
+        code.direct, code.leaf = fn, None
         lam.extra = self.extra
         lam.fast = self.fast
         return lam
