@@ -8,17 +8,17 @@ import ast
 from ..resolve import GlobalRef, resolve
 from ..values import Builtin, Lambda, Symbol
 from . import entry, macros, trmc, walks
+from .exits import to_reference
 from .expansion import expansion
 from .inline import inline_spec, library_spec
 from .nodes import L, S, Unsupported, assign, attr, call, const, is_, is_temp, name, pure, store
-from .support import ITSELF, form_count
+from .support import ITSELF
 
 
 # Globals whose callers stay on the reference: `breakpoint` finds its
 # environment in the reference's frames.
 REFERENCE_CALLS = frozenset(('breakpoint',))
 
-BIG = 24       # arguments this large (in forms) are compiled once: see big_call
 
 
 class Calls:
@@ -58,23 +58,21 @@ class Calls:
                 if head.name in REFERENCE_CALLS:
                     raise Unsupported(head.name)
                 b = cell.current()
-                if not self.no_inline and b.__class__ is Builtin and b.name in walks.WALKS:
+                if b.__class__ is Builtin and b.name in walks.WALKS:
                     got = walks.walk_call(self, x, cells, cell, b, scope, span, fn, tail)
                     if got is not None:         # (its body, compiled twice, holds no walk: any size)
                         return got
-                if form_count(x.cdr, BIG) >= BIG and not self.no_inline:
-                    return self.big_call(x, cells, cell, scope, span, fn, tail)
-                if tail and fn.trmc and not self.no_inline and scope is self.root_scope \
+                if tail and fn.trmc and scope is self.root_scope \
                         and trmc.site(x, scope, self.genv, self.root_name, len(fn.params)):
                     return self.consing_call(x, cells, cell, scope, span, fn)
                 if tail and fn.loop is not None and fn.loop[0] == 'self' and head.name == self.root_name:
                     return self.self_call(x, cells, cell, scope, span, fn)
-                if not self.no_inline and b.__class__ is Builtin:
+                if b.__class__ is Builtin:
                     builder = inline_spec(b, len(cells))
                     if builder is not None:
                         return self.inline(x, cells, cell, b, builder, scope, span, fn, tail)
                     return self.builtin_call(x, cells, cell, b, scope, span, fn, tail)
-                if not self.no_inline and b.__class__ is Lambda:
+                if b.__class__ is Lambda:
                     spec = library_spec(self.unit, b, head.name, len(cells))
                     if spec is not None:
                         return self.library_call(x, cells, cell, b, spec, scope, span, fn, tail)
@@ -95,12 +93,13 @@ class Calls:
         it can change it."""
         return e.__class__ is ast.Name and (is_temp(e.id) or (e.id in self.stable and e.id in self.bound_once))
 
-    def dispatch(self, x, cells, head_stmts, p, scope, span, fn, tail, first=None, known=None):
+    def dispatch(self, x, cells, head_stmts, p, scope, span, fn, tail, first=None, known=None, leaf=False):
         """The generic call once the head's value is in p: a macro expands,
         a compiled lambda of the arity is called directly, anything else the
         reference way. `first(args)`, if given, is a (test, value or
         statements) tried before all that, once the arguments are computed;
-        `known`, if given, a test true only while p is known to be no macro."""
+        `known`, if given, a test true only while p is known to be no macro;
+        `leaf`: a tail call tries p's leaf function first (leaf_call)."""
         n = len(cells)
         arg_stmts, args = self.args(cells, scope, span, fn)
         r = self.fresh('r')
@@ -113,12 +112,15 @@ class Calls:
         other = call(name('CALL_ANY'), name(p), ast.List(args, L), site, const(tail), name('d'), name('D'))
         if tail:
             frame = ast.List([attr(name(p), 'env'), attr(name(p), 'scope')] + args, L)
-            rest = [ast.If(fits, [ast.Return(ast.Tuple([name(p), frame, site], L))], [ast.Return(other)])]
-        elif self.no_inline:
-            rest = [assign(r, other)]
+            tuple_call = [ast.Return(ast.Tuple([name(p), frame, site], L))]
+            if leaf:
+                tuple_call = self.leaf_call(p, self.fresh('q'), args, site) + tuple_call
+            rest = [ast.If(fits, tuple_call, [ast.Return(other)])]
         else:
             fnv = self.fresh('q')
             fits.values[1] = entry.test(self, name(p), fnv, n)
+            if self.counting:   # (a callee that counts itself: not one made by default code before the profiler)
+                fits.values.append(is_(attr(attr(name(p), 'code'), 'func'), name('COUNTED')))
             builtin = ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Builtin')),
                                              ast.Compare(attr(name(p), 'lo'), [ast.LtE(), ast.LtE()],
                                                          [const(n), attr(name(p), 'hi')])])
@@ -167,43 +169,21 @@ class Calls:
         gated = assign(r, call(name('GATED'), lam, ast.List(args, L), site, name('d'), name('D')))
         return [ast.If(ast.Compare(name('d'), [ast.Lt()], [name('GATE')]), [go, finish], [gated])]
 
-    def slow(self, x, cells, head_stmts, p, scope, span, fn, tail):
-        """The generic call with arguments compiled without fast paths (the
-        other branch of a fast path: code grows linearly with nesting)."""
-        self.no_inline += 1
-        try:
-            return self.dispatch(x, cells, head_stmts, p, scope, span, fn, tail)
-        finally:
-            self.no_inline -= 1
-
     def lambda_call(self, x, cells, cell, scope, span, fn, tail):
         """A call of a global holding a lambda when compiled: directly while
-        it holds a compiled lambda of the arity, else the generic call."""
+        it holds a compiled lambda of the arity (the lambda itself, while OK
+        holds: its own function), else the generic call."""
         n = len(cells)
-        p, q = self.fresh('p'), self.fresh('q')
-        site = self.k(span)
-        fits = [is_(attr(name(p), '__class__'), name('Lambda')),
-                ast.Compare(attr(name(p), 'fast'), [ast.Eq()], [const(n)])]
-        other = self.slow(x, cells, [self.missing(p, cell, x, scope, span)], p, scope, span, fn, tail)
-        arg_stmts, args = self.args(cells, scope, span, fn)
-        head = assign(p, attr(self.k(cell), 'value'))
         if not tail and x.car.name == self.root_name and self.root_fn.loop is not None and n == len(self.root_fn.params):
             r = self.fresh('r')         # (loop: no rest parameter) the lambda itself: its own function
-            go = arg_stmts + self.direct_call(name(self.root_fn.pyname), name('SELF'), args, site, r,
+            arg_stmts, args = self.args(cells, scope, span, fn)
+            go = arg_stmts + self.direct_call(name(self.root_fn.pyname), name('SELF'), args, self.k(span), r,
                                               self.root_fn.pyname, fn if fn is self.root_fn else None)
-            o_stmts, o_value = other
-            return [ast.If(self.ok(cell, ITSELF), go, [head] + o_stmts + [assign(r, o_value)])], name(r)
-        if tail:
-            frame = ast.List([attr(name(p), 'env'), attr(name(p), 'scope')] + args, L)
-            go = arg_stmts + self.leaf_call(p, q, args, site) + [ast.Return(ast.Tuple([name(p), frame, site], L))]
-            return [head, ast.If(ast.BoolOp(ast.And(), fits), go, other)]
-        fits[1] = entry.test(self, name(p), q, n)
-        if self.counting:       # (a callee that counts itself: not one made by default code before the profiler)
-            fits.append(is_(attr(attr(name(p), 'code'), 'func'), name('COUNTED')))
-        r = self.fresh('r')
-        go = [entry.unwrap(q)] + arg_stmts + self.direct_call(name(q), name(p), args, site, r)
-        o_stmts, o_value = other
-        return [head, ast.If(ast.BoolOp(ast.And(), fits), go, o_stmts + [assign(r, o_value)])], name(r)
+            o_stmts, o_value = to_reference(self, x, scope, span, fn, False)
+            return [ast.If(self.ok(cell, ITSELF), go, o_stmts + [assign(r, o_value)])], name(r)
+        p = self.fresh('p')
+        head = [assign(p, attr(self.k(cell), 'value')), self.missing(p, cell, x, scope, span)]
+        return self.dispatch(x, cells, head, p, scope, span, fn, tail, leaf=True)
 
     def leaf_call(self, p, q, args, site) -> list:
         """A tail call of lambda p that, when p's compiled code calls no
@@ -222,43 +202,6 @@ class Calls:
                                       ast.Compare(name('GATE'), [ast.GtE()], [const(0)])] + self.unprofiled())
         return [ast.If(test, [call_it, ast.Return(name(r))], [])]
 
-    def big_call(self, x, cells, cell, scope, span, fn, tail):
-        """A call of a global with large arguments: the fast paths tried
-        after the generic call's own steps (head, macro, arguments), so the
-        arguments are compiled once (the fast forms compile them twice)."""
-        p = self.fresh('p')
-        b = cell.current()
-        head = [assign(p, attr(self.k(cell), 'value')), self.missing(p, cell, x, scope, span)]
-        first = known = None
-        builder = inline_spec(b, len(cells)) if b.__class__ is Builtin else None
-        if tail and fn.loop is not None and fn.loop[0] == 'self' and x.car.name == self.root_name \
-                and len(cells) == len(fn.params):
-            fn.looped = True
-            known = self.ok(cell, ITSELF)       # p is SELF while OK: no need to read the cell
-            head = [ast.If(known, [assign(p, name('SELF'))], head)]
-
-            def first_loop(args):
-                again = rebind(fn.params, args)
-                return (ast.BoolOp(ast.And(), [self.ok(cell, ITSELF),
-                                               ast.Compare(name('GATE'), [ast.GtE()], [const(0)])]),
-                        again + [assign('site', self.k(span)), ast.Continue()])
-            first = first_loop
-        elif builder is not None:
-            fallback = self.k(b)
-            implied = self.assumes(cell, b)
-            if implied:
-                known = name('OK')          # p is the builtin while OK holds: no macro
-
-            def first_inline(args):
-                value = call(name('CALL_BUILTIN'), fallback, ast.List(args, L), self.k(span), name('d'), name('D'))
-                for guard, v in reversed(builder(*args)):
-                    value = v if guard is None else ast.IfExp(guard, v, value)
-                test = is_(name(p), fallback)
-                test.ok_implies = implied
-                return test, value
-            first = first_inline
-        return self.dispatch(x, cells, head, p, scope, span, fn, tail, first, known)
-
     def missing(self, p, cell, x, scope, span):
         """A statement making p, read from cell, the name's value by name when the cell had none."""
         return ast.If(is_(name(p), name('MISSING')), [assign(p, call(
@@ -276,8 +219,7 @@ class Calls:
         fn.looped = True
         again = arg_stmts + rebind(fn.params, args)
         again += [assign('site', self.k(span)), ast.Continue()]
-        other = self.slow(x, cells, [assign(p, head), self.missing(p, cell, x, scope, span)], p, scope, span, fn,
-                          True)
+        other = to_reference(self, x, scope, span, fn, True)
         looping = ast.BoolOp(ast.And(), [self.ok(cell, ITSELF), ast.Compare(name('GATE'), [ast.GtE()], [const(0)])])
         return [ast.If(looping, again, other)]
 

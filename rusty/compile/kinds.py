@@ -34,7 +34,7 @@ def simplify(fdef: ast.FunctionDef, root: bool = True, cells=None) -> None:
     """Fold fdef's known kinds into its code (each nested function on its
     own; a local a nested function assigns, `nonlocal`, is never known: one
     it only reads changes only where fdef assigns it). `cells` maps each
-    local written into closure cells (support.cell_set) to the names of
+    local written into closure cells (support.cells_back) to the names of
     the functions writing it: it is never known in any other function; in
     those it is forgotten where they write it."""
     if root:
@@ -241,8 +241,8 @@ def _block(stmts, known, seen):
                 known[st.targets[0].id] = k
             if pair is not None and pair not in seen and pair not in _assigned(targets):
                 known[pair] = LIST
-        elif cls is ast.Expr and getattr(st, 'write_back', False):     # CELL_SET(fn, 'name', value)
-            known = _forget(known, {st.value.args[1].value})
+        elif cls is ast.Expr and getattr(st, 'write_back', False):     # CELLS_BACK(fn, frames, where)
+            known = _forget(known, st.written)
         elif cls is ast.Return or cls is ast.Expr:
             if st.value is not None:
                 st.value = _fold(st.value, known)

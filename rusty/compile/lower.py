@@ -61,7 +61,6 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         self.root_scope = None
         self.count = 0
         self.assigned: set = set()      # symbols some set! in the unit targets
-        self.no_inline = 0
         self.known: dict = {}           # python name of a named let's loop -> (its function, its arity)
         self.assumed: dict = {}         # id(cell) -> (cell, the value the fast code assumes it holds)
         self.stable: set = set()        # python names of Lisp locals no set! targets

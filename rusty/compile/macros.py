@@ -32,6 +32,7 @@ from ..errors import RustyError
 from ..resolve import MISSING, GlobalRef, resolve
 from ..syntax import check_in_scope
 from ..values import EMPTY, List, Macro, Symbol, sym
+from .exits import to_reference
 from .nodes import Unsupported, assign, attr, call, const, is_, name
 
 MAX_EXPANSIONS = 200        # per lowering: past it (a macro expanding into itself) the lambda stays on the reference
@@ -168,25 +169,6 @@ def _named_globals(m, genv) -> list:
     return out
 
 
-class _Site:
-    """A macro call the reference compiles (when first needed) and runs."""
-    __slots__ = ('form', 'scope', 'tail', 'span', 'unit', 'code')
-
-    def __init__(self, form, scope, tail, span, unit):
-        self.form, self.scope, self.tail, self.span, self.unit = form, scope, tail, span, unit
-        self.code = None
-
-
-def reference_call(site, f, d, D):
-    """The call in `site` run by the reference in frame chain f (the compiled
-    locals' values: see support.expand_at), at depth d."""
-    if site.code is None:
-        from ..eval import comp_call
-        site.code = comp_call(site.form, site.scope, site.tail, site.span, site.unit)
-    D.n = d
-    return site.code(f)
-
-
 def lower_call(low, x, cell, scope, span, fn, tail):
     """A call of the macro in global cell: its expansion lowered in place
     while the globals it depends on hold what they held, else the generic
@@ -202,18 +184,7 @@ def lower_call(low, x, cell, scope, span, fn, tail):
             check_in_scope(form, span, scope, low.genv)
         except RustyError:
             form = FAILED
-    p = low.fresh('p')
-    try:
-        generic = low.slow(x, list(x.cdr.cells()), [assign(p, attr(low.k(cell), 'value')),
-                                                    low.missing(p, cell, x, scope, span)], p, scope, span, fn, tail)
-    except Unsupported:                 # (arguments that are no code: the call as the reference compiles it)
-        e_call = call(low.k(reference_call), low.k(_Site(x, scope, tail, span, low.unit)), low.frames(scope, fn),
-                      name('d'), name('D'))
-        if tail:
-            generic = [ast.Return(e_call)]
-        else:
-            r = low.fresh('r')
-            generic = [assign(r, e_call)], name(r)
+    generic = to_reference(low, x, scope, span, fn, tail)
     if form is FAILED:
         return generic
     tests = [is_(attr(low.k(c), 'value'), low.k(v)) for c, v in e.depends]

@@ -73,10 +73,28 @@ def expand_at(m, key, d, D, f, tail):
     return expand_macro(m, arg_forms, f, scope, tail, span, unit, cache)
 
 
-def cell_set(fn, py: str, value) -> None:
-    """Write value into the closure cell of fn's free variable py (an
-    expansion's write-back of an enclosing function's local: expansion.py)."""
-    fn.__closure__[fn.__code__.co_freevars.index(py)].cell_contents = value
+def reference_site(key, f, d, D):
+    """A call whose compiled code's assumptions no longer hold, run by the
+    reference in frame chain f at depth d (`key`: [form, scope, tail, span,
+    unit, its reference code once made]: exits.to_reference)."""
+    code = key[5]
+    if code is None:
+        from ..eval import comp_call
+        code = key[5] = comp_call(key[0], key[1], key[2], key[3], key[4])
+    D.n = d
+    return code(f)
+
+
+def cells_back(fn, f, where) -> None:
+    """Write into fn's closure cells the slots of frame chain f that `where`
+    names ((hops out, slot, fn's free variable)…): the write-back of an
+    enclosing function's locals after a run on the reference (expansion.py)."""
+    cells, free = fn.__closure__, fn.__code__.co_freevars
+    for hops, i, py in where:
+        fr = f
+        for _ in range(hops):
+            fr = fr[0]
+        cells[free.index(py)].cell_contents = fr[i]
 
 
 # ── Failures ─────────────────────────────────────────────────────────────
