@@ -9,12 +9,12 @@ once, with the reference's own steps (make_frame, run, to_code,
 check_in_scope; the expansion's forms have the call site's span: the unit
 `from_data`), and lowers it in place. At run time the site tests that the
 macro's global and every global its body names still hold what they held
-(else it takes the generic call, which expands as the reference does), and
+(else the call runs on the reference, which expands it: exits.py), and
 a change of the macro's global deoptimises the lambda (its cell is one of
 the lowering's `heads`: link.Deopt). A non-tail expansion counts one level
 toward the depth limit while its code runs, as expand_macro's does.
 
-An expansion that fails is made at run time instead (the generic call),
+An expansion that fails is made at run time instead (on the reference),
 where it fails as the reference's does, at the same moment. A macro that is
 not pure, or a call while a tool watches calls or the profiler counts
 them (either would see the expansion run early), keeps the lambda on the reference (Unsupported with
@@ -171,8 +171,8 @@ def _named_globals(m, genv) -> list:
 
 def lower_call(low, x, cell, scope, span, fn, tail):
     """A call of the macro in global cell: its expansion lowered in place
-    while the globals it depends on hold what they held, else the generic
-    call (which expands at run time); the generic call alone when the
+    while the globals it depends on hold what they held, else the call on
+    the reference (which expands at run time: exits.py); that alone when the
     expansion failed. Unsupported (with the cell) when it may not be expanded."""
     e = low.expanded.get(id(x))
     if e is None or low.expanding > MAX_NESTING:
