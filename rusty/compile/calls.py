@@ -181,9 +181,33 @@ class Calls:
                                               self.root_fn.pyname, fn if fn is self.root_fn else None)
             o_stmts, o_value = to_reference(self, x, scope, span, fn, False)
             return [ast.If(self.ok(cell, ITSELF), go, o_stmts + [assign(r, o_value)])], name(r)
-        p = self.fresh('p')
-        head = [assign(p, attr(self.k(cell), 'value')), self.missing(p, cell, x, scope, span)]
-        return self.dispatch(x, cells, head, p, scope, span, fn, tail, leaf=True)
+        p, site = self.fresh('p'), self.k(span)
+        head = assign(p, attr(self.k(cell), 'value'))
+        arg_stmts, args = self.args(cells, scope, span, fn)
+        odd = ast.BoolOp(ast.Or(), [is_(attr(name(p), '__class__'), name('Macro')), is_(name(p), name('MISSING'))])
+        other = call(name('CALL_ANY'), name(p), ast.List(args, L), site, const(tail), name('d'), name('D'))
+        if tail:
+            frame = ast.List([attr(name(p), 'env'), attr(name(p), 'scope')] + args, L)
+            fits = ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Lambda')),
+                                          ast.Compare(attr(name(p), 'fast'), [ast.Eq()], [const(n)])])
+            go = self.leaf_call(p, self.fresh('q'), args, site) + [ast.Return(ast.Tuple([name(p), frame, site], L))]
+            call_it, out = ast.If(fits, go, [ast.Return(other)]), None
+            exit_stmts = to_reference(self, x, scope, span, fn, True)
+        else:
+            q, out = self.fresh('q'), self.fresh('r')
+            fits = [is_(attr(name(p), '__class__'), name('Lambda')), entry.test(self, name(p), q, n)]
+            if self.counting:   # (a callee that counts itself: not one made by default code before the profiler)
+                fits.append(is_(attr(attr(name(p), 'code'), 'func'), name('COUNTED')))
+            call_it = ast.If(ast.BoolOp(ast.And(), fits), [entry.unwrap(q)] + self.direct_call(name(q), name(p), args,
+                             site, out), [assign(out, other)])
+            e_stmts, e_value = to_reference(self, x, scope, span, fn, False)
+            exit_stmts = e_stmts + [assign(out, e_value)]
+        if arg_stmts:   # (the head is a macro or unbound before any argument is computed)
+            stmts = [head, ast.If(odd, exit_stmts, arg_stmts + [call_it])]
+        else:           # (arguments computed by no statement: the usual case, a direct call, tested first)
+            call_it.orelse = [ast.If(odd, exit_stmts, call_it.orelse)]
+            stmts = [head, call_it]
+        return stmts if tail else (stmts, name(out))
 
     def leaf_call(self, p, q, args, site) -> list:
         """A tail call of lambda p that, when p's compiled code calls no
