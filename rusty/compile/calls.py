@@ -93,29 +93,21 @@ class Calls:
         it can change it."""
         return e.__class__ is ast.Name and (is_temp(e.id) or (e.id in self.stable and e.id in self.bound_once))
 
-    def dispatch(self, x, cells, head_stmts, p, scope, span, fn, tail, first=None, known=None, leaf=False):
+    def dispatch(self, x, cells, head_stmts, p, scope, span, fn, tail):
         """The generic call once the head's value is in p: a macro expands,
         a compiled lambda of the arity is called directly, anything else the
-        reference way. `first(args)`, if given, is a (test, value or
-        statements) tried before all that, once the arguments are computed;
-        `known`, if given, a test true only while p is known to be no macro;
-        `leaf`: a tail call tries p's leaf function first (leaf_call)."""
+        reference way."""
         n = len(cells)
         arg_stmts, args = self.args(cells, scope, span, fn)
         r = self.fresh('r')
         site = self.k(span)
         is_macro = is_(attr(name(p), '__class__'), name('Macro'))
-        if known is not None:
-            is_macro = ast.BoolOp(ast.And(), [ast.UnaryOp(ast.Not(), known), is_macro])
         fits = ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Lambda')),
                                       ast.Compare(attr(name(p), 'fast'), [ast.Eq()], [const(n)])])
         other = call(name('CALL_ANY'), name(p), ast.List(args, L), site, const(tail), name('d'), name('D'))
         if tail:
             frame = ast.List([attr(name(p), 'env'), attr(name(p), 'scope')] + args, L)
-            tuple_call = [ast.Return(ast.Tuple([name(p), frame, site], L))]
-            if leaf:
-                tuple_call = self.leaf_call(p, self.fresh('q'), args, site) + tuple_call
-            rest = [ast.If(fits, tuple_call, [ast.Return(other)])]
+            call_it = ast.If(fits, [ast.Return(ast.Tuple([name(p), frame, site], L))], [ast.Return(other)])
         else:
             fnv = self.fresh('q')
             fits.values[1] = entry.test(self, name(p), fnv, n)
@@ -124,26 +116,16 @@ class Calls:
             builtin = ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Builtin')),
                                              ast.Compare(attr(name(p), 'lo'), [ast.LtE(), ast.LtE()],
                                                          [const(n), attr(name(p), 'hi')])])
-            rest = [ast.If(fits, [entry.unwrap(fnv)] + self.direct_call(name(fnv), name(p), args, site, r),
-                           [ast.If(builtin, self.builtin_body(p, args, site, r), [assign(r, other)])])]
-        if first is not None:
-            test, value = first(args)
-            if value.__class__ is not list:        # an expression: the call's value
-                cells = self.cells_into(r, value)
-                if cells is not None:
-                    value = cells + [ast.Return(_no_tail_call(name(r)))] if tail else cells
-                else:
-                    value = [ast.Return(value)] if tail else [assign(r, value)]
-            rest = [ast.If(test, value, rest)]
-            rest[0].ok_implies = getattr(test, 'ok_implies', False)     # (guards.finish_checks)
+            call_it = ast.If(fits, [entry.unwrap(fnv)] + self.direct_call(name(fnv), name(p), args, site, r),
+                             [ast.If(builtin, self.builtin_body(p, args, site, r), [assign(r, other)])])
         expanded = expansion(self, p, x, scope, span, fn, tail, r)
-        if not arg_stmts and first is None and rest[0].__class__ is ast.If and rest[0].test is fits:
+        if not arg_stmts:
             # (arguments computed by no statement: the usual case, a direct
             # call, is tested first; a macro is no Lambda, so it is still expanded)
-            call_it = rest[0]
             call_it.orelse = [ast.If(is_macro, expanded, call_it.orelse)]
-            return head_stmts + [call_it] if tail else (head_stmts + [call_it], name(r))
-        out = head_stmts + [ast.If(is_macro, expanded, arg_stmts + rest)]
+            out = head_stmts + [call_it]
+        else:
+            out = head_stmts + [ast.If(is_macro, expanded, arg_stmts + [call_it])]
         return out if tail else (out, name(r))
 
     def direct_call(self, fnv, lam, args, site, r, callee=None, caller=None):
