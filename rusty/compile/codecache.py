@@ -30,6 +30,7 @@ from . import entry
 from ..values import EMPTY, NIL, Builtin, Lambda, List, Symbol, Vector, sym
 
 FORMAT = b'rusty-code-2'
+LOOP = b'rusty-loop-1'                 # (a loop's key: osr.py)
 _VERSION: list = []                     # the compiler's version, once computed
 
 
@@ -59,11 +60,12 @@ def version() -> bytes:
     return _VERSION[0]
 
 
-def lambda_key(params, rest, body, lscope, unit, name):
+def lambda_key(params, rest, body, lscope, unit, name, kind=FORMAT):
     """The entry's name for this lambda, or None when its forms hold
     something the text cannot name (an uninterned symbol, a host object).
     Besides the text: whether positions are kept and whether a profiler
-    runs (what lowering may depend on besides the globals it assumes)."""
+    runs (what lowering may depend on besides the globals it assumes);
+    `kind` keeps apart entries of different things (LOOP: a loop's)."""
     profiled = getattr(unit.interp, 'profiling', None) is not None     # (lowering may count calls only then)
     out = [name, '|', 'S' if unit.use_spans else 's', 'P' if profiled else 'p', '|']
     try:
@@ -88,7 +90,14 @@ def lambda_key(params, rest, body, lscope, unit, name):
     except RecursionError:
         return None
     text = ''.join(out).encode('utf-8', 'surrogatepass')
-    return 'code-%s.pyc' % diskcache.key(FORMAT, version(), text)
+    return 'code-%s.pyc' % diskcache.key(kind, version(), text)
+
+
+def loop_key(x, dscope, unit):
+    """The entry's name for the rest of do form x's loop (osr.py; dscope:
+    its frame's scope), or None: keyed as a lambda with no parameters whose
+    body is x and whose scope is dscope, apart from every lambda's."""
+    return lambda_key((), None, x, dscope, unit, 'do', LOOP)
 
 
 _ATOMS = {int: 'i', float: 'f', str: 'q', bool: 'b'}
