@@ -134,7 +134,7 @@ def test_the_depth_limit_inside_a_compiled_loop(monkeypatch):
 def test_stats_count_the_loops(tmp_path):
     program = tmp_path / 'loop.lisp'
     program.write_text('(display (do ((i 0 (+ i 1)) (s 0 (+ s i))) ((= i 100) s)))\n')
-    env = dict(os.environ, PYTHONPATH=ROOT, RUSTY_COMPILE_CALLS='1')
+    env = dict(os.environ, PYTHONPATH=ROOT, RUSTY_COMPILE_CALLS='1', RUSTY_SPECIALIZE='1')
     done = subprocess.run([sys.executable, '-m', 'rusty', '--stats', str(program)], capture_output=True, text=True,
                           env=env, timeout=120)
     assert (done.returncode, done.stdout) == (0, '4950'), done.stderr
@@ -144,7 +144,7 @@ def test_stats_count_the_loops(tmp_path):
 
 def stats_by_default(program: str) -> str:
     """The --stats line of `rusty -e program` in a fresh process, tiering up by time (no RUSTY_COMPILE_CALLS)."""
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = dict(os.environ, PYTHONPATH=ROOT, RUSTY_SPECIALIZE='1')
     env.pop('RUSTY_COMPILE_CALLS', None)
     done = subprocess.run([sys.executable, '-m', 'rusty', '--stats', '-e', program], capture_output=True, text=True,
                           env=env, timeout=300)
