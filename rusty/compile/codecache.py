@@ -11,6 +11,8 @@ datum, a form's cell, its source position), a global's cell by name, a
 builtin or library procedure by name, a symbol, a literal, or a structure of
 these (a scope, a nested lambda's maker, a macro call site). Positions come
 from the live forms, so reports stay exact when a lambda moves in its file.
+A `do` loop compiled mid-run (osr.py) is kept the same way, as a lambda of
+no parameters whose body is the `do` form (`loop_key`).
 
 What the code assumes of the globals is checked again when loading (the
 cells `assumed` must hold the same builtin or library procedure, and the

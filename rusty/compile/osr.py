@@ -8,7 +8,10 @@ RUSTY_COMPILE_CALLS iterations when that is set), the answer is `resume`:
 the loop lowered once (osr_lower.py) into a function of the frame around the
 loop and the loop's slots, which continues from `fr` as it stands (at the
 test) and returns the loop's result. So a long loop at top level, or in a
-function called once, runs compiled.
+function called once, runs compiled. The compiled loop is kept in the disk
+cache (codecache.loop_key): once the loop has run long enough to pay for a
+load (Stats.per_form_loaded, far less than a compile) it is looked up there
+first, so a second run of a script switches sooner and compiles no loop.
 
 A loop whose forms make functions keeps running on the reference: a closure
 made before the switch holds `fr`, which compiled code would no longer
