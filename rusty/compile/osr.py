@@ -78,7 +78,7 @@ def loop_door(x, dscope, span, unit, after):
             spent[3] = t
             if spent[1] < 0:
                 stats = link.STATS
-                per = stats.per_form_loaded() if not cache[1] and link.codecache_on() else stats.per_form()
+                per = stats.per_form_loaded() if not cache[1] and link.codecache_on() else per_form_compiled()
                 spent[1] = link.PAYBACK * max(link.MIN_FORMS, support.form_count(x)) * per
             if spent[0] < spent[1]:
                 return None
@@ -107,6 +107,17 @@ def loop_door(x, dscope, span, unit, after):
             spent[0], spent[1], cache[1] = 0.0, -1.0, False
             link.STATS.deopts += 1
     return hot
+
+
+def per_form_compiled() -> float:
+    """Compile seconds per form, to budget a loop the cache does not hold:
+    link.STATS's estimate, but in a run that loaded code no less than a cold
+    run starts from (PER_FORM): a cold run decides its first loops with that,
+    and the compile times entries keep leave out their store, so a warm run
+    estimating lower would compile what the cold run left on the reference."""
+    stats = link.STATS
+    per = stats.per_form()
+    return max(per, link.PER_FORM) if stats.saved_forms else per
 
 
 def makes_functions(forms) -> bool:
