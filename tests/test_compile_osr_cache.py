@@ -173,3 +173,15 @@ def test_by_default_a_loop_in_the_cache_switches_sooner_than_one_compiled(tmp_pa
         at.append(loops(p.stderr.splitlines()[-1]))
     assert at[1] == (0, 1, 0, 0) and at[3] == (0, 0, 0, 1), at
     assert at[2] * 3 < at[0], at
+
+
+def test_a_run_that_loaded_code_budgets_an_uncached_loop_as_a_cold_run_starts(monkeypatch):
+    from rusty.compile import link, osr
+    stats = link.Stats()
+    monkeypatch.setattr(link, 'STATS', stats)
+    stats.seconds, stats.forms = 0.001, 20                  # (compiles measured cheaper than PER_FORM)
+    assert osr.per_form_compiled() == stats.per_form() < link.PER_FORM
+    stats.saved, stats.saved_forms = 0.002, 40              # (and code loaded, whose store was not timed)
+    assert osr.per_form_compiled() == link.PER_FORM
+    stats.seconds = 1.0
+    assert osr.per_form_compiled() == stats.per_form() > link.PER_FORM
