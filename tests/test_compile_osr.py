@@ -134,7 +134,8 @@ def test_the_depth_limit_inside_a_compiled_loop(monkeypatch):
 def test_stats_count_the_loops(tmp_path):
     program = tmp_path / 'loop.lisp'
     program.write_text('(display (do ((i 0 (+ i 1)) (s 0 (+ s i))) ((= i 100) s)))\n')
-    env = dict(os.environ, PYTHONPATH=ROOT, RUSTY_COMPILE_CALLS='1', RUSTY_SPECIALIZE='1')
+    env = dict(os.environ, PYTHONPATH=ROOT, RUSTY_COMPILE_CALLS='1', RUSTY_SPECIALIZE='1',
+               RUSTY_CACHE_DIR=str(tmp_path / 'cache'))         # (empty: the loop is compiled, not loaded)
     done = subprocess.run([sys.executable, '-m', 'rusty', '--stats', str(program)], capture_output=True, text=True,
                           env=env, timeout=120)
     assert (done.returncode, done.stdout) == (0, '4950'), done.stderr
@@ -142,9 +143,10 @@ def test_stats_count_the_loops(tmp_path):
                         r'0 on the reference\n', done.stderr), done.stderr
 
 
-def stats_by_default(program: str) -> str:
-    """The --stats line of `rusty -e program` in a fresh process, tiering up by time (no RUSTY_COMPILE_CALLS)."""
-    env = dict(os.environ, PYTHONPATH=ROOT, RUSTY_SPECIALIZE='1')
+def stats_by_default(program: str, cache) -> str:
+    """The --stats line of `rusty -e program` in a fresh process, tiering up by time (no RUSTY_COMPILE_CALLS),
+    on the disk cache in directory `cache`."""
+    env = dict(os.environ, PYTHONPATH=ROOT, RUSTY_SPECIALIZE='1', RUSTY_CACHE_DIR=str(cache))
     env.pop('RUSTY_COMPILE_CALLS', None)
     done = subprocess.run([sys.executable, '-m', 'rusty', '--stats', '-e', program], capture_output=True, text=True,
                           env=env, timeout=300)
@@ -152,10 +154,10 @@ def stats_by_default(program: str) -> str:
     return done.stdout + '|' + done.stderr
 
 
-def test_by_default_a_long_loop_switches_and_a_short_one_does_not():
-    long_loop = stats_by_default('(display (do ((i 0 (+ i 1)) (s 0 (+ s i))) ((= i 400000) s)))')
+def test_by_default_a_long_loop_switches_and_a_short_one_does_not(tmp_path):
+    long_loop = stats_by_default('(display (do ((i 0 (+ i 1)) (s 0 (+ s i))) ((= i 400000) s)))', tmp_path)
     assert long_loop.startswith('79999800000|stats: 0 lambdas and 1 loop compiled'), long_loop
-    short_loop = stats_by_default('(display (do ((i 0 (+ i 1)) (s 0 (+ s i))) ((= i 50) s)))')
+    short_loop = stats_by_default('(display (do ((i 0 (+ i 1)) (s 0 (+ s i))) ((= i 50) s)))', tmp_path)
     assert short_loop.startswith('1225|stats: 0 lambdas compiled'), short_loop
 
 
