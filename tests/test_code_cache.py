@@ -48,8 +48,9 @@ def run(tmp_path, text, cache='cache', **env):
 
 
 def counts(stats: str) -> tuple:
-    """(compiled, loaded) of a stats line."""
-    m = re.match(r'stats: (\d+) lambdas? compiled \([\d.]+ s\), (\d+) loaded from the cache', stats)
+    """(compiled, loaded) lambdas of a stats line (loops, compiled or loaded, left out)."""
+    m = re.match(r'stats: (\d+) lambdas?(?: and \d+ loops?)? compiled \([\d.]+ s\), '
+                 r'(\d+)(?: lambdas? and \d+ loops?)? loaded from the cache', stats)
     assert m, stats
     return int(m.group(1)), int(m.group(2))
 

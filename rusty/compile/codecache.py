@@ -11,6 +11,8 @@ datum, a form's cell, its source position), a global's cell by name, a
 builtin or library procedure by name, a symbol, a literal, or a structure of
 these (a scope, a nested lambda's maker, a macro call site). Positions come
 from the live forms, so reports stay exact when a lambda moves in its file.
+A `do` loop compiled mid-run (osr.py) is kept the same way, as a lambda of
+no parameters whose body is the `do` form (`loop_key`).
 
 What the code assumes of the globals is checked again when loading (the
 cells `assumed` must hold the same builtin or library procedure, and the
@@ -30,6 +32,7 @@ from . import entry
 from ..values import EMPTY, NIL, Builtin, Lambda, List, Symbol, Vector, sym
 
 FORMAT = b'rusty-code-2'
+LOOP = b'rusty-loop-1'                 # (a loop's key: osr.py)
 _VERSION: list = []                     # the compiler's version, once computed
 
 
@@ -59,11 +62,12 @@ def version() -> bytes:
     return _VERSION[0]
 
 
-def lambda_key(params, rest, body, lscope, unit, name):
+def lambda_key(params, rest, body, lscope, unit, name, kind=FORMAT):
     """The entry's name for this lambda, or None when its forms hold
     something the text cannot name (an uninterned symbol, a host object).
     Besides the text: whether positions are kept and whether a profiler
-    runs (what lowering may depend on besides the globals it assumes)."""
+    runs (what lowering may depend on besides the globals it assumes);
+    `kind` keeps apart entries of different things (LOOP: a loop's)."""
     profiled = getattr(unit.interp, 'profiling', None) is not None     # (lowering may count calls only then)
     out = [name, '|', 'S' if unit.use_spans else 's', 'P' if profiled else 'p', '|']
     try:
@@ -88,7 +92,14 @@ def lambda_key(params, rest, body, lscope, unit, name):
     except RecursionError:
         return None
     text = ''.join(out).encode('utf-8', 'surrogatepass')
-    return 'code-%s.pyc' % diskcache.key(FORMAT, version(), text)
+    return 'code-%s.pyc' % diskcache.key(kind, version(), text)
+
+
+def loop_key(x, dscope, unit):
+    """The entry's name for the rest of do form x's loop (osr.py; dscope:
+    its frame's scope), or None: keyed as a lambda with no parameters whose
+    body is x and whose scope is dscope, apart from every lambda's."""
+    return lambda_key((), None, x, dscope, unit, 'do', LOOP)
 
 
 _ATOMS = {int: 'i', float: 'f', str: 'q', bool: 'b'}

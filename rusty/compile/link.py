@@ -130,11 +130,11 @@ MIN_FORMS = 20          # (a small lambda costs about what one of 20 forms does:
 class Stats:
     """What the compiler did in this process, for `--stats` and the estimates."""
     __slots__ = ('compiled', 'seconds', 'forms', 'loaded', 'load_seconds', 'load_forms', 'saved', 'saved_forms',
-                 'refused', 'deopts', 'loops')
+                 'refused', 'deopts', 'loops', 'loops_loaded')
 
     def __init__(self):
         self.compiled = self.loaded = self.refused = self.deopts = self.forms = self.load_forms = self.saved_forms = 0
-        self.loops = 0
+        self.loops = self.loops_loaded = 0
         self.seconds = self.load_seconds = self.saved = 0.0
 
     def per_form(self) -> float:
@@ -148,11 +148,12 @@ class Stats:
         return self.load_seconds / self.load_forms if self.load_forms else PER_FORM_LOADED
 
     def line(self) -> str:
-        loops = ' and %d loop%s' % (self.loops, '' if self.loops == 1 else 's') if self.loops else ''     # (osr.py)
-        deopts = ', %d deoptimised' % self.deopts if self.deopts else ''
-        return ('stats: %d lambda%s%s compiled (%.3f s), %d loaded from the cache, %d on the reference%s'
-                % (self.compiled, '' if self.compiled == 1 else 's', loops, self.seconds, self.loaded, self.refused,
-                   deopts))
+        """The --stats line (the loops, osr.py's, named when some were compiled, or loaded)."""
+        c, n, k = self.compiled, self.loops, self.loops_loaded
+        made = '%d lambda%s' % (c, 's'[c == 1:]) + (' and %d loop%s' % (n, 's'[n == 1:]) if n else '')
+        got = '%d lambda%s and %d loop%s' % (self.loaded, 's'[self.loaded == 1:], k, 's'[k == 1:]) if k else self.loaded
+        return ('stats: %s compiled (%.3f s), %s loaded from the cache, %d on the reference%s'
+                % (made, self.seconds, got, self.refused, ', %d deoptimised' % self.deopts if self.deopts else ''))
 
 
 STATS = Stats()
