@@ -340,6 +340,30 @@ def twin(stmts: list, temp, fresh) -> list:
 
 
 _PLAIN = frozenset((str, int, float, bool, type(None)))     # attribute values copied as they are
+_SCALARS = frozenset(('identifier', 'string', 'constant', 'int'))
+_BARE = frozenset(('expr_context', 'operator', 'boolop', 'cmpop', 'unaryop'))
+_SHAPES: dict = {}          # ast class -> (its fields and positions, the fields that may hold nodes), or None: shared
+_LIST = (frozenset(), ())   # (a list's shape: its items are looked at one by one)
+
+
+def _shape(cls):
+    """The shape of ast class cls (see _SHAPES): from its signature, the
+    class's docstring, as nodes._children_of reads it."""
+    if cls is list:
+        return _LIST
+    if not issubclass(cls, ast.AST):
+        return None
+    if not (cls._fields or cls._attributes):
+        return None                 # (a context, an operator: shared)
+    sig = (cls.__doc__ or '').split('\n')[0]
+    head = cls.__name__ + '('
+    if sig.startswith(head) and sig.endswith(')'):
+        typed = [t.split(' ') for t in sig[len(head):-1].split(', ') if t]
+        held = tuple(f for kind, f in typed if kind.rstrip('*?') not in _SCALARS
+                     and (kind.endswith('*') or kind.rstrip('?') not in _BARE))
+    else:
+        held = tuple(cls._fields)
+    return frozenset(cls._fields) | frozenset(cls._attributes), held
 
 
 def _clone(node, memo: dict, rename=None):
@@ -349,21 +373,32 @@ def _clone(node, memo: dict, rename=None):
     position (a context, an operator) is shared. `rename`: (temp, new), the
     temporaries' names renamed as they are copied (twin)."""
     cls = node.__class__
-    if cls is list:
-        return [_clone(x, memo, rename) if x.__class__ is list or isinstance(x, ast.AST) else x for x in node]
-    if not isinstance(node, ast.AST) or not (cls._fields or cls._attributes):
+    shape = _SHAPES.get(cls, _LIST)
+    if shape is _LIST:
+        if cls is list:
+            return [x if x.__class__ in _PLAIN else _clone(x, memo, rename) for x in node]
+        if cls in _PLAIN:
+            return node
+        shape = _SHAPES[cls] = _shape(cls)
+    if shape is None:
         return node
     got = memo.get(id(node))
-    if got is None:
-        d = node.__dict__.copy()
-        for k, v in d.items():          # (only values change: the dict keeps its size)
-            c = v.__class__
-            if c is list or (c not in _PLAIN and isinstance(v, ast.AST) and (c._fields or c._attributes)):
+    if got is not None:
+        return got
+    d = node.__dict__.copy()
+    if d.keys() <= shape[0]:        # (no mark: only the fields that may hold nodes looked at)
+        for k in shape[1]:
+            v = d.get(k)
+            if v is not None and v.__class__ not in _PLAIN:
                 d[k] = _clone(v, memo, rename)
-        if rename is not None and cls is ast.Name and rename[0](d['id']):
-            d['id'] = rename[1](d['id'])
-        got = memo[id(node)] = cls.__new__(cls)
-        got.__dict__.update(d)
+    else:
+        for k, v in d.items():          # (only values change: the dict keeps its size)
+            if v.__class__ not in _PLAIN:
+                d[k] = _clone(v, memo, rename)
+    if rename is not None and cls is ast.Name and rename[0](d['id']):
+        d['id'] = rename[1](d['id'])
+    got = memo[id(node)] = cls.__new__(cls)
+    got.__dict__ = d
     return got
 
 

@@ -18,6 +18,7 @@ stays on the reference. Each statement and expression carries a line number;
 TABLE maps it to the span the reference would report there.
 """
 import ast
+from gc import disable, enable, isenabled
 
 from ..eval import SPECIALS, sub_span
 from ..resolve import body_defines
@@ -395,6 +396,12 @@ def lower(unit, params, rest, body, lscope, span, name, counting=False, seen=Non
     lambda's calls on the reference showed of its arguments (evidence.py)."""
     low = Lowering(unit, name, counting)
     low.seen = seen
-    mod = low.root(params, rest, body, lscope, span)
+    paused = isenabled()
+    disable()           # (lowering makes many nodes and frees none: the collector would walk them in vain)
+    try:
+        mod = low.root(params, rest, body, lscope, span)
+    finally:
+        if paused:
+            enable()
     return (mod, low.consts, low.table, tuple(low.assumed.values()), low.root_fn.pyname, not low.tail_calls,
             tuple(low.heads.values()))
