@@ -271,8 +271,11 @@ def _block(stmts, known, seen):
 
 # ── the integer copy ──
 
-def small(stmts: list, most: int = SPECIALIZED_NODES) -> bool:
-    """True if stmts are no more than `most` nodes and make no functions."""
+def small(stmts: list, most: int = SPECIALIZED_NODES, size=None) -> bool:
+    """True if stmts are no more than `most` nodes and make no functions
+    (`size`: their count as specialize's `sized` gave it, if known)."""
+    if size is not None:
+        return size <= most
     size = 0
     for node in walk(ast.Module(stmts, [])):
         size += 1
@@ -281,14 +284,18 @@ def small(stmts: list, most: int = SPECIALIZED_NODES) -> bool:
     return True
 
 
-def specialize(stmts: list, params: list, stable, temp, fresh, never=()) -> list:
+def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=None) -> list:
     """stmts, or, when they test the class of some of params against int
     (an inlined builtin's guard), or of locals of enclosing functions that
     never change (in `stable`, and not assigned here), are small and make no
     functions, `if OK and n.__class__ is int and …: <a copy> else: <stmts>`
     for those (OK only if the code tests it; not for parameters in `never`:
     the calls seen on the reference gave them no exact integer, evidence.py);
-    the copy's temporaries are renamed (`twin`)."""
+    the copy's temporaries are renamed (`twin`). `sized`: a list given
+    the nodes counted in stmts (SPECIALIZED_NODES + 1: more, or a function
+    among them), so that `small` need not count them again."""
+    if sized is not None:
+        sized.append(SPECIALIZED_NODES + 1)
     tested, stored, size, uses_ok = [], set(), 0, False
     copies = {}         # temporary -> the local it copies (Lowering.in_order: a local read before a call)
     for node in walk(ast.Module(stmts, [])):
@@ -310,6 +317,8 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=()) -> list
                 and node.left.value.__class__ is ast.Name and node.comparators[0].__class__ is ast.Name \
                 and node.comparators[0].id == INT and node.left.value.id not in tested:
             tested.append(node.left.value.id)
+    if sized is not None:
+        sized[-1] = size
     tested += [copies[n] for n in tested if n in copies and copies[n] not in tested]
     chosen = [p for p in params if p in tested and p not in never]
     chosen += sorted(n for n in tested if n not in params and n in stable and n not in stored)
@@ -325,10 +334,11 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=()) -> list
     return [copy]
 
 
-def twin(stmts: list, temp, fresh) -> list:
+def twin(stmts: list, temp, fresh, uncounted=False) -> list:
     """A copy of stmts whose temporaries (names for which temp(name) is
     true) are renamed by fresh(), so each copy's may share names with the
-    other's."""
+    other's; `uncounted`: its calls of the function itself (`self_call`)
+    marked `uncounted` (lower.Lowering.uncounted)."""
     renamed = {}
 
     def rename(old):
@@ -336,7 +346,7 @@ def twin(stmts: list, temp, fresh) -> list:
         if new is None:
             new = renamed[old] = fresh()
         return new
-    return _clone(stmts, {}, (temp, rename))
+    return _clone(stmts, {}, (temp, rename, uncounted))
 
 
 _PLAIN = frozenset((str, int, float, bool, type(None)))     # attribute values copied as they are
@@ -370,8 +380,8 @@ def _clone(node, memo: dict, rename=None):
     """A deep copy of an ast node (or list of them) that keeps shared nodes
     shared and every attribute (positions, lower.py's marks); `copy` itself
     would import weakref at start-up's cost. A node of no fields and no
-    position (a context, an operator) is shared. `rename`: (temp, new), the
-    temporaries' names renamed as they are copied (twin)."""
+    position (a context, an operator) is shared. `rename`: (temp, new,
+    uncounted), the temporaries' names renamed as they are copied (twin)."""
     cls = node.__class__
     shape = _SHAPES.get(cls, _LIST)
     if shape is _LIST:
@@ -395,6 +405,8 @@ def _clone(node, memo: dict, rename=None):
         for k, v in d.items():          # (only values change: the dict keeps its size)
             if v.__class__ not in _PLAIN:
                 d[k] = _clone(v, memo, rename)
+        if rename is not None and rename[2] and d.get('self_call', False):
+            d['uncounted'] = True
     if rename is not None and cls is ast.Name and rename[0](d['id']):
         d['id'] = rename[1](d['id'])
     got = memo[id(node)] = cls.__new__(cls)

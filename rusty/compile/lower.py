@@ -18,7 +18,6 @@ stays on the reference. Each statement and expression carries a line number;
 TABLE maps it to the span the reference would report there.
 """
 import ast
-from gc import disable, enable, isenabled
 
 from ..eval import SPECIALS, sub_span
 from ..resolve import body_defines
@@ -32,7 +31,7 @@ from .finish import give_back_first, tidy_temporaries
 from .hoist import hoist
 from .inline import library_spec
 from .lets import Lets
-from .nodes import (PARTS, L, Unsupported, _ident, assign, attr, call, const, is_, is_temp, name, parts, pure, statements, walk,
+from .nodes import (PARTS, L, Unsupported, _ident, assign, attr, call, const, is_, is_temp, name, parts, pure, statements,
                     walk_parts)
 from .special_forms import SpecialForms, _makes_functions
 from .variables import Fn, Variables
@@ -209,9 +208,11 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         stmts = [assign(n, name('UNBOUND')) for n in fn.defined]     # a fresh frame's define slots
         first = len(self.table) + 1
         stmts += self.body(body, scope, span, fn, tail=True)
+        sized = []          # (the nodes specialize counted: uncounted's size)
         if not fn.assigned_outer:
             never = self.seen.never_int(fn.params) if fn is self.root_fn and self.seen is not None else ()
-            stmts = kinds.specialize(stmts, fn.params, unchanged_by_others(self, fn), is_temp, self.fresh, never)
+            stmts = kinds.specialize(stmts, fn.params, unchanged_by_others(self, fn), is_temp, self.fresh, never,
+                                     sized)
         lines = range(first, len(self.table) + 1)
         if fn.looped:
             tail = ast.IfExp(is_(name('site'), const(None)), const(None),
@@ -226,7 +227,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         if self.counting:       # (the profiler's variant: counting.py)
             quick = []
         else:
-            quick = self.uncounted(stmts, failed, fn.looped, fn.self_called, fn.quiet)
+            quick = self.uncounted(stmts, failed, fn.looped, fn.self_called, fn.quiet, sized[0] if sized else None)
             stmts = counting.generic(stmts, quick)
             if fn.self_called and not quick:        # (no INTS to pass: no SELF_CALL parameter)
                 fn.self_called = counting.unmarked(stmts)
@@ -246,7 +247,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         return ast.FunctionDef(fn.pyname, args, decls + quick + counting.function_body(
             stmts, handler, self.k(body), label, fn.self_called), [])
 
-    def uncounted(self, stmts, failed, looped, self_called, quiet=False) -> list:
+    def uncounted(self, stmts, failed, looped, self_called, quiet=False, size=None) -> list:
         """For a body given an integer copy (kinds.specialize), or a small
         self tail loop or a TINY body of any kinds, the copy entered first:
         the integer copy (then `stmts` keep only the general body:
@@ -256,18 +257,16 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         parameters as the last hop bound them. The copy's calls of its own
         function pass INTS (kinds.py) where they know that OK holds and
         every argument is an exact integer: the callee enters the copy on
-        that alone. (The profiler's variant has no such copy: counting.py.)"""
+        that alone. (The profiler's variant has no such copy: counting.py.)
+        `size`: stmts' nodes as kinds.specialize counted them, if it did."""
         if len(stmts) == 1 and stmts[0].__class__ is ast.If and getattr(stmts[0], 'integer_copy', False):
             spec_test, spec_body = stmts[0].test, stmts[0].body
-        elif kinds.small(stmts, kinds.SPECIALIZED_NODES if looped else TINY):    # the copy runs while OK holds
+        elif kinds.small(stmts, kinds.SPECIALIZED_NODES if looped else TINY, size):    # the copy runs while OK holds
             spec_test, spec_body = name('OK'), stmts
         else:
             return []
         parts = list(spec_test.values) if spec_test.__class__ is ast.BoolOp else [spec_test]
-        body = kinds.twin(spec_body, is_temp, self.fresh)
-        for node in walk(ast.Module(body, [])):
-            if getattr(node, 'self_call', False):
-                node.uncounted = True
+        body = kinds.twin(spec_body, is_temp, self.fresh, uncounted=True)
         if looped:          # each hop tests the copy's test again (the entry's holds for the first)
             blocks = [body] + [b for st in statements(body) for b in (getattr(st, 'body', None), getattr(st, 'orelse', None))
                                if b and b.__class__ is list]
@@ -396,12 +395,6 @@ def lower(unit, params, rest, body, lscope, span, name, counting=False, seen=Non
     lambda's calls on the reference showed of its arguments (evidence.py)."""
     low = Lowering(unit, name, counting)
     low.seen = seen
-    paused = isenabled()
-    disable()           # (lowering makes many nodes and frees none: the collector would walk them in vain)
-    try:
-        mod = low.root(params, rest, body, lscope, span)
-    finally:
-        if paused:
-            enable()
+    mod = low.root(params, rest, body, lscope, span)
     return (mod, low.consts, low.table, tuple(low.assumed.values()), low.root_fn.pyname, not low.tail_calls,
             tuple(low.heads.values()))
