@@ -102,14 +102,22 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         """Give every node (and descendant) without a position line ln."""
         todo = list(nodes)
         get = PARTS.get
+        placed = _PLACED.get
+        where = {'lineno': ln, 'end_lineno': ln, 'col_offset': 0, 'end_col_offset': 0}
         while todo:         # a node with a position has all its descendants stamped
             node = todo.pop()
-            if 'lineno' in node._attributes:
-                if 'lineno' in node.__dict__:
+            d = node.__dict__
+            if 'lineno' in d:
+                continue
+            cls = node.__class__
+            kind = placed(cls)
+            if kind is None:
+                kind = _placed(cls)
+            if kind:
+                d.update(where)
+                if kind == _LEAF:
                     continue
-                node.lineno = node.end_lineno = ln
-                node.col_offset = node.end_col_offset = 0
-            f = get(node.__class__)
+            f = get(cls)
             if f is None:
                 todo += parts(node)
             else:
@@ -360,6 +368,16 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
     def into(self, stmts, e, target):
         """Statements leaving the value e (after stmts) in target."""
         return stmts + [assign(target, e)]
+
+
+_LEAF = 2
+_PLACED: dict = {}      # ast class -> 0: no position, 1: a position, _LEAF: a position and no part (a name, a constant)
+
+
+def _placed(cls) -> int:
+    """What stamp does with a node of class cls (_PLACED)."""
+    kind = _PLACED[cls] = _LEAF if cls is ast.Name or cls is ast.Constant else int('lineno' in cls._attributes)
+    return kind
 
 
 def _located(node, where):
