@@ -284,7 +284,7 @@ def small(stmts: list, most: int = SPECIALIZED_NODES, size=None) -> bool:
     return True
 
 
-def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=None) -> list:
+def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=None, uncounted=False) -> list:
     """stmts, or, when they test the class of some of params against int
     (an inlined builtin's guard), or of locals of enclosing functions that
     never change (in `stable`, and not assigned here), are small and make no
@@ -293,7 +293,9 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=N
     the calls seen on the reference gave them no exact integer, evidence.py);
     the copy's temporaries are renamed (`twin`). `sized`: a list given
     the nodes counted in stmts (SPECIALIZED_NODES + 1: more, or a function
-    among them), so that `small` need not count them again."""
+    among them), so that `small` need not count them again; `uncounted`:
+    the copy is the one entered first (lower.Lowering.uncounted: its calls
+    of the function itself marked so)."""
     if sized is not None:
         sized.append(SPECIALIZED_NODES + 1)
     tested, stored, size, uses_ok = [], set(), 0, False
@@ -329,7 +331,7 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=N
     if uses_ok:
         tests.insert(0, ast.Name('OK', ast.Load()))
     test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
-    copy = ast.If(test, twin(stmts, temp, fresh), stmts)
+    copy = ast.If(test, twin(stmts, temp, fresh, uncounted), stmts)
     copy.integer_copy = True
     return [copy]
 

@@ -220,7 +220,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         if not fn.assigned_outer:
             never = self.seen.never_int(fn.params) if fn is self.root_fn and self.seen is not None else ()
             stmts = kinds.specialize(stmts, fn.params, unchanged_by_others(self, fn), is_temp, self.fresh, never,
-                                     sized)
+                                     sized, uncounted=not self.counting)
         lines = range(first, len(self.table) + 1)
         if fn.looped:
             tail = ast.IfExp(is_(name('site'), const(None)), const(None),
@@ -268,13 +268,12 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         that alone. (The profiler's variant has no such copy: counting.py.)
         `size`: stmts' nodes as kinds.specialize counted them, if it did."""
         if len(stmts) == 1 and stmts[0].__class__ is ast.If and getattr(stmts[0], 'integer_copy', False):
-            spec_test, spec_body = stmts[0].test, stmts[0].body
+            spec_test, body = stmts[0].test, stmts[0].body      # (the copy itself: counting.generic drops its If)
         elif kinds.small(stmts, kinds.SPECIALIZED_NODES if looped else TINY, size):    # the copy runs while OK holds
-            spec_test, spec_body = name('OK'), stmts
+            spec_test, body = name('OK'), kinds.twin(stmts, is_temp, self.fresh, uncounted=True)
         else:
             return []
         parts = list(spec_test.values) if spec_test.__class__ is ast.BoolOp else [spec_test]
-        body = kinds.twin(spec_body, is_temp, self.fresh, uncounted=True)
         if looped:          # each hop tests the copy's test again (the entry's holds for the first)
             blocks = [body] + [b for st in statements(body) for b in (getattr(st, 'body', None), getattr(st, 'orelse', None))
                                if b and b.__class__ is list]
