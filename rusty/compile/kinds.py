@@ -39,22 +39,36 @@ def simplify(fdef: ast.FunctionDef, root: bool = True, cells=None) -> None:
     those it is forgotten where they write it."""
     if root:
         _CELLS[0] = cells or {}
+        _BELOW.clear()
+        _nonlocals(fdef)
     seen = {n for n, writers in _CELLS[0].items() if fdef.name not in writers}
-    todo = [st for st in statements(fdef.body) if st.__class__ is ast.FunctionDef]
-    while todo:         # (each function defined in fdef, at any depth: only a statement holds one)
-        for st in statements(todo.pop().body):
-            if st.__class__ is ast.Nonlocal:
-                seen.update(st.names)
-            elif st.__class__ is ast.FunctionDef:
-                todo.append(st)
+    seen.update(_BELOW.get(fdef, ()))
     outer, _AUDIT[0] = _AUDIT[0], _ResultAudit(fdef.name, root)
     try:
         fdef.body, _ = _block(fdef.body, {}, seen)
     finally:
         _AUDIT[0] = outer
+        if root:
+            _BELOW.clear()
 
 
 _CELLS = [{}]       # the `cells` of the unit being simplified
+_BELOW: dict = {}   # each function of the unit -> the names the functions defined in it (at any depth) declare nonlocal
+
+
+def _nonlocals(fdef) -> set:
+    """The names fdef itself declares nonlocal; _BELOW filled for it and the
+    functions defined in it (each function's statements read once: only a
+    statement holds a function)."""
+    own, below = set(), set()
+    for st in statements(fdef.body):
+        if st.__class__ is ast.Nonlocal:
+            own.update(st.names)
+        elif st.__class__ is ast.FunctionDef:
+            below |= _nonlocals(st)
+            below |= _BELOW[st]
+    _BELOW[fdef] = below
+    return own
 
 
 class _ResultAudit:
