@@ -31,7 +31,7 @@ from .finish import give_back_first, tidy_temporaries
 from .hoist import hoist
 from .inline import library_spec
 from .lets import Lets
-from .nodes import (PARTS, L, Unsupported, _ident, assign, attr, call, const, is_, is_temp, name, parts, pure, statements, walk,
+from .nodes import (PARTS, L, Unsupported, _ident, assign, attr, call, const, is_, is_temp, name, parts, pure, statements,
                     walk_parts)
 from .special_forms import SpecialForms, _makes_functions
 from .variables import Fn, Variables
@@ -101,14 +101,22 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         """Give every node (and descendant) without a position line ln."""
         todo = list(nodes)
         get = PARTS.get
+        placed = _PLACED.get
+        where = {'lineno': ln, 'end_lineno': ln, 'col_offset': 0, 'end_col_offset': 0}
         while todo:         # a node with a position has all its descendants stamped
             node = todo.pop()
-            if 'lineno' in node._attributes:
-                if 'lineno' in node.__dict__:
+            d = node.__dict__
+            if 'lineno' in d:
+                continue
+            cls = node.__class__
+            kind = placed(cls)
+            if kind is None:
+                kind = _placed(cls)
+            if kind:
+                d.update(where)
+                if kind == _LEAF:
                     continue
-                node.lineno = node.end_lineno = ln
-                node.col_offset = node.end_col_offset = 0
-            f = get(node.__class__)
+            f = get(cls)
             if f is None:
                 todo += parts(node)
             else:
@@ -207,9 +215,11 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         stmts = [assign(n, name('UNBOUND')) for n in fn.defined]     # a fresh frame's define slots
         first = len(self.table) + 1
         stmts += self.body(body, scope, span, fn, tail=True)
+        sized = []          # (the nodes specialize counted: uncounted's size)
         if not fn.assigned_outer:
             never = self.seen.never_int(fn.params) if fn is self.root_fn and self.seen is not None else ()
-            stmts = kinds.specialize(stmts, fn.params, unchanged_by_others(self, fn), is_temp, self.fresh, never)
+            stmts = kinds.specialize(stmts, fn.params, unchanged_by_others(self, fn), is_temp, self.fresh, never,
+                                     sized, uncounted=not self.counting)
         lines = range(first, len(self.table) + 1)
         if fn.looped:
             tail = ast.IfExp(is_(name('site'), const(None)), const(None),
@@ -224,7 +234,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         if self.counting:       # (the profiler's variant: counting.py)
             quick = []
         else:
-            quick = self.uncounted(stmts, failed, fn.looped, fn.self_called, fn.quiet)
+            quick = self.uncounted(stmts, failed, fn.looped, fn.self_called, fn.quiet, sized[0] if sized else None)
             stmts = counting.generic(stmts, quick)
             if fn.self_called and not quick:        # (no INTS to pass: no SELF_CALL parameter)
                 fn.self_called = counting.unmarked(stmts)
@@ -244,7 +254,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         return ast.FunctionDef(fn.pyname, args, decls + quick + counting.function_body(
             stmts, handler, self.k(body), label, fn.self_called), [])
 
-    def uncounted(self, stmts, failed, looped, self_called, quiet=False) -> list:
+    def uncounted(self, stmts, failed, looped, self_called, quiet=False, size=None) -> list:
         """For a body given an integer copy (kinds.specialize), or a small
         self tail loop or a TINY body of any kinds, the copy entered first:
         the integer copy (then `stmts` keep only the general body:
@@ -254,18 +264,15 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         parameters as the last hop bound them. The copy's calls of its own
         function pass INTS (kinds.py) where they know that OK holds and
         every argument is an exact integer: the callee enters the copy on
-        that alone. (The profiler's variant has no such copy: counting.py.)"""
+        that alone. (The profiler's variant has no such copy: counting.py.)
+        `size`: stmts' nodes as kinds.specialize counted them, if it did."""
         if len(stmts) == 1 and stmts[0].__class__ is ast.If and getattr(stmts[0], 'integer_copy', False):
-            spec_test, spec_body = stmts[0].test, stmts[0].body
-        elif kinds.small(stmts, kinds.SPECIALIZED_NODES if looped else TINY):    # the copy runs while OK holds
-            spec_test, spec_body = name('OK'), stmts
+            spec_test, body = stmts[0].test, stmts[0].body      # (the copy itself: counting.generic drops its If)
+        elif kinds.small(stmts, kinds.SPECIALIZED_NODES if looped else TINY, size):    # the copy runs while OK holds
+            spec_test, body = name('OK'), kinds.twin(stmts, is_temp, self.fresh, uncounted=True)
         else:
             return []
         parts = list(spec_test.values) if spec_test.__class__ is ast.BoolOp else [spec_test]
-        body = kinds.twin(spec_body, is_temp, self.fresh)
-        for node in walk(ast.Module(body, [])):
-            if getattr(node, 'self_call', False):
-                node.uncounted = True
         if looped:          # each hop tests the copy's test again (the entry's holds for the first)
             blocks = [body] + [b for st in statements(body) for b in (getattr(st, 'body', None), getattr(st, 'orelse', None))
                                if b and b.__class__ is list]
@@ -359,6 +366,16 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
     def into(self, stmts, e, target):
         """Statements leaving the value e (after stmts) in target."""
         return stmts + [assign(target, e)]
+
+
+_LEAF = 2
+_PLACED: dict = {}      # ast class -> 0: no position, 1: a position, _LEAF: a position and no part (a name, a constant)
+
+
+def _placed(cls) -> int:
+    """What stamp does with a node of class cls (_PLACED)."""
+    kind = _PLACED[cls] = _LEAF if cls is ast.Name or cls is ast.Constant else int('lineno' in cls._attributes)
+    return kind
 
 
 def _located(node, where):

@@ -172,10 +172,7 @@ def walk(top):
 def _walked(top, get, fallback):
     """The nodes under top, each node's parts read by its class's reader (`get`), else `fallback`."""
     todo = [top]
-    i = 0
-    while i < len(todo):
-        node = todo[i]
-        i += 1
+    for node in todo:           # (grows as it goes: a list iterated while extended)
         f = get(node.__class__)
         if f is None:
             todo += fallback(node)
