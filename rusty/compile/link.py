@@ -111,19 +111,28 @@ class Compiled:
         self.counted = None             # the counting variant, once lowered (profiled.variant)
 
 
-# Tiering up by hotness. Unless RUSTY_COMPILE_CALLS fixes a number of calls,
-# a lambda is lowered once its values have spent PAYBACK times its estimated
-# compile cost running the reference's body (their own time: less the calls of
-# other warming lambdas they make) (a named let's or do's loop counts
-# every iteration: each is a call of its lambda). Compiling then adds at most
-# 1/PAYBACK to what running the lambda on the reference cost (a script never
-# runs much slower than with RUSTY_SPECIALIZE=0); the estimate is the body's
-# size (at least MIN_FORMS) times the compile seconds per form measured so far
-# in this process (STATS), starting from PER_FORM.
+# Tiering up by hotness (tierup.py): a lambda is lowered once its values have
+# spent PAYBACK times its estimated compile cost running the reference's body,
+# so compiling adds at most 1/PAYBACK to what running it there cost (a script
+# never runs much slower than with RUSTY_SPECIALIZE=0). The estimate is the
+# body's size in weighted forms (`size`: a fixed part of MIN_FORMS forms, and
+# a form of a large body costs more: lowering grows faster than the body)
+# times the compile seconds per weighted form measured so far in this process
+# and stored with the entries loaded from the disk cache (STATS.per_form),
+# which starts from PER_FORM and moves away from it as compiles are measured
+# (PRIOR_FORMS: the prior's weight).
 PAYBACK = 7.0
-PER_FORM = 1e-3
-PER_FORM_LOADED = 3e-5  # (loading from the disk cache, before any load is measured)
-MIN_FORMS = 20          # (a small lambda costs about what one of 20 forms does: the fixed part)
+PER_FORM = 2e-4
+PER_FORM_LOADED = 1e-5  # (loading from the disk cache)
+PRIOR_FORMS = 300       # (the priors weigh as much as this many measured forms)
+MIN_FORMS = 10          # (the fixed part of a compile: about what 10 forms cost)
+LARGE = 300             # (a form of a body of n forms costs 1 + n/LARGE times what one of a small body does)
+
+
+def size(body) -> float:
+    """The size of a lambda's (or loop's) body for the compile cost estimates, in weighted forms."""
+    n = support.form_count(body)
+    return max(MIN_FORMS, n) * (1.0 + n / LARGE)
 
 
 class Stats:
@@ -137,14 +146,14 @@ class Stats:
         self.seconds = self.load_seconds = self.saved = 0.0
 
     def per_form(self) -> float:
-        """Compile seconds per form of the lambdas (and loops) compiled so far, or loaded
-        (what compiling them took when they were stored: `saved`) (PER_FORM before any)."""
-        forms = self.forms + self.saved_forms
-        return (self.seconds + self.saved) / forms if forms else PER_FORM
+        """Compile seconds per (weighted) form of the lambdas (and loops) compiled so far, or
+        loaded (what compiling them took when they were stored: `saved`), from the prior PER_FORM."""
+        return ((self.seconds + self.saved + PER_FORM * PRIOR_FORMS)
+                / (self.forms + self.saved_forms + PRIOR_FORMS))
 
     def per_form_loaded(self) -> float:
-        """Seconds per form of the lambdas looked up in the cache so far (PER_FORM_LOADED before any)."""
-        return self.load_seconds / self.load_forms if self.load_forms else PER_FORM_LOADED
+        """Seconds per (weighted) form of the lambdas looked up in the cache so far, from the prior PER_FORM_LOADED."""
+        return (self.load_seconds + PER_FORM_LOADED * PRIOR_FORMS) / (self.load_forms + PRIOR_FORMS)
 
     def line(self) -> str:
         loops = ' and %d loop%s' % (self.loops, '' if self.loops == 1 else 's') if self.loops else ''     # (osr.py)

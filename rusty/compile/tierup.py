@@ -26,7 +26,7 @@ reference (0: at its first call), counting every call.
 import gc
 from time import perf_counter, thread_time
 
-from . import link, support
+from . import link
 from .evidence import Seen
 from .link import STATS, Compiled, Refused, codecache_on, switched
 
@@ -77,7 +77,7 @@ def door(after=None):
         left = after                # calls on the reference still to go (RUSTY_COMPILE_CALLS)
         spent = 0.0                 # estimated own seconds of its values on the reference
         budget = INF                # what spent must reach (judge)
-        forms = 0                   # its size for the estimates (0: not yet counted)
+        forms = 0.0                 # its size for the estimates (link.size; 0: not yet counted)
         looked = False              # looked up in the disk cache since armed
         key = None                  # its disk cache key ('': none; None: not yet made)
 
@@ -147,7 +147,7 @@ def door(after=None):
             step (loading, else compiling), with the estimates as they are now."""
             nonlocal forms, budget
             if not forms:
-                forms = max(link.MIN_FORMS, support.form_count(body))
+                forms = link.size(body)
             per = STATS.per_form_loaded() if not looked and codecache_on() else STATS.per_form()
             budget = link.PAYBACK * forms * per
 
@@ -178,7 +178,7 @@ def door(after=None):
             link._not_own_time(unit, t)
             if state[0].__class__ is Compiled:
                 STATS.compiled += 1
-                forms = forms or max(link.MIN_FORMS, support.form_count(body))
+                forms = forms or link.size(body)
                 STATS.forms += forms
             else:
                 STATS.refused += 1
@@ -188,7 +188,7 @@ def door(after=None):
             """Link the lambda from the disk cache if it holds it (the time taken counts as loading)."""
             nonlocal key
             t = perf_counter()
-            n = max(link.MIN_FORMS, support.form_count(body))
+            n = link.size(body)
             if key is None:
                 key = link.codecache().lambda_key(params, rest, body, lscope, unit, name) or ''
             got = link.from_cache(key, params, rest, body, lscope, span, unit, name, seen) if key else None
