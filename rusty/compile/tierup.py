@@ -28,7 +28,8 @@ from time import perf_counter, thread_time
 
 from . import link
 from .evidence import Seen
-from .link import STATS, Compiled, Refused, codecache_on, switched
+from .link import Compiled, Refused, codecache_on, switched
+from .support import WATCH
 
 SAMPLE = 64             # one warm call in SAMPLE is timed
 CLOCK = perf_counter    # the samples' clock (tests give one of their own)
@@ -52,7 +53,7 @@ def elsewhere() -> float:
     """Seconds this process has spent compiling, loading compiled code and
     collecting garbage: time no sample counts as its own (a collection is
     the whole program's, not the call's it happens in)."""
-    return STATS.seconds + STATS.load_seconds + COLLECTING[0]
+    return link.STATS.seconds + link.STATS.load_seconds + COLLECTING[0]
 
 
 def door(after=None):
@@ -61,10 +62,37 @@ def door(after=None):
     session's warm calls share one countdown (`tick`) and one record of the
     sample running (`inner`: [seconds its warm calls took], else None)."""
     every = SAMPLE
+    seed = 12345
     tick = every
     inner = None
     if collected not in gc.callbacks:
         gc.callbacks.append(collected)
+
+    def gap() -> int:
+        """Warm calls to the next sample: from 1 to 2*SAMPLE-1, SAMPLE on average
+        (not always SAMPLE: calls in a loop would be sampled at the same places)."""
+        nonlocal seed
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff      # (a fixed sequence: runs alike)
+        return 1 + (seed >> 8) % (2 * every - 1)
+
+    def made(call, *args):
+        """call(*args), a call (warm or compiled) the sample running makes:
+        timed whole, out of the sample's own time; past CALLS of them, no
+        more are timed and the sample's own share of the time it saw stands
+        for the rest."""
+        nonlocal inner, tick
+        acc = inner
+        inner, tick, WATCH[0] = None, gap(), None
+        if acc[1] == CALLS:
+            acc[2], acc[3] = CLOCK(), elsewhere()
+            return call(*args)
+        acc[1] += 1
+        t, c = CLOCK(), elsewhere()
+        try:
+            return call(*args)
+        finally:
+            acc[0] += CLOCK() - t - (elsewhere() - c)
+            inner, tick, WATCH[0] = acc, 1, made
 
     def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, name):
         """lambda_maker's `make`, wrapped: its values run the reference's
@@ -93,22 +121,11 @@ def door(after=None):
 
         def due(lam, fr):
             """A warm call of lam the countdown stopped at: one the sample
-            running makes (timed whole, up to CALLS of them) or a new sample."""
-            nonlocal tick, inner
-            acc = inner
-            if acc is not None:
-                inner, tick = None, every
-                if acc[1] == CALLS:         # enough seen: its own share of the time so far stands for the rest
-                    acc[2], acc[3] = CLOCK(), elsewhere()
-                    return entered(lam, fr)
-                acc[1] += 1
-                t, c = CLOCK(), elsewhere()
-                try:
-                    return entered(lam, fr)
-                finally:
-                    acc[0] += CLOCK() - t - (elsewhere() - c)
-                    inner, tick = acc, 1
-            tick = every
+            running makes, or a new sample."""
+            nonlocal tick
+            if inner is not None:
+                return made(entered, lam, fr)
+            tick = gap()
             if state or spent >= budget:
                 return entered(lam, fr)
             return sampled(fr, every)
@@ -119,13 +136,14 @@ def door(after=None):
             if seen.looks:
                 seen.observe(fr)
             acc = inner = [0.0, 0, 0.0, 0.0]    # its calls' seconds, how many; when it stopped timing them, elsewhere then
-            tick = 1                # (the warm calls it makes come to `due`)
+            tick = 1                # (the warm calls it makes come to `due`, the compiled ones to `made`)
+            WATCH[0] = made
             cpu, t, c = CPU(), CLOCK(), elsewhere()
             try:
                 return run(fr)
             finally:
                 now, cpu = CLOCK(), CPU() - cpu
-                inner, tick = None, every
+                inner, tick, WATCH[0] = None, gap(), None
                 took(weight, now - t, cpu, acc, t, c)
 
         def took(weight, t, cpu, acc, start, c) -> None:
@@ -148,7 +166,7 @@ def door(after=None):
             nonlocal forms, budget
             if not forms:
                 forms = link.size(body)
-            per = STATS.per_form_loaded() if not looked and codecache_on() else STATS.per_form()
+            per = link.STATS.per_form_loaded() if not looked and codecache_on() else link.STATS.per_form()
             budget = link.PAYBACK * forms * per
 
         def entered(lam, fr):
@@ -174,14 +192,14 @@ def door(after=None):
             t = perf_counter()
             state.append(link.lowered(params, rest, body, lscope, span, unit, name, retry, key, seen=seen))
             t = perf_counter() - t
-            STATS.seconds += t
+            link.STATS.seconds += t
             link._not_own_time(unit, t)
             if state[0].__class__ is Compiled:
-                STATS.compiled += 1
+                link.STATS.compiled += 1
                 forms = forms or link.size(body)
-                STATS.forms += forms
+                link.STATS.forms += forms
             else:
-                STATS.refused += 1
+                link.STATS.refused += 1
             return True
 
         def look_up() -> bool:
@@ -194,11 +212,11 @@ def door(after=None):
             got = link.from_cache(key, params, rest, body, lscope, span, unit, name, seen) if key else None
             if got is not None:
                 state.append(got)
-                STATS.loaded += 1
-                STATS.saved_forms += n
+                link.STATS.loaded += 1
+                link.STATS.saved_forms += n
             t = perf_counter() - t
-            STATS.load_seconds += t
-            STATS.load_forms += n
+            link.STATS.load_seconds += t
+            link.STATS.load_forms += n
             link._not_own_time(unit, t)
             return got is not None
 
@@ -255,7 +273,7 @@ def door(after=None):
             """lam's compiled code is wrong from now on: forget it (if still the lambda's) and arm lam again."""
             if state and state[0] is compiled:
                 again()
-                STATS.deopts += 1
+                link.STATS.deopts += 1
             arm(lam)
 
         def retry(refusal):
