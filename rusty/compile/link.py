@@ -22,7 +22,6 @@ from ..errors import RESERVE
 from ..resolve import MISSING
 from ..values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, Vector, cons
 from . import support
-from .evidence import Seen
 from .support import SELF_CALL
 
 FILENAME = '<rusty-compiled>'
@@ -113,19 +112,28 @@ class Compiled:
         self.counted = None             # the counting variant, once lowered (profiled.variant)
 
 
-# Tiering up by hotness. Unless RUSTY_COMPILE_CALLS fixes a number of calls,
-# a lambda is lowered once its values have spent PAYBACK times its estimated
-# compile cost running the reference's body (their own time: less the calls of
-# other warming lambdas they make) (a named let's or do's loop counts
-# every iteration: each is a call of its lambda). Compiling then adds at most
-# 1/PAYBACK to what running the lambda on the reference cost (a script never
-# runs much slower than with RUSTY_SPECIALIZE=0); the estimate is the body's
-# size (at least MIN_FORMS) times the compile seconds per form measured so far
-# in this process (STATS), starting from PER_FORM.
+# Tiering up by hotness (tierup.py): a lambda is lowered once its values have
+# spent PAYBACK times its estimated compile cost running the reference's body,
+# so compiling adds at most 1/PAYBACK to what running it there cost (a script
+# never runs much slower than with RUSTY_SPECIALIZE=0). The estimate is the
+# body's size in weighted forms (`size`: a fixed part of MIN_FORMS forms, and
+# a form of a large body costs more: lowering grows faster than the body)
+# times the compile seconds per weighted form measured so far in this process
+# and stored with the entries loaded from the disk cache (STATS.per_form),
+# which starts from PER_FORM and moves away from it as compiles are measured
+# (PRIOR_FORMS: the prior's weight).
 PAYBACK = 7.0
-PER_FORM = 1e-3
-PER_FORM_LOADED = 3e-5  # (loading from the disk cache, before any load is measured)
-MIN_FORMS = 20          # (a small lambda costs about what one of 20 forms does: the fixed part)
+PER_FORM = 2e-4
+PER_FORM_LOADED = 1e-5  # (loading from the disk cache)
+PRIOR_FORMS = 300       # (the priors weigh as much as this many measured forms)
+MIN_FORMS = 10          # (the fixed part of a compile: about what 10 forms cost)
+LARGE = 300             # (a form of a body of n forms costs 1 + n/LARGE times what one of a small body does)
+
+
+def size(body) -> float:
+    """The size of a lambda's (or loop's) body for the compile cost estimates, in weighted forms."""
+    n = support.form_count(body)
+    return max(MIN_FORMS, n) * (1.0 + n / LARGE)
 
 
 class Stats:
@@ -139,14 +147,14 @@ class Stats:
         self.seconds = self.load_seconds = self.saved = 0.0
 
     def per_form(self) -> float:
-        """Compile seconds per form of the lambdas (and loops) compiled so far, or loaded
-        (what compiling them took when they were stored: `saved`) (PER_FORM before any)."""
-        forms = self.forms + self.saved_forms
-        return (self.seconds + self.saved) / forms if forms else PER_FORM
+        """Compile seconds per (weighted) form of the lambdas (and loops) compiled so far, or
+        loaded (what compiling them took when they were stored: `saved`), from the prior PER_FORM."""
+        return ((self.seconds + self.saved + PER_FORM * PRIOR_FORMS)
+                / (self.forms + self.saved_forms + PRIOR_FORMS))
 
     def per_form_loaded(self) -> float:
-        """Seconds per form of the lambdas looked up in the cache so far (PER_FORM_LOADED before any)."""
-        return self.load_seconds / self.load_forms if self.load_forms else PER_FORM_LOADED
+        """Seconds per (weighted) form of the lambdas looked up in the cache so far, from the prior PER_FORM_LOADED."""
+        return (self.load_seconds + PER_FORM_LOADED * PRIOR_FORMS) / (self.load_forms + PRIOR_FORMS)
 
     def line(self) -> str:
         """The --stats line (the loops, osr.py's, named when some were compiled, or loaded)."""
@@ -158,146 +166,17 @@ class Stats:
 
 
 STATS = Stats()
-HOT = object()          # (compile_lambda's hot: the lambda is hot)
-INNER = [0.0]           # seconds the warming calls inside the one timed now took (hot)
 
 
 def door_from_env():
-    """The session's hook: `compile_lambda`, tiering up by time spent
-    (PAYBACK), or after RUSTY_COMPILE_CALLS calls on the reference when that
-    is set (0: compile on the first call)."""
+    """The session's hook: tierup.door's compile_lambda, tiering up by time
+    spent (PAYBACK), or after RUSTY_COMPILE_CALLS calls on the reference when
+    that is set (0: compile on the first call)."""
+    from .tierup import door
     try:
-        calls = max(0, int(os.environ['RUSTY_COMPILE_CALLS']))
+        return door(max(0, int(os.environ['RUSTY_COMPILE_CALLS'])))
     except (KeyError, ValueError):
-        calls = None
-
-    def door(make, code, params, rest, body, lscope, extra, span, unit, name):
-        return compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, name, calls)
-    return door
-
-
-def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, name, after=1):
-    """lambda_maker's `make`, wrapped: the values it makes run the
-    reference's body `code()` until the lambda is hot (`after` calls of any
-    of them; None: the time PAYBACK says), then compiled code, or the
-    reference's when lowering refuses. A value whose compiled code a
-    redefinition makes wrong (Deopt) is armed again: back on the reference,
-    compiled anew later."""
-    state = []                         # [] not tried; [None] the reference; [Compiled]
-    calls = [after]
-    seen = Seen(len(params))           # the arguments of the calls on the reference (evidence.py)
-    spent = [0.0, -1.0]                # seconds on the reference, the budget (-1: not yet estimated)
-    cache = [None, False]              # the disk cache's key ('' none; None: not yet made), looked up since armed
-
-    def hot(fr):
-        """Run the reference's body on frame fr, or HOT once the lambda is
-        (first worth a look in the cache, then worth compiling)."""
-        if spent[0] < spent[1]:                 # (the common case first: warming up)
-            saved, INNER[0] = INNER[0], 0.0
-            t = perf_counter()
-            r = code()(fr)      # (an error leaves INNER off: a little time misplaced, no more)
-            t = perf_counter() - t
-            spent[0] += t - INNER[0]            # its own time: not that of the warming calls it made
-            INNER[0] = saved + t
-            return r
-        if after is not None:
-            if calls[0] > 0:
-                calls[0] -= 1
-                return code()(fr)
-            return HOT
-        if spent[1] < 0:
-            per = STATS.per_form_loaded() if cache[1] is False and codecache_on() else STATS.per_form()
-            spent[1] = PAYBACK * max(MIN_FORMS, support.form_count(body)) * per
-            return hot(fr)
-        return HOT
-
-    def arm(lam):
-        """Give lam the code that runs the reference until the lambda is hot, then links it."""
-        def first_call(fr):
-            if spent[0] < spent[1] and not state:       # warming up (hot's first case, inline: the common one)
-                if seen.looks:              # (the first LOOKS calls: evidence.Seen)
-                    seen.observe(fr)
-                saved, INNER[0] = INNER[0], 0.0
-                t = perf_counter()
-                r = code()(fr)
-                t = perf_counter() - t
-                spent[0] += t - INNER[0]
-                INNER[0] = saved + t
-                return r
-            if not state:
-                if seen.looks:
-                    seen.observe(fr)
-                r = hot(fr)
-                if r is not HOT:
-                    return r
-                if not cache[1]:
-                    cache[1] = True
-                    if codecache_on() and look_up():
-                        return first_call(fr)
-                    if after is None:           # not in the cache: warm on until compiling pays
-                        spent[1] = -1.0
-                        return first_call(fr)
-                _load_lower()           # first: its import is no compile cost per form
-                t = perf_counter()
-                state.append(lowered(params, rest, body, lscope, span, unit, name, retry, cache[0], seen=seen))
-                t = perf_counter() - t
-                STATS.seconds += t
-                _not_own_time(unit, t)
-                if state[0].__class__ is Compiled:
-                    STATS.compiled += 1
-                    STATS.forms += max(MIN_FORMS, support.form_count(body))
-                else:
-                    STATS.refused += 1
-            if state[0] is None:
-                lam.code = code()
-            elif state[0].__class__ is Refused:
-                return code()(fr)       # (until the macro it calls changes: Refused)
-            else:
-                switched(link(state[0], lam, lam.env, unit, disarm), state[0], unit, disarm)
-            if session_namespace(unit.depth)['PROF'] is not None:
-                return code()(fr)       # a profiler's stand-in counts this call: compiled code would count it again
-            return lam.code(fr)
-        lam.code = first_call
-
-    def look_up() -> bool:
-        """Link the lambda from the disk cache if it holds it (the time taken counts as loading)."""
-        t = perf_counter()
-        if cache[0] is None:
-            cache[0] = codecache().lambda_key(params, rest, body, lscope, unit, name) or ''
-        got = from_cache(cache[0], params, rest, body, lscope, span, unit, name, seen) if cache[0] else None
-        if got is not None:
-            state.append(got)
-            STATS.loaded += 1
-            STATS.saved_forms += max(MIN_FORMS, support.form_count(body))
-        t = perf_counter() - t
-        STATS.load_seconds += t
-        STATS.load_forms += max(MIN_FORMS, support.form_count(body))
-        _not_own_time(unit, t)
-        return got is not None
-
-    def disarm(lam, compiled):
-        """lam's compiled code is wrong from now on: forget it (if still the lambda's) and arm lam again."""
-        if state and state[0] is compiled:
-            del state[:]
-            calls[0] = after
-            spent[0], spent[1], cache[:] = 0.0, -1.0, [None, False]
-            STATS.deopts += 1
-        arm(lam)
-
-    def retry(refusal):
-        """The macro that kept the lambda on the reference changed: lower it again at its next call."""
-        if state and state[0] is refusal:
-            del state[:]
-            calls[0] = after
-            spent[0], spent[1], cache[:] = 0.0, -1.0, [None, False]
-
-    def make_compiled(f):
-        lam = make(f)
-        if state and state[0] is None:
-            return lam
-        arm(lam)
-        return lam
-    return make_compiled
+        return door(None)
 
 
 def switched(fn, c, unit, disarm) -> None:
