@@ -65,12 +65,20 @@ def write_back(low, scope, fn, f: str) -> list:
                 st = assign(py, value)
             else:       # (a `nonlocal` would cost the function its integer copy: kinds.specialize)
                 low.cell_written.setdefault(py, set()).add(fn.pyname)
-                st = ast.Expr(call(name('CELL_SET'), name(fn.pyname), const(py), value))
+                st = ast.Expr(call(name('CELL_SET'), cell_holder(py), const(py), value))
             st.write_back = True        # (hoist.py computes its tests again after it)
             out.append(st)
         hops += 1
         sc = sc.parent
     return out
+
+
+def cell_holder(py: str):
+    """`lambda: py`: a function whose one closure cell is that of the
+    enclosing function's local py, which support.cell_set writes. (Naming
+    the function itself would put it in its own closure, and every closure
+    compiled code makes would be a cycle left to the collector.)"""
+    return ast.Lambda(ast.arguments([], [], None, [], [], None, []), name(py))
 
 
 def _frame(f: str, hops: int):
