@@ -145,3 +145,30 @@ def test_closures_compiled_code_makes_are_freed_without_the_collector(monkeypatc
         if enabled:
             gc.enable()
     assert found < 1000, found
+
+
+# ── floats with integer literals, vectors (compile/inline.py) ─────────────
+
+FLOATS = ['1.5', '-0.0', '0.0', '1e308', '(- 0.0 1e308 1e308)', '(/ 0.0 0.0)', '3', '"s"', "'(1)"]
+LITERALS = ['0', '1', '-3', str(2 ** 53), str(2 ** 53 + 1), str(10 ** 20), '2.5']
+
+
+def test_arithmetic_of_a_float_and_an_integer_literal_agrees():
+    """`(- x 1)`, `(* 2 x)`…: a float and a literal computed in place, as the builtin computes them."""
+    lines = []
+    for op in ('+', '-', '*'):
+        for lit in LITERALS:
+            lines.append("(define (l%d x) (%s x %s)) (define (r%d x) (%s %s x))"
+                         % (len(lines), op, lit, len(lines), op, lit))
+    calls = ' '.join('(show (try-catch (list (l%d %s) (r%d %s)) (e) e))' % (i, x, i, x)
+                     for i in range(len(lines)) for x in FLOATS)
+    agree(' '.join(lines) + ' ' + calls)
+
+
+def test_vector_ref_and_length_agree():
+    indices = ['0', '2', '3', '-1', '1.0', '1.5', '-0.0', '3.0', '(/ 0.0 0.0)', '1e308', str(2 ** 70), '"1"']
+    text = ("(define v (vector 'a 'b 'c)) (define (ref w i) (vector-ref w i)) (define (len w) (vector-length w))"
+            + ' '.join("(show (try-catch (ref v %s) (e) e))" % i for i in indices)
+            + " (show (try-catch (ref '(1 2) 0) (e) e)) (show (len v)) (show (try-catch (len '(1)) (e) e))"
+            + " (show (len (vector))) (ref v 7)")
+    agree(text)
