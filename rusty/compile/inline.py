@@ -83,10 +83,33 @@ def _num(x):
 
 
 def _arith(int_value, float_value):
-    """An operator over two exact integers or two floats."""
+    """An operator over two exact integers or two floats, or a float and an
+    integer literal (the builtin's to_f64 of it: the float of its value,
+    exact below 2**53, taken now)."""
     def build(x, y):
-        return [(_int2(x, y), int_value(x, y)), (_float2(x, y), float_value(x, y))]
+        out = [(_int2(x, y), int_value(x, y)), (_float2(x, y), float_value(x, y))]
+        if _small_int(y):
+            out.append((_cls_is(x, 'float'), float_value(x, _const(float(y.value)))))
+        elif _small_int(x):
+            out.append((_cls_is(y, 'float'), float_value(_const(float(x.value)), y)))
+        return out
     return build
+
+
+def _small_int(x) -> bool:
+    """x is an exact integer literal whose float is exact."""
+    return x.__class__ is ast.Constant and x.value.__class__ is int and -2 ** 53 <= x.value <= 2 ** 53
+
+
+def _vector_ref(v, i):
+    """An index in range, an exact integer or a float of integral value (args.index_value)."""
+    items = _attr(v, 'items')
+    size = ast.Call(_g('len'), [items], [])
+    in_range = ast.Compare(_const(0), [ast.LtE(), ast.Lt()], [i, size])
+    vec = _cls_is(v, 'VECTOR')
+    return [(_and(vec, _cls_is(i, 'int'), in_range), ast.Subscript(items, i, ast.Load())),
+            (_and(vec, _cls_is(i, 'float'), in_range, ast.Call(_attr(i, 'is_integer'), [], [])),
+             ast.Subscript(items, ast.Call(_g('int'), [i], []), ast.Load()))]
 
 
 def _compare(op):
@@ -135,6 +158,9 @@ INLINE = {
                                      (_and(_num(x), ast.Compare(_const(-1e15), [ast.Lt(), ast.Lt()], [x, _const(1e15)]),
                                            ast.Compare(_binop(x, ast.Mod(), _const(1)), [ast.Eq()], [_const(0)])),
                                       ast.Call(_g('str'), [ast.Call(_g('int'), [x], [])], []))]),
+    'vector-ref': (2, _vector_ref),
+    'vector-length': (1, lambda v: [(_cls_is(v, 'VECTOR'), ast.Call(_g('float'), [ast.Call(
+        _g('len'), [_attr(v, 'items')], [])], []))]),
     'number?': (1, _always(lambda x: _num(x))),
     'symbol?': (1, _always(lambda x: _is(_cls(x), _g('Symbol')))),
     'string?': (1, _always(lambda x: _is(_cls(x), _g('str')))),

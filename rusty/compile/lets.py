@@ -29,6 +29,7 @@ class Lets:
         binds = _bindings(x, x.cdr.car)
         stmts, vals = self.inits(binds, scope, span, fn)
         lscope = Scope([b[0] for b in binds], scope)
+        self.mark_defines(x.cdr.cdr)
         for dname in body_defines(x.cdr.cdr):
             lscope.add(dname, maybe_unbound=True)
         names = self.bind(lscope, fn)
@@ -56,6 +57,7 @@ class Lets:
             s, e = self.value(b[1], lscope, bspan, fn)
             stmts += s + [assign(self.vars[(id(lscope), lscope.index[b[0]])][0], e)]
         lscope.maybe_unbound.clear()
+        self.mark_defines(x.cdr.cdr)
         for dname in body_defines(x.cdr.cdr):
             if dname not in lscope.index:
                 lscope.add(dname, maybe_unbound=True)

@@ -62,6 +62,9 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         self.count = 0
         self.assigned: set = set()      # symbols some set! in the unit targets
         self.known: dict = {}           # python name of a named let's loop -> (its function, its arity)
+        self.sure_defines: set = set()  # ids of body defines run first and alone (SpecialForms.known_define)
+        self.known_defines: dict = {}   # python name of a local so defined -> (its define, its function)
+        self.defs_made: dict = {}       # id(def form) -> the define form f_def made of it
         self.assumed: dict = {}         # id(cell) -> (cell, the value the fast code assumes it holds)
         self.stable: set = set()        # python names of Lisp locals no set! targets
         self.bound_once: set = set()    # python names of parameters and `let` variables (bound by their form alone)
@@ -154,6 +157,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         defines after the parameters, as lambda_maker made it)."""
         macros.prescan(self, body, lscope)
         self.scan_assigned(body)
+        self.mark_defines(body)
         self.root_scope = lscope
         looping = self.root_name != 'lambda' and rest is None
         top = Fn('f_' + _ident(self.root_name), None, None, loop=('self', None) if looping else None,

@@ -268,9 +268,9 @@ class LambdaMaker:
         self.params, self.rest, self.body, self.scope, self.name, self.D = params, rest, body, scope, name, D
         self.extra = extra
         self.fast = Lambda(params, rest, body, None, None, name, scope, extra).fast    # as Lambda reckons it
-        self.end = -extra or None
+        self.end = 2 + len(params) + (rest is not None)     # (the frame's slots past its parameters: enter)
         self.enter = enter_counted if counts else enter     # (code that counts its own calls: profiled.py)
-        self.entry = entry_class(self.fast) if self.fast >= 0 else Entry     # (made once: a value's Entry costs a call less)
+        self.entry = entry_class(len(params)) if rest is None else Entry   # (made once: a value's Entry costs a call less)
 
     def __call__(self, fn, frames):
         lam = _new_lambda(Lambda)       # Lambda's slots filled in place: no __init__ frame
@@ -286,9 +286,10 @@ class LambdaMaker:
 _new_lambda = Lambda.__new__
 
 
-def adapter(fn, D, extra=0, counts=False, fast=-1, leaf=None):
+def adapter(fn, D, slots, counts=False, fast=-1, leaf=None):
     """run's entry `code(frame)` into positional function fn (the frame's
-    `extra` define slots left out: the function makes its own); a partial
+    first `slots` slots, its parameters: the body's define slots after them,
+    if the frame has them, are left out, the function makes its own); a partial
     application of `enter`, cheaper to make than a closure (LambdaMaker makes
     one for every lambda value compiled code makes). Only compiled code's
     lambdas have an Entry (a partial: compile/entry.py, carrying fn as
@@ -296,19 +297,29 @@ def adapter(fn, D, extra=0, counts=False, fast=-1, leaf=None):
     counts its own calls (the profiler's variant), and the partial's function
     is enter_counted, by which the profiler's stand-in tells so
     (Profiler.counts_itself)."""
-    return make_entry(enter_counted if counts else enter, fn, D, -extra or None, fast, leaf)
+    return make_entry(enter_counted if counts else enter, fn, D, slots + 2, fast, leaf)
 
 
 def install(fn, lam, c, D) -> None:
     """Make fn, linked for Compiled c (link.py), lam's code (its Entry, with its direct and leaf functions)."""
-    lam.code = adapter(fn, D, lam.extra, c.counts, lam.fast, fn if lam.fast >= 0 and c.leaf else None)
+    n = arity(lam)
+    lam.code = adapter(fn, D, len(lam.params) + (lam.rest is not None), c.counts, n,
+                       fn if n >= 0 and c.leaf else None)
+
+
+def arity(lam) -> int:
+    """The number of arguments lam's compiled function takes after the depth
+    (its Entry's class: entry.py), or -1 for a rest parameter. Unlike
+    Lambda.fast, a body's defines do not count: the function makes their
+    slots itself, so compiled callers call it directly all the same."""
+    return len(lam.params) if lam.rest is None else -1
 
 
 WATCH = [None]      # while a tier-up sample runs: what times the calls it makes (tierup.py)
 
 
 def enter(fn, D, end, fr):
-    """An adapter's call: fn on the parameters in frame fr (up to end)."""
+    """An adapter's call: fn on the parameters in frame fr (its slots 2 to end)."""
     if WATCH[0] is not None:
         return WATCH[0](enter, fn, D, end, fr)
     n = D.n
