@@ -53,8 +53,10 @@ def write_back(low, scope, fn, f: str) -> list:
     the frame chain in f (innermost scope first), as Lowering.frames built
     it: fn's own locals by one assignment per scope, those of enclosing
     Python functions written into their closure cells by one call
-    (support.cells_back); the names written are no longer deferred as
-    unchanging (Lowering.in_order)."""
+    (support.cells_back) given `lambda: (a, b, …)`, whose closure holds
+    those cells (naming fn itself would put fn in its own closure: every
+    closure compiled code makes would be a cycle left to the collector);
+    the names written are no longer deferred as unchanging (Lowering.in_order)."""
     out, outer = [], []
     hops = 0
     sc = scope
@@ -72,7 +74,8 @@ def write_back(low, scope, fn, f: str) -> list:
         hops += 1
         sc = sc.parent
     if outer:
-        st = ast.Expr(call(name('CELLS_BACK'), name(fn.pyname), name(f), low.k(tuple(outer))))
+        holder = ast.Lambda(ast.arguments([], [], None, [], [], None, []), ast.Tuple([name(py) for _, _, py in outer], L))
+        st = ast.Expr(call(name('CELLS_BACK'), holder, name(f), low.k(tuple(outer))))
         st.written = {py for _, _, py in outer}         # (kinds.simplify forgets them there)
         out.append(st)
     for st in out:
