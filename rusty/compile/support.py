@@ -85,11 +85,11 @@ def reference_site(key, f, d, D):
     return code(f)
 
 
-def cells_back(fn, f, where) -> None:
-    """Write into fn's closure cells the slots of frame chain f that `where`
-    names ((hops out, slot, fn's free variable)…): the write-back of an
-    enclosing function's locals after a run on the reference (expansion.py)."""
-    cells, free = fn.__closure__, fn.__code__.co_freevars
+def cells_back(holder, f, where) -> None:
+    """Write into holder's closure cells the slots of frame chain f that
+    `where` names ((hops out, slot, holder's free variable)…): the write-back
+    of enclosing functions' locals after a run on the reference (expansion.py)."""
+    cells, free = holder.__closure__, holder.__code__.co_freevars
     for hops, i, py in where:
         fr = f
         for _ in range(hops):
