@@ -11,6 +11,7 @@ from . import entry, macros, trmc, walks
 from .exits import to_reference
 from .expansion import expansion
 from .inline import inline_spec, library_spec
+from .small import small_spec
 from .nodes import L, S, Unsupported, assign, attr, call, const, is_, is_temp, name, pure, store
 from .support import ITSELF
 
@@ -73,7 +74,7 @@ class Calls:
                         return self.inline(x, cells, cell, b, builder, scope, span, fn, tail)
                     return self.builtin_call(x, cells, cell, b, scope, span, fn, tail)
                 if b.__class__ is Lambda:
-                    spec = library_spec(self.unit, b, head.name, len(cells))
+                    spec = library_spec(self.unit, b, head.name, len(cells)) or small_spec(self, b, len(cells))
                     if spec is not None:
                         return self.library_call(x, cells, cell, b, spec, scope, span, fn, tail)
                     return self.lambda_call(x, cells, cell, scope, span, fn, tail)

@@ -147,6 +147,13 @@ def _builtin_id(b) -> tuple:
     return (b.name, b.lo, b.hi, _fn_id(b.fn))
 
 
+def _lambda_id(lam) -> str:
+    """A top-level lambda's text (parameters and body), as small.py computes it in place."""
+    from ..printer import print_form
+    rest = '' if lam.rest is None else ' . ' + lam.rest.name
+    return '%s%s|%s' % (' '.join(p.name for p in lam.params), rest, print_form(lam.body))
+
+
 class Encoder:
     """Turns the objects of a lowering into marshallable recipes that name
     the live objects relative to the lambda (`roots`: body, params, rest,
@@ -212,6 +219,9 @@ class Encoder:
             if cls is Builtin:
                 for where, s in self.holders(x):
                     return ('B', where, s, _builtin_id(x))
+            elif x.env is None:     # (a program's small function computed in place: small.py)
+                for where, s in self.holders(x):
+                    return ('G', where, s, _lambda_id(x))
         raise Miss(name)
 
     def path(self, x):
@@ -373,6 +383,11 @@ class Decoder:
             v = self.env(e[1]).cell(sym(e[2])).current()
             if v.__class__ is not Builtin or _builtin_id(v) != e[3]:
                 raise Miss('the builtin changed')
+            return v
+        if tag == 'G':
+            v = self.env(e[1]).cell(sym(e[2])).current()
+            if v.__class__ is not Lambda or v.env is not None or _lambda_id(v) != e[3]:
+                raise Miss('the lambda changed')
             return v
         raise Miss(tag)
 

@@ -10,7 +10,14 @@ So the generic code of a site costs a few statements, whatever the size of
 the form: its arguments are not compiled a second time without their fast
 paths. An exit is taken only before anything of the call has been evaluated
 (the head is read, or OK tested, first), so the reference evaluates the
-whole form exactly as it would have."""
+whole form exactly as it would have.
+
+Not followed, as for a macro expanded at run time (expansion.py): a closure
+the form makes on the reference keeps the frames it was made in, so its
+later writes and the compiled code's later writes to a local they share are
+not seen by the other (writes made while the form runs are written back).
+An exit happens only once an assumption failed: a global the code assumed
+was redefined while the call ran."""
 import ast
 
 from .expansion import write_back

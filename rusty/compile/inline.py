@@ -147,6 +147,10 @@ INLINE = {
     'pair?': (1, _always(lambda x: _pair(x))),
     'not': (1, _always(lambda x: _is(x, _const(False)))),
     'eq?': (2, lambda x, y: [(_is(_cls(x), _g('Symbol')), _is(x, y))]),
+    # symbols by identity; exact integers and strings of one class by value (the rest: the builtin)
+    'equal?': (2, lambda x, y: [(_is(_cls(x), _g('Symbol')), _is(x, y)),
+                                (_and(_or(_cls_is(x, 'int'), _cls_is(x, 'str')), _is(_cls(y), _cls(x))),
+                                 ast.Compare(x, [ast.Eq()], [y]))]),
     'zero?': (1, lambda x: [(_num(x), ast.Compare(x, [ast.Eq()], [_const(0)]))]),
     # an exact remainder of non-negative over positive exact integers (the rest: the builtin)
     'mod': (2, lambda x, y: [(_and(_int2(x, y), ast.Compare(x, [ast.GtE()], [_const(0)]),
@@ -166,7 +170,7 @@ INLINE = {
     'string?': (1, _always(lambda x: _is(_cls(x), _g('str')))),
 }
 for _alias, _op in (('add', '+'), ('sub', '-'), ('mul', '*'), ('lt', '<'), ('gt', '>'), ('le', '<='),
-                    ('ge', '>='), ('first', 'car'), ('rest', 'cdr'), ('nil?', 'null?'), ('equal?', 'eq?'),
+                    ('ge', '>='), ('first', 'car'), ('rest', 'cdr'), ('nil?', 'null?'),
                     ('eq', 'eq?')):
     INLINE[_alias] = INLINE[_op]
 
