@@ -7,7 +7,7 @@ from ..resolve import GlobalRef, Scope, _one_name, body_defines, resolve
 from ..values import EMPTY, List, Symbol, cons, make_list, sym
 from . import macros
 from .inline import _is_not
-from .nodes import Unsupported, _ident, assign, call, const, is_, is_not, is_temp, name
+from .nodes import Unsupported, _ident, assign, attr, call, const, is_, is_not, is_temp, name
 from .variables import Fn
 
 
@@ -150,8 +150,12 @@ class SpecialForms:
         s = x.cdr.car
         vs, ve = self.value(x.cdr.cdr.car, scope, self.span_of(x.cdr.cdr, span), fn)
         ref = resolve(scope, s, self.genv)
-        if ref.__class__ is GlobalRef:
-            out = vs + [ast.Expr(call(name('GLOBAL_WRITE'), name('E'), self.k(s), ve, self.k(span), name('GENV')))]
+        if ref.__class__ is GlobalRef:     # (bound, and no frame binds s at run time: set it; else by name)
+            t = self.fresh()
+            cell = self.k(self.genv.cell(s))
+            slow = ast.Expr(call(name('GLOBAL_WRITE'), name('E'), self.k(s), name(t), self.k(span), name('GENV')))
+            out = vs + [assign(t, ve), ast.If(is_not(attr(cell, 'value'), name('MISSING')),
+                                              [ast.Expr(call(attr(cell, 'set'), name(t)))], [slow])]
             return self.result(out, name('NIL'), tail)
         found, hops = self.locate(ref, scope)
         if found is None:
