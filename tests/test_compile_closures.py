@@ -188,3 +188,20 @@ def test_vector_ref_and_length_agree():
 def test_set_of_a_global_agrees(text, want):
     """set! of a bound global writes its cell in place; anything else goes by name (support.global_write)."""
     agree(text, want)
+
+
+@pytest.mark.parametrize('text, want', [
+    ('(define (f n) (letrec ((loop (lambda (i acc) (if (= i 0) acc (loop (- i 1) (+ acc i)))))) (loop n 0)))'
+     ' (show (f 10)) (show (f 100000))', '55\n5000050000\n'),
+    ('(define (f n) (letrec ((ev? (lambda (k) (if (= k 0) #t (od? (- k 1))))) (od? (lambda (k) (if (= k 0) #f'
+     ' (ev? (- k 1)))))) (list (ev? n) (od? n)))) (show (f 9))', '(#f #t)\n'),
+    ('(define (f n) (letrec ((g (lambda (k) (if (= k 0) (car k) (+ 1 (g (- k 1))))))) (g n))) (f 3)', None),
+    # not known: set!, bound again by a body define, a rest parameter
+    ('(define (f n) (letrec ((g (lambda (k) 1))) (set! g (lambda (k) 2)) (g n))) (show (f 1))', '2\n'),
+    ('(define (f n) (letrec ((g (lambda (k) 1))) (define (g k) 3) (g n))) (show (f 1))', '3\n'),
+    ('(define (f n) (letrec ((g (lambda k k))) (g n 1))) (show (f 1))', '(1 1)\n'),
+    # an init calling a later binding's lambda before it is made
+    ('(define (f n) (letrec ((a (b n)) (b (lambda (k) k))) a)) (f 1)', None),
+])
+def test_letrec_lambdas_agree(text, want):
+    agree(text, want)
