@@ -205,3 +205,15 @@ def test_set_of_a_global_agrees(text, want):
 ])
 def test_letrec_lambdas_agree(text, want):
     agree(text, want)
+
+
+def test_sums_and_products_of_three_or_four_agree():
+    """(+ a b c), (* a b c d): all exact integers or all floats in place, anything else the builtin."""
+    values = ['1', '-2', str(2 ** 70), '1.5', '-0.0', '0.0', '1e308', '(/ 0.0 0.0)', '"s"']
+    lines = ['(define (s3 a b c) (+ a b c)) (define (p3 a b c) (* a b c)) (define (s4 a b c d) (+ a b c d))'
+             ' (define (p4 a b c d) (* a b c d))']
+    import itertools
+    for a, b, c in itertools.product(values, repeat=3):
+        lines.append('(show (try-catch (list (s3 %s %s %s) (p3 %s %s %s) (s4 %s %s %s 2) (p4 2.0 %s %s %s)) (e) e))'
+                     % (a, b, c, a, b, c, a, b, c, a, b, c))
+    agree(' '.join(lines))
