@@ -217,3 +217,10 @@ def test_sums_and_products_of_three_or_four_agree():
         lines.append('(show (try-catch (list (s3 %s %s %s) (p3 %s %s %s) (s4 %s %s %s 2) (p4 2.0 %s %s %s)) (e) e))'
                      % (a, b, c, a, b, c, a, b, c, a, b, c))
     agree(' '.join(lines))
+
+
+def test_eq_of_symbols_and_booleans_agrees():
+    values = ["'a", "'b", '#t', '#f', '1', '1.0', '0', '"a"', "'()", "'(a)", 'nil', "(vector 'a)"]
+    lines = ['(define (e a b) (list (eq? a b) (equal? a b) (eq? a #t) (eq? #f b) (eq? a \'a)))']
+    lines += ['(show (e %s %s))' % (a, b) for a in values for b in values]
+    agree(' '.join(lines))

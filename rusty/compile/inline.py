@@ -146,7 +146,9 @@ INLINE = {
     'null?': (1, _always(lambda x: _or(_is(x, _g('NIL')), _is(x, _g('EMPTY'))))),
     'pair?': (1, _always(lambda x: _pair(x))),
     'not': (1, _always(lambda x: _is(x, _const(False)))),
-    'eq?': (2, lambda x, y: [(_is(_cls(x), _g('Symbol')), _is(x, y))]),
+    # equal? of a symbol or a boolean (either side) is identity (values._equal_atom)
+    'eq?': (2, lambda x, y: [(_or(_cls_is(x, 'Symbol'), _cls_is(x, 'bool'), _cls_is(y, 'Symbol'),
+                                  _cls_is(y, 'bool')), _is(x, y))]),
     'zero?': (1, lambda x: [(_num(x), ast.Compare(x, [ast.Eq()], [_const(0)]))]),
     # an exact remainder of non-negative over positive exact integers (the rest: the builtin)
     'mod': (2, lambda x, y: [(_and(_int2(x, y), ast.Compare(x, [ast.GtE()], [_const(0)]),
