@@ -224,3 +224,25 @@ def test_eq_of_symbols_and_booleans_agrees():
     lines = ['(define (e a b) (list (eq? a b) (equal? a b) (eq? a #t) (eq? #f b) (eq? a \'a)))']
     lines += ['(show (e %s %s))' % (a, b) for a in values for b in values]
     agree(' '.join(lines))
+
+
+@pytest.mark.parametrize('text, want', [
+    # a wrapper tail-calling a known function; two known functions calling each other in tail position
+    ('(define (f n) (define (mk a b) (vector a b)) (let ((one (lambda (a) (mk a 0)))) (list (one n) (one 2))))'
+     ' (show (f 1))', '(#(1 0) #(2 0))\n'),
+    ('(define (f n) (define (ev? k) (if (= k 0) #t (od? (- k 1)))) (define (od? k) (if (= k 0) #f (ev? (- k 1))))'
+     ' (od? n)) (show (f 100001)) (show (f 7))', '#t\n#t\n'),
+    ('(define (f n) (define (g k) (h k)) (define (h k) (if (= k 0) (car k) (g (- k 1)))) (g n)) (f 5)', None),
+    ('(define (f n) (define (g k) (if (= k 0) 0 (+ 1 (h k)))) (define (h k) (g (- k 1))) (g n)) (f 100)', None),
+    ('(define (f n) (define (g k) (if (= k 0) 0 (+ 1 (h k)))) (define (h k) (g (- k 1))) (g n))'
+     ' (show (f 100)) (trace (quote f)) (show (f 3))', None),
+])
+def test_tail_calls_between_local_functions_agree(text, want):
+    agree(text, want)
+
+
+def test_a_million_tail_calls_between_local_functions_run_in_constant_stack(monkeypatch):
+    s = compiling_session(monkeypatch)
+    s.run('(define (f n) (define (ev? k) (if (= k 0) #t (od? (- k 1)))) (define (od? k) (if (= k 0) #f'
+          ' (ev? (- k 1)))) (define (go k) (ev? k)) (go n))')
+    assert s.run('(f 10)') is True and s.run('(f 1000001)') is False

@@ -283,6 +283,7 @@ class SpecialForms:
         inner.params, inner.defined = names[:len(slots)], names[len(slots):]
         self.bound_once.update(inner.params)
         fdef = self.function(inner, body, lscope, span)
+        self.finished[pyname] = inner       # (its calls known: a direct tail call of it may nest no further)
         maker = self.k(_MakerSpec(params, rest, body, lscope, lname, len(names) - len(slots)))
         return [fdef], call(maker, name(pyname), self.frames(scope, fn, pending))
 
