@@ -122,6 +122,11 @@ def _pair(x):
     return _and(_cls_is(x, 'List'), _is_not(x, _g('EMPTY')))
 
 
+def _identity(x, y):
+    """x or y a symbol or a boolean: compared by identity."""
+    return _or(_cls_is(x, 'Symbol'), _cls_is(x, 'bool'), _cls_is(y, 'Symbol'), _cls_is(y, 'bool'))
+
+
 def _always(value):
     def build(*xs):
         return [(None, value(*xs))]
@@ -146,9 +151,10 @@ INLINE = {
     'null?': (1, _always(lambda x: _or(_is(x, _g('NIL')), _is(x, _g('EMPTY'))))),
     'pair?': (1, _always(lambda x: _pair(x))),
     'not': (1, _always(lambda x: _is(x, _const(False)))),
-    'eq?': (2, lambda x, y: [(_is(_cls(x), _g('Symbol')), _is(x, y))]),
-    # symbols by identity; exact integers and strings of one class by value (the rest: the builtin)
-    'equal?': (2, lambda x, y: [(_is(_cls(x), _g('Symbol')), _is(x, y)),
+    # eq? and equal? of a symbol or a boolean (either side) are identity (values._equal_atom)
+    'eq?': (2, lambda x, y: [(_identity(x, y), _is(x, y))]),
+    # equal? also compares exact integers and strings of one class by value (the rest: the builtin)
+    'equal?': (2, lambda x, y: [(_identity(x, y), _is(x, y)),
                                 (_and(_or(_cls_is(x, 'int'), _cls_is(x, 'str')), _is(_cls(y), _cls(x))),
                                  ast.Compare(x, [ast.Eq()], [y]))]),
     'zero?': (1, lambda x: [(_num(x), ast.Compare(x, [ast.Eq()], [_const(0)]))]),
@@ -191,19 +197,31 @@ def _list(*xs):
     return [(None, value)]
 
 
-# The builtins of any arity from 1 to the largest inlined: name -> (largest, builder).
-VARIADIC = {'list': (4, _list)}
+def _sum(op, start):
+    """+ or * of three or more: all exact integers, or all floats (the builtin
+    folds floats from `start`, 0.0 + a + b… and 1.0 * a…, which is a * b…)."""
+    def build(*xs):
+        ints, floats = xs[0], xs[0] if start is None else _binop(_const(start), op(), xs[0])
+        for x in xs[1:]:
+            ints, floats = _binop(ints, op(), x), _binop(floats, op(), x)
+        return [(_and(*[_cls_is(x, 'int') for x in xs]), ints), (_and(*[_cls_is(x, 'float') for x in xs]), floats)]
+    return build
+
+
+# The builtins of any arity from 1 (the smallest: INLINE's, when it has
+# one) to the largest inlined: name -> (largest, builder).
+VARIADIC = {'list': (4, _list), '+': (4, _sum(ast.Add, 0.0)), '*': (4, _sum(ast.Mult, None))}
+VARIADIC['add'], VARIADIC['mul'] = VARIADIC['+'], VARIADIC['*']
 
 
 def inline_spec(b, nargs: int):
     """The builder of builtin b called with nargs arguments, if it is inlined."""
     spec = INLINE.get(b.name)
-    if spec is None:
-        spec = VARIADIC.get(b.name)
-        return spec[1] if spec is not None and 1 <= nargs <= spec[0] else None
-    if spec[0] != nargs:
-        return None
-    return spec[1]
+    if spec is not None and spec[0] == nargs:
+        return spec[1]
+    least = 1 if spec is None else spec[0] + 1
+    spec = VARIADIC.get(b.name)
+    return spec[1] if spec is not None and least <= nargs <= spec[0] else None
 
 
 def _cdr_pair(x):

@@ -81,7 +81,7 @@ def namespace() -> dict:
     if not NAMESPACE:
         from ..resolve import MISSING, UNBOUND
         NAMESPACE.update({
-            'List': List, 'EMPTY': EMPTY, 'NIL': NIL, 'Symbol': Symbol, 'int': int, 'float': float, 'str': str, 'len': len,
+            'List': List, 'EMPTY': EMPTY, 'NIL': NIL, 'Symbol': Symbol, 'int': int, 'float': float, 'str': str, 'bool': bool, 'len': len,
             'Lambda': Lambda, 'Macro': Macro, 'Builtin': Builtin, 'UNBOUND': UNBOUND, 'MISSING': MISSING, 'CONS': cons, 'NEW': List, 'VECTOR': Vector,
             'tuple': tuple, 'BaseException': BaseException, 'MemoryError': MemoryError, 'SystemError': SystemError,
             'RESERVE': RESERVE, 'INTS': support.INTS, 'COUNTED': support.enter_counted, 'CLOCK': perf_counter, 'REFS': getrefcount,

@@ -65,6 +65,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         self.sure_defines: set = set()  # ids of body defines run first and alone (SpecialForms.known_define)
         self.known_defines: dict = {}   # python name of a local so defined -> (its define, its function)
         self.defs_made: dict = {}       # id(def form) -> the define form f_def made of it
+        self.finished: dict = {}        # python name of a nested function lowered -> its Fn
         self.assumed: dict = {}         # id(cell) -> (cell, the value the fast code assumes it holds)
         self.stable: set = set()        # python names of Lisp locals no set! targets
         self.bound_once: set = set()    # python names of parameters and `let` variables (bound by their form alone)

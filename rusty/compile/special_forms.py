@@ -7,7 +7,7 @@ from ..resolve import GlobalRef, Scope, _one_name, body_defines, resolve
 from ..values import EMPTY, List, Symbol, cons, make_list, sym
 from . import macros
 from .inline import _is_not
-from .nodes import Unsupported, _ident, assign, call, const, is_, is_not, is_temp, name
+from .nodes import Unsupported, _ident, assign, attr, call, const, is_, is_not, is_temp, name
 from .variables import Fn
 
 
@@ -150,8 +150,12 @@ class SpecialForms:
         s = x.cdr.car
         vs, ve = self.value(x.cdr.cdr.car, scope, self.span_of(x.cdr.cdr, span), fn)
         ref = resolve(scope, s, self.genv)
-        if ref.__class__ is GlobalRef:
-            out = vs + [ast.Expr(call(name('GLOBAL_WRITE'), name('E'), self.k(s), ve, self.k(span), name('GENV')))]
+        if ref.__class__ is GlobalRef:     # (bound, and no frame binds s at run time: set it; else by name)
+            t = self.fresh()
+            cell = self.k(self.genv.cell(s))
+            slow = ast.Expr(call(name('GLOBAL_WRITE'), name('E'), self.k(s), name(t), self.k(span), name('GENV')))
+            out = vs + [assign(t, ve), ast.If(is_not(attr(cell, 'value'), name('MISSING')),
+                                              [ast.Expr(call(attr(cell, 'set'), name(t)))], [slow])]
             return self.result(out, name('NIL'), tail)
         found, hops = self.locate(ref, scope)
         if found is None:
@@ -279,6 +283,7 @@ class SpecialForms:
         inner.params, inner.defined = names[:len(slots)], names[len(slots):]
         self.bound_once.update(inner.params)
         fdef = self.function(inner, body, lscope, span)
+        self.finished[pyname] = inner       # (its calls known: a direct tail call of it may nest no further)
         maker = self.k(_MakerSpec(params, rest, body, lscope, lname, len(names) - len(slots)))
         return [fdef], call(maker, name(pyname), self.frames(scope, fn, pending))
 

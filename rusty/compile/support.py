@@ -15,7 +15,7 @@ within its run level carries that call (`rusty_tail`: site, name) for them.
 """
 
 from ..apply import apply_procedure, call_builtin, located, make_frame, recursion_message, run
-from ..errors import Abort, Exit, RecursionLimit, RustyError, give_back_if_out_of_memory
+from ..errors import Abort, EvalError, Exit, RecursionLimit, RustyError, give_back_if_out_of_memory
 from ..eval import expand_macro, undefined_error
 from ..resolve import MISSING, UNBOUND, assign_by_name
 from ..values import EMPTY, NIL, Lambda, List, cons
@@ -411,7 +411,6 @@ def env_write(env, hops, i, cell, s, v, by_slot, span, genv):
 
 def global_write(env, s, v, span, genv):
     """set! by name (a global, or a name no slot is known for)."""
-    from ..errors import EvalError
     if not assign_by_name(env, s, v, genv):
         raise EvalError("set!: undefined variable '%s'" % s.name, span)
     return NIL
