@@ -17,7 +17,7 @@ def test_stats_count_the_lambdas_compiled(monkeypatch, tmp_path):
     monkeypatch.setenv('RUSTY_CACHE_DIR', str(tmp_path))       # (an empty disk cache: compiled, not loaded)
     from rusty.compile.link import STATS
     before = STATS.compiled
-    status, out, err = stats_of(['-e', '(define (f a) (+ a 1)) (define (g a) (f a)) (display (g 1))'], monkeypatch)
+    status, out, err = stats_of(['-e', '(define (f a) (if a (+ a 1) 0)) (define (g a) (f a)) (display (g 1))'], monkeypatch)
     assert status == 0 and out == '2'
     m = re.fullmatch(r'stats: (\d+) lambdas?(?: and \d+ loops?)? compiled \(\d+\.\d{3} s\), '
                      r'\d+(?: lambdas? and \d+ loops?)? loaded from the cache, '
