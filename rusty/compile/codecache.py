@@ -28,7 +28,7 @@ import os
 import sys
 
 from .. import diskcache
-from .recipes import Decoder, Encoder, Miss, objects, text
+from .recipes import Decoder, Encoder, Miss, macros_named, objects, text
 
 FORMAT = b'rusty-code-3'
 LOOP = b'rusty-loop-1'                 # (a loop's key: osr.py)
@@ -65,6 +65,7 @@ def lambda_key(params, rest, body, lscope, unit, name, kind=FORMAT):
     `kind` keeps apart entries of different things (LOOP: a loop's)."""
     profiled = getattr(unit.interp, 'profiling', None) is not None     # (lowering may count calls only then)
     out = [name, '|', 'S' if unit.use_spans else 's', 'P' if profiled else 'p', '|']
+    syms: set = set()
     try:
         for p in params:
             text(p, out)
@@ -72,7 +73,7 @@ def lambda_key(params, rest, body, lscope, unit, name, kind=FORMAT):
         if rest is not None:
             text(rest, out)
         out.append('|')
-        text(body, out)
+        text(body, out, syms)
         sc = lscope
         while sc is not None:
             out.append('[')
@@ -87,7 +88,18 @@ def lambda_key(params, rest, body, lscope, unit, name, kind=FORMAT):
     except RecursionError:
         return None
     whole = ''.join(out).encode('utf-8', 'surrogatepass')
-    return 'code-%s.pyc' % diskcache.key(kind, version(), whole)
+    return 'code-%s%s.pyc' % (diskcache.key(kind, version(), whole), macros_named(syms, unit.genv))
+
+
+def _rekeyed(key: str, body, genv) -> str:
+    """key with the part naming the macros' definitions made again (a macro
+    may have changed since the key was made: the code is that of the new one)."""
+    syms: set = set()
+    try:
+        text(body, [], syms)
+    except (Miss, RecursionError):
+        return key
+    return 'code-%s%s.pyc' % (key[:-4].split('-')[1], macros_named(syms, genv))
 
 
 def loop_key(x, dscope, unit):
@@ -156,7 +168,7 @@ def store(key, code, pyname, leaf, consts, table, assumed, heads, seconds, param
     except (ValueError, RecursionError):
         _missed('unmarshallable')
         return False
-    path = diskcache.entry_path(key)
+    path = diskcache.entry_path(_rekeyed(key, body, unit.genv))
     if path is None:
         return False
     diskcache.store(path, payload)

@@ -29,21 +29,24 @@ class Miss(Exception):
 _ATOMS = {int: 'i', float: 'f', str: 'q', bool: 'b'}
 
 
-def text(x, out) -> None:
-    """Append an unambiguous text of form x to out (Miss: it has none)."""
+def text(x, out, syms=None) -> None:
+    """Append an unambiguous text of form x to out (Miss: it has none); its
+    symbols to the set syms if given."""
     cls = x.__class__
     if cls is Symbol:
         if Symbol._table.get(x.name) is not x:
             raise Miss('uninterned symbol')
         out.append(' %d:%s' % (len(x.name), x.name))
+        if syms is not None:
+            syms.add(x)
     elif cls is List:
         out.append(' (')
         while x.__class__ is List and x is not EMPTY:
-            text(x.car, out)
+            text(x.car, out, syms)
             x = x.cdr
         if x is not EMPTY:
             out.append(' .')
-            text(x, out)
+            text(x, out, syms)
         out.append(')')
     elif cls in _ATOMS:
         r = repr(x)
@@ -53,10 +56,59 @@ def text(x, out) -> None:
     elif cls is Vector:
         out.append(' #(')
         for item in x.items:
-            text(item, out)
+            text(item, out, syms)
         out.append(')')
     else:
         raise Miss(cls.__name__)
+
+
+def macros_named(syms, genv) -> str:
+    """'' if no symbol of syms names a global macro, else '-' and a hash of
+    the definitions of those macros, of the macros their bodies name and of
+    the data the globals their bodies name hold (a part of the key: code
+    that expanded a macro is kept apart from code that expanded another
+    definition of it, or expanded it while a global it reads held other data)."""
+    todo, seen, defs = list(syms), set(), []
+    data = set()
+    while todo:
+        s = todo.pop()
+        if s in seen:
+            continue
+        seen.add(s)
+        if not genv.is_macro(s):
+            continue
+        m = genv.lookup(s)
+        if m.__class__ is not Macro:
+            continue
+        out, more = [s.name, '|'], set()
+        try:
+            for x in m.params:
+                text(x, out, more)
+            out.append('|')
+            if m.rest is not None:
+                text(m.rest, out, more)
+            out.append('|')
+            for x in m.body:
+                text(x, out, more)
+        except (Miss, RecursionError):
+            continue            # (not named: the expansion made again at load still tells)
+        defs.append(''.join(out))
+        todo.extend(more - seen)
+        data |= more
+    if not defs:
+        return ''
+    for s in data:
+        c = genv.cells.get(s)
+        if c is not None and c.pending is None and not genv.is_macro(s):
+            out = [s.name, '=']
+            try:
+                text(c.get(), out)
+            except (Miss, RecursionError):
+                continue        # (not data: a builtin, a procedure)
+            defs.append(''.join(out))
+    h = diskcache._hasher()
+    h.update('\0'.join(sorted(defs)).encode('utf-8', 'surrogatepass'))
+    return '-' + h.hexdigest()[:16]
 
 
 def fingerprint(form) -> bytes:
