@@ -28,7 +28,8 @@ import os
 import sys
 
 from .. import diskcache
-from .recipes import Decoder, Encoder, Miss, macros_named, objects, text
+from .formtext import Miss, macros_named, text
+from .recipes import Decoder, Encoder, objects
 
 FORMAT = b'rusty-code-3'
 LOOP = b'rusty-loop-1'                 # (a loop's key: osr.py)

@@ -17,110 +17,9 @@ the expansion are named by paths into the expansion made again, and the
 values the code tests the macro's globals against are those the globals
 hold at load (the expansion made again from them is the stored one).
 """
-from .. import diskcache
 from . import entry
-from ..values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, Vector, sym
-
-
-class Miss(Exception):
-    """The entry cannot be used, or the lambda cannot be cached."""
-
-
-_ATOMS = {int: 'i', float: 'f', str: 'q', bool: 'b'}
-
-
-def text(x, out, syms=None) -> None:
-    """Append an unambiguous text of form x to out (Miss: it has none); its
-    symbols to the set syms if given."""
-    cls = x.__class__
-    if cls is Symbol:
-        if Symbol._table.get(x.name) is not x:
-            raise Miss('uninterned symbol')
-        out.append(' %d:%s' % (len(x.name), x.name))
-        if syms is not None:
-            syms.add(x)
-    elif cls is List:
-        out.append(' (')
-        while x.__class__ is List and x is not EMPTY:
-            text(x.car, out, syms)
-            x = x.cdr
-        if x is not EMPTY:
-            out.append(' .')
-            text(x, out, syms)
-        out.append(')')
-    elif cls in _ATOMS:
-        r = repr(x)
-        out.append(' %s%d:%s' % (_ATOMS[cls], len(r), r))
-    elif x is None or x is NIL:
-        out.append(' N' if x is None else ' NIL')
-    elif cls is Vector:
-        out.append(' #(')
-        for item in x.items:
-            text(item, out, syms)
-        out.append(')')
-    else:
-        raise Miss(cls.__name__)
-
-
-def macros_named(syms, genv) -> str:
-    """'' if no symbol of syms names a global macro, else '-' and a hash of
-    the definitions of those macros, of the macros their bodies name and of
-    the data the globals their bodies name hold (a part of the key: code
-    that expanded a macro is kept apart from code that expanded another
-    definition of it, or expanded it while a global it reads held other data)."""
-    todo, seen, defs = list(syms), set(), []
-    data = set()
-    while todo:
-        s = todo.pop()
-        if s in seen:
-            continue
-        seen.add(s)
-        if not genv.is_macro(s):
-            continue
-        m = genv.lookup(s)
-        if m.__class__ is not Macro:
-            continue
-        out, more = [s.name, '|'], set()
-        try:
-            for x in m.params:
-                text(x, out, more)
-            out.append('|')
-            if m.rest is not None:
-                text(m.rest, out, more)
-            out.append('|')
-            for x in m.body:
-                text(x, out, more)
-        except (Miss, RecursionError):
-            continue            # (not named: the expansion made again at load still tells)
-        defs.append(''.join(out))
-        todo.extend(more - seen)
-        data |= more
-    if not defs:
-        return ''
-    for s in data:
-        c = genv.cells.get(s)
-        if c is not None and c.pending is None and not genv.is_macro(s):
-            out = [s.name, '=']
-            try:
-                text(c.get(), out)
-            except (Miss, RecursionError):
-                continue        # (not data: a builtin, a procedure)
-            defs.append(''.join(out))
-    h = diskcache._hasher()
-    h.update('\0'.join(sorted(defs)).encode('utf-8', 'surrogatepass'))
-    return '-' + h.hexdigest()[:16]
-
-
-def fingerprint(form) -> bytes:
-    """A hash of form's text (Miss: it has none)."""
-    out: list = []
-    try:
-        text(form, out)
-    except RecursionError:
-        raise Miss('too deep') from None
-    h = diskcache._hasher()
-    h.update(''.join(out).encode('utf-8', 'surrogatepass'))
-    return h.digest()
+from .formtext import ATOMS, Miss, fingerprint
+from ..values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, sym
 
 
 def _fn_id(fn) -> str:
@@ -286,7 +185,7 @@ def _name(s) -> str:
 
 
 def _scalar(x) -> bool:
-    return x is None or x.__class__ in _ATOMS or x.__class__ is bytes
+    return x is None or x.__class__ in ATOMS or x.__class__ is bytes
 
 
 def objects() -> dict:
