@@ -84,12 +84,13 @@ def lambda_key(params, rest, body, lscope, unit, name, kind=FORMAT):
             for s in sorted(x.name for x in sc.maybe_unbound):
                 out.append(s + ' ')
             sc = sc.parent
+        named = macros_named(syms, unit.genv)
     except Miss:
         return None
     except RecursionError:
         return None
     whole = ''.join(out).encode('utf-8', 'surrogatepass')
-    return 'code-%s%s.pyc' % (diskcache.key(kind, version(), whole), macros_named(syms, unit.genv))
+    return 'code-%s%s.pyc' % (diskcache.key(kind, version(), whole), named)
 
 
 def _rekeyed(key: str, body, genv) -> str:

@@ -3,7 +3,11 @@
 (recipes.py): unambiguous, and failing (Miss) for what has none.
 """
 from .. import diskcache
-from ..values import EMPTY, NIL, List, Macro, Symbol, Vector
+from ..values import EMPTY, NIL, List, Macro, Symbol, Vector, sym
+
+QUOTE, QUASIQUOTE = sym('quote'), sym('quasiquote')
+UNQUOTES = (sym('unquote'), sym('unquote-splicing'))
+DATA = (int, float, str, bool, List, Symbol, NIL.__class__)        # (what a pure macro may read of a global: macro_cache)
 
 
 class Miss(Exception):
@@ -78,21 +82,64 @@ def macros_named(syms, genv) -> str:
             continue            # (not named: the expansion made again at load still tells)
         defs.append(''.join(out))
         todo.extend(more - seen)
-        data |= more
+        data |= _reads(m)
     if not defs:
         return ''
     for s in data:
         c = genv.cells.get(s)
-        if c is not None and c.pending is None and not genv.is_macro(s):
+        if c is not None and c.pending is None and c.get().__class__ in DATA:
             out = [s.name, '=']
             try:
                 text(c.get(), out)
             except (Miss, RecursionError):
-                continue        # (not data: a builtin, a procedure)
+                continue
             defs.append(''.join(out))
     h = diskcache._hasher()
     h.update('\0'.join(sorted(defs)).encode('utf-8', 'surrogatepass'))
     return '-' + h.hexdigest()[:16]
+
+
+def _reads(m) -> set:
+    """The symbols macro m's body may read as globals, as
+    macros._named_globals finds them: not its parameters, nothing quoted,
+    of a template only the unquoted parts."""
+    bound, out = set(m.params) | {m.rest}, set()
+    stack = list(m.body)
+    while stack:
+        y = stack.pop()
+        if y.__class__ is Symbol:
+            if y not in bound:
+                out.add(y)
+        elif y.__class__ is List and y is not EMPTY:
+            if y.car is QUASIQUOTE:
+                stack += _unquoted(y.cdr)
+            elif y.car is not QUOTE:
+                stack += _items(y)
+    return out
+
+
+def _unquoted(t) -> list:
+    """The forms unquoted in template t (not nested templates' own)."""
+    stack, out = [t], []
+    while stack:
+        y = stack.pop()
+        if y.__class__ is List and y is not EMPTY:
+            if y.car in UNQUOTES and y.cdr.__class__ is List and y.cdr is not EMPTY and y.cdr.cdr is EMPTY:
+                out.append(y.cdr.car)
+            else:
+                stack += _items(y)
+    return out
+
+
+def _items(x) -> list:
+    """The elements of list x, and its tail if it is improper."""
+    out = []
+    while x.__class__ is List and x is not EMPTY:
+        out.append(x.car)
+        x = x.cdr
+    if x is not EMPTY:
+        out.append(x)
+    return out
 
 
 def fingerprint(form) -> bytes:
