@@ -36,14 +36,28 @@ SCRIPT = UNLESS + """\
 """
 
 
-def run(tmp_path, text, cache='cache', **env):
-    """(status, stdout, stderr without the stats line, the stats line) of a fresh `rusty --stats` on text."""
+# Runs rusty, then prints why the disk cache did not store or load code (codecache.WHY).
+WHY = """\
+import atexit, runpy, sys
+from rusty.compile import codecache
+atexit.register(lambda: sys.stderr.write('why: %r\\n' % sorted(codecache.WHY)))
+sys.argv = ['rusty'] + sys.argv[1:]
+runpy.run_module('rusty', run_name='__main__')
+"""
+
+
+def run(tmp_path, text, cache='cache', why=False, **env):
+    """(status, stdout, stderr without the stats line, the stats line) of a fresh `rusty --stats` on text
+    (why: the cache's reasons are printed last on stderr)."""
     path = tmp_path / 'script.lisp'
     path.write_text(text)
     full = dict(os.environ, PYTHONPATH=ROOT, RUSTY_CACHE_DIR=str(tmp_path / cache), RUSTY_COMPILE_CALLS='0',
                 RUSTY_SPECIALIZE='1')           # (the compiler on, also when the suite runs with it off)
     full.update(env)
-    p = subprocess.run([sys.executable, '-m', 'rusty', '--stats', str(path)], capture_output=True, text=True,
+    head = [str(tmp_path / 'why.py')] if why else ['-m', 'rusty']
+    if why:
+        (tmp_path / 'why.py').write_text(WHY)
+    p = subprocess.run([sys.executable] + head + ['--stats', str(path)], capture_output=True, text=True,
                        env=full, timeout=120)
     assert 'internal error' not in p.stderr and 'Traceback' not in p.stderr, p.stderr
     lines = p.stderr.splitlines(True)
@@ -97,6 +111,25 @@ def test_a_changed_macro_compiles_afresh_with_its_new_behaviour(tmp_path):
     status, out, err, stats = run(tmp_path, other)
     assert counts(stats) == (1, 1, 2, 0) and out.startswith('no\n'), (out, stats)
     assert (status, out, err) == run(tmp_path, other, RUSTY_SPECIALIZE='0')[:3]
+
+
+def test_an_entry_whose_expansion_is_not_the_one_made_again_is_not_used(tmp_path):
+    # The key names the macros' definitions; should two differ and share a key
+    # all the same, the expansion made again at load tells them apart.
+    text = UNLESS + "(define (h x) (my-unless (= x 0) (list x)))\n(print (h 1))\n"
+    other = text.replace("`(if ,c #f (begin ,@body))", "`(if ,c #f (vector ,@body))")
+    assert run(tmp_path, text)[1] == '(1)\n'
+    before = {p.name: p.read_bytes() for p in entries(tmp_path)}
+    assert run(tmp_path, other)[1] == '#((1))\n'
+    after = [p for p in entries(tmp_path) if p.name not in before]
+    assert len(after) == 1 and after[0].name.count('-') == 2, after
+    base = after[0].name.split('-')[1]
+    (stored,) = [data for name, data in before.items() if name.split('-')[1] == base]
+    after[0].write_bytes(stored)                # (the first definition's code under the second's key)
+    status, out, err, stats = run(tmp_path, other, why=True)
+    assert out == '#((1))\n' and counts(stats)[0] == 1, (out, stats)
+    assert "'expansion changed'" in err.splitlines()[-1], err
+    assert counts(run(tmp_path, other)[3])[:3] == (0, 0, 1)
 
 
 GLOBAL = """\
@@ -199,3 +232,27 @@ def test_the_key_names_the_macros_and_what_their_expansions_read(monkeypatch):
     assert changed != first
     s.run("(defmacro outer (test) (if (car loud) `(inner ,test) (list test)))")
     assert part() not in (first, changed)
+
+
+NESTED = """\
+(defmacro my-unless (c . body) `(if ,c #f (begin ,@body)))
+(defmacro unless2 (c . b) `(my-unless ,c ,@b))
+(defmacro scale-all (k xs) `(map (lambda (y) (* y ,k)) ,xs))
+(defmacro tagged (x) `(list ',(list 'tag x) #(1 2) "s" 2.5 ,x))
+(define (f x) (unless2 (= x 0) (scale-all x (list 1 2 3))))
+(define (g x) (tagged (+ x 1)))
+(define (h x) (unless2 (= x 0) (car x)))
+(define (loop-it n) (do ((i 0 (+ i 1)) (acc '() (cons (unless2 (= i 2) (scale-all i '(1))) acc))) ((= i n) acc)))
+(print (f 2)) (print (f 0)) (print (g 1)) (print (loop-it 4))
+(h 7)
+"""
+
+
+@pytest.mark.parametrize('calls', ['0', '1'])
+def test_expansions_in_expansions_data_and_lambdas_in_them(tmp_path, calls):
+    first = run(tmp_path, NESTED, RUSTY_COMPILE_CALLS=calls)
+    second = run(tmp_path, NESTED, RUSTY_COMPILE_CALLS=calls)
+    assert first[:3] == second[:3] == run(tmp_path, NESTED, RUSTY_SPECIALIZE='0')[:3]
+    assert counts(second[3])[:2] == (0, 0) and counts(second[3])[2] >= 3, second[3]
+    assert second[1] == '(2 4 6)\n#f\n((tag (+ x 1)) #(1 2) s 2.5 2)\n((3) #f (1) (0))\n', second[1]
+    assert 'script.lisp:7:15\n' in second[2] and 'script.lisp:10:1 in h\n' in second[2], second[2]
