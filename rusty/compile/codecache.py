@@ -62,8 +62,10 @@ def lambda_key(params, rest, body, lscope, unit, name, kind=FORMAT):
     """The entry's name for this lambda, or None when its forms hold
     something the text cannot name (an uninterned symbol, a host object).
     Besides the text: whether positions are kept and whether a profiler
-    runs (what lowering may depend on besides the globals it assumes);
-    `kind` keeps apart entries of different things (LOOP: a loop's)."""
+    runs (what lowering may depend on besides the globals it assumes), the
+    definitions of the macros the body names (formtext.macros_named: what
+    expansions lowered in place depend on); `kind` keeps apart entries of
+    different things (LOOP: a loop's)."""
     profiled = getattr(unit.interp, 'profiling', None) is not None     # (lowering may count calls only then)
     out = [name, '|', 'S' if unit.use_spans else 's', 'P' if profiled else 'p', '|']
     syms: set = set()
