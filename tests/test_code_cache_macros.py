@@ -256,3 +256,29 @@ def test_expansions_in_expansions_data_and_lambdas_in_them(tmp_path, calls):
     assert counts(second[3])[:2] == (0, 0) and counts(second[3])[2] >= 3, second[3]
     assert second[1] == '(2 4 6)\n#f\n((tag (+ x 1)) #(1 2) s 2.5 2)\n((3) #f (1) (0))\n', second[1]
     assert 'script.lisp:7:15\n' in second[2] and 'script.lisp:10:1 in h\n' in second[2], second[2]
+
+
+HELPERS = """\
+(define (safe-div a b) (try-catch (/ a b) (e) e))
+(define (shape x) (match x ((a b) (list 'two a b)) ((a . rest) (list 'more a rest)) (_ 'other)))
+(define (kind x) (case x ((1 2) 'small) (("s" (1)) 'data) (else 'big)))
+(define (build x xs) `(x ,x ,@xs #(1 ,x)))
+(define (vbad x) `#(1 ,(car x)))
+(print (safe-div 1 0) (safe-div 6 3) (shape '(1 2)) (shape '(1 2 3)) (shape 5) (kind 2) (kind '(1)) (kind 9)
+       (build 1 '(2 3)))
+(vbad 5)
+"""
+
+
+def test_code_naming_the_compilers_own_functions_is_kept(tmp_path):
+    # (a try's handler, match's length, case's equal?, quasiquote's list
+    # makers: functions of the compiler's modules or Python's, by name)
+    first = run(tmp_path, HELPERS, why=True)
+    second = run(tmp_path, HELPERS, why=True)
+    reference = run(tmp_path, HELPERS, RUSTY_SPECIALIZE='0')
+    assert first[:2] == second[:2] == reference[:2]
+    assert first[2].splitlines()[:-1] == second[2].splitlines()[:-1] == reference[2].splitlines()
+    assert 'script.lisp:5:24\n' in second[2] and '^^^^^^^' in second[2], second[2]          # (in a vector)
+    assert second[1] == 'Division by zero 2 (two 1 2) (more 1 (2 3)) other small data big (x 1 2 3 #(1 1))\n'
+    assert counts(first[3])[0] == 5 and counts(second[3]) == (0, 0, 5, 0), second[3]
+    assert first[2].splitlines()[-1] == "why: ['absent']", first[2]

@@ -19,7 +19,7 @@ hold at load (the expansion made again from them is the stored one).
 """
 from . import entry
 from .formtext import ATOMS, Miss, fingerprint
-from ..values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, sym
+from ..values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, Vector, sym
 
 
 def _fn_id(fn) -> str:
@@ -119,6 +119,8 @@ class Encoder:
             if cls is Builtin:
                 for where, s in self.holders(x):
                     return ('B', where, s, _builtin_id(x))
+        if name in ('function', 'builtin_function_or_method'):
+            return ('FN',) + _function_id(x)
         got = self.tested.get(id(x))
         if got is not None and got[0].value is x:         # (a value a macro's expansion was tested against)
             return ('G',) + self.cell_name(got[0]) + (None,)
@@ -180,6 +182,31 @@ class Encoder:
                     break
 
 
+# The modules whose functions an entry names by name: those the compiler's
+# version hashes (codecache.version), and Python's builtins.
+NAMED_MODULES = ('builtins', 'rusty.eval', 'rusty.resolve', 'rusty.values', 'rusty.specials', 'rusty.syntax')
+
+
+def _function_id(f) -> tuple:
+    """(module, name) of a module-level function of the compiler's own
+    modules or Python's builtins (Miss for any other function)."""
+    module, qualname = getattr(f, '__module__', None), getattr(f, '__qualname__', '')
+    if not module or not (module in NAMED_MODULES or module.startswith('rusty.compile.')) \
+            or not qualname.isidentifier() or _function(module, qualname) is not f:
+        raise Miss('function')
+    return module, qualname
+
+
+def _function(module: str, qualname: str):
+    """The function module.qualname (importing the module if needed)."""
+    import sys
+    got = sys.modules.get(module)
+    if got is None:
+        __import__(module)
+        got = sys.modules[module]
+    return getattr(got, qualname, None)
+
+
 def _name(s) -> str:
     return s.name
 
@@ -206,7 +233,8 @@ def _singleton(x):
 
 def _index(body) -> dict:
     """id -> ('P', kind, path) of every cell ('c'), element ('a') and cell's
-    position ('s') in body; a path's steps index elements, the last the one named."""
+    position ('s') in body; a path's steps index elements, the last the one
+    named (a step -k-1: the k-th item of the vector reached, a list)."""
     out: dict = {}
     stack = [(body, ())]
     while stack:
@@ -223,6 +251,8 @@ def _index(body) -> dict:
                 out.setdefault(id(car), ('P', 'a', p))
                 if car.__class__ is List:
                     stack.append((car, p))
+                elif car.__class__ is Vector:
+                    stack += [(v, p + (-k - 1,)) for k, v in enumerate(car.items) if v.__class__ is List]
             x, i = x.cdr, i + 1
     return out
 
@@ -322,6 +352,13 @@ class Decoder:
             return tripper
         if tag == 'FD':
             return self.roots['unit'].from_data()
+        if tag == 'FN':
+            if not (e[1] in NAMED_MODULES or e[1].startswith('rusty.compile.')) or not e[2].isidentifier():
+                raise Miss('function')
+            f = _function(e[1], e[2])
+            if f is None:
+                raise Miss('no such function')
+            return f
         if tag == 'ST':
             from .macros import _Site
             return _Site(self.dec(e[1]), self.dec(e[2]), e[3], self.dec(e[4]), self.dec(e[5]))
@@ -344,6 +381,11 @@ class Decoder:
 def _follow(body, kind, path):
     x = body
     for n, step in enumerate(path):
+        if step < 0:
+            if x.__class__ is not Vector or -step > len(x.items):
+                raise Miss('no such path')
+            x = x.items[-step - 1]
+            continue
         for _ in range(step):
             x = x.cdr
         if x.__class__ is not List or x is EMPTY:
