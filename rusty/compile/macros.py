@@ -44,11 +44,12 @@ FAILED = object()           # an expansion that raised: made at run time, where 
 
 class Expansion:
     """One macro call's expansion made while lowering: the form (or FAILED),
-    and the (cell, value) pairs it depends on: the macro's global first."""
-    __slots__ = ('form', 'depends')
+    the (cell, value) pairs it depends on (the macro's global first) and
+    the call form (the disk cache expands it again at load: codecache)."""
+    __slots__ = ('form', 'depends', 'call')
 
-    def __init__(self, form, depends):
-        self.form, self.depends = form, depends
+    def __init__(self, form, depends, call=None):
+        self.form, self.depends, self.call = form, depends, call
 
 
 class Tripper:
@@ -124,7 +125,7 @@ def expansion(low, x, cell, depth=0):
     from ..macro_cache import is_pure
     if not is_pure(m, low.genv):
         return None
-    got = low.expanded[id(x)] = Expansion(_expand(m, x, low.unit.depth), [(cell, m)] + _named_globals(m, low.genv))
+    got = low.expanded[id(x)] = Expansion(_expand(m, x, low.unit.depth), [(cell, m)] + _named_globals(m, low.genv), x)
     return got
 
 
@@ -187,6 +188,7 @@ def lower_call(low, x, cell, scope, span, fn, tail):
     generic = to_reference(low, x, scope, span, fn, tail)
     if form is FAILED:
         return generic
+    low.k(e)                            # (one of the code's objects: the disk cache's recipe of the expansion)
     tests = [is_(attr(low.k(c), 'value'), low.k(v)) for c, v in e.depends]
     for c, _ in e.depends[1:]:
         tripper = Tripper(cell)
