@@ -33,6 +33,8 @@ def hoist(fdef: ast.FunctionDef, stable: set) -> None:
     """Hoist the invariant tests of every loop of fdef and of the functions
     it defines (`stable`: the Python names of the Lisp variables that only
     their binding form assigns)."""
+    if not stable:
+        return
     count = [0]
     for node in _looping(fdef):
         node.body = _block(node.body, stable, count)
