@@ -50,7 +50,7 @@ def test_the_compile_cost_script_measures_a_program():
 
 
 def test_lowering_and_compiling_run_with_the_collector_paused(monkeypatch):
-    # link.lowered pauses the collector while it lowers and compiles (the
+    # link.lowered pauses the collector while it lowers and compiles (lower.lower_compiled: the
     # nodes all live until compiled), and gives it back after, also when
     # the lowering refuses the lambda
     import gc
@@ -60,7 +60,7 @@ def test_lowering_and_compiling_run_with_the_collector_paused(monkeypatch):
     real = lower.lower
 
     def spy(*args, **kw):
-        if sys._getframe(1).f_code.co_name == 'lowered':        # (not ,py's source view)
+        if sys._getframe(1).f_code.co_name == 'lower_compiled':        # (not ,py's source view)
             states.append(gc.isenabled())
         return real(*args, **kw)
     monkeypatch.setattr(lower, 'lower', spy)
