@@ -33,6 +33,8 @@ def hoist(fdef: ast.FunctionDef, stable: set) -> None:
     """Hoist the invariant tests of every loop of fdef and of the functions
     it defines (`stable`: the Python names of the Lisp variables that only
     their binding form assigns)."""
+    if not stable:
+        return
     count = [0]
     for node in _looping(fdef):
         node.body = _block(node.body, stable, count)
@@ -149,12 +151,17 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
             kids = parts(node) if f is None else f(node)
         except AttributeError:      # (a field left out when the node was made)
             kids = parts(node)
+        mark = len(todo)
         for x in kids:
-            if x.__class__ is ast.Compare and _class_test(x, fixed) is not None:
+            c = x.__class__
+            if c in _PASSED:
+                continue
+            if c is ast.Compare and _class_test(x, fixed) is not None:
                 _replace_class_tests(node, fixed, local)
-                kids = parts(node)
+                del todo[mark:]         # (its parts as they are now)
+                todo += _inner(parts(node))
                 break
-        todo += _inner(kids)
+            todo.append(x)
     return before
 
 
@@ -192,12 +199,12 @@ def _replace_class_tests(node, fixed: set, local) -> None:
                 setattr(node, field, _at(name(local(('class',) + cls, v)), v))
 
 
+_PASSED = frozenset((ast.Name, ast.Constant, ast.FunctionDef, ast.Lambda))    # (no test in them, or not the loop's)
+
+
 def _inner(kids: list) -> list:
-    """kids, less the functions (a def, a lambda) among them."""
-    for x in kids:
-        if x.__class__ is ast.FunctionDef or x.__class__ is ast.Lambda:
-            return [x for x in kids if x.__class__ is not ast.FunctionDef and x.__class__ is not ast.Lambda]
-    return kids
+    """kids, less the functions (a def, a lambda) among them, and the names and constants."""
+    return [x for x in kids if x.__class__ not in _PASSED]
 
 
 def _at(new, old):

@@ -23,7 +23,7 @@ import ast
 
 from .expr_kinds import INT, INT_IF_OK, LIST, OK_FALSE, _fold, _int_tests_if_ok, _learned, _pair_known, kind_of
 from .guards import gate_open
-from .nodes import parts, statements, walk
+from .nodes import _CHILDREN, children, parts, statements, walk
 
 SPECIALIZED_NODES = 5000        # a body this large (in ast nodes) is not copied
 
@@ -314,11 +314,18 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=N
         sized.append(SPECIALIZED_NODES + 1)
     tested, stored, size, uses_ok = [], set(), 0, False
     copies = {}         # temporary -> the local it copies (Lowering.in_order: a local read before a call)
-    for node in walk(ast.Module(stmts, [])):
+    todo = [ast.Module(stmts, [])]
+    get = _CHILDREN.get
+    for node in todo:           # (nodes.walk's order, written out: it grows as it goes)
         size += 1
         if size > SPECIALIZED_NODES:
             return stmts
         cls = node.__class__
+        f = get(cls)
+        try:
+            todo += children(node) if f is None else f(node)
+        except AttributeError:      # (a field left out when the node was made)
+            todo += children(node)
         if cls is ast.Assign and node.value.__class__ is ast.Name and node.targets[0].__class__ is ast.Name \
                 and temp(node.targets[0].id) and not temp(node.value.id):
             copies[node.targets[0].id] = node.value.id

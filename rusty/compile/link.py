@@ -12,7 +12,6 @@ RUSTY_SPECIALIZE=0 (or RUSTY_COMPILE=0) leaves the hook out: the reference
 evaluator alone."""
 import os
 from _weakref import ref
-from gc import disable, enable, isenabled
 from sys import getrefcount
 from time import perf_counter
 
@@ -302,25 +301,18 @@ def lowered(params, rest, body, lscope, span, unit, name, retry=None, key=None, 
     while a macro it calls keeps it there; with `key`, stored in the disk
     cache under that name; `counting`: its variant counting its own calls
     (profiled.py); `seen`: its arguments on the reference (evidence.py)."""
-    from .lower import Unsupported, lower
+    from .lower import Unsupported, lower_compiled
     from .special_forms import _MakerSpec
     t = perf_counter()
-    paused = isenabled()
-    disable()       # (the nodes lowering makes all live until compiled, then go: a collection would walk them in vain)
     try:
-        mod, consts, table, assumed, pyname, leaf, heads = lower(unit, params, rest, body, lscope, span, name,
-                                                                 counting, seen)
-        code = compile(mod, FILENAME, 'exec', dont_inherit=True)
-        del mod
+        code, consts, table, assumed, pyname, leaf, heads = lower_compiled(FILENAME, unit, params, rest, body, lscope,
+                                                                           span, name, counting, seen)
     except Unsupported as e:
         if e.cell is not None and retry is not None:
             return Refused(e.cell, retry)
         return None
     except (RecursionError, SyntaxError, ValueError):     # past what Python compiles (nesting)
         return None
-    finally:
-        if paused:
-            enable()
     fcode = next(c for c in code.co_consts if c.__class__ is code.__class__ and c.co_name == pyname)
     if key and not counting:
         codecache().store(key, fcode, pyname, leaf, consts, table, assumed, heads, perf_counter() - t, params, rest,

@@ -18,6 +18,7 @@ stays on the reference. Each statement and expression carries a line number;
 TABLE maps it to the span the reference would report there.
 """
 import ast
+from gc import disable, enable, isenabled
 
 from ..eval import SPECIALS, sub_span
 from ..resolve import body_defines
@@ -419,3 +420,19 @@ def lower(unit, params, rest, body, lscope, span, name, counting=False, seen=Non
     mod = low.root(params, rest, body, lscope, span)
     return (mod, low.consts, low.table, tuple(low.assumed.values()), low.root_fn.pyname, not low.tail_calls,
             tuple(low.heads.values()))
+
+
+def lower_compiled(filename, *args):
+    """lower's answer with its Module compiled (under filename): the code in
+    the Module's place. The collector is paused meanwhile: the nodes made
+    all live until compiled, then go, so a collection would walk them in vain."""
+    paused = isenabled()
+    disable()
+    try:
+        mod, *rest = lower(*args)
+        code = compile(mod, filename, 'exec', dont_inherit=True)
+        del mod
+        return (code, *rest)
+    finally:
+        if paused:
+            enable()
