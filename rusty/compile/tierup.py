@@ -1,29 +1,33 @@
 """Tiering up: when the values of a lambda leave the reference for compiled
-code (the policy behind link.py's door).
+code (the runtime's door, `door`'s compile_lambda; linking is link.py's).
 
 A lambda is compiled once its values have spent PAYBACK times its estimated
-compile cost running the reference's body (their own time: less the warm
-calls they make), so compiling adds at most 1/PAYBACK to what running it on
-the reference cost; the estimate is the body's size (at least MIN_FORMS)
-times the compile seconds per form measured so far in this process
-(link.Stats.per_form), or, before the cache is looked up, the seconds per
-form loading takes (the cache first: loading costs next to nothing).
+compile cost running the reference's body (their own time: less the calls
+they make of other lambdas, warm or compiled), so compiling adds at most
+1/PAYBACK to what running it on the reference cost; the estimate is the
+body's size (link.size) times the compile seconds per weighted form
+measured so far (link.Stats.per_form), or, before the cache is looked up,
+the seconds per form loading takes (the cache first: loading costs next to
+nothing); the budget is judged anew at each sample.
 
 The warm-up costs next to nothing: a value not yet compiled runs `warm`,
 which counts the session's warm calls down and runs the reference's body.
-One warm call in SAMPLE is a sample (and so is each lambda's first call):
-timed, with the warm calls it makes timed whole and taken out of its own
-time (so are compiles), which, times the calls it stands for (SAMPLE; 1 for
-a first call), is added to its lambda's time on the reference, and the
-lambda is judged hot or not. Values made once a lambda is compiled are
-linked at their first call; values made before, at their next sampled call.
-A named let's or do's loop counts every iteration: each is a call of its
-lambda.
+One warm call in SAMPLE (at random gaps) is a sample, and so is each
+lambda's first call: timed, with the calls it makes (warm ones through
+`due`, compiled ones through support.enter, which asks WATCH) timed whole
+and taken out of its own time, up to CALLS of them (then its share of the
+time it saw stands for the rest), as are compiles and collections, and
+scaled by the thread's share of the processor; that own time, times the
+calls it stands for (SAMPLE; 1 for a first call), is added to its lambda's.
+Values made once a lambda is compiled are linked at their first call;
+values made before, at their next sampled call. A named let's or do's loop
+counts every iteration: each is a call of its lambda.
 
 RUSTY_COMPILE_CALLS=N instead compiles a lambda after N calls on the
 reference (0: at its first call), counting every call.
 """
 import gc
+import os
 from time import perf_counter, thread_time
 
 from . import link
@@ -54,6 +58,16 @@ def elsewhere() -> float:
     collecting garbage: time no sample counts as its own (a collection is
     the whole program's, not the call's it happens in)."""
     return link.STATS.seconds + link.STATS.load_seconds + COLLECTING[0]
+
+
+def door_from_env():
+    """The session's hook: `door`'s compile_lambda, tiering up by time spent
+    (link.PAYBACK), or after RUSTY_COMPILE_CALLS calls on the reference when
+    that is set (0: compile on the first call)."""
+    try:
+        return door(max(0, int(os.environ['RUSTY_COMPILE_CALLS'])))
+    except (KeyError, ValueError):
+        return door(None)
 
 
 def door(after=None):
