@@ -248,15 +248,10 @@ def door(after=None):
             return lam.code(fr)
 
         def arm(lam):
-            """Give lam the code that runs the reference until the lambda is hot, then links it."""
-            if state:
-                def linking(fr):
-                    if state:
-                        return linked(lam, fr)
-                    arm(lam)            # (warming up again: retry)
-                    return lam.code(fr)
-                lam.code = linking
-            elif after is None:
+            """Give lam the code that runs the reference until the lambda is hot, then links it
+            (a value made once it is compiled, at a sampled call: linking a value costs more than a
+            few calls of it save, and a closure made at run time is often called a few times only)."""
+            if after is None:
                 def warm(fr):
                     nonlocal tick
                     tick -= 1
