@@ -19,8 +19,9 @@ and taken out of its own time, up to CALLS of them (then its share of the
 time it saw stands for the rest), as are compiles and collections, and
 scaled by the thread's share of the processor; that own time, times the
 calls it stands for (SAMPLE; 1 for a first call), is added to its lambda's.
-Values made once a lambda is compiled are linked at their first call;
-values made before, at their next sampled call. A named let's or do's loop
+A value is linked to compiled code at a sampled call once its lambda is
+compiled (linking a value costs more than a few calls of it save: a closure
+made at run time and called a few times stays on the reference). A named let's or do's loop
 counts every iteration: each is a call of its lambda.
 
 RUSTY_COMPILE_CALLS=N instead compiles a lambda after N calls on the
