@@ -147,3 +147,18 @@ def test_a_value_made_once_its_lambda_is_compiled_is_linked_when_it_proves_hot(m
     for i in range(200):
         assert s.run('(often %d)' % i) == i + 2
     assert compiled(s, 'often') and not compiled(s, 'once')
+
+
+def test_a_loop_made_at_each_call_is_linked_at_its_first_call_once_compiled(monkeypatch):
+    # A named let's values (one per call of count-to) are called 21 times each: linking pays
+    # (waiting for a sample, one in 64 calls, would leave most on the reference).
+    s = timed_session(monkeypatch, budget=0.02, sample=64)
+    s.run('(define (count-to n) (let loop ((i 0)) (spend 0.0001) (if (< i n) (loop (+ i 1)) i)))')
+    for _ in range(100):
+        assert s.run('(count-to 20)') == 20
+    assert link.STATS.compiled == 1
+    linked = []
+    real = link.link
+    monkeypatch.setattr(link, 'link', lambda *a, **k: linked.append(1) or real(*a, **k))
+    for n in range(1, 6):
+        assert s.run('(count-to 20)') == 20 and len(linked) == n

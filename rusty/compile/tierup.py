@@ -19,9 +19,11 @@ and taken out of its own time, up to CALLS of them (then its share of the
 time it saw stands for the rest), as are compiles and collections, and
 scaled by the thread's share of the processor; that own time, times the
 calls it stands for (SAMPLE; 1 for a first call), is added to its lambda's.
-A value is linked to compiled code at a sampled call once its lambda is
-compiled (linking a value costs more than a few calls of it save: a closure
-made at run time and called a few times stays on the reference). A named let's or do's loop
+Once a lambda is compiled, a value is linked to compiled code at its first
+call if its values were called LINKED times each on average while warming
+up (a named let's loop made at each call of a function), else at a sampled
+call (linking a value costs more than a few calls of it save: a closure
+made at run time and called once or twice stays on the reference). A named let's or do's loop
 counts every iteration: each is a call of its lambda.
 
 RUSTY_COMPILE_CALLS=N instead compiles a lambda after N calls on the
@@ -39,6 +41,7 @@ from .support import WATCH
 SAMPLE = 64             # one warm call in SAMPLE is timed
 CLOCK = perf_counter    # the samples' clock (tests give one of their own)
 CALLS = 8               # a sample times this many of the warm calls it makes, at most
+LINKED = 8              # calls of a value that pay for linking it (its own function and globals, watchers)
 INF = float('inf')
 CPU = thread_time       # the thread's processor time (a sample's share of its time: the machine may be busy)
 
@@ -119,6 +122,8 @@ def door(after=None):
         seen = Seen(len(params))    # the arguments of calls on the reference (evidence.py)
         left = after                # calls on the reference still to go (RUSTY_COMPILE_CALLS)
         spent = 0.0                 # estimated own seconds of its values on the reference
+        calls = 0.0                 # estimated calls of its values (on the reference, or linked at a sample)
+        values = 0                  # values made
         budget = INF                # what spent must reach (judge)
         forms = 0.0                 # its size for the estimates (link.size; 0: not yet counted)
         looked = False              # looked up in the disk cache since armed
@@ -163,7 +168,8 @@ def door(after=None):
 
         def took(weight, t, cpu, acc, start, c) -> None:
             """Add the own time of a sample (t seconds, cpu on the processor) to the lambda's, weighted."""
-            nonlocal spent
+            nonlocal spent, calls
+            calls += weight
             if t <= 0.0:
                 return
             own = t - (elsewhere() - c)
@@ -249,10 +255,18 @@ def door(after=None):
             return lam.code(fr)
 
         def arm(lam):
-            """Give lam the code that runs the reference until the lambda is hot, then links it
-            (a value made once it is compiled, at a sampled call: linking a value costs more than a
-            few calls of it save, and a closure made at run time is often called a few times only)."""
-            if after is None:
+            """Give lam the code that runs the reference until the lambda is hot, then links it.
+            A value made once it is compiled is linked at its first call if its values are called
+            LINKED times on average (a named let's loop), else at a sampled call: linking a value
+            costs more than a few calls of it save (a closure made at run time, called once)."""
+            if state and after is None and state[0].__class__ is Compiled and calls >= LINKED * values:
+                def linking(fr):
+                    if state:
+                        return linked(lam, fr)
+                    arm(lam)            # (warming up again: a redefinition)
+                    return lam.code(fr)
+                lam.code = linking
+            elif after is None:
                 def warm(fr):
                     nonlocal tick
                     tick -= 1
@@ -292,6 +306,9 @@ def door(after=None):
                 again()
 
         def make_compiled(f):
+            nonlocal values
+            if not state:
+                values += 1         # (counted while warming up: the calls are too)
             lam = make(f)
             if not (state and state[0] is None):
                 arm(lam)
