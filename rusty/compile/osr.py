@@ -71,7 +71,7 @@ def loop_door(x, dscope, span, unit, after):
                 spent[2] = id(fr)           # (another run of the loop: the time between is not its)
             spent[3] = t
             if spent[1] < 0:
-                spent[1] = link.PAYBACK * max(link.MIN_FORMS, support.form_count(x)) * link.STATS.per_form()
+                spent[1] = link.PAYBACK * link.size(x) * link.STATS.per_form()
             if spent[0] < spent[1]:
                 return None
         if link.session_namespace(unit.depth)['PROF'] is not None:
@@ -123,7 +123,7 @@ def compiled(x, dscope, span, unit, forget):
         stats.refused += 1
         return None
     stats.loops += 1
-    stats.forms += max(link.MIN_FORMS, support.form_count(x))
+    stats.forms += link.size(x)
     return Loop(got, unit, forget)
 
 
