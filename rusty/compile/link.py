@@ -1,12 +1,10 @@
-"""The compiler's one door: `compile_lambda`, the runtime's Unit hook around
-specials.lambda_maker. A lambda is linked when one of its values is hot
-(after RUSTY_COMPILE_CALLS calls, or the time PAYBACK says): first from the
-disk cache (codecache.py), looked up once the lambda has run long enough to
-pay for loading it, else lowered and compiled once it has run long enough to
-pay for that (and then stored in the cache); its function is made once per
-lambda value with globals of its own (linking it to that value, its frame,
-the session and the cells it assumes), and a lambda the lowering refuses
-stays on the reference.
+"""Linking compiled lambdas: what the compiler's door (tierup.py, the
+runtime's Unit hook around specials.lambda_maker) does once a lambda is hot:
+look it up in the disk cache (codecache.py), else lower and compile it (and
+store it there); its function is made once per lambda value with globals of
+its own (linking it to that value, its frame, the session and the cells it
+assumes), and a lambda the lowering refuses stays on the reference. Also
+the compile cost estimates the tier-up judges by (Stats, size).
 
 RUSTY_SPECIALIZE=0 (or RUSTY_COMPILE=0) leaves the hook out: the reference
 evaluator alone."""
@@ -165,17 +163,6 @@ class Stats:
 
 
 STATS = Stats()
-
-
-def door_from_env():
-    """The session's hook: tierup.door's compile_lambda, tiering up by time
-    spent (PAYBACK), or after RUSTY_COMPILE_CALLS calls on the reference when
-    that is set (0: compile on the first call)."""
-    from .tierup import door
-    try:
-        return door(max(0, int(os.environ['RUSTY_COMPILE_CALLS'])))
-    except (KeyError, ValueError):
-        return door(None)
 
 
 def switched(fn, c, unit, disarm) -> None:

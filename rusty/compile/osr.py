@@ -79,7 +79,7 @@ def loop_door(x, dscope, span, unit, after):
             if spent[1] < 0:
                 stats = link.STATS
                 per = stats.per_form_loaded() if not cache[1] and link.codecache_on() else per_form_compiled()
-                spent[1] = link.PAYBACK * max(link.MIN_FORMS, support.form_count(x)) * per
+                spent[1] = link.PAYBACK * link.size(x) * per
             if spent[0] < spent[1]:
                 return None
         if link.session_namespace(unit.depth)['PROF'] is not None:
@@ -155,7 +155,7 @@ def compiled(x, dscope, span, unit, forget, key=None):
         stats.refused += 1
         return None
     stats.loops += 1
-    stats.forms += max(link.MIN_FORMS, support.form_count(x))
+    stats.forms += link.size(x)
     return Loop(got, unit, forget)
 
 

@@ -1,29 +1,36 @@
 """Tiering up: when the values of a lambda leave the reference for compiled
-code (the policy behind link.py's door).
+code (the runtime's door, `door`'s compile_lambda; linking is link.py's).
 
 A lambda is compiled once its values have spent PAYBACK times its estimated
-compile cost running the reference's body (their own time: less the warm
-calls they make), so compiling adds at most 1/PAYBACK to what running it on
-the reference cost; the estimate is the body's size (at least MIN_FORMS)
-times the compile seconds per form measured so far in this process
-(link.Stats.per_form), or, before the cache is looked up, the seconds per
-form loading takes (the cache first: loading costs next to nothing).
+compile cost running the reference's body (their own time: less the calls
+they make of other lambdas, warm or compiled), so compiling adds at most
+1/PAYBACK to what running it on the reference cost; the estimate is the
+body's size (link.size) times the compile seconds per weighted form
+measured so far (link.Stats.per_form), or, before the cache is looked up,
+the seconds per form loading takes (the cache first: loading costs next to
+nothing); the budget is judged anew at each sample.
 
 The warm-up costs next to nothing: a value not yet compiled runs `warm`,
 which counts the session's warm calls down and runs the reference's body.
-One warm call in SAMPLE is a sample (and so is each lambda's first call):
-timed, with the warm calls it makes timed whole and taken out of its own
-time (so are compiles), which, times the calls it stands for (SAMPLE; 1 for
-a first call), is added to its lambda's time on the reference, and the
-lambda is judged hot or not. Values made once a lambda is compiled are
-linked at their first call; values made before, at their next sampled call.
-A named let's or do's loop counts every iteration: each is a call of its
-lambda.
+One warm call in SAMPLE (at random gaps) is a sample, and so is each
+lambda's first call: timed, with the calls it makes (warm ones through
+`due`, compiled ones through support.enter, which asks WATCH) timed whole
+and taken out of its own time, up to CALLS of them (then its share of the
+time it saw stands for the rest), as are compiles and collections, and
+scaled by the thread's share of the processor; that own time, times the
+calls it stands for (SAMPLE; 1 for a first call), is added to its lambda's.
+Once a lambda is compiled, a value is linked to compiled code at its first
+call if its values were called LINKED times each on average while warming
+up (a named let's loop made at each call of a function), else at a sampled
+call (linking a value costs more than a few calls of it save: a closure
+made at run time and called once or twice stays on the reference). A named let's or do's loop
+counts every iteration: each is a call of its lambda.
 
 RUSTY_COMPILE_CALLS=N instead compiles a lambda after N calls on the
 reference (0: at its first call), counting every call.
 """
 import gc
+import os
 from time import perf_counter, thread_time
 
 from . import link
@@ -34,6 +41,7 @@ from .support import WATCH
 SAMPLE = 64             # one warm call in SAMPLE is timed
 CLOCK = perf_counter    # the samples' clock (tests give one of their own)
 CALLS = 8               # a sample times this many of the warm calls it makes, at most
+LINKED = 8              # calls of a value that pay for linking it (its own function and globals, watchers)
 INF = float('inf')
 CPU = thread_time       # the thread's processor time (a sample's share of its time: the machine may be busy)
 
@@ -54,6 +62,16 @@ def elsewhere() -> float:
     collecting garbage: time no sample counts as its own (a collection is
     the whole program's, not the call's it happens in)."""
     return link.STATS.seconds + link.STATS.load_seconds + COLLECTING[0]
+
+
+def door_from_env():
+    """The session's hook: `door`'s compile_lambda, tiering up by time spent
+    (link.PAYBACK), or after RUSTY_COMPILE_CALLS calls on the reference when
+    that is set (0: compile on the first call)."""
+    try:
+        return door(max(0, int(os.environ['RUSTY_COMPILE_CALLS'])))
+    except (KeyError, ValueError):
+        return door(None)
 
 
 def door(after=None):
@@ -104,6 +122,8 @@ def door(after=None):
         seen = Seen(len(params))    # the arguments of calls on the reference (evidence.py)
         left = after                # calls on the reference still to go (RUSTY_COMPILE_CALLS)
         spent = 0.0                 # estimated own seconds of its values on the reference
+        calls = 0.0                 # estimated calls of its values (on the reference, or linked at a sample)
+        values = 0                  # values made
         budget = INF                # what spent must reach (judge)
         forms = 0.0                 # its size for the estimates (link.size; 0: not yet counted)
         looked = False              # looked up in the disk cache since armed
@@ -148,7 +168,8 @@ def door(after=None):
 
         def took(weight, t, cpu, acc, start, c) -> None:
             """Add the own time of a sample (t seconds, cpu on the processor) to the lambda's, weighted."""
-            nonlocal spent
+            nonlocal spent, calls
+            calls += weight
             if t <= 0.0:
                 return
             own = t - (elsewhere() - c)
@@ -234,12 +255,15 @@ def door(after=None):
             return lam.code(fr)
 
         def arm(lam):
-            """Give lam the code that runs the reference until the lambda is hot, then links it."""
-            if state:
+            """Give lam the code that runs the reference until the lambda is hot, then links it.
+            A value made once it is compiled is linked at its first call if its values are called
+            LINKED times on average (a named let's loop), else at a sampled call: linking a value
+            costs more than a few calls of it save (a closure made at run time, called once)."""
+            if state and after is None and state[0].__class__ is Compiled and calls >= LINKED * values:
                 def linking(fr):
                     if state:
                         return linked(lam, fr)
-                    arm(lam)            # (warming up again: retry)
+                    arm(lam)            # (warming up again: a redefinition)
                     return lam.code(fr)
                 lam.code = linking
             elif after is None:
@@ -282,6 +306,9 @@ def door(after=None):
                 again()
 
         def make_compiled(f):
+            nonlocal values
+            if not state:
+                values += 1         # (counted while warming up: the calls are too)
             lam = make(f)
             if not (state and state[0] is None):
                 arm(lam)
