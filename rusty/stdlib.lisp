@@ -39,21 +39,20 @@ The fourth element.
   "(last lst)
 The last element of a non-empty list.
   (last '(1 2 3)) ⇒ 3"
-  (if (null? (cdr lst)) (car lst) (last (cdr lst))))
+  (%last lst))
 
 (define (range a b)
   "(range a b)
 The numbers a, a+1, ... below b.
   (range 2 6) ⇒ (2 3 4 5)
   (range 3 3) ⇒ ()"
-  (let loop ((i a) (acc '()))
-    (if (< i b) (loop (+ i 1) (cons i acc)) (reverse acc))))
+  (%range a b))
 
 (define (iota n)
   "(iota n)
 The numbers 0 to n-1: (range 0 n).
   (iota 4) ⇒ (0 1 2 3)"
-  (range 0 n))
+  (%range 0 n))
 
 (define (take n lst)
   "(take n lst)
@@ -256,8 +255,9 @@ Macro: the field named by the symbol name, as (get-field \"name\" rec).
   (list 'get-field (symbol->string name) rec))
 
 ; ── Strings ─────────────────────────────────────────────────────────────
-; The loops of string-join, assoc and the string searches run in host
-; primitives (%name, bound for this library only): linear, and fast.
+; The loops of string-join, assoc, the string searches and tests, range and
+; last run in host primitives (%name, bound for this library only, with the
+; messages the former rusty definitions gave): linear, and fast.
 (define (string-join lst sep)
   "(string-join lst sep)
 The strings of lst joined with sep between them.
@@ -265,9 +265,9 @@ The strings of lst joined with sep between them.
   (string-join '() \",\") ⇒ \"\""
   (%string-join lst sep))
 
-;; s repeated n times (n truncated; NaN or below 1: none), by doubling, so
-;; the work is linear in the result; a count past 2^53 (or inf) is refused,
-;; and so is a result longer than 2^28 characters, before anything is built.
+;; s repeated n times (n truncated; NaN or below 1: none); a count past 2^53
+;; (or inf) is refused, and so is a result longer than 2^28 characters, before
+;; anything is built.
 (define (string-repeat s n)
   "(string-repeat s n)
 s repeated n times. A result longer than 268,435,456 (2^28) characters is
@@ -276,18 +276,13 @@ refused before it is built: string-repeat: result too large.
   (if (>= n 9007199254740992) (error "string-repeat: count too large:" n))
   (if (and (>= n 1) (> (* (string-length s) (truncate n)) 268435456))
       (error "string-repeat: result too large"))
-  (let loop ((k (if (>= n 1) (truncate n) 0)) (piece s) (acc ""))
-    (cond ((< k 1) acc)
-          ((odd? k) (loop (quotient k 2) (if (< k 2) piece (string-append piece piece))
-                          (string-append acc piece)))
-          (else (loop (quotient k 2) (string-append piece piece) acc)))))
+  (if (>= n 1) (%string-repeat s (truncate n)) ""))
 
 (define (string-starts-with? s p)
   "(string-starts-with? s prefix)
 #t if s begins with prefix.
   (string-starts-with? \"hello\" \"he\") ⇒ #t"
-  (and (<= (string-length p) (string-length s))
-       (string=? (substring s 0 (string-length p)) p)))
+  (%string-starts-with? s p))
 
 (define (string-first-index s sub)
   "(string-first-index s sub)
@@ -306,7 +301,7 @@ The index of the last occurrence of sub in s, else #f.
   "(string-contains? s sub)
 #t if sub occurs in s.
   (string-contains? \"hello\" \"ll\") ⇒ #t"
-  (if (string-first-index s sub) #t #f))
+  (%string-contains? s sub))
 
 (define (extract-sexp s)
   "(extract-sexp s)
@@ -328,7 +323,7 @@ The text of the first balanced (...) in s, else #f.
   "(string<? a b)
 #t if a sorts before b (by code point).
   (string<? \"apple\" \"banana\") ⇒ #t"
-  (and (not (string=? a b)) (string=? (car (sort (list a b))) a)))
+  (%string<? a b))
 
 (define (sort-strings lst)
   "(sort-strings lst)

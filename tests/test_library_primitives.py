@@ -39,6 +39,27 @@ REFERENCE = r'''
       (cond ((< i 0) #f)
             ((string=? (substring s i (+ i m)) sub) i)
             (else (loop (- i 1)))))))
+(define (ref-last lst)
+  (if (null? (cdr lst)) (car lst) (ref-last (cdr lst))))
+(define (ref-range a b)
+  (let loop ((i a) (acc '()))
+    (if (< i b) (loop (+ i 1) (cons i acc)) (reverse acc))))
+(define (ref-string-repeat s n)
+  (if (>= n 9007199254740992) (error "string-repeat: count too large:" n))
+  (if (and (>= n 1) (> (* (string-length s) (truncate n)) 268435456))
+      (error "string-repeat: result too large"))
+  (let loop ((k (if (>= n 1) (truncate n) 0)) (piece s) (acc ""))
+    (cond ((< k 1) acc)
+          ((odd? k) (loop (quotient k 2) (if (< k 2) piece (string-append piece piece))
+                          (string-append acc piece)))
+          (else (loop (quotient k 2) (string-append piece piece) acc)))))
+(define (ref-string-starts-with? s p)
+  (and (<= (string-length p) (string-length s))
+       (string=? (substring s 0 (string-length p)) p)))
+(define (ref-string-contains? s sub)
+  (if (ref-string-first-index s sub) #t #f))
+(define (ref-string<? a b)
+  (and (not (string=? a b)) (string=? (car (sort (list a b))) a)))
 '''
 
 
@@ -159,6 +180,53 @@ def test_string_indexes_agree_with_the_reference(session, s):
                 outcome(session, '(ref-%s %s %s)' % (name, s, sub)), (name, sub)
 
 
+LAST_INPUTS = ["'(1 2 3)", "'(1)", "'()", '()', '5', '"abc"', "'((a) (b c))", '(iota 100)', "(cons 1 2)", '#(1 2)']
+
+
+@pytest.mark.parametrize('lst', LAST_INPUTS)
+def test_last_agrees_with_the_reference(session, lst):
+    assert outcome(session, '(last %s)' % lst) == outcome(session, '(ref-last %s)' % lst)
+
+
+BOUNDS = ['0', '3', '-2', '2.5', '0.5', '-0.0', '12.0', '(/ 0. 0.)', '"a"', "'x", '#t', '()', '7']
+
+
+@pytest.mark.parametrize('a', BOUNDS)
+def test_range_and_iota_agree_with_the_reference(session, a):
+    for b in BOUNDS:
+        assert outcome(session, '(range %s %s)' % (a, b)) == outcome(session, '(ref-range %s %s)' % (a, b)), b
+    assert outcome(session, '(iota %s)' % a) == outcome(session, '(ref-range 0 %s)' % a)
+
+
+def test_range_keeps_exactness_and_float_steps(session):
+    assert outcome(session, '(map exact? (range 1 3))') == ('value', '(#t #t)')
+    assert outcome(session, '(range 0.5 3)') == ('value', '(0.5 1.5 2.5)')
+    assert outcome(session, '(map exact? (range 0 2.5))') == ('value', '(#t #t #t)')
+
+
+REPEAT_STRINGS = ['""', '"ab"', '"é"', '5', "'x"]
+COUNTS = ['0', '1', '3', '2.7', '-1', '0.5', '(/ 0. 0.)', '1e16', '9007199254740992', '(/ 1. 0.)', '300000000', '1000',
+          '"3"', '()']
+
+
+@pytest.mark.parametrize('s', REPEAT_STRINGS)
+def test_string_repeat_agrees_with_the_reference(session, s):
+    for n in COUNTS:
+        assert outcome(session, '(string-repeat %s %s)' % (s, n)) == \
+            outcome(session, '(ref-string-repeat %s %s)' % (s, n)), n
+
+
+STRINGS = ['""', '"a"', '"ab"', '"abc"', '"b"', '"é"', '"B"', '5', "'a", '()']
+
+
+@pytest.mark.parametrize('a', STRINGS)
+def test_string_tests_agree_with_the_reference(session, a):
+    for b in STRINGS:
+        for name in ('string-starts-with?', 'string-contains?', 'string<?'):
+            assert outcome(session, '(%s %s %s)' % (name, a, b)) == \
+                outcome(session, '(ref-%s %s %s)' % (name, a, b)), (name, b)
+
+
 # ── Still lambdas, insulated, primitives hidden ──────────────────────────
 
 @pytest.mark.parametrize('src, want', [
@@ -176,5 +244,6 @@ def test_the_primitives_are_not_visible_to_the_program():
     s = Session(out=io.StringIO())
     names = s.global_names()
     assert not [n for n in names if n.startswith('%')]
-    for name in ('string-join', 'assoc', 'assq', 'alist-get', 'string-first-index', 'string-last-index'):
+    for name in ('string-join', 'assoc', 'assq', 'alist-get', 'string-first-index', 'string-last-index', 'last',
+                 'range', 'iota', 'string-repeat', 'string-starts-with?', 'string-contains?', 'string<?'):
         assert print_form(s.run('(type-of %s)' % name)) == 'lambda'

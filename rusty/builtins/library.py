@@ -8,10 +8,13 @@ including for bad input: where that definition failed inside `car`, `cdr`,
 `string-append` or `string-length`, the primitive raises through the same
 builtin.
 """
+import _operator
+
 from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, equal, make_list
 from .args import list_arg
 from .lists import car, cdr, tail
-from .strings import string_append, string_length
+from .numbers import _compare, add
+from .strings import string_append, string_eq, string_length
 
 TABLE = BuiltinTable()
 
@@ -70,7 +73,34 @@ def _assoc_number(k, alist):
                 return entry
         cell = cell.cdr
     return False
-# ── Slicing lists ────────────────────────────────────────────────────────
+# ── Building and slicing lists ───────────────────────────────────────────
+
+_less = _compare('<', _operator.lt)     # the `<` builtin's function: its results and messages
+
+
+@TABLE.fn('%range', 2, 2)
+def range_(a, b):
+    """a, a+1, ... while below b, counted by `<` and `+` (exact integers at once)."""
+    if a.__class__ is int and b.__class__ is int:
+        return make_list(range(a, b))
+    out = []
+    i = a
+    while _less(i, b):
+        out.append(i)
+        i = add(i, 1)
+    return make_list(out)
+
+
+@TABLE.fn('%last', 1, 1)
+def last(lst):
+    """The last element of a non-empty list (the first cdr raises for anything else)."""
+    rest = cdr(lst)
+    while rest is not EMPTY:        # (a cell's cdr is a list)
+        lst = rest
+        rest = rest.cdr
+    return lst.car
+
+
 
 @TABLE.fn('%take', 2, 2)
 def take(n, lst):
@@ -126,6 +156,33 @@ def string_first_index(s, sub):
     string_length(sub)
     i = s.find(sub)
     return False if i < 0 else i
+
+
+@TABLE.fn('%string-contains?', 2, 2)
+def string_contains(s, sub):
+    """#t if sub occurs in s."""
+    return string_first_index(s, sub) is not False
+
+
+@TABLE.fn('%string-starts-with?', 2, 2)
+def string_starts_with(s, p):
+    """#t if s begins with p (the lengths checked, p's first)."""
+    string_length(p)
+    string_length(s)
+    return s.startswith(p)
+
+
+@TABLE.fn('%string-repeat', 2, 2)
+def string_repeat(s, k):
+    """s repeated k times, k an exact count already checked against the limits."""
+    return s * k
+
+
+@TABLE.fn('%string<?', 2, 2)
+def string_less(a, b):
+    """#t if a sorts before b by code point (string=?'s messages for a non-string)."""
+    string_eq(a, b)
+    return a < b
 
 
 @TABLE.fn('%string-last-index', 2, 2)

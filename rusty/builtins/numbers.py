@@ -8,6 +8,7 @@ result is the IEEE result: where Python's `math` raises for a domain or range
 condition, the C library's value is returned instead. A non-number is
 reported as `NAME: expected a number, got X`, NAME the builtin as called.
 """
+import _operator       # the C module (operator imports more)
 import math
 import time
 
@@ -71,6 +72,12 @@ EXAMPLES = {
 
 def _make_add(name):
     def add(*args):
+        if len(args) == 2:              # the common case: two of a kind
+            a, b = args
+            if a.__class__ is int and b.__class__ is int:
+                return a + b
+            if a.__class__ is float and b.__class__ is float:
+                return 0.0 + a + b      # as the loop below adds (0.0 + -0.0 is 0.0)
         acc = 0
         for a in args:
             if a.__class__ is int:
@@ -111,6 +118,12 @@ def _make_sub(name):
     add = _make_add(name)
 
     def sub(*args):
+        if len(args) == 2:              # the common case: two of a kind
+            a, b = args
+            if a.__class__ is int and b.__class__ is int:
+                return a - b
+            if a.__class__ is float and b.__class__ is float:
+                return a - (0.0 + b)    # a minus the sum of the rest, as below
         if not args:
             raise EvalError('- requires at least 1 arg')
         _nums(name, args)
@@ -478,11 +491,11 @@ def _register_compare(name, op, doc, aliases=()):
                  examples=EXAMPLES[alias])(_compare(alias, op))
 
 
-_register_compare('=', lambda a, b: a == b, 'True if the numbers are all equal (exactly; NaN equals nothing).')
-_register_compare('<', lambda a, b: a < b, 'True if each number is below the next.', ('lt',))
-_register_compare('>', lambda a, b: a > b, 'True if each number is above the next.', ('gt',))
-_register_compare('<=', lambda a, b: a <= b, 'True if no number is above the next.', ('le',))
-_register_compare('>=', lambda a, b: a >= b, 'True if no number is below the next.', ('ge',))
+_register_compare('=', _operator.eq, 'True if the numbers are all equal (exactly; NaN equals nothing).')
+_register_compare('<', _operator.lt, 'True if each number is below the next.', ('lt',))
+_register_compare('>', _operator.gt, 'True if each number is above the next.', ('gt',))
+_register_compare('<=', _operator.le, 'True if no number is above the next.', ('le',))
+_register_compare('>=', _operator.ge, 'True if no number is below the next.', ('ge',))
 
 
 @TABLE.fn('neq', 2, 2, doc='True if the two numbers differ (NaN differs from everything).', sig='(neq a b)',
