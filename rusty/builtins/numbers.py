@@ -72,12 +72,8 @@ EXAMPLES = {
 
 def _make_add(name):
     def add(*args):
-        if len(args) == 2:              # the common case: two of a kind
-            a, b = args
-            if a.__class__ is int and b.__class__ is int:
-                return a + b
-            if a.__class__ is float and b.__class__ is float:
-                return 0.0 + a + b      # as the loop below adds (0.0 + -0.0 is 0.0)
+        if len(args) == 2 and (c := args[0].__class__) is args[1].__class__ and (c is int or c is float):
+            return args[0] + args[1] if c is int else 0.0 + args[0] + args[1]   # as the loop adds (0.0 + -0.0 is 0.0)
         acc = 0
         for a in args:
             if a.__class__ is int:
@@ -118,12 +114,8 @@ def _make_sub(name):
     add = _make_add(name)
 
     def sub(*args):
-        if len(args) == 2:              # the common case: two of a kind
-            a, b = args
-            if a.__class__ is int and b.__class__ is int:
-                return a - b
-            if a.__class__ is float and b.__class__ is float:
-                return a - (0.0 + b)    # a minus the sum of the rest, as below
+        if len(args) == 2 and (c := args[0].__class__) is args[1].__class__ and (c is int or c is float):
+            return args[0] - args[1] if c is int else args[0] - (0.0 + args[1])     # a minus the rest's sum
         if not args:
             raise EvalError('- requires at least 1 arg')
         _nums(name, args)
