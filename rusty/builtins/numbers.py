@@ -118,11 +118,12 @@ def _make_sub(name):
             return args[0] - args[1] if c is int else args[0] - (0.0 + args[1])     # a minus the rest's sum
         if not args:
             raise EvalError('- requires at least 1 arg')
-        _nums(name, args)
         a = args[0]
+        if a.__class__ is not int and a.__class__ is not float:
+            raise not_number(name, a)
         if len(args) == 1:
             return -a
-        s = add(*args[1:])
+        s = add(*args[1:])              # (checks the rest in order, naming this builtin)
         if a.__class__ is not s.__class__:
             a, s = to_f64(a), to_f64(s)
         return a - s
