@@ -7,32 +7,32 @@
   "(caar x)
 The first element of the first element: (car (car x)).
   (caar '((1 2) 3)) ⇒ 1"
-  (car (car x)))
+  (%caar x))
 (define (cadr x)
   "(cadr x)
 The second element: (car (cdr x)).
   (cadr '(1 2 3)) ⇒ 2"
-  (car (cdr x)))
+  (%cadr x))
 (define (cdar x)
   "(cdar x)
 The rest of the first element: (cdr (car x)).
   (cdar '((1 2) 3)) ⇒ (2)"
-  (cdr (car x)))
+  (%cdar x))
 (define (cddr x)
   "(cddr x)
 The list without its first two elements.
   (cddr '(1 2 3)) ⇒ (3)"
-  (cdr (cdr x)))
+  (%cddr x))
 (define (caddr x)
   "(caddr x)
 The third element.
   (caddr '(1 2 3)) ⇒ 3"
-  (car (cdr (cdr x))))
+  (%caddr x))
 (define (cadddr x)
   "(cadddr x)
 The fourth element.
   (cadddr '(1 2 3 4)) ⇒ 4"
-  (car (cdr (cdr (cdr x)))))
+  (%cadddr x))
 
 ; ── Building and slicing lists ──────────────────────────────────────────
 (define (last lst)

@@ -39,6 +39,12 @@ REFERENCE = r'''
       (cond ((< i 0) #f)
             ((string=? (substring s i (+ i m)) sub) i)
             (else (loop (- i 1)))))))
+(define (ref-caar x) (car (car x)))
+(define (ref-cadr x) (car (cdr x)))
+(define (ref-cdar x) (cdr (car x)))
+(define (ref-cddr x) (cdr (cdr x)))
+(define (ref-caddr x) (car (cdr (cdr x))))
+(define (ref-cadddr x) (car (cdr (cdr (cdr x)))))
 (define (ref-last lst)
   (if (null? (cdr lst)) (car lst) (ref-last (cdr lst))))
 (define (ref-range a b)
@@ -180,6 +186,16 @@ def test_string_indexes_agree_with_the_reference(session, s):
                 outcome(session, '(ref-%s %s %s)' % (name, s, sub)), (name, sub)
 
 
+NESTED = ["'((1 2) (3 4) (5 6) (7))", "'((1) 2 3 4)", "'(1 2 3)", "'(1 2)", "'(1)", "'()", '()', '5', '"ab"',
+          "'(() ())", "'((a . b) c)", "(list (list) 1 2 3)", '#(1 2)']
+
+
+@pytest.mark.parametrize('x', NESTED)
+def test_car_cdr_compositions_agree_with_the_reference(session, x):
+    for name in ('caar', 'cadr', 'cdar', 'cddr', 'caddr', 'cadddr'):
+        assert outcome(session, '(%s %s)' % (name, x)) == outcome(session, '(ref-%s %s)' % (name, x)), name
+
+
 LAST_INPUTS = ["'(1 2 3)", "'(1)", "'()", '()', '5', '"abc"', "'((a) (b c))", '(iota 100)', "(cons 1 2)", '#(1 2)']
 
 
@@ -245,5 +261,5 @@ def test_the_primitives_are_not_visible_to_the_program():
     names = s.global_names()
     assert not [n for n in names if n.startswith('%')]
     for name in ('string-join', 'assoc', 'assq', 'alist-get', 'string-first-index', 'string-last-index', 'last',
-                 'range', 'iota', 'string-repeat', 'string-starts-with?', 'string-contains?', 'string<?'):
+                 'range', 'iota', 'string-repeat', 'caar', 'cadr', 'cdar', 'cddr', 'caddr', 'cadddr', 'string-starts-with?', 'string-contains?', 'string<?'):
         assert print_form(s.run('(type-of %s)' % name)) == 'lambda'

@@ -5,16 +5,13 @@ program's: a library function such as `string-join` stays a lambda with its
 documentation, and calls its primitive for the loop. Each primitive gives
 the results, messages and hints the library's former rusty definition gave,
 including for bad input: where that definition failed inside `car`, `cdr`,
-`string-append` or `string-length`, the primitive raises through the same
-builtin.
+`<`, `+` or `string-append`, the primitive raises through the same builtin,
+and where it failed in `string-length` or `string=?`, with its message (their
+table is not loaded for a check).
 """
-import _operator
-
 from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, equal, make_list
-from .args import list_arg
+from .args import expected, list_arg
 from .lists import car, cdr, tail
-from .numbers import _compare, add
-from .strings import string_append, string_eq, string_length
 
 TABLE = BuiltinTable()
 
@@ -73,19 +70,57 @@ def _assoc_number(k, alist):
                 return entry
         cell = cell.cdr
     return False
+def _length(s) -> None:
+    """string-length's check of s (its message for a non-string)."""
+    if s.__class__ is not str:
+        raise expected('string-length', 'string', s)
+
+
+# ── car/cdr compositions: car and cdr themselves, so their messages and hints ──
+
+@TABLE.fn('%caar', 1, 1)
+def caar(x):
+    return car(car(x))
+
+
+@TABLE.fn('%cadr', 1, 1)
+def cadr(x):
+    if x.__class__ is List and x is not EMPTY and x.cdr is not EMPTY:
+        return x.cdr.car
+    return car(cdr(x))
+
+
+@TABLE.fn('%cdar', 1, 1)
+def cdar(x):
+    return cdr(car(x))
+
+
+@TABLE.fn('%cddr', 1, 1)
+def cddr(x):
+    return cdr(cdr(x))
+
+
+@TABLE.fn('%caddr', 1, 1)
+def caddr(x):
+    return car(cdr(cdr(x)))
+
+
+@TABLE.fn('%cadddr', 1, 1)
+def cadddr(x):
+    return car(cdr(cdr(cdr(x))))
+
+
 # ── Building and slicing lists ───────────────────────────────────────────
-
-_less = _compare('<', _operator.lt)     # the `<` builtin's function: its results and messages
-
 
 @TABLE.fn('%range', 2, 2)
 def range_(a, b):
     """a, a+1, ... while below b, counted by `<` and `+` (exact integers at once)."""
     if a.__class__ is int and b.__class__ is int:
         return make_list(range(a, b))
+    from .numbers import add, less     # (their table is loaded when a range needs it)
     out = []
     i = a
-    while _less(i, b):
+    while less(i, b):
         out.append(i)
         i = add(i, 1)
     return make_list(out)
@@ -146,14 +181,15 @@ def string_join(lst, sep):
     for x in items[1:]:
         parts.append(sep)
         parts.append(x)
+    from .strings import string_append     # (its table is loaded for the message)
     return string_append(*parts)    # raises its error for the first non-string
 
 
 @TABLE.fn('%string-first-index', 2, 2)
 def string_first_index(s, sub):
     """The index of the first occurrence of sub in s, else #f."""
-    string_length(s)
-    string_length(sub)
+    _length(s)
+    _length(sub)
     i = s.find(sub)
     return False if i < 0 else i
 
@@ -167,8 +203,8 @@ def string_contains(s, sub):
 @TABLE.fn('%string-starts-with?', 2, 2)
 def string_starts_with(s, p):
     """#t if s begins with p (the lengths checked, p's first)."""
-    string_length(p)
-    string_length(s)
+    _length(p)
+    _length(s)
     return s.startswith(p)
 
 
@@ -181,14 +217,17 @@ def string_repeat(s, k):
 @TABLE.fn('%string<?', 2, 2)
 def string_less(a, b):
     """#t if a sorts before b by code point (string=?'s messages for a non-string)."""
-    string_eq(a, b)
+    if a.__class__ is not str:
+        raise expected('string=?', 'string', a)
+    if b.__class__ is not str:
+        raise expected('string=?', 'string', b)
     return a < b
 
 
 @TABLE.fn('%string-last-index', 2, 2)
 def string_last_index(s, sub):
     """The index of the last occurrence of sub in s, else #f."""
-    string_length(sub)
-    string_length(s)
+    _length(sub)
+    _length(s)
     i = s.rfind(sub)
     return False if i < 0 else i

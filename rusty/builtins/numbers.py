@@ -478,14 +478,16 @@ def _compare(name, op):
 
 
 def _register_compare(name, op, doc, aliases=()):
-    TABLE.fn(name, 0, None, doc=doc, sig='(%s a b ...)' % name, examples=EXAMPLES[name])(_compare(name, op))
+    """Register comparison `name` (and its aliases); its function."""
+    fn = TABLE.fn(name, 0, None, doc=doc, sig='(%s a b ...)' % name, examples=EXAMPLES[name])(_compare(name, op))
     for alias in aliases:
         TABLE.fn(alias, 0, None, doc='Alias of %s.' % name, sig='(%s a b ...)' % alias, shown=name,
                  examples=EXAMPLES[alias])(_compare(alias, op))
+    return fn
 
 
 _register_compare('=', _operator.eq, 'True if the numbers are all equal (exactly; NaN equals nothing).')
-_register_compare('<', _operator.lt, 'True if each number is below the next.', ('lt',))
+less = _register_compare('<', _operator.lt, 'True if each number is below the next.', ('lt',))
 _register_compare('>', _operator.gt, 'True if each number is above the next.', ('gt',))
 _register_compare('<=', _operator.le, 'True if no number is above the next.', ('le',))
 _register_compare('>=', _operator.ge, 'True if no number is below the next.', ('ge',))
