@@ -125,6 +125,8 @@ The elements of lst with sep between each two.
       (cons (car lst) (foldr (lambda (x acc) (cons sep (cons x acc))) '() (cdr lst)))))
 
 ; ── Folds and searches ──────────────────────────────────────────────────
+; any?, all?, find and count loop in host primitives; a macro given as p is
+; expanded at each call, as it always was, by their rusty loops.
 (define (sum lst)
   "(sum lst)
 The sum of a list of numbers (0 for an empty list).
@@ -140,13 +142,15 @@ The product of a list of numbers (1 for an empty list).
   "(any? p lst)
 #t if some element satisfies p, else #f.
   (any? even? '(1 2 3)) ⇒ #t"
-  (cond ((null? lst) #f) ((p (car lst)) #t) (else (any? p (cdr lst)))))
+  (cond ((not (macro? p)) (%any? p lst))
+        ((null? lst) #f) ((p (car lst)) #t) (else (any? p (cdr lst)))))
 
 (define (all? p lst)
   "(all? p lst)
 #t if every element satisfies p (#t for an empty list).
   (all? even? '(2 4 5)) ⇒ #f"
-  (cond ((null? lst) #t) ((p (car lst)) (all? p (cdr lst))) (else #f)))
+  (cond ((not (macro? p)) (%all? p lst))
+        ((null? lst) #t) ((p (car lst)) (all? p (cdr lst))) (else #f)))
 
 (define (none? p lst)
   "(none? p lst)
@@ -158,13 +162,16 @@ The product of a list of numbers (1 for an empty list).
   "(count p lst)
 How many elements satisfy p.
   (count even? '(1 2 4)) ⇒ 2"
-  (foldl (lambda (x n) (if (p x) (+ n 1) n)) 0 lst))
+  (if (macro? p)
+      (foldl (lambda (x n) (if (p x) (+ n 1) n)) 0 lst)
+      (%count p lst)))
 
 (define (find p lst)
   "(find p lst)
 The first element that satisfies p, else #f.
   (find even? '(1 2 4)) ⇒ 2"
-  (cond ((null? lst) #f) ((p (car lst)) (car lst)) (else (find p (cdr lst)))))
+  (cond ((not (macro? p)) (%find p lst))
+        ((null? lst) #f) ((p (car lst)) (car lst)) (else (find p (cdr lst)))))
 
 (define (partition p lst)
   "(partition p lst)

@@ -45,6 +45,17 @@ REFERENCE = r'''
 (define (ref-cddr x) (cdr (cdr x)))
 (define (ref-caddr x) (car (cdr (cdr x))))
 (define (ref-cadddr x) (car (cdr (cdr (cdr x)))))
+(define (ref-any? p lst)
+  (cond ((null? lst) #f) ((p (car lst)) #t) (else (ref-any? p (cdr lst)))))
+(define (ref-all? p lst)
+  (cond ((null? lst) #t) ((p (car lst)) (ref-all? p (cdr lst))) (else #f)))
+(define (ref-find p lst)
+  (cond ((null? lst) #f) ((p (car lst)) (car lst)) (else (ref-find p (cdr lst)))))
+(define (ref-count p lst)
+  (foldl (lambda (x n) (if (p x) (+ n 1) n)) 0 lst))
+(defmacro yes (x) #t)
+(define (odd-number? x) (and (number? x) (odd? x)))
+(define (boom x) (if (= x 3) (error "boom" x) #f))
 (define (ref-last lst)
   (if (null? (cdr lst)) (car lst) (ref-last (cdr lst))))
 (define (ref-range a b)
@@ -196,6 +207,20 @@ def test_car_cdr_compositions_agree_with_the_reference(session, x):
         assert outcome(session, '(%s %s)' % (name, x)) == outcome(session, '(ref-%s %s)' % (name, x)), name
 
 
+PREDICATES = ['odd-number?', 'even?', 'boom', 'yes', '5', '(lambda (x) x)', '(lambda (x y) x)', 'car', 'list']
+SEQUENCES = ["'(1 2 3 4)", "'(2 4)", "'()", '()', '5', '"ab"', '#(1 2)', "'(1 #f 3)", "'(a b)", '(iota 40)']
+
+
+@pytest.mark.parametrize('p', PREDICATES)
+def test_searches_and_counts_agree_with_the_reference(session, p):
+    for lst in SEQUENCES:
+        for name in ('any?', 'all?', 'find', 'count'):
+            assert outcome(session, '(%s %s %s)' % (name, p, lst)) == \
+                outcome(session, '(ref-%s %s %s)' % (name, p, lst)), (name, lst)
+        assert outcome(session, '(none? %s %s)' % (p, lst)) == \
+            outcome(session, '(not (ref-any? %s %s))' % (p, lst)), lst
+
+
 LAST_INPUTS = ["'(1 2 3)", "'(1)", "'()", '()', '5', '"abc"', "'((a) (b c))", '(iota 100)', "(cons 1 2)", '#(1 2)']
 
 
@@ -261,5 +286,6 @@ def test_the_primitives_are_not_visible_to_the_program():
     names = s.global_names()
     assert not [n for n in names if n.startswith('%')]
     for name in ('string-join', 'assoc', 'assq', 'alist-get', 'string-first-index', 'string-last-index', 'last',
-                 'range', 'iota', 'string-repeat', 'caar', 'cadr', 'cdar', 'cddr', 'caddr', 'cadddr', 'string-starts-with?', 'string-contains?', 'string<?'):
+                 'range', 'iota', 'string-repeat', 'caar', 'cadr', 'cdar', 'cddr', 'caddr', 'cadddr',
+                 'any?', 'all?', 'find', 'count', 'string-starts-with?', 'string-contains?', 'string<?'):
         assert print_form(s.run('(type-of %s)' % name)) == 'lambda'

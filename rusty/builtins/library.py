@@ -11,7 +11,7 @@ table is not loaded for a check).
 """
 from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, equal, make_list
 from .args import expected, list_arg
-from .lists import car, cdr, tail
+from .lists import _fold_list, car, cdr, py_items, tail
 
 TABLE = BuiltinTable()
 
@@ -108,6 +108,56 @@ def caddr(x):
 @TABLE.fn('%cadddr', 1, 1)
 def cadddr(x):
     return car(cdr(cdr(cdr(x))))
+
+
+# ── Searches and counts: p called through the host (a macro never reaches
+# these: the library's definitions keep their rusty loop for one)
+
+@TABLE.fn('%any?', 2, 2, host=True)
+def any_(host, p, lst):
+    """#t if p holds for some element, walking with car until null?."""
+    call = host.call
+    while lst is not EMPTY and lst is not NIL:
+        if call(p, [car(lst)]) is not False:
+            return True
+        lst = lst.cdr           # (car took it: a non-empty list)
+    return False
+
+
+@TABLE.fn('%all?', 2, 2, host=True)
+def all_(host, p, lst):
+    """#t if p holds for every element, walking with car until null?."""
+    call = host.call
+    while lst is not EMPTY and lst is not NIL:
+        if call(p, [car(lst)]) is False:
+            return False
+        lst = lst.cdr
+    return True
+
+
+@TABLE.fn('%find', 2, 2, host=True)
+def find(host, p, lst):
+    """The first element p holds for, else #f, walking with car until null?."""
+    call = host.call
+    while lst is not EMPTY and lst is not NIL:
+        x = car(lst)
+        if call(p, [x]) is not False:
+            return x
+        lst = lst.cdr
+    return False
+
+
+@TABLE.fn('%count', 2, 2, host=True)
+def count(host, p, lst):
+    """How many elements p holds for (the list checked as foldl checks it)."""
+    lst = _fold_list(py_items(host, lst), 'foldl')
+    call = host.call
+    n = 0
+    while lst is not EMPTY:
+        if call(p, [lst.car]) is not False:
+            n += 1
+        lst = lst.cdr
+    return n
 
 
 # ── Building and slicing lists ───────────────────────────────────────────
