@@ -133,3 +133,16 @@ def test_number_text_without_a_radix_is_the_radix_10_text(session, x):
                                   '" 1"', '"inf"', '"٣"'])
 def test_number_parsing_without_a_radix_is_radix_10(session, text):
     assert outcome(session, '(string->number %s)' % text) == outcome(session, '(string->number %s 10)' % text)
+
+
+STR_PARTS = ['""', '"a"', '5', '-12', '123456789012345678901234567890', '2.5', '(/ 0. 0.)', "'sym", '#t', '()',
+             "'(1 \"x\" (y))", '#(1 "v")', '(hash "k" 1)', 'car', '"é\\n"']
+
+
+@pytest.mark.parametrize('a', STR_PARTS)
+def test_str_is_the_print_forms_concatenated(session, a):
+    for b in STR_PARTS:
+        for parts in ((a,), (a, b), (a, b, a), (b, '"-"', a, '" "', b)):
+            args = ' '.join(parts)
+            assert outcome(session, '(str %s)' % args) == \
+                outcome(session, '(string-append-list (list %s))' % args), args

@@ -123,8 +123,15 @@ def string_suffix(s, suffix):
 @TABLE.fn('str', 0, None, doc='The print forms of the arguments concatenated.',
           sig='(str x ...)', examples=(('(str "x=" 1 \'y)', '"x=1y"'),))
 def str_(*xs):
-    return ''.join([x if (c := x.__class__) is str else str(x) if c is int and -PLAIN_INT < x < PLAIN_INT
-                    else print_form(x) for x in xs])
+    parts = xs                  # copied only when a part is not a string
+    i = 0
+    for x in xs:
+        if x.__class__ is not str:
+            if parts is xs:
+                parts = list(xs)
+            parts[i] = str(x) if x.__class__ is int and -PLAIN_INT < x < PLAIN_INT else print_form(x)
+        i += 1
+    return ''.join(parts)
 
 
 @TABLE.fn('string-split', 1, 3,
