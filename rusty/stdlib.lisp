@@ -280,10 +280,7 @@ The strings of lst joined with sep between them.
 s repeated n times. A result longer than 268,435,456 (2^28) characters is
 refused before it is built: string-repeat: result too large.
   (string-repeat \"ab\" 3) ⇒ \"ababab\""
-  (if (>= n 9007199254740992) (error "string-repeat: count too large:" n))
-  (if (and (>= n 1) (> (* (string-length s) (truncate n)) 268435456))
-      (error "string-repeat: result too large"))
-  (if (>= n 1) (%string-repeat s (truncate n)) ""))
+  (%string-repeat s n))
 
 (define (string-starts-with? s p)
   "(string-starts-with? s prefix)

@@ -9,11 +9,16 @@ including for bad input: where that definition failed inside `car`, `cdr`,
 and where it failed in `string-length` or `string=?`, with its message (their
 table is not loaded for a check).
 """
+import math
+
+from ..errors import EvalError
+from ..printer import print_form
 from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, equal, make_list
-from .args import expected, list_arg
+from .args import expected, list_arg, not_number
 from .lists import _fold_list, car, cdr, py_items, tail
 
 TABLE = BuiltinTable()
+MAX_REPEAT = 268435456      # longest string string-repeat makes (2^28 characters)
 
 # Key classes whose `==` is exactly `equal?` (same class assumed).
 _PLAIN_KEYS = (str, bool, Symbol, NilType)
@@ -259,8 +264,20 @@ def string_starts_with(s, p):
 
 
 @TABLE.fn('%string-repeat', 2, 2)
-def string_repeat(s, k):
-    """s repeated k times, k an exact count already checked against the limits."""
+def string_repeat(s, n):
+    """s repeated n times (n truncated; NaN or below 1: none): a count from 2^53
+    or a result past 2^28 characters refused first, with the former definition's
+    messages (>='s for a non-number count)."""
+    if n.__class__ is not int and n.__class__ is not float:
+        raise not_number('>=', n)
+    if n >= 9007199254740992:
+        raise EvalError('string-repeat: count too large: ' + print_form(n))
+    if not n >= 1:
+        return ''
+    _length(s)
+    k = n if n.__class__ is int else math.trunc(n)
+    if len(s) * k > MAX_REPEAT:
+        raise EvalError('string-repeat: result too large')
     return s * k
 
 
