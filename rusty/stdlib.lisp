@@ -72,14 +72,17 @@ The list without its first n elements; n from 0 to the length of the list.
   "(take-while p lst)
 The longest prefix whose elements satisfy p.
   (take-while odd? '(1 3 4 5)) ⇒ (1 3)"
-  (let loop ((lst lst) (acc '()))
-    (if (and (pair? lst) (p (car lst))) (loop (cdr lst) (cons (car lst) acc)) (reverse acc))))
+  (if (macro? p)
+      (let loop ((lst lst) (acc '()))
+        (if (and (pair? lst) (p (car lst))) (loop (cdr lst) (cons (car lst) acc)) (reverse acc)))
+      (%take-while p lst)))
 
 (define (drop-while p lst)
   "(drop-while p lst)
 The list from the first element that fails p.
   (drop-while odd? '(1 3 4 5)) ⇒ (4 5)"
-  (cond ((null? lst) '())
+  (cond ((not (macro? p)) (%drop-while p lst))
+        ((null? lst) '())
         ((p (car lst)) (drop-while p (cdr lst)))
         (else lst)))
 
@@ -111,10 +114,12 @@ Lists of corresponding elements, as long as the shorter list.
   "(zip-with f a b)
 (f x y) for corresponding elements, as long as the shorter list.
   (zip-with + '(1 2) '(10 20)) ⇒ (11 22)"
-  (let loop ((a a) (b b) (acc '()))
-    (if (and (pair? a) (pair? b))
-        (loop (cdr a) (cdr b) (cons (f (car a) (car b)) acc))
-        (reverse acc))))
+  (if (macro? f)
+      (let loop ((a a) (b b) (acc '()))
+        (if (and (pair? a) (pair? b))
+            (loop (cdr a) (cdr b) (cons (f (car a) (car b)) acc))
+            (reverse acc)))
+      (%zip-with f a b)))
 
 (define (interleave sep lst)
   "(interleave sep lst)
@@ -125,8 +130,9 @@ The elements of lst with sep between each two.
       (cons (car lst) (foldr (lambda (x acc) (cons sep (cons x acc))) '() (cdr lst)))))
 
 ; ── Folds and searches ──────────────────────────────────────────────────
-; any?, all?, find and count loop in host primitives; a macro given as p is
-; expanded at each call, as it always was, by their rusty loops.
+; any?, all?, find and count (and take-while, drop-while and zip-with above)
+; loop in host primitives; a macro given as p is expanded at each call, as it
+; always was, by their rusty loops.
 (define (sum lst)
   "(sum lst)
 The sum of a list of numbers (0 for an empty list).

@@ -53,7 +53,20 @@ REFERENCE = r'''
   (cond ((null? lst) #f) ((p (car lst)) (car lst)) (else (ref-find p (cdr lst)))))
 (define (ref-count p lst)
   (foldl (lambda (x n) (if (p x) (+ n 1) n)) 0 lst))
+(define (ref-take-while p lst)
+  (let loop ((lst lst) (acc '()))
+    (if (and (pair? lst) (p (car lst))) (loop (cdr lst) (cons (car lst) acc)) (reverse acc))))
+(define (ref-drop-while p lst)
+  (cond ((null? lst) '())
+        ((p (car lst)) (ref-drop-while p (cdr lst)))
+        (else lst)))
+(define (ref-zip-with f a b)
+  (let loop ((a a) (b b) (acc '()))
+    (if (and (pair? a) (pair? b))
+        (loop (cdr a) (cdr b) (cons (f (car a) (car b)) acc))
+        (reverse acc))))
 (defmacro yes (x) #t)
+(defmacro pair-up (x y) (list 'list x y))
 (define (odd-number? x) (and (number? x) (odd? x)))
 (define (boom x) (if (= x 3) (error "boom" x) #f))
 (define (ref-last lst)
@@ -221,6 +234,25 @@ def test_searches_and_counts_agree_with_the_reference(session, p):
             outcome(session, '(not (ref-any? %s %s))' % (p, lst)), lst
 
 
+@pytest.mark.parametrize('p', PREDICATES)
+def test_prefix_walks_agree_with_the_reference(session, p):
+    for lst in SEQUENCES:
+        for name in ('take-while', 'drop-while'):
+            assert outcome(session, '(%s %s %s)' % (name, p, lst)) == \
+                outcome(session, '(ref-%s %s %s)' % (name, p, lst)), (name, lst)
+
+
+@pytest.mark.parametrize('f', ['list', '+', 'pair-up', '5', '(lambda (x) x)', 'cons', 'boom'])
+def test_zip_with_agrees_with_the_reference(session, f):
+    for a in SEQUENCES:
+        for b in ("'(1 2 3)", "'()", '5', '(iota 10)'):
+            assert outcome(session, '(zip-with %s %s %s)' % (f, a, b)) == \
+                outcome(session, '(ref-zip-with %s %s %s)' % (f, a, b)), (a, b)
+            if f == 'list':
+                assert outcome(session, '(zip %s %s)' % (a, b)) == \
+                    outcome(session, '(ref-zip-with list %s %s)' % (a, b)), (a, b)
+
+
 LAST_INPUTS = ["'(1 2 3)", "'(1)", "'()", '()', '5', '"abc"', "'((a) (b c))", '(iota 100)', "(cons 1 2)", '#(1 2)']
 
 
@@ -287,5 +319,5 @@ def test_the_primitives_are_not_visible_to_the_program():
     assert not [n for n in names if n.startswith('%')]
     for name in ('string-join', 'assoc', 'assq', 'alist-get', 'string-first-index', 'string-last-index', 'last',
                  'range', 'iota', 'string-repeat', 'caar', 'cadr', 'cdar', 'cddr', 'caddr', 'cadddr',
-                 'any?', 'all?', 'find', 'count', 'string-starts-with?', 'string-contains?', 'string<?'):
+                 'any?', 'all?', 'find', 'count', 'take-while', 'drop-while', 'zip-with', 'zip', 'string-starts-with?', 'string-contains?', 'string<?'):
         assert print_form(s.run('(type-of %s)' % name)) == 'lambda'

@@ -94,6 +94,10 @@ LIBRARY_THROUGH = {
     'all?': '(define (f n) (if (= n 0) (probe) (begin (all? f (list (- n 1))) 1))) (define (g n) (f n))',
     'find': '(define (f n) (if (= n 0) (probe) (begin (find f (list (- n 1))) 1))) (define (g n) (f n))',
     'count': '(define (f n) (if (= n 0) (probe) (+ 1 (count f (list (- n 1)))))) (define (g n) (f n))',
+    'take-while': '(define (f n) (if (= n 0) (probe) (begin (take-while f (list (- n 1))) 1))) (define (g n) (f n))',
+    'drop-while': '(define (f n) (if (= n 0) (probe) (begin (drop-while f (list (- n 1))) 1))) (define (g n) (f n))',
+    'zip-with': '(define (f n m) (if (= n 0) (probe) (begin (zip-with f (list (- n 1)) (list 0)) 1))) '
+                '(define (g n) (f n 0))',
 }
 
 

@@ -165,6 +165,40 @@ def count(host, p, lst):
     return n
 
 
+@TABLE.fn('%take-while', 2, 2, host=True)
+def take_while(host, p, lst):
+    """The longest prefix whose elements satisfy p (a non-list: empty)."""
+    call = host.call
+    out = []
+    while lst.__class__ is List and lst is not EMPTY and call(p, [lst.car]) is not False:
+        out.append(lst.car)
+        lst = lst.cdr
+    return make_list(out)
+
+
+@TABLE.fn('%drop-while', 2, 2, host=True)
+def drop_while(host, p, lst):
+    """The list from the first element that fails p, walking with car until null?."""
+    call = host.call
+    while lst is not EMPTY and lst is not NIL:
+        if call(p, [car(lst)]) is False:
+            return lst
+        lst = lst.cdr
+    return EMPTY
+
+
+@TABLE.fn('%zip-with', 3, 3, host=True)
+def zip_with(host, f, a, b):
+    """(f x y) for corresponding elements, as long as the shorter list (a non-list: empty)."""
+    call = host.call
+    out = []
+    while a.__class__ is List and a is not EMPTY and b.__class__ is List and b is not EMPTY:
+        out.append(call(f, [a.car, b.car]))
+        a = a.cdr
+        b = b.cdr
+    return make_list(out)
+
+
 # ── Building and slicing lists ───────────────────────────────────────────
 
 @TABLE.fn('%range', 2, 2)
