@@ -58,8 +58,12 @@ def string_append_list(lst):
           examples=(('(substring "hello" 1 3)', '"el"'), ('(substring "hello" 2)', '"llo"'),
                     ('(substring "hello" -3)', 'error: substring: index -3 out of range [0, 5]')))
 def substring(s, start, end=None):
-    if s.__class__ is str and start.__class__ is int and end.__class__ is int and 0 <= start <= end <= len(s):
-        return s[start:end]             # the common case, checked in one go
+    if s.__class__ is str and start.__class__ is int and start >= 0:     # the common cases, checked in one go
+        if end is None:
+            if start <= len(s):
+                return s[start:]
+        elif end.__class__ is int and start <= end <= len(s):
+            return s[start:end]
     s = string_arg('substring', s)
     n = len(s)
     lo = index_arg('substring', start, n, end=True)
