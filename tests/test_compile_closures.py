@@ -3,7 +3,7 @@ defines is called directly like any other of its arity (support.arity); a
 body's `define` of a lambda, run first and alone, is a known local function
 (SpecialForms.known_define: called directly, its self tail calls a loop);
 the closures compiled code makes are no cycles of their own
-(expansion.cell_holder). Each program runs both ways (RUSTY_SPECIALIZE=0 and
+(expansion.write_back's holder lambda). Each program runs both ways (RUSTY_SPECIALIZE=0 and
 compiled from the first call) with identical output, status and report."""
 import gc
 import io

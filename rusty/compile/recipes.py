@@ -117,8 +117,6 @@ class Encoder:
             return ('TR', self.enc(x.cell), self.enc(self.watched(x)))
         if name == 'Unit' and x is not self.roots['unit'] and not x.use_spans:
             return ('FD',)
-        if name == '_Site':
-            return ('ST', self.enc(x.form), self.enc(x.scope), x.tail, self.enc(x.span), self.enc(x.unit))
         if cls is Lambda or cls is Builtin:
             find = getattr(self.roots['unit'].interp, 'library_procedure', None)
             if find is not None and find(x.name) is x:
@@ -379,9 +377,6 @@ class Decoder:
             if f is None:
                 raise Miss('no such function')
             return f
-        if tag == 'ST':
-            from .macros import _Site
-            return _Site(self.dec(e[1]), self.dec(e[2]), e[3], self.dec(e[4]), self.dec(e[5]))
         raise Miss(tag)
 
     def now(self, e):
