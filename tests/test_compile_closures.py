@@ -246,3 +246,11 @@ def test_a_million_tail_calls_between_local_functions_run_in_constant_stack(monk
     s.run('(define (f n) (define (ev? k) (if (= k 0) #t (od? (- k 1)))) (define (od? k) (if (= k 0) #f'
           ' (ev? (- k 1)))) (define (go k) (ev? k)) (go n))')
     assert s.run('(f 10)') is True and s.run('(f 1000001)') is False
+
+
+def test_a_local_function_a_macro_defines_again_agrees():
+    """A macro whose expansion (made while lowering) defines the local function's name again."""
+    agree("(defmacro again (n v) `(define ,n ,v)) (define (f k) (define (h j) 1) (show (h k)) (again h 5) h)"
+          " (show (f 1)) (show (f 2))", '1\n5\n1\n5\n')
+    agree("(defmacro again (n) `(define (,n j) 7)) (define (f k) (define (h j) 1) (show (h k)) (again h) (h k))"
+          " (show (f 1)) (show (f 2))", '1\n7\n1\n7\n')

@@ -178,6 +178,7 @@ class SpecialForms:
         if target.__class__ is Symbol:
             init = x.cdr.cdr.car
             var = self.slot(target, scope)
+            self.not_known_yet(x, var)
             if init.__class__ is List and init is not EMPTY and init.car in FN_FORMS:
                 self.naming = target.name       # NAMED names the lambda it makes so (the profiler's row)
                 if len(init) >= 3:
@@ -199,6 +200,7 @@ class SpecialForms:
             raise Unsupported('define')
         params, rest = _params(target.cdr)
         var = self.slot(target.car, scope)
+        self.not_known_yet(x, var)
         known = self.known_define(x, target.car, var, params, rest)
         defs, make = self.nested(params, rest, x.cdr.cdr, scope, span, fn, target.car.name,
                                  var if known else None, known)
@@ -210,17 +212,20 @@ class SpecialForms:
         wherever the body's later forms and the lambda's own body call it
         (Lowering.known, as a named let's loop: called directly, its self
         tail calls a loop): x runs first in its body, unconditionally, the
-        body's only definition of s, no set! of s; else None. A second
-        definition of var met later (a macro's expansion) refuses."""
-        mine = self.known_defines.get(var)
-        if mine is not None and mine[0] is not x:
-            raise Unsupported('a local function defined twice')
+        body's only definition of s, no set! of s; else None."""
         if id(x) not in self.sure_defines or s in self.assigned or rest is not None:
             return None
         pyname = self.fresh('f_' + _ident(s.name) + '_')
         self.known[var] = (pyname, len(params))
         self.known_defines[var] = (x, pyname)
         return pyname
+
+    def not_known_yet(self, x, var) -> None:
+        """A define x of var, unless var is a known local function another
+        define made (one a macro's expansion lowered after it): that refuses."""
+        mine = self.known_defines.get(var)
+        if mine is not None and mine[0] is not x:
+            raise Unsupported('a local function defined again')
 
     def mark_defines(self, body) -> None:
         """Note the defines of body that run unconditionally in its order
