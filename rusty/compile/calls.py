@@ -108,6 +108,7 @@ class Calls:
         other = call(name('CALL_ANY'), name(p), ast.List(args, L), site, const(tail), name('d'), name('D'))
         if tail:
             frame = ast.List([attr(name(p), 'env'), attr(name(p), 'scope')] + args, L)
+            fits.values[1] = self.tail_fits(p, n)
             call_it = ast.If(fits, [ast.Return(ast.Tuple([name(p), frame, site], L))], [ast.Return(other)])
         else:
             fnv = self.fresh('q')
@@ -171,8 +172,7 @@ class Calls:
         other = call(name('CALL_ANY'), name(p), ast.List(args, L), site, const(tail), name('d'), name('D'))
         if tail:
             frame = ast.List([attr(name(p), 'env'), attr(name(p), 'scope')] + args, L)
-            fits = ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Lambda')),
-                                          ast.Compare(attr(name(p), 'fast'), [ast.Eq()], [const(n)])])
+            fits = ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Lambda')), self.tail_fits(p, n)])
             go = self.leaf_call(p, self.fresh('q'), args, site) + [ast.Return(ast.Tuple([name(p), frame, site], L))]
             call_it, out = ast.If(fits, go, [ast.Return(other)]), None
             exit_stmts = to_reference(self, x, scope, span, fn, True)
@@ -191,6 +191,13 @@ class Calls:
             call_it.orelse = [ast.If(odd, exit_stmts, call_it.orelse)]
             stmts = [head, call_it]
         return stmts if tail else (stmts, name(out))
+
+    def tail_fits(self, p: str, n: int):
+        """The test that lambda p takes a frame of n arguments in a pending
+        tail call: its positional parameters, or its compiled function's (a
+        body's defines make their own slots: support.arity)."""
+        return ast.BoolOp(ast.Or(), [ast.Compare(attr(name(p), 'fast'), [ast.Eq()], [const(n)]),
+                                     entry.test(self, name(p), self.fresh('q'), n)])
 
     def leaf_call(self, p, q, args, site) -> list:
         """A tail call of lambda p that, when p's compiled code calls no
@@ -262,6 +269,20 @@ class Calls:
             frame = ast.List([attr(name(var), 'env'), attr(name(var), 'scope')] + args, L)
             watched = [ast.Return(ast.Tuple([name(var), frame, self.k(span)], L))]
             return arg_stmts + [ast.If(ast.Compare(name('GATE'), [ast.GtE()], [const(0)]), again, watched)]
+        if tail and loopfn in self.finished:
+            # a known function whose lowering finished before this call's:
+            # entered directly at this run level's depth (as a named let's
+            # first call is); such calls only go to functions finished
+            # earlier, so they nest no deeper than the unit has functions
+            site, r = self.k(span), self.fresh('r')
+            direct = ast.Try([assign(r, call(name(loopfn), name('d'), *args))], [
+                ast.ExceptHandler(name('BaseException'), 'e', [
+                    ast.Raise(call(name('TAILED'), name('e'), site, name(var)), None)])], [], [])
+            frame = ast.List([attr(name(var), 'env'), attr(name(var), 'scope')] + args, L)
+            room = ast.BoolOp(ast.And(), [ast.Compare(name('GATE'), [ast.GtE()], [const(0)])] + self.unprofiled()) \
+                if self.counting else ast.Compare(name('GATE'), [ast.GtE()], [const(0)])
+            return arg_stmts + [ast.If(room, [direct, ast.Return(name(r))],
+                                       [ast.Return(ast.Tuple([name(var), frame, site], L))])]
         if tail:        # a tail call from elsewhere: by the run loop (no host stack grows)
             p = self.fresh('p')
             return self.dispatch(x, cells, [assign(p, name(var))], p, scope, span, fn, tail)
