@@ -92,8 +92,8 @@ def _make_add(name):
 
 def _make_mul(name):
     def mul(*args):
-        if len(args) == 2 and (c := args[0].__class__) is args[1].__class__ and (c is int or c is float):
-            return args[0] * args[1]    # (1.0 * a is a, the loop's first step, for every float a)
+        if len(args) == 2 and args[0].__class__ is int and args[1].__class__ is int:
+            return args[0] * args[1]    # (floats take the loop: which NaN a product of two keeps is its own)
         acc = 1
         for a in args:
             if a.__class__ is int:
