@@ -189,7 +189,10 @@ Two lists: the elements that satisfy p and those that do not.
   "(remove-duplicates lst)
 The list with later duplicates (equal?) removed.
   (remove-duplicates '(1 2 1 3 2)) ⇒ (1 2 3)"
-  (%remove-duplicates lst))
+  (let loop ((lst lst) (seen '()))
+    (cond ((null? lst) (reverse seen))
+          ((member (car lst) seen) (loop (cdr lst) seen))
+          (else (loop (cdr lst) (cons (car lst) seen))))))
 
 (define (map* lst f)
   "(map* lst f)

@@ -65,11 +65,6 @@ REFERENCE = r'''
     (if (and (pair? a) (pair? b))
         (loop (cdr a) (cdr b) (cons (f (car a) (car b)) acc))
         (reverse acc))))
-(define (ref-remove-duplicates lst)
-  (let loop ((lst lst) (seen '()))
-    (cond ((null? lst) (reverse seen))
-          ((member (car lst) seen) (loop (cdr lst) seen))
-          (else (loop (cdr lst) (cons (car lst) seen))))))
 (defmacro yes (x) #t)
 (defmacro pair-up (x y) (list 'list x y))
 (define (odd-number? x) (and (number? x) (odd? x)))
@@ -258,12 +253,6 @@ def test_zip_with_agrees_with_the_reference(session, f):
                     outcome(session, '(ref-zip-with list %s %s)' % (a, b)), (a, b)
 
 
-@pytest.mark.parametrize('lst', SEQUENCES + ["'(1 2 1 3 2)", "'(1 1.0 \"1\" a a (1) (1.0) ())", '(list car car)',
-                                             "(list (/ 0. 0.) (/ 0. 0.))", "'(#t 1 #t 1)"])
-def test_remove_duplicates_agrees_with_the_reference(session, lst):
-    assert outcome(session, '(remove-duplicates %s)' % lst) == outcome(session, '(ref-remove-duplicates %s)' % lst)
-
-
 LAST_INPUTS = ["'(1 2 3)", "'(1)", "'()", '()', '5', '"abc"', "'((a) (b c))", '(iota 100)', "(cons 1 2)", '#(1 2)']
 
 
@@ -330,6 +319,5 @@ def test_the_primitives_are_not_visible_to_the_program():
     assert not [n for n in names if n.startswith('%')]
     for name in ('string-join', 'assoc', 'assq', 'alist-get', 'string-first-index', 'string-last-index', 'last',
                  'range', 'iota', 'string-repeat', 'caar', 'cadr', 'cdar', 'cddr', 'caddr', 'cadddr',
-                 'any?', 'all?', 'find', 'count', 'take-while', 'drop-while', 'zip-with', 'zip',
-                 'remove-duplicates', 'string-starts-with?', 'string-contains?', 'string<?'):
+                 'any?', 'all?', 'find', 'count', 'take-while', 'drop-while', 'zip-with', 'zip', 'string-starts-with?', 'string-contains?', 'string<?'):
         assert print_form(s.run('(type-of %s)' % name)) == 'lambda'

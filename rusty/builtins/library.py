@@ -13,9 +13,9 @@ import math
 
 from ..errors import EvalError
 from ..printer import print_form
-from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, cons, equal, make_list, reverse_onto
+from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, equal, make_list
 from .args import expected, list_arg, not_number
-from .lists import _fold_list, car, cdr, member, py_items, tail
+from .lists import _fold_list, car, cdr, py_items, tail
 
 TABLE = BuiltinTable()
 MAX_REPEAT = 268435456      # longest string string-repeat makes (2^28 characters)
@@ -197,18 +197,6 @@ def zip_with(host, f, a, b):
         a = a.cdr
         b = b.cdr
     return make_list(out)
-
-
-@TABLE.fn('%remove-duplicates', 1, 1)
-def remove_duplicates(lst):
-    """The list without later duplicates: each element kept unless `member` finds it among those kept."""
-    seen = EMPTY
-    while lst is not EMPTY and lst is not NIL:
-        x = car(lst)
-        if member(x, seen) is False:
-            seen = cons(x, seen)
-        lst = lst.cdr
-    return reverse_onto(seen, EMPTY)
 
 
 # ── Building and slicing lists ───────────────────────────────────────────
