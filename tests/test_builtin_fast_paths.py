@@ -35,9 +35,9 @@ NUMBERS = ['0', '-0.0', '0.0', '3', '-7', '2.5', '-2.5', '1234567890123456789012
 @pytest.mark.parametrize('a', NUMBERS)
 def test_two_argument_arithmetic_agrees_with_the_general_loop(session, a):
     for b in NUMBERS:
-        for op in ('+', '-', 'add', 'sub'):
+        for op, neutral in (('+', '0'), ('-', '0'), ('add', '0'), ('sub', '0'), ('*', '1'), ('mul', '1')):
             fast = outcome(session, '(%s %s %s)' % (op, a, b))
-            general = outcome(session, '(%s %s %s 0)' % (op, a, b))      # + 0: the loop, same value
+            general = outcome(session, '(%s %s %s %s)' % (op, a, b, neutral))     # the loop, same value
             assert fast == general, (op, b)
 
 

@@ -29,8 +29,7 @@ def _nums(name, args) -> None:
 
 
 def _alias(name, shown, sig, make):
-    """Register an alias of an operator: its own function (errors name the
-    alias as called), printed as the operator."""
+    """Register an alias of an operator: its own function (errors name it as called), printed as the operator."""
     TABLE.fn(name, 0, None, doc='Alias of %s.' % shown, sig=sig, shown=shown, examples=EXAMPLES[name])(make(name))
 
 
@@ -93,6 +92,8 @@ def _make_add(name):
 
 def _make_mul(name):
     def mul(*args):
+        if len(args) == 2 and args[0].__class__ is int and args[1].__class__ is int:
+            return args[0] * args[1]    # (floats take the loop: which NaN a product of two keeps is its own)
         acc = 1
         for a in args:
             if a.__class__ is int:
@@ -143,8 +144,7 @@ def _make_div(name):
 
 
 def divide(a, p):
-    """a / p, p not an exact 0: the exact quotient of two integers when it
-    divides, else the f64 quotient."""
+    """a / p, p not an exact 0: the exact quotient of two integers when it divides, else the f64 quotient."""
     if a.__class__ is int and p.__class__ is int:
         q, r = divmod(a, p)
         if not r:
