@@ -113,7 +113,11 @@ def _audited(body, known, seen, audit, quiet=False):
     `quiet`: the copy of a self tail loop whose body runs no Lisp code but
     its own (lower.Fn.quiet), so that neither OK nor the gate changes while
     it runs: its calls of itself, made inside the gate, never see a hop
-    fail (guards.gate_open), and the loop is audited like the rest."""
+    fail (guards.gate_open), and the loop is audited like the rest. A copy
+    making no call the audit counts (`_ResultAudit.result`) folds the same
+    either way: folded once, as before."""
+    if not _calls_itself(body, audit):
+        return _block(body, known, seen)
     trial = _clone(body, {})
     audit.on, audit.returns, audit.loops, audit.quiet = True, [], False, quiet
     try:
@@ -123,6 +127,15 @@ def _audited(body, known, seen, audit, quiet=False):
     if audit.returns and all(audit.returns) and (quiet or not audit.loops):
         return folded, k
     return _block(body, known, seen)
+
+
+def _calls_itself(body, audit) -> bool:
+    """True if body calls the audited function itself (or, at the root, GATED)."""
+    me = (audit.me, 'GATED') if audit.root else (audit.me,)
+    for node in walk(ast.Module(body, [])):
+        if node.__class__ is ast.Call and node.func.__class__ is ast.Name and node.func.id in me:
+            return True
+    return False
 
 
 def _ok_false(test, then: dict, orelse: dict) -> None:
