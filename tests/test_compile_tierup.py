@@ -8,10 +8,11 @@ from rusty.runtime import Session
 from rusty.values import Builtin, sym
 
 
-def timed_session(monkeypatch, budget, sample=4, reads=None, cache=None):
+def timed_session(monkeypatch, budget, sample=4, reads=None, cache=None, bank=0.0):
     """A session tiering up by time on the test's clock, where every lambda
     must spend `budget` seconds on the reference to be compiled (looked up
-    in the disk cache `cache` first, if given; `reads`: counts the clock's readings)."""
+    in the disk cache `cache` first, if given; `reads`: counts the clock's readings;
+    `bank`: the allowance for compiling ahead of that, tierup.BANK, none by default)."""
     monkeypatch.delenv('RUSTY_COMPILE_CALLS', raising=False)
     monkeypatch.delenv('RUSTY_SPECIALIZE', raising=False)
     monkeypatch.setenv('RUSTY_CODE_CACHE', '1' if cache else '0')
@@ -27,6 +28,8 @@ def timed_session(monkeypatch, budget, sample=4, reads=None, cache=None):
     monkeypatch.setattr(tierup, 'CPU', lambda: now[0])
     monkeypatch.setattr(tierup, 'elsewhere', lambda: 0.0)     # (compiles take real time: not this clock's)
     monkeypatch.setattr(tierup, 'SAMPLE', sample)
+    monkeypatch.setattr(tierup, 'ELAPSED', lambda: now[0])
+    monkeypatch.setattr(tierup, 'BANK', bank)
     monkeypatch.setattr(link, 'STATS', link.Stats())
     monkeypatch.setattr(link, 'PAYBACK', 1.0)
     monkeypatch.setattr(link, 'size', lambda body: 1.0)
@@ -54,6 +57,34 @@ def test_a_lambda_is_compiled_once_its_time_pays_for_compiling_it(monkeypatch):
     for _ in range(140):            # 200 ms: it pays
         s.run('(f)')
     assert link.STATS.compiled == 1 and compiled(s, 'f')
+
+
+def test_within_the_allowance_a_lambda_is_compiled_once_it_has_run_a_little(monkeypatch):
+    # compiling costs 10 ms, the allowance 15 ms: after EVIDENCE (2 ms) on the reference, not 10 ms (16 calls: 8 ms)
+    s = timed_session(monkeypatch, budget=0.01, bank=0.015)
+    s.run('(define (f) (spend 0.0005)) (define (g) (spend 0.0005)) (define (h) (spend 0.0005))')
+    for _ in range(16):
+        s.run('(f)')
+    assert compiled(s, 'f')
+    link.STATS.seconds = 0.014          # (as if compiling had taken that much: the allowance is spent)
+    for _ in range(8):
+        s.run('(g)')
+    assert not compiled(s, 'g')
+    for _ in range(40):                 # 20 ms: it pays for itself
+        s.run('(g)')
+    assert compiled(s, 'g')
+
+
+def test_the_allowance_grows_with_the_time_the_program_has_run(monkeypatch):
+    s = timed_session(monkeypatch, budget=0.01, bank=0.0)
+    s.run('(define (f) (spend 0.0005)) (define (g) (spend 0.0005)) (define (slow) (spend 1.0))')
+    for _ in range(16):
+        s.run('(f)')
+    assert not compiled(s, 'f')         # no allowance yet: 8 ms do not pay for 10 ms
+    s.run('(slow)')                     # a second run: SHARE of it may go to compiling ahead
+    for _ in range(16):
+        s.run('(g)')
+    assert compiled(s, 'g')
 
 
 def test_the_time_counted_is_the_lambdas_own(monkeypatch):

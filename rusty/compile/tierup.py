@@ -8,7 +8,10 @@ they make of other lambdas, warm or compiled), so compiling adds at most
 body's size (link.size) times the compile seconds per weighted form
 measured so far (link.Stats.per_form), or, before the cache is looked up,
 the seconds per form loading takes (the cache first: loading costs next to
-nothing); the budget is judged anew at each sample.
+nothing); the budget is judged anew at each sample. Within an allowance
+(BANK seconds and SHARE of the process's time, for all compiles so far), a
+lambda is compiled once it has spent EVIDENCE seconds on the reference:
+a program hot early runs compiled early, at a bounded cost to one that is not.
 
 The warm-up costs next to nothing: a value not yet compiled runs `warm`,
 which counts the session's warm calls down and runs the reference's body.
@@ -31,7 +34,7 @@ reference (0: at its first call), counting every call.
 """
 import gc
 import os
-from time import perf_counter, thread_time
+from time import perf_counter, process_time, thread_time
 
 from . import link
 from .evidence import Seen
@@ -62,6 +65,24 @@ def elsewhere() -> float:
     collecting garbage: time no sample counts as its own (a collection is
     the whole program's, not the call's it happens in)."""
     return link.STATS.seconds + link.STATS.load_seconds + COLLECTING[0]
+
+
+# The allowance: compiling ahead of PAYBACK while all compiles so far, this
+# one included, cost at most BANK seconds and SHARE of the process's time
+# (a script runs at most that much slower than on the reference, and a
+# program whose lambdas are hot early runs compiled early); a lambda must
+# still have spent EVIDENCE seconds on the reference (it does run again).
+BANK = 0.015
+SHARE = 0.05
+EVIDENCE = 2e-3
+
+
+ELAPSED = process_time    # the process's processor time so far (tests give a clock of their own)
+
+
+def banked(cost: float) -> bool:
+    """True if compiling at this estimated cost stays within the allowance."""
+    return link.STATS.seconds + cost <= BANK + SHARE * ELAPSED()
 
 
 def door_from_env():
@@ -189,6 +210,8 @@ def door(after=None):
                 forms = link.size(body)
             per = link.STATS.per_form_loaded() if not looked and codecache_on() else link.STATS.per_form()
             budget = link.PAYBACK * forms * per
+            if budget > EVIDENCE and banked(forms * per):
+                budget = EVIDENCE
 
         def entered(lam, fr):
             """Run this call of lam: linked once the lambda is compiled (or now, if
