@@ -9,12 +9,13 @@ compiling afresh with the new behaviour; a change while the loaded code
 runs is seen as the reference sees it; a damaged entry is compiled afresh."""
 import os
 import re
-import subprocess
 import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(__file__))
+
+from cache_runs import damage as spoil, counts, entries, stats_run    # noqa: E402
 
 UNLESS = "(defmacro my-unless (c . body) `(if ,c #f (begin ,@body)))\n"
 SCRIPT = UNLESS + """\
@@ -49,34 +50,9 @@ runpy.run_module('rusty', run_name='__main__')
 def run(tmp_path, text, cache='cache', why=False, **env):
     """(status, stdout, stderr without the stats line, the stats line) of a fresh `rusty --stats` on text
     (why: the cache's reasons are printed last on stderr)."""
-    path = tmp_path / 'script.lisp'
-    path.write_text(text)
-    full = dict(os.environ, PYTHONPATH=ROOT, RUSTY_CACHE_DIR=str(tmp_path / cache), RUSTY_COMPILE_CALLS='0',
-                RUSTY_SPECIALIZE='1')           # (the compiler on, also when the suite runs with it off)
-    full.update(env)
-    head = [str(tmp_path / 'why.py')] if why else ['-m', 'rusty']
     if why:
         (tmp_path / 'why.py').write_text(WHY)
-    p = subprocess.run([sys.executable] + head + ['--stats', str(path)], capture_output=True, text=True,
-                       env=full, timeout=120)
-    assert 'internal error' not in p.stderr and 'Traceback' not in p.stderr, p.stderr
-    lines = p.stderr.splitlines(True)
-    stats = [ln for ln in lines if ln.startswith('stats: ')]
-    return p.returncode, p.stdout, ''.join(ln for ln in lines if not ln.startswith('stats: ')), \
-        stats[0] if stats else ''
-
-
-def counts(stats: str) -> tuple:
-    """(lambdas compiled, loops compiled, lambdas loaded, loops loaded) of a stats line."""
-    m = re.match(r'stats: (\d+) lambdas?(?: and (\d+) loops?)? compiled \(\d+\.\d{3} s\), '
-                 r'(\d+)(?: lambdas? and (\d+) loops?)? loaded from the cache, \d+ on the reference', stats)
-    assert m, stats
-    return tuple(int(g or 0) for g in m.groups())
-
-
-def entries(tmp_path, cache='cache'):
-    d = tmp_path / cache
-    return sorted(p for p in d.iterdir() if p.name.startswith('code-')) if d.is_dir() else []
+    return stats_run(tmp_path, text, cache, '0', (str(tmp_path / 'why.py'),) if why else ('-m', 'rusty'), **env)
 
 
 def test_a_second_run_compiles_nothing_and_reports_the_same(tmp_path):
@@ -188,10 +164,7 @@ def test_a_top_level_while_is_loaded(tmp_path):
 @pytest.mark.parametrize('damage', ['truncate', 'garbage', 'flip'])
 def test_a_damaged_entry_is_compiled_afresh(tmp_path, damage):
     first = run(tmp_path, SCRIPT)
-    for p in entries(tmp_path):
-        data = p.read_bytes()
-        p.write_bytes({'truncate': data[:len(data) // 2], 'garbage': os.urandom(200),
-                       'flip': data[:-3] + bytes([data[-3] ^ 0xff]) + data[-2:]}[damage])
+    spoil(tmp_path, damage)
     second = run(tmp_path, SCRIPT)
     assert second[:3] == first[:3]
     assert counts(second[3]) == (4, 1, 0, 0), second[3]

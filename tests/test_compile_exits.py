@@ -17,9 +17,10 @@ from fuzz_redefine import run    # noqa: E402
 SHOW = '(define (show v) (display v) (newline)) '
 
 
-def _lowered_nodes(monkeypatch, text: str, name: str) -> int:
-    """AST nodes of the module lowered for global `name`'s lambda (compiled at its first call)."""
+def lowered_module(monkeypatch, text: str, name: str):
+    """The module lowered for global `name`'s lambda (compiled at its first call) when text runs."""
     from rusty.compile import link
+    from rusty.compile.lower import lower
     from rusty.runtime import Session
     monkeypatch.setenv('RUSTY_SPECIALIZE', '1')
     monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
@@ -28,13 +29,16 @@ def _lowered_nodes(monkeypatch, text: str, name: str) -> int:
     real = link.lowered
 
     def spy(params, rest, body, lscope, span, unit, lname, *more, **kw):
-        from rusty.compile.lower import lower
         if lname == name:
             seen['mod'] = lower(unit, params, rest, body, lscope, span, lname)[0]
         return real(params, rest, body, lscope, span, unit, lname, *more, **kw)
     monkeypatch.setattr(link, 'lowered', spy)
     Session().run(text)
-    return sum(1 for _ in ast.walk(seen['mod']))
+    return seen['mod']
+
+
+def _lowered_nodes(monkeypatch, text: str, name: str) -> int:
+    return sum(1 for _ in ast.walk(lowered_module(monkeypatch, text, name)))
 
 
 def _nested(depth: int) -> str:

@@ -16,7 +16,10 @@ import pytest
 
 from rusty.compile.link import STATS
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(__file__))
+
+from cache_runs import damage as spoil, ROOT, entries, stats_run    # noqa: E402
+from cache_runs import counts as loops    # noqa: E402
 
 # Two loops switch after their first iteration (RUSTY_COMPILE_CALLS=1): one at
 # top level, one in a function called once, which fails inside the compiled
@@ -39,31 +42,7 @@ SCRIPT = """\
 
 def run(tmp_path, text, cache='cache', **env):
     """(status, stdout, stderr without the stats line, the stats line) of a fresh `rusty --stats` on text."""
-    path = tmp_path / 'script.lisp'
-    path.write_text(text)
-    full = dict(os.environ, PYTHONPATH=ROOT, RUSTY_CACHE_DIR=str(tmp_path / cache), RUSTY_COMPILE_CALLS='1',
-                RUSTY_SPECIALIZE='1')           # (the compiler on, also when the suite runs with it off)
-    full.update(env)
-    p = subprocess.run([sys.executable, '-m', 'rusty', '--stats', str(path)], capture_output=True, text=True,
-                       env=full, timeout=120)
-    assert 'internal error' not in p.stderr and 'Traceback' not in p.stderr, p.stderr
-    lines = p.stderr.splitlines(True)
-    stats = [ln for ln in lines if ln.startswith('stats: ')]
-    return p.returncode, p.stdout, ''.join(ln for ln in lines if not ln.startswith('stats: ')), \
-        stats[0] if stats else ''
-
-
-def loops(stats: str) -> tuple:
-    """(lambdas compiled, loops compiled, lambdas loaded, loops loaded) of a stats line."""
-    m = re.match(r'stats: (\d+) lambdas?(?: and (\d+) loops?)? compiled \(\d+\.\d{3} s\), '
-                 r'(\d+)(?: lambdas? and (\d+) loops?)? loaded from the cache, \d+ on the reference', stats)
-    assert m, stats
-    return tuple(int(g or 0) for g in m.groups())
-
-
-def entries(tmp_path, cache='cache'):
-    d = tmp_path / cache
-    return sorted(p for p in d.iterdir() if p.name.startswith('code-')) if d.is_dir() else []
+    return stats_run(tmp_path, text, cache, '1', **env)
 
 
 def test_a_second_run_compiles_no_loop_and_reports_the_same(tmp_path):
@@ -98,10 +77,7 @@ def test_an_edited_loop_is_compiled_afresh_and_a_moved_one_loaded_where_it_is(tm
 @pytest.mark.parametrize('damage', ['truncate', 'garbage', 'empty', 'flip'])
 def test_a_damaged_loop_entry_is_compiled_afresh(tmp_path, damage):
     first = run(tmp_path, SCRIPT)
-    for p in entries(tmp_path):
-        data = p.read_bytes()
-        p.write_bytes({'truncate': data[:len(data) // 2], 'garbage': os.urandom(200), 'empty': b'',
-                       'flip': data[:-3] + bytes([data[-3] ^ 0xff]) + data[-2:]}[damage])
+    spoil(tmp_path, damage)
     second = run(tmp_path, SCRIPT)
     assert second[:3] == first[:3]
     assert loops(second[3]) == (1, 2, 0, 0), second[3]

@@ -14,6 +14,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 
 from fuzz_redefine import run    # noqa: E402
+from test_compile_exits import lowered_module    # noqa: E402
 
 SHOW = '(define (show v) (display v) (newline)) '
 SMALL = ('(define (kar p) (car p)) (define (kadr p) (car (cdr p))) (define (inc n) (+ n 1))'
@@ -21,22 +22,7 @@ SMALL = ('(define (kar p) (car p)) (define (kadr p) (car (cdr p))) (define (inc 
 
 
 def _lowered_source(monkeypatch, text: str, name: str) -> str:
-    from rusty.compile import link
-    from rusty.compile.lower import lower
-    from rusty.runtime import Session
-    monkeypatch.setenv('RUSTY_SPECIALIZE', '1')
-    monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
-    monkeypatch.setenv('RUSTY_CODE_CACHE', '0')
-    seen = {}
-    real = link.lowered
-
-    def spy(params, rest, body, lscope, span, unit, lname, *more, **kw):
-        if lname == name:
-            seen['src'] = ast.unparse(lower(unit, params, rest, body, lscope, span, lname)[0])
-        return real(params, rest, body, lscope, span, unit, lname, *more, **kw)
-    monkeypatch.setattr(link, 'lowered', spy)
-    Session().run(text)
-    return seen['src']
+    return ast.unparse(lowered_module(monkeypatch, text, name))
 
 
 def test_a_small_function_is_computed_where_it_is_called(monkeypatch):

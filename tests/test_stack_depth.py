@@ -71,6 +71,14 @@ def _can_read_stack_pointer() -> bool:
 @pytest.mark.skipif(not _can_read_stack_pointer(), reason='needs /proc/thread-self/syscall')
 @pytest.mark.parametrize('name', sorted(THROUGH))
 def test_each_callback_builtin_fits_the_per_level_stack(name):
+    d, per_level = _stack_per_unit(THROUGH[name])
+    assert d == 1000                            # one depth unit per level
+    assert per_level < worker.BYTES_PER_LEVEL, (name, per_level)
+
+
+def _stack_per_unit(program: str) -> tuple:
+    """(depth units, stack bytes per unit) between `(g 1)` and `(g 1001)` of
+    program, measured where each reaches `(probe)`."""
     samples = []
 
     def probe():
@@ -78,13 +86,11 @@ def test_each_callback_builtin_fits_the_per_level_stack(name):
         return 0.0
     s = Session()
     s.genv.define(sym('probe'), Builtin('probe', probe, 0, 0, False, '', '', ()))
-    s.run(THROUGH[name], '<test>')
+    s.run(program, '<test>')
     s.run('(g 1)', '<test>')
     s.run('(g 1001)', '<test>')
     (sp1, d1), (sp2, d2) = samples
-    assert d2 - d1 == 1000                       # one depth unit per level
-    per_level = (sp1 - sp2) / (d2 - d1)
-    assert per_level < worker.BYTES_PER_LEVEL, (name, per_level)
+    return d2 - d1, (sp1 - sp2) / (d2 - d1)
 
 
 # The library functions whose loop runs in a host primitive calling back: each
@@ -104,19 +110,8 @@ LIBRARY_THROUGH = {
 @pytest.mark.skipif(not _can_read_stack_pointer(), reason='needs /proc/thread-self/syscall')
 @pytest.mark.parametrize('name', sorted(LIBRARY_THROUGH))
 def test_each_library_callback_fits_the_per_level_stack(name):
-    samples = []
-
-    def probe():
-        samples.append((_stack_pointer(), s.depth.n))
-        return 0.0
-    s = Session()
-    s.genv.define(sym('probe'), Builtin('probe', probe, 0, 0, False, '', '', ()))
-    s.run(LIBRARY_THROUGH[name], '<test>')
-    s.run('(g 1)', '<test>')
-    s.run('(g 1001)', '<test>')
-    (sp1, d1), (sp2, d2) = samples
-    assert d2 - d1 == 2000                       # two depth units per level
-    per_unit = (sp1 - sp2) / (d2 - d1)
+    d, per_unit = _stack_per_unit(LIBRARY_THROUGH[name])
+    assert d == 2000                            # two depth units per level
     assert per_unit < worker.BYTES_PER_LEVEL, (name, per_unit)
 
 

@@ -118,38 +118,34 @@ def cadddr(x):
 # ── Searches and counts: p called through the host (a macro never reaches
 # these: the library's definitions keep their rusty loop for one)
 
+def _first(host, p, lst, holds: bool):
+    """The first cell of lst whose element p holds for (`holds`) or fails
+    (not `holds`), walking with car until null?; None if there is none."""
+    call = host.call
+    while lst is not EMPTY and lst is not NIL:
+        if (call(p, [car(lst)]) is not False) is holds:
+            return lst
+        lst = lst.cdr           # (car took it: a non-empty list)
+    return None
+
+
 @TABLE.fn('%any?', 2, 2, host=True)
 def any_(host, p, lst):
     """#t if p holds for some element, walking with car until null?."""
-    call = host.call
-    while lst is not EMPTY and lst is not NIL:
-        if call(p, [car(lst)]) is not False:
-            return True
-        lst = lst.cdr           # (car took it: a non-empty list)
-    return False
+    return _first(host, p, lst, True) is not None
 
 
 @TABLE.fn('%all?', 2, 2, host=True)
 def all_(host, p, lst):
     """#t if p holds for every element, walking with car until null?."""
-    call = host.call
-    while lst is not EMPTY and lst is not NIL:
-        if call(p, [car(lst)]) is False:
-            return False
-        lst = lst.cdr
-    return True
+    return _first(host, p, lst, False) is None
 
 
 @TABLE.fn('%find', 2, 2, host=True)
 def find(host, p, lst):
     """The first element p holds for, else #f, walking with car until null?."""
-    call = host.call
-    while lst is not EMPTY and lst is not NIL:
-        x = car(lst)
-        if call(p, [x]) is not False:
-            return x
-        lst = lst.cdr
-    return False
+    cell = _first(host, p, lst, True)
+    return False if cell is None else cell.car
 
 
 @TABLE.fn('%count', 2, 2, host=True)
@@ -179,12 +175,8 @@ def take_while(host, p, lst):
 @TABLE.fn('%drop-while', 2, 2, host=True)
 def drop_while(host, p, lst):
     """The list from the first element that fails p, walking with car until null?."""
-    call = host.call
-    while lst is not EMPTY and lst is not NIL:
-        if call(p, [car(lst)]) is False:
-            return lst
-        lst = lst.cdr
-    return EMPTY
+    cell = _first(host, p, lst, False)
+    return EMPTY if cell is None else cell
 
 
 @TABLE.fn('%zip-with', 3, 3, host=True)

@@ -34,6 +34,7 @@ from ..syntax import check_in_scope
 from ..values import EMPTY, List, Macro, Symbol, sym
 from .exits import to_reference
 from .nodes import Unsupported, assign, attr, call, const, is_, name
+from .tripper import Tripper
 
 MAX_EXPANSIONS = 200        # per lowering: past it (a macro expanding into itself) the lambda stays on the reference
 MAX_NESTING = 24            # expansions inside expansions
@@ -50,21 +51,6 @@ class Expansion:
 
     def __init__(self, form, depends, call=None):
         self.form, self.depends, self.call = form, depends, call
-
-
-class Tripper:
-    """Watches a global a macro's body names: when it changes, the macro's
-    expansions made while lowering may be stale, so the macro's own cell is
-    tripped (as if the macro changed: link.Deopt drops the code that
-    expanded it, link.Refused lowers again)."""
-    __slots__ = ('cell', '__weakref__')
-
-    def __init__(self, cell):
-        self.cell = cell
-
-    def __call__(self, changed, new):
-        if self.cell.watch is not None:
-            self.cell.trip()
 
 
 def refuse(cell, why='macro call'):

@@ -19,6 +19,7 @@ hold at load (the expansion made again from them is the stored one).
 """
 from . import entry
 from .formtext import ATOMS, Miss, fingerprint
+from .tripper import Tripper
 from ..values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, Vector, sym
 
 
@@ -299,11 +300,6 @@ class Decoder:
             return objects()[e[1]]
         if tag == 'G':
             return self.now(e)
-        if tag == 'LT':
-            v = self.env(e[1]).cell(sym(e[2])).current()
-            if v.__class__ is not Lambda or v.env is not None or _lambda_id(v) != e[3]:
-                raise Miss('the lambda changed')
-            return v
         if tag == '@':
             return self.memo[e[1]]
         if tag == 'N':
@@ -455,15 +451,3 @@ def expand_again(x, cell, stored: bytes, unit) -> Again:
     return Again(form, x)
 
 
-class Tripper:
-    """What macros.Tripper is (that module, which imports the lowering's,
-    is not loaded with code from the cache): told when a global a macro's
-    body names changes, it trips the macro's own cell (link.Deopt)."""
-    __slots__ = ('cell', '__weakref__')
-
-    def __init__(self, cell):
-        self.cell = cell
-
-    def __call__(self, changed, new):
-        if self.cell.watch is not None:
-            self.cell.trip()
