@@ -7,13 +7,14 @@ arguments, in this process) with every lambda compiled at its first call
 (RUSTY_COMPILE_CALLS=0), and times, for each lambda lowered there, the
 lowering (compile/lower.py: Lisp to the Python `ast`) and `compile()` of the
 module it gives, each the least CPU time of R runs (time.process_time: the
-machine may be loaded). Prints per program and in all: lambdas, forms,
+machine may be loaded), with the collector paused as link.lowered pauses it. Prints per program and in all: lambdas, forms,
 milliseconds lowering, milliseconds compiling and their ratio (the goal: lowering ≤ 3× compile()). `--profile N` re-lowers every
 lambda under cProfile and prints the N functions of most own time.
 """
 from __future__ import annotations
 
 import cProfile
+import gc
 import io
 import os
 import pstats
@@ -79,15 +80,21 @@ def measure(lambdas, repeat):
                 return lower(*args)[0]
             except Unsupported:
                 return None
-        t, mod = timed(lowering, repeat)
-        if mod is None:
-            refused += 1
-            continue
+        gc.disable()        # (as link.lowered lowers and compiles: the nodes all live until compiled)
         try:
-            c, _ = timed(lambda: compile(mod, FILENAME, 'exec', dont_inherit=True), repeat)
-        except (RecursionError, SyntaxError, ValueError):
-            refused += 1
-            continue
+            t, mod = timed(lowering, repeat)
+            if mod is None:
+                refused += 1
+                continue
+            try:
+                c, _ = timed(lambda: compile(mod, FILENAME, 'exec', dont_inherit=True), repeat)
+            except (RecursionError, SyntaxError, ValueError):
+                refused += 1
+                continue
+            finally:
+                mod = None
+        finally:
+            gc.enable()
         n += 1
         forms += size
         low_s += t

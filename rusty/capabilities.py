@@ -76,7 +76,9 @@ _BY_CLASS = {
         # Python values made from the program's own data
         'lisp->py memoryview '
         # the standard library's private primitives
-        '%assoc %take %drop %string-join %string-first-index %string-last-index '
+        '%assoc %take %drop %string-join %string-first-index %string-last-index %range %last %caar %cadr %cdar '
+        '%cddr %caddr %cadddr %string-repeat %string-starts-with? %string-contains? %string<? %any? %all? %find '
+        '%count %take-while %drop-while %zip-with '
         # special forms that only compute
         'define def lambda fn λ set! set let let* letrec letrec* do if cond case when unless and or begin '
         'match try-catch quote quasiquote unquote unquote-splicing eval eval-when defmacro define-macro'),

@@ -27,6 +27,9 @@ def format_number(x) -> str:
         return 'inf'
     elif x == -INF:
         return '-inf'
+    text = repr(x)
+    if 'e' not in text:         # the shortest round-trip digits, already without an exponent
+        return text[:-2] if text.endswith('.0') else text
     from decimal import Decimal     # rarely needed: imported on first use
     text = format(Decimal(repr(x)), 'f')
     return text[:-2] if text.endswith('.0') else text

@@ -54,9 +54,9 @@ def recursion_limit_from_env() -> int:
 
 
 def compile_hooks():
-    """The compiler to Python's doors: for lambdas (rusty/compile/link.py)
+    """The compiler to Python's doors: for lambdas (rusty/compile/tierup.py)
     and for `do` loops running long (rusty/compile/osr.py)."""
-    return (import_module('rusty.compile.link').door_from_env(),
+    return (import_module('rusty.compile.tierup').door_from_env(),
             import_module('rusty.compile.osr').door_from_env())
 
 

@@ -7,53 +7,52 @@
   "(caar x)
 The first element of the first element: (car (car x)).
   (caar '((1 2) 3)) ⇒ 1"
-  (car (car x)))
+  (%caar x))
 (define (cadr x)
   "(cadr x)
 The second element: (car (cdr x)).
   (cadr '(1 2 3)) ⇒ 2"
-  (car (cdr x)))
+  (%cadr x))
 (define (cdar x)
   "(cdar x)
 The rest of the first element: (cdr (car x)).
   (cdar '((1 2) 3)) ⇒ (2)"
-  (cdr (car x)))
+  (%cdar x))
 (define (cddr x)
   "(cddr x)
 The list without its first two elements.
   (cddr '(1 2 3)) ⇒ (3)"
-  (cdr (cdr x)))
+  (%cddr x))
 (define (caddr x)
   "(caddr x)
 The third element.
   (caddr '(1 2 3)) ⇒ 3"
-  (car (cdr (cdr x))))
+  (%caddr x))
 (define (cadddr x)
   "(cadddr x)
 The fourth element.
   (cadddr '(1 2 3 4)) ⇒ 4"
-  (car (cdr (cdr (cdr x)))))
+  (%cadddr x))
 
 ; ── Building and slicing lists ──────────────────────────────────────────
 (define (last lst)
   "(last lst)
 The last element of a non-empty list.
   (last '(1 2 3)) ⇒ 3"
-  (if (null? (cdr lst)) (car lst) (last (cdr lst))))
+  (%last lst))
 
 (define (range a b)
   "(range a b)
 The numbers a, a+1, ... below b.
   (range 2 6) ⇒ (2 3 4 5)
   (range 3 3) ⇒ ()"
-  (let loop ((i a) (acc '()))
-    (if (< i b) (loop (+ i 1) (cons i acc)) (reverse acc))))
+  (%range a b))
 
 (define (iota n)
   "(iota n)
 The numbers 0 to n-1: (range 0 n).
   (iota 4) ⇒ (0 1 2 3)"
-  (range 0 n))
+  (%range 0 n))
 
 (define (take n lst)
   "(take n lst)
@@ -73,14 +72,17 @@ The list without its first n elements; n from 0 to the length of the list.
   "(take-while p lst)
 The longest prefix whose elements satisfy p.
   (take-while odd? '(1 3 4 5)) ⇒ (1 3)"
-  (let loop ((lst lst) (acc '()))
-    (if (and (pair? lst) (p (car lst))) (loop (cdr lst) (cons (car lst) acc)) (reverse acc))))
+  (if (macro? p)
+      (let loop ((lst lst) (acc '()))
+        (if (and (pair? lst) (p (car lst))) (loop (cdr lst) (cons (car lst) acc)) (reverse acc)))
+      (%take-while p lst)))
 
 (define (drop-while p lst)
   "(drop-while p lst)
 The list from the first element that fails p.
   (drop-while odd? '(1 3 4 5)) ⇒ (4 5)"
-  (cond ((null? lst) '())
+  (cond ((not (macro? p)) (%drop-while p lst))
+        ((null? lst) '())
         ((p (car lst)) (drop-while p (cdr lst)))
         (else lst)))
 
@@ -112,10 +114,12 @@ Lists of corresponding elements, as long as the shorter list.
   "(zip-with f a b)
 (f x y) for corresponding elements, as long as the shorter list.
   (zip-with + '(1 2) '(10 20)) ⇒ (11 22)"
-  (let loop ((a a) (b b) (acc '()))
-    (if (and (pair? a) (pair? b))
-        (loop (cdr a) (cdr b) (cons (f (car a) (car b)) acc))
-        (reverse acc))))
+  (if (macro? f)
+      (let loop ((a a) (b b) (acc '()))
+        (if (and (pair? a) (pair? b))
+            (loop (cdr a) (cdr b) (cons (f (car a) (car b)) acc))
+            (reverse acc)))
+      (%zip-with f a b)))
 
 (define (interleave sep lst)
   "(interleave sep lst)
@@ -126,6 +130,9 @@ The elements of lst with sep between each two.
       (cons (car lst) (foldr (lambda (x acc) (cons sep (cons x acc))) '() (cdr lst)))))
 
 ; ── Folds and searches ──────────────────────────────────────────────────
+; any?, all?, find and count (and take-while, drop-while and zip-with above)
+; loop in host primitives; a macro given as p is expanded at each call, as it
+; always was, by their rusty loops.
 (define (sum lst)
   "(sum lst)
 The sum of a list of numbers (0 for an empty list).
@@ -141,13 +148,15 @@ The product of a list of numbers (1 for an empty list).
   "(any? p lst)
 #t if some element satisfies p, else #f.
   (any? even? '(1 2 3)) ⇒ #t"
-  (cond ((null? lst) #f) ((p (car lst)) #t) (else (any? p (cdr lst)))))
+  (cond ((not (macro? p)) (%any? p lst))
+        ((null? lst) #f) ((p (car lst)) #t) (else (any? p (cdr lst)))))
 
 (define (all? p lst)
   "(all? p lst)
 #t if every element satisfies p (#t for an empty list).
   (all? even? '(2 4 5)) ⇒ #f"
-  (cond ((null? lst) #t) ((p (car lst)) (all? p (cdr lst))) (else #f)))
+  (cond ((not (macro? p)) (%all? p lst))
+        ((null? lst) #t) ((p (car lst)) (all? p (cdr lst))) (else #f)))
 
 (define (none? p lst)
   "(none? p lst)
@@ -159,13 +168,16 @@ The product of a list of numbers (1 for an empty list).
   "(count p lst)
 How many elements satisfy p.
   (count even? '(1 2 4)) ⇒ 2"
-  (foldl (lambda (x n) (if (p x) (+ n 1) n)) 0 lst))
+  (if (macro? p)
+      (foldl (lambda (x n) (if (p x) (+ n 1) n)) 0 lst)
+      (%count p lst)))
 
 (define (find p lst)
   "(find p lst)
 The first element that satisfies p, else #f.
   (find even? '(1 2 4)) ⇒ 2"
-  (cond ((null? lst) #f) ((p (car lst)) (car lst)) (else (find p (cdr lst)))))
+  (cond ((not (macro? p)) (%find p lst))
+        ((null? lst) #f) ((p (car lst)) (car lst)) (else (find p (cdr lst)))))
 
 (define (partition p lst)
   "(partition p lst)
@@ -256,8 +268,9 @@ Macro: the field named by the symbol name, as (get-field \"name\" rec).
   (list 'get-field (symbol->string name) rec))
 
 ; ── Strings ─────────────────────────────────────────────────────────────
-; The loops of string-join, assoc and the string searches run in host
-; primitives (%name, bound for this library only): linear, and fast.
+; The loops of string-join, assoc, the string searches and tests, range and
+; last run in host primitives (%name, bound for this library only, with the
+; messages the former rusty definitions gave): linear, and fast.
 (define (string-join lst sep)
   "(string-join lst sep)
 The strings of lst joined with sep between them.
@@ -265,29 +278,21 @@ The strings of lst joined with sep between them.
   (string-join '() \",\") ⇒ \"\""
   (%string-join lst sep))
 
-;; s repeated n times (n truncated; NaN or below 1: none), by doubling, so
-;; the work is linear in the result; a count past 2^53 (or inf) is refused,
-;; and so is a result longer than 2^28 characters, before anything is built.
+;; s repeated n times (n truncated; NaN or below 1: none); a count past 2^53
+;; (or inf) is refused, and so is a result longer than 2^28 characters, before
+;; anything is built.
 (define (string-repeat s n)
   "(string-repeat s n)
 s repeated n times. A result longer than 268,435,456 (2^28) characters is
 refused before it is built: string-repeat: result too large.
   (string-repeat \"ab\" 3) ⇒ \"ababab\""
-  (if (>= n 9007199254740992) (error "string-repeat: count too large:" n))
-  (if (and (>= n 1) (> (* (string-length s) (truncate n)) 268435456))
-      (error "string-repeat: result too large"))
-  (let loop ((k (if (>= n 1) (truncate n) 0)) (piece s) (acc ""))
-    (cond ((< k 1) acc)
-          ((odd? k) (loop (quotient k 2) (if (< k 2) piece (string-append piece piece))
-                          (string-append acc piece)))
-          (else (loop (quotient k 2) (string-append piece piece) acc)))))
+  (%string-repeat s n))
 
 (define (string-starts-with? s p)
   "(string-starts-with? s prefix)
 #t if s begins with prefix.
   (string-starts-with? \"hello\" \"he\") ⇒ #t"
-  (and (<= (string-length p) (string-length s))
-       (string=? (substring s 0 (string-length p)) p)))
+  (%string-starts-with? s p))
 
 (define (string-first-index s sub)
   "(string-first-index s sub)
@@ -306,7 +311,7 @@ The index of the last occurrence of sub in s, else #f.
   "(string-contains? s sub)
 #t if sub occurs in s.
   (string-contains? \"hello\" \"ll\") ⇒ #t"
-  (if (string-first-index s sub) #t #f))
+  (%string-contains? s sub))
 
 (define (extract-sexp s)
   "(extract-sexp s)
@@ -328,7 +333,7 @@ The text of the first balanced (...) in s, else #f.
   "(string<? a b)
 #t if a sorts before b (by code point).
   (string<? \"apple\" \"banana\") ⇒ #t"
-  (and (not (string=? a b)) (string=? (car (sort (list a b))) a)))
+  (%string<? a b))
 
 (define (sort-strings lst)
   "(sort-strings lst)

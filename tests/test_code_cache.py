@@ -4,13 +4,15 @@ run of a script compiles nothing, with the same output and the same reports
 only what changed; a changed global the code assumed, a damaged, foreign or
 unwritable cache, all mean compiling afresh, never an error."""
 import os
-import re
 import subprocess
 import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(__file__))
+
+import cache_runs    # noqa: E402
+from cache_runs import damage as spoil, ROOT, entries, stats_run    # noqa: E402
 
 SCRIPT = """\
 (define (square x) (* x x))
@@ -34,29 +36,13 @@ SCRIPT = """\
 
 def run(tmp_path, text, cache='cache', **env):
     """(stdout, stderr without the stats line, the stats line) of a fresh `rusty --stats` on text."""
-    path = tmp_path / 'script.lisp'
-    path.write_text(text)
-    full = dict(os.environ, PYTHONPATH=ROOT, RUSTY_CACHE_DIR=str(tmp_path / cache), RUSTY_COMPILE_CALLS='0',
-                RUSTY_SPECIALIZE='1')           # (the compiler on, also when the suite runs with it off)
-    full.update(env)
-    p = subprocess.run([sys.executable, '-m', 'rusty', '--stats', str(path)], capture_output=True, text=True,
-                       env=full, timeout=120)
-    assert 'internal error' not in p.stderr and 'Traceback' not in p.stderr, p.stderr
-    lines = p.stderr.splitlines(True)
-    stats = [ln for ln in lines if ln.startswith('stats: ')]
-    return p.stdout, ''.join(ln for ln in lines if not ln.startswith('stats: ')), stats[0] if stats else ''
+    return stats_run(tmp_path, text, cache, '0', **env)[1:]
 
 
 def counts(stats: str) -> tuple:
-    """(compiled, loaded) of a stats line."""
-    m = re.match(r'stats: (\d+) lambdas? compiled \([\d.]+ s\), (\d+) loaded from the cache', stats)
-    assert m, stats
-    return int(m.group(1)), int(m.group(2))
-
-
-def entries(tmp_path, cache='cache'):
-    d = tmp_path / cache
-    return sorted(p for p in d.iterdir() if p.name.startswith('code-')) if d.is_dir() else []
+    """(compiled, loaded) lambdas of a stats line (loops, compiled or loaded, left out)."""
+    c = cache_runs.counts(stats)
+    return c[0], c[2]
 
 
 def test_a_second_run_compiles_nothing_and_reports_the_same(tmp_path):
@@ -99,10 +85,7 @@ def test_a_redefined_builtin_the_code_assumed_means_compiling_afresh(tmp_path):
 @pytest.mark.parametrize('damage', ['truncate', 'garbage', 'empty', 'flip'])
 def test_a_damaged_entry_is_compiled_afresh(tmp_path, damage):
     first = run(tmp_path, SCRIPT)
-    for p in entries(tmp_path):
-        data = p.read_bytes()
-        p.write_bytes({'truncate': data[:len(data) // 2], 'garbage': os.urandom(200), 'empty': b'',
-                       'flip': data[:-3] + bytes([data[-3] ^ 0xff]) + data[-2:]}[damage])
+    spoil(tmp_path, damage)
     second = run(tmp_path, SCRIPT)
     assert second[:2] == first[:2]
     assert counts(second[2]) == (counts(first[2])[0], 0), second[2]

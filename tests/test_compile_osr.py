@@ -24,12 +24,13 @@ def _switch_after_one_iteration(monkeypatch):
 
 
 def agree_compiled(program: str, loops: int = 1) -> tuple:
-    """Both ways agree on `rusty -e program`, and the fast run compiled at least `loops` loops."""
+    """Both ways agree on `rusty -e program`, and the fast run compiled (or loaded from the
+    disk cache) at least `loops` loops."""
     reference = run_batch(['-e', program], False)
-    before = STATS.loops
+    before = STATS.loops + STATS.loops_loaded
     fast = run_batch(['-e', program], True)
     assert_same(reference, fast, program)
-    assert STATS.loops - before >= loops, (program, STATS.loops - before)
+    assert STATS.loops + STATS.loops_loaded - before >= loops, (program, STATS.loops + STATS.loops_loaded - before)
     return fast
 
 
@@ -101,12 +102,12 @@ def test_the_loops_of_the_beginners_macros():
 def test_closures_made_in_the_body_keep_the_loop_on_the_reference():
     # Made before the switch, a closure holds the reference's frame, which
     # compiled code would not update: such a loop never switches.
-    before = STATS.loops
+    before = STATS.loops + STATS.loops_loaded
     reference, fast = both_ways(['-e', '(define fs (list))'
                                  '(display (do ((i 0 (+ i 1))) ((= i 5) (map (lambda (f) (f)) fs))'
                                  ' (set! fs (cons (lambda () i) fs))))'])
     assert_same(reference, fast, 'closures')
-    assert fast[1] == '(5 5 5 5 5)' and STATS.loops == before
+    assert fast[1] == '(5 5 5 5 5)' and STATS.loops + STATS.loops_loaded == before
 
 
 def test_a_closure_over_the_steps_sees_them_change():
@@ -133,7 +134,8 @@ def test_the_depth_limit_inside_a_compiled_loop(monkeypatch):
 def test_stats_count_the_loops(tmp_path):
     program = tmp_path / 'loop.lisp'
     program.write_text('(display (do ((i 0 (+ i 1)) (s 0 (+ s i))) ((= i 100) s)))\n')
-    env = dict(os.environ, PYTHONPATH=ROOT, RUSTY_COMPILE_CALLS='1')
+    env = dict(os.environ, PYTHONPATH=ROOT, RUSTY_COMPILE_CALLS='1', RUSTY_SPECIALIZE='1',
+               RUSTY_CACHE_DIR=str(tmp_path / 'cache'))         # (empty: the loop is compiled, not loaded)
     done = subprocess.run([sys.executable, '-m', 'rusty', '--stats', str(program)], capture_output=True, text=True,
                           env=env, timeout=120)
     assert (done.returncode, done.stdout) == (0, '4950'), done.stderr
@@ -141,9 +143,10 @@ def test_stats_count_the_loops(tmp_path):
                         r'0 on the reference\n', done.stderr), done.stderr
 
 
-def stats_by_default(program: str) -> str:
-    """The --stats line of `rusty -e program` in a fresh process, tiering up by time (no RUSTY_COMPILE_CALLS)."""
-    env = dict(os.environ, PYTHONPATH=ROOT)
+def stats_by_default(program: str, cache) -> str:
+    """The --stats line of `rusty -e program` in a fresh process, tiering up by time (no RUSTY_COMPILE_CALLS),
+    on the disk cache in directory `cache`."""
+    env = dict(os.environ, PYTHONPATH=ROOT, RUSTY_SPECIALIZE='1', RUSTY_CACHE_DIR=str(cache))
     env.pop('RUSTY_COMPILE_CALLS', None)
     done = subprocess.run([sys.executable, '-m', 'rusty', '--stats', '-e', program], capture_output=True, text=True,
                           env=env, timeout=300)
@@ -151,10 +154,10 @@ def stats_by_default(program: str) -> str:
     return done.stdout + '|' + done.stderr
 
 
-def test_by_default_a_long_loop_switches_and_a_short_one_does_not():
-    long_loop = stats_by_default('(display (do ((i 0 (+ i 1)) (s 0 (+ s i))) ((= i 400000) s)))')
+def test_by_default_a_long_loop_switches_and_a_short_one_does_not(tmp_path):
+    long_loop = stats_by_default('(display (do ((i 0 (+ i 1)) (s 0 (+ s i))) ((= i 400000) s)))', tmp_path)
     assert long_loop.startswith('79999800000|stats: 0 lambdas and 1 loop compiled'), long_loop
-    short_loop = stats_by_default('(display (do ((i 0 (+ i 1)) (s 0 (+ s i))) ((= i 50) s)))')
+    short_loop = stats_by_default('(display (do ((i 0 (+ i 1)) (s 0 (+ s i))) ((= i 50) s)))', tmp_path)
     assert short_loop.startswith('1225|stats: 0 lambdas compiled'), short_loop
 
 
@@ -194,9 +197,9 @@ def test_locals_after_an_error_in_a_switched_loop_are_the_references(monkeypatch
     shown = []
     for fast in ('0', '1'):
         monkeypatch.setenv('RUSTY_SPECIALIZE', fast)
-        before = STATS.loops
+        before = STATS.loops + STATS.loops_loaded
         out, _ = drive(''.join(c + ENTER for c in code) + CTRL_D, session=Session())
         shown.append(out)
-    assert STATS.loops > before
+    assert STATS.loops + STATS.loops_loaded > before
     assert shown[0] == shown[1]
     assert '  z = 26\n' in shown[1] and '  i = 5\n' in shown[1] and '    sq = 25\n' in shown[1], shown[1]

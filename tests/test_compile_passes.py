@@ -47,3 +47,93 @@ def test_the_compile_cost_script_measures_a_program():
     assert out.returncode == 0, out.stderr
     rows = {line.split()[0]: line.split() for line in out.stdout.splitlines() if line.strip()}
     assert int(rows['fib'][1]) >= 1 and float(rows['fib'][4]) > 0 and float(rows['all'][6]) > 0, out.stdout
+
+
+def test_lowering_and_compiling_run_with_the_collector_paused(monkeypatch):
+    # link.lowered pauses the collector while it lowers and compiles (lower.lower_compiled: the
+    # nodes all live until compiled), and gives it back after, also when
+    # the lowering refuses the lambda
+    import gc
+
+    from rusty.compile import link, lower
+    states = []
+    real = lower.lower
+
+    def spy(*args, **kw):
+        if sys._getframe(1).f_code.co_name == 'lower_compiled':        # (not ,py's source view)
+            states.append(gc.isenabled())
+        return real(*args, **kw)
+    monkeypatch.setattr(lower, 'lower', spy)
+    monkeypatch.setenv('RUSTY_CODE_CACHE', '0')
+    src = source(monkeypatch, F.replace('(* a 2)', '(* a 5)'), 'f')
+    assert states and not any(states) and gc.isenabled() and 'def ' in src
+
+    def refusing(*args, **kw):
+        raise lower.Unsupported('no')
+    monkeypatch.setattr(lower, 'lower', refusing)
+    assert link.lowered(None, None, None, None, None, None, 'g') is None
+    assert gc.isenabled()
+
+
+def test_the_copy_of_a_tree_keeps_marks_positions_and_sharing():
+    # kinds._clone: every attribute (positions, lowering's marks) kept, a
+    # node met twice copied once, a mark holding a node copied with it,
+    # any other mark's value (a set) shared; twin renames the temporaries
+    import ast
+
+    from rusty.compile import kinds
+    tree = ast.parse('def f(a, *b, c=1):\n  t1 = {1: 2, **y}\n  if a is not t1 and c < 3:\n'
+                     '    return [i for i in a]\n  g(t1, k=t1)\n')
+    st = tree.body[0].body[1]
+    st.holds, st.written, st.integer_copy = st.test, {'v'}, True
+    shared = ast.Name('t2', ast.Load())
+    tree.body[0].body[2].value.args.append(shared)
+    tree.body[0].body[2].value.args.append(shared)
+    copy = kinds.clone(tree)
+    assert ast.dump(copy, include_attributes=True) == ast.dump(tree, include_attributes=True)
+    cst = copy.body[0].body[1]
+    assert cst.holds is cst.test and cst.test is not st.test and cst.written is st.written and cst.integer_copy
+    args = copy.body[0].body[2].value.args
+    assert args[-1] is args[-2] and args[-1] is not shared
+    fresh = iter(['t8', 't9'])
+    renamed = kinds.twin(tree.body, lambda n: n[:1] == 't' and n[1:].isdigit(), lambda: next(fresh))
+    text = ast.unparse(ast.Module(renamed, []))
+    assert 't1' not in text and 't8' in text and 't9' in text and ast.unparse(tree).count('t1') == 4
+
+
+def test_statements_are_read_in_their_order():
+    # nodes.statements: every statement, the blocks inside them as the
+    # reference order has them (a `try`'s handlers first, then its body,
+    # its else and finally), not inside a nested function's body
+    import ast
+
+    from rusty.compile.nodes import statements
+
+    def reference(stmts):
+        todo = list(reversed(stmts))
+        while todo:
+            st = todo.pop()
+            yield st
+            if st.__class__ is ast.FunctionDef:
+                continue
+            for field in ('finalbody', 'orelse', 'body'):
+                inner = getattr(st, field, None)
+                if inner and inner.__class__ is list:
+                    todo.extend(reversed(inner))
+            for h in reversed(getattr(st, 'handlers', ())):
+                todo.extend(reversed(h.body))
+    tree = ast.parse('x = 1\nwhile x:\n  try:\n    a()\n  except E:\n    b()\n  else:\n    c()\n  finally:\n'
+                     '    d()\n  if x:\n    def f():\n      e()\n  else:\n    g()\nh()\n')
+    got = list(statements(tree.body))
+    assert [id(s) for s in got] == [id(s) for s in reference(tree.body)]
+    assert len(got) == 11 and not any(s.__class__ is ast.Expr and ast.unparse(s) == 'e()' for s in got)
+
+
+def test_the_integer_copy_is_the_copy_entered_first(monkeypatch):
+    # one copy of a small body for exact integers, entered first: the
+    # general code after it holds no second copy of the body
+    src = source(monkeypatch, '(define (f a b) (if (< a b) (+ a b) (- a b)))', 'f')
+    code = '\n'.join(line for line in src.splitlines() if not line.startswith('#'))
+    assert re.search(r'def f_f\(d, v_a_\d+, v_b_\d+\):\n    if OK and v_a_\d+.__class__ is int and', code), code
+    assert len(re.findall(r'return v_a_\d+ \+ v_b_\d+', code)) == 2, code     # the copy's and the general body's
+    assert len(re.findall(r'return v_a_\d+ - v_b_\d+', code)) == 2, code

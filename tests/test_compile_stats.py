@@ -17,9 +17,10 @@ def test_stats_count_the_lambdas_compiled(monkeypatch, tmp_path):
     monkeypatch.setenv('RUSTY_CACHE_DIR', str(tmp_path))       # (an empty disk cache: compiled, not loaded)
     from rusty.compile.link import STATS
     before = STATS.compiled
-    status, out, err = stats_of(['-e', '(define (f a) (+ a 1)) (define (g a) (f a)) (display (g 1))'], monkeypatch)
+    status, out, err = stats_of(['-e', '(define (f a) (if a (+ a 1) 0)) (define (g a) (f a)) (display (g 1))'], monkeypatch)
     assert status == 0 and out == '2'
-    m = re.fullmatch(r'stats: (\d+) lambdas?(?: and \d+ loops?)? compiled \(\d+\.\d{3} s\), \d+ loaded from the cache, '
+    m = re.fullmatch(r'stats: (\d+) lambdas?(?: and \d+ loops?)? compiled \(\d+\.\d{3} s\), '
+                     r'\d+(?: lambdas? and \d+ loops?)? loaded from the cache, '
                      r'\d+ on the reference(, \d+ deoptimised)?\n', err)
     assert m and int(m.group(1)) >= before + 2, err
 
@@ -31,6 +32,11 @@ def test_the_stats_line_names_what_was_done():
     assert s.line() == 'stats: 14 lambdas compiled (0.021 s), 3 loaded from the cache, 2 on the reference'
     s.compiled, s.deopts = 1, 2
     assert s.line() == 'stats: 1 lambda compiled (0.021 s), 3 loaded from the cache, 2 on the reference, 2 deoptimised'
+    s.compiled, s.loops, s.loaded, s.loops_loaded, s.deopts = 0, 1, 1, 2, 0
+    assert s.line() == ('stats: 0 lambdas and 1 loop compiled (0.021 s), 1 lambda and 2 loops loaded from the cache, '
+                        '2 on the reference')
+    s.loops, s.loaded, s.loops_loaded, s.seconds = 0, 0, 1, 0.0
+    assert s.line() == 'stats: 0 lambdas compiled (0.000 s), 0 lambdas and 1 loop loaded from the cache, 2 on the reference'
 
 
 def test_stats_with_the_compiler_off(monkeypatch):

@@ -22,3 +22,41 @@ def test_cycles_made_by_named_lets_are_still_collected():
     s.run('(dotimes (k 200000) (f))')
     gc.collect()
     assert len(gc.get_objects()) - before < 1000
+
+
+def test_the_young_threshold_drops_while_collections_find_mostly_garbage():
+    """gc_tuning.adapt: a young collection freeing most of what it looked at
+    drops the young threshold; a calm spell (CALM_RUNS collections freeing
+    little) raises it back; older generations' collections change nothing."""
+    from rusty import gc_tuning
+    saved = gc.get_threshold()
+    try:
+        gc.set_threshold(*GC_THRESHOLDS)
+        gc_tuning.adapt('stop', {'generation': 0, 'collected': GC_THRESHOLDS[0] // 10})
+        assert gc.get_threshold() == GC_THRESHOLDS
+        gc_tuning.adapt('stop', {'generation': 2, 'collected': GC_THRESHOLDS[0]})
+        assert gc.get_threshold() == GC_THRESHOLDS
+        gc_tuning.adapt('stop', {'generation': 0, 'collected': GC_THRESHOLDS[0] * 3 // 4})
+        small = gc_tuning.GARBAGE_THRESHOLDS
+        assert gc.get_threshold() == small
+        for _ in range(gc_tuning.CALM_RUNS - 1):
+            gc_tuning.adapt('stop', {'generation': 0, 'collected': 0})
+        gc_tuning.adapt('stop', {'generation': 0, 'collected': small[0]})       # (not calm: starts again)
+        for _ in range(gc_tuning.CALM_RUNS - 1):
+            gc_tuning.adapt('stop', {'generation': 0, 'collected': 0})
+        assert gc.get_threshold() == small
+        gc_tuning.adapt('stop', {'generation': 0, 'collected': 0})
+        assert gc.get_threshold() == GC_THRESHOLDS
+    finally:
+        gc.set_threshold(*saved)
+
+
+def test_a_run_making_cycles_collects_them_young():
+    """Local functions (each call's frame and closure a cycle) bring the young threshold down."""
+    from rusty import gc_tuning
+    s = Session(out=io.StringIO())
+    assert gc.get_threshold() == GC_THRESHOLDS
+    s.run('(define (f) (define (h k) (if (= k 0) 0 (+ 1 (h (- k 1))))) (h 1)) (dotimes (k 150000) (f))')
+    assert gc.get_threshold() == gc_tuning.GARBAGE_THRESHOLDS
+    Session(out=io.StringIO())
+    assert gc.get_threshold() == GC_THRESHOLDS

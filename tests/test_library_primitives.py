@@ -39,6 +39,57 @@ REFERENCE = r'''
       (cond ((< i 0) #f)
             ((string=? (substring s i (+ i m)) sub) i)
             (else (loop (- i 1)))))))
+(define (ref-caar x) (car (car x)))
+(define (ref-cadr x) (car (cdr x)))
+(define (ref-cdar x) (cdr (car x)))
+(define (ref-cddr x) (cdr (cdr x)))
+(define (ref-caddr x) (car (cdr (cdr x))))
+(define (ref-cadddr x) (car (cdr (cdr (cdr x)))))
+(define (ref-any? p lst)
+  (cond ((null? lst) #f) ((p (car lst)) #t) (else (ref-any? p (cdr lst)))))
+(define (ref-all? p lst)
+  (cond ((null? lst) #t) ((p (car lst)) (ref-all? p (cdr lst))) (else #f)))
+(define (ref-find p lst)
+  (cond ((null? lst) #f) ((p (car lst)) (car lst)) (else (ref-find p (cdr lst)))))
+(define (ref-count p lst)
+  (foldl (lambda (x n) (if (p x) (+ n 1) n)) 0 lst))
+(define (ref-take-while p lst)
+  (let loop ((lst lst) (acc '()))
+    (if (and (pair? lst) (p (car lst))) (loop (cdr lst) (cons (car lst) acc)) (reverse acc))))
+(define (ref-drop-while p lst)
+  (cond ((null? lst) '())
+        ((p (car lst)) (ref-drop-while p (cdr lst)))
+        (else lst)))
+(define (ref-zip-with f a b)
+  (let loop ((a a) (b b) (acc '()))
+    (if (and (pair? a) (pair? b))
+        (loop (cdr a) (cdr b) (cons (f (car a) (car b)) acc))
+        (reverse acc))))
+(defmacro yes (x) #t)
+(defmacro pair-up (x y) (list 'list x y))
+(define (odd-number? x) (and (number? x) (odd? x)))
+(define (boom x) (if (= x 3) (error "boom" x) #f))
+(define (ref-last lst)
+  (if (null? (cdr lst)) (car lst) (ref-last (cdr lst))))
+(define (ref-range a b)
+  (let loop ((i a) (acc '()))
+    (if (< i b) (loop (+ i 1) (cons i acc)) (reverse acc))))
+(define (ref-string-repeat s n)
+  (if (>= n 9007199254740992) (error "string-repeat: count too large:" n))
+  (if (and (>= n 1) (> (* (string-length s) (truncate n)) 268435456))
+      (error "string-repeat: result too large"))
+  (let loop ((k (if (>= n 1) (truncate n) 0)) (piece s) (acc ""))
+    (cond ((< k 1) acc)
+          ((odd? k) (loop (quotient k 2) (if (< k 2) piece (string-append piece piece))
+                          (string-append acc piece)))
+          (else (loop (quotient k 2) (string-append piece piece) acc)))))
+(define (ref-string-starts-with? s p)
+  (and (<= (string-length p) (string-length s))
+       (string=? (substring s 0 (string-length p)) p)))
+(define (ref-string-contains? s sub)
+  (if (ref-string-first-index s sub) #t #f))
+(define (ref-string<? a b)
+  (and (not (string=? a b)) (string=? (car (sort (list a b))) a)))
 '''
 
 
@@ -159,6 +210,96 @@ def test_string_indexes_agree_with_the_reference(session, s):
                 outcome(session, '(ref-%s %s %s)' % (name, s, sub)), (name, sub)
 
 
+NESTED = ["'((1 2) (3 4) (5 6) (7))", "'((1) 2 3 4)", "'(1 2 3)", "'(1 2)", "'(1)", "'()", '()', '5', '"ab"',
+          "'(() ())", "'((a . b) c)", "(list (list) 1 2 3)", '#(1 2)']
+
+
+@pytest.mark.parametrize('x', NESTED)
+def test_car_cdr_compositions_agree_with_the_reference(session, x):
+    for name in ('caar', 'cadr', 'cdar', 'cddr', 'caddr', 'cadddr'):
+        assert outcome(session, '(%s %s)' % (name, x)) == outcome(session, '(ref-%s %s)' % (name, x)), name
+
+
+PREDICATES = ['odd-number?', 'even?', 'boom', 'yes', '5', '(lambda (x) x)', '(lambda (x y) x)', 'car', 'list']
+SEQUENCES = ["'(1 2 3 4)", "'(2 4)", "'()", '()', '5', '"ab"', '#(1 2)', "'(1 #f 3)", "'(a b)", '(iota 40)']
+
+
+@pytest.mark.parametrize('p', PREDICATES)
+def test_searches_and_counts_agree_with_the_reference(session, p):
+    for lst in SEQUENCES:
+        for name in ('any?', 'all?', 'find', 'count'):
+            assert outcome(session, '(%s %s %s)' % (name, p, lst)) == \
+                outcome(session, '(ref-%s %s %s)' % (name, p, lst)), (name, lst)
+        assert outcome(session, '(none? %s %s)' % (p, lst)) == \
+            outcome(session, '(not (ref-any? %s %s))' % (p, lst)), lst
+
+
+@pytest.mark.parametrize('p', PREDICATES)
+def test_prefix_walks_agree_with_the_reference(session, p):
+    for lst in SEQUENCES:
+        for name in ('take-while', 'drop-while'):
+            assert outcome(session, '(%s %s %s)' % (name, p, lst)) == \
+                outcome(session, '(ref-%s %s %s)' % (name, p, lst)), (name, lst)
+
+
+@pytest.mark.parametrize('f', ['list', '+', 'pair-up', '5', '(lambda (x) x)', 'cons', 'boom'])
+def test_zip_with_agrees_with_the_reference(session, f):
+    for a in SEQUENCES:
+        for b in ("'(1 2 3)", "'()", '5', '(iota 10)'):
+            assert outcome(session, '(zip-with %s %s %s)' % (f, a, b)) == \
+                outcome(session, '(ref-zip-with %s %s %s)' % (f, a, b)), (a, b)
+            if f == 'list':
+                assert outcome(session, '(zip %s %s)' % (a, b)) == \
+                    outcome(session, '(ref-zip-with list %s %s)' % (a, b)), (a, b)
+
+
+LAST_INPUTS = ["'(1 2 3)", "'(1)", "'()", '()', '5', '"abc"', "'((a) (b c))", '(iota 100)', "(cons 1 2)", '#(1 2)']
+
+
+@pytest.mark.parametrize('lst', LAST_INPUTS)
+def test_last_agrees_with_the_reference(session, lst):
+    assert outcome(session, '(last %s)' % lst) == outcome(session, '(ref-last %s)' % lst)
+
+
+BOUNDS = ['0', '3', '-2', '2.5', '0.5', '-0.0', '12.0', '(/ 0. 0.)', '"a"', "'x", '#t', '()', '7']
+
+
+@pytest.mark.parametrize('a', BOUNDS)
+def test_range_and_iota_agree_with_the_reference(session, a):
+    for b in BOUNDS:
+        assert outcome(session, '(range %s %s)' % (a, b)) == outcome(session, '(ref-range %s %s)' % (a, b)), b
+    assert outcome(session, '(iota %s)' % a) == outcome(session, '(ref-range 0 %s)' % a)
+
+
+def test_range_keeps_exactness_and_float_steps(session):
+    assert outcome(session, '(map exact? (range 1 3))') == ('value', '(#t #t)')
+    assert outcome(session, '(range 0.5 3)') == ('value', '(0.5 1.5 2.5)')
+    assert outcome(session, '(map exact? (range 0 2.5))') == ('value', '(#t #t #t)')
+
+
+REPEAT_STRINGS = ['""', '"ab"', '"é"', '5', "'x"]
+COUNTS = ['0', '1', '3', '2.7', '-1', '0.5', '(/ 0. 0.)', '1e16', '9007199254740992', '(/ 1. 0.)', '300000000', '1000',
+          '"3"', '()']
+
+
+@pytest.mark.parametrize('s', REPEAT_STRINGS)
+def test_string_repeat_agrees_with_the_reference(session, s):
+    for n in COUNTS:
+        assert outcome(session, '(string-repeat %s %s)' % (s, n)) == \
+            outcome(session, '(ref-string-repeat %s %s)' % (s, n)), n
+
+
+STRINGS = ['""', '"a"', '"ab"', '"abc"', '"b"', '"é"', '"B"', '5', "'a", '()']
+
+
+@pytest.mark.parametrize('a', STRINGS)
+def test_string_tests_agree_with_the_reference(session, a):
+    for b in STRINGS:
+        for name in ('string-starts-with?', 'string-contains?', 'string<?'):
+            assert outcome(session, '(%s %s %s)' % (name, a, b)) == \
+                outcome(session, '(ref-%s %s %s)' % (name, a, b)), (name, b)
+
+
 # ── Still lambdas, insulated, primitives hidden ──────────────────────────
 
 @pytest.mark.parametrize('src, want', [
@@ -176,5 +317,7 @@ def test_the_primitives_are_not_visible_to_the_program():
     s = Session(out=io.StringIO())
     names = s.global_names()
     assert not [n for n in names if n.startswith('%')]
-    for name in ('string-join', 'assoc', 'assq', 'alist-get', 'string-first-index', 'string-last-index'):
+    for name in ('string-join', 'assoc', 'assq', 'alist-get', 'string-first-index', 'string-last-index', 'last',
+                 'range', 'iota', 'string-repeat', 'caar', 'cadr', 'cdar', 'cddr', 'caddr', 'cadddr',
+                 'any?', 'all?', 'find', 'count', 'take-while', 'drop-while', 'zip-with', 'zip', 'string-starts-with?', 'string-contains?', 'string<?'):
         assert print_form(s.run('(type-of %s)' % name)) == 'lambda'

@@ -228,7 +228,7 @@ def test_compiled_code_is_timed_own_within_total(monkeypatch):
 
 
 SELF_CALLING = textwrap.dedent('''
-    (define (busy k) (length (iota k)))
+    (define (busy k) (length (let loop ((i 0) (acc '())) (if (< i k) (loop (+ i 1) (cons i acc)) acc))))
     (define (walk n) (if (= n 0) 0 (+ (busy 5000) (walk (- n 1)))))
     (define (climb n) (let up ((i 0)) (if (< i n) (+ (busy 5000) (up (+ i 1))) 0)))
     ''')

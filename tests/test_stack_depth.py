@@ -71,6 +71,14 @@ def _can_read_stack_pointer() -> bool:
 @pytest.mark.skipif(not _can_read_stack_pointer(), reason='needs /proc/thread-self/syscall')
 @pytest.mark.parametrize('name', sorted(THROUGH))
 def test_each_callback_builtin_fits_the_per_level_stack(name):
+    d, per_level = _stack_per_unit(THROUGH[name])
+    assert d == 1000                            # one depth unit per level
+    assert per_level < worker.BYTES_PER_LEVEL, (name, per_level)
+
+
+def _stack_per_unit(program: str) -> tuple:
+    """(depth units, stack bytes per unit) between `(g 1)` and `(g 1001)` of
+    program, measured where each reaches `(probe)`."""
     samples = []
 
     def probe():
@@ -78,13 +86,44 @@ def test_each_callback_builtin_fits_the_per_level_stack(name):
         return 0.0
     s = Session()
     s.genv.define(sym('probe'), Builtin('probe', probe, 0, 0, False, '', '', ()))
-    s.run(THROUGH[name], '<test>')
+    s.run(program, '<test>')
     s.run('(g 1)', '<test>')
     s.run('(g 1001)', '<test>')
     (sp1, d1), (sp2, d2) = samples
-    assert d2 - d1 == 1000                       # one depth unit per level
-    per_level = (sp1 - sp2) / (d2 - d1)
-    assert per_level < worker.BYTES_PER_LEVEL, (name, per_level)
+    return d2 - d1, (sp1 - sp2) / (d2 - d1)
+
+
+# The library functions whose loop runs in a host primitive calling back: each
+# level is two depth units (f, and the library's lambda calling the primitive).
+LIBRARY_THROUGH = {
+    'any?': '(define (f n) (if (= n 0) (probe) (begin (any? f (list (- n 1))) 1))) (define (g n) (f n))',
+    'all?': '(define (f n) (if (= n 0) (probe) (begin (all? f (list (- n 1))) 1))) (define (g n) (f n))',
+    'find': '(define (f n) (if (= n 0) (probe) (begin (find f (list (- n 1))) 1))) (define (g n) (f n))',
+    'count': '(define (f n) (if (= n 0) (probe) (+ 1 (count f (list (- n 1)))))) (define (g n) (f n))',
+    'take-while': '(define (f n) (if (= n 0) (probe) (begin (take-while f (list (- n 1))) 1))) (define (g n) (f n))',
+    'drop-while': '(define (f n) (if (= n 0) (probe) (begin (drop-while f (list (- n 1))) 1))) (define (g n) (f n))',
+    'zip-with': '(define (f n m) (if (= n 0) (probe) (begin (zip-with f (list (- n 1)) (list 0)) 1))) '
+                '(define (g n) (f n 0))',
+}
+
+
+@pytest.mark.skipif(not _can_read_stack_pointer(), reason='needs /proc/thread-self/syscall')
+@pytest.mark.parametrize('name', sorted(LIBRARY_THROUGH))
+def test_each_library_callback_fits_the_per_level_stack(name):
+    d, per_unit = _stack_per_unit(LIBRARY_THROUGH[name])
+    assert d == 2000                            # two depth units per level
+    assert per_unit < worker.BYTES_PER_LEVEL, (name, per_unit)
+
+
+@pytest.mark.parametrize('name', sorted(LIBRARY_THROUGH))
+def test_every_library_callback_reaches_the_limit(name):
+    limit = 10_000
+    src = ('(define (probe) 7) %s (println (g %d)) (println (try-catch (g %d) (e) e)) (g %d)'
+           % (LIBRARY_THROUGH[name], limit // 2 - 20, limit // 2 + 1, limit // 2 + 5))
+    p = rusty_proc(['-m', 'rusty', '-e', src], env={'RUSTY_RECURSION_LIMIT': str(limit)})
+    assert p.returncode == 1, (p.returncode, p.stderr[-500:])
+    lines = p.stdout.split('\n')
+    assert lines[1:] == [LIMIT_MSG % limit, '']
 
 
 def test_stack_is_sized_from_the_limit():

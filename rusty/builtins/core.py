@@ -40,11 +40,8 @@ _type_test('native?', lambda x: x.__class__ is Native or x.__class__ is NativeGr
            'True for compiled functions.')
 
 
-def _is_empty(*args):
-    if not args:
-        return True
-    x = args[0]
-    return x is NIL or x is EMPTY
+def _is_empty(x=NIL):
+    return x is NIL or x is EMPTY       # (with no argument: true)
 
 
 TABLE.fn('nil?', 0, 1, doc='True for Nil or an empty list (or no argument).', sig='(nil? x)',
@@ -61,10 +58,12 @@ def type_of(*args):
     return sym(type_name(args[0]))
 
 
-def _equal(*args):
-    if len(args) != 2:
+_NO = object()      # an argument not given
+
+
+def _equal(a=_NO, b=_NO, *more):
+    if b is _NO or more:
         raise EvalError('eq?: 2 args')
-    a, b = args
     cls = a.__class__
     # Strings, numbers and symbols (the keys of association lists) answered
     # here, as values.equal would, without its walk; all else goes there.

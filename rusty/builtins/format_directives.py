@@ -29,52 +29,110 @@ _BASES = {'x': 'x', 'o': 'o', 'b': 'b'}
 def format_(template, *args):
     if template.__class__ is not str:
         raise expected('format', 'string', template)
+    parts = _PARSED.get(template)
+    if parts is None:
+        parts = _parsed(template)
     out = []
-    pending = iter(args)
+    add = out.append
+    i = 0
+    for part in parts:
+        if part.__class__ is str:
+            add(part)
+            continue
+        d, width, precision, right = part
+        if d == 'a':            # (the common directive first)
+            if i == len(args):
+                raise EvalError('format: not enough args')
+            x = args[i]
+            i += 1
+            piece = x if x.__class__ is str else print_form(x)
+            add(piece.rjust(width) if right else piece.ljust(width))
+            continue
+        if d in _PLACED:
+            if i == len(args):
+                raise EvalError('format: not enough args')
+            x = args[i]
+            i += 1
+            add(_placed(d, x, width, precision, right))
+        elif d is MemoryError:
+            raise MemoryError       # reported as `out of memory`, never a host error
+        else:
+            raise EvalError('format: unknown directive %s' % d)
+    return ''.join(out)
+
+
+# Templates already parsed: template -> its parts, each a literal string or
+# (directive, width, precision, right); an unknown directive is (its text, ...)
+# and one with too wide a field (MemoryError, ...), raised when reached, in order.
+_PARSED: dict = {}
+_PARSED_MAX = 512
+_PLACED = frozenset('sfdxob')
+
+
+def _parsed(template: str) -> tuple:
+    """The parts of a template (remembered: a program formats with few templates)."""
+    parts = []
     i, n = 0, len(template)
     while i < n:
         j = template.find('~', i)
         if j < 0:
-            out.append(template[i:])
+            parts.append(template[i:])
             break
-        out.append(template[i:j])
-        i = _directive(template, j, pending, out)
-    return ''.join(out)
+        parts.append(template[i:j])
+        i = _directive(template, j, parts)
+    merged = []
+    for part in parts:          # adjacent literals as one
+        if part.__class__ is str and merged and merged[-1].__class__ is str:
+            merged[-1] += part
+        elif part != '':
+            merged.append(part)
+    if len(_PARSED) >= _PARSED_MAX:
+        _PARSED.clear()
+    parts = _PARSED[template] = tuple(merged)
+    return parts
 
 
-def _directive(template: str, j: int, pending, out: list) -> int:
-    """Write the directive starting at the `~` at j; the position after it."""
+def _placed(d: str, x, width: int, precision, right: bool) -> str:
+    """The text of directive d (not ~a) for argument x, placed in its field."""
+    if d == 's':
+        piece = display_form(x)
+        return piece.rjust(width) if right else piece.ljust(width)
+    if d == 'f':
+        return _fixed(x, precision).rjust(width)
+    if d == 'd':
+        return str(_integer('d', x)).rjust(width)
+    return format(_integer(d, x), _BASES[d]).rjust(width)
+
+
+def _directive(template: str, j: int, parts: list) -> int:
+    """Add the part of the directive starting at the `~` at j; the position after it."""
     n = len(template)
     k = j + 1
     while k < n and template[k] in _DIGITS:
         k += 1
-    width = _field(template[j + 1:k], 0)
-    precision = None
-    if k < n and template[k] == ',':
-        m = k + 1
-        while m < n and template[m] in _DIGITS:
-            m += 1
-        precision = _field(template[k + 1:m], None)
-        k = m
+    try:
+        width = _field(template[j + 1:k], 0)
+        precision = None
+        if k < n and template[k] == ',':
+            m = k + 1
+            while m < n and template[m] in _DIGITS:
+                m += 1
+            precision = _field(template[k + 1:m], None)
+            k = m
+    except MemoryError:
+        parts.append((MemoryError, 0, None, False))
+        return n                # (nothing after it is reached)
     right = k < n and template[k] == '@'
     if right:
         k += 1
     d = template[k].lower() if k < n else ''
-    text = template[j:k + 1]
     if d in _FORMAT_TEXT and k == j + 1:
-        out.append(_FORMAT_TEXT[d])
-    elif d == 'a' or d == 's':
-        x = _next_arg(pending)
-        piece = (x if x.__class__ is str else print_form(x)) if d == 'a' else display_form(x)
-        out.append(piece.rjust(width) if right else piece.ljust(width))
-    elif d == 'f':
-        out.append(_fixed(_next_arg(pending), precision).rjust(width))
-    elif d == 'd':
-        out.append(str(_integer('d', _next_arg(pending))).rjust(width))
-    elif d in _BASES:
-        out.append(format(_integer(d, _next_arg(pending)), _BASES[d]).rjust(width))
+        parts.append(_FORMAT_TEXT[d])
+    elif d == 'a' or d == 's' or d == 'f' or d == 'd' or d in _BASES:
+        parts.append((d, width, precision, right))
     else:
-        raise EvalError('format: unknown directive %s' % text)
+        parts.append((template[j:k + 1], 0, None, False))
+        return n
     return k + 1
 
 
@@ -85,13 +143,6 @@ def _field(digits: str, default):
     if len(digits.lstrip('0')) > 9 or int(digits) > MAX_WIDTH:
         raise MemoryError       # reported as `out of memory`, never a host error
     return int(digits)
-
-
-def _next_arg(pending):
-    try:
-        return next(pending)
-    except StopIteration:
-        raise EvalError('format: not enough args') from None
 
 
 def _fixed(x, precision) -> str:

@@ -14,7 +14,7 @@ TABLE = BuiltinTable()
 def key_of(k):
     """The table image of key k, or the error `hash: unhashable key X`."""
     cls = k.__class__
-    if cls is str or cls is Symbol:     # the common keys are their own images
+    if cls is str or cls is Symbol or cls is int:     # the common keys are their own images
         return k
     try:
         return hash_key(k)
@@ -89,7 +89,10 @@ _NO_DEFAULT = object()
           sig='(hash-ref h k [default])',
           examples=(("(hash-ref (hash 'a 1) 'a)", '1'), ("(hash-ref (hash 'a 1) 'z 0)", '0')))
 def hash_ref(h, k, default=_NO_DEFAULT):
-    entry = hash_arg('hash-ref', h).table.get(key_of(k))
+    if h.__class__ is Hash and ((c := k.__class__) is str or c is Symbol or c is int):
+        entry = h.table.get(k)          # the common keys are their own images
+    else:
+        entry = hash_arg('hash-ref', h).table.get(key_of(k))
     if entry is not None:
         return entry[1]
     if default is _NO_DEFAULT:
@@ -100,6 +103,11 @@ def hash_ref(h, k, default=_NO_DEFAULT):
 @TABLE.fn('hash-set!', 3, 3, doc='Set key k to v (an existing key keeps its position).', sig='(hash-set! h k v)',
           examples=(("(let ((h (make-hash))) (hash-set! h 'a 1) h)", '#hash((a 1))'),))
 def hash_set(h, k, v):
+    if h.__class__ is Hash and ((c := k.__class__) is str or c is Symbol or c is int):
+        table = h.table                 # the common keys are their own images
+        old = table.get(k)
+        table[k] = (k, v) if old is None else (old[0], v)
+        return NIL
     put(hash_arg('hash-set!', h), k, v)
     return NIL
 

@@ -26,10 +26,12 @@ def _two_numbers(name: str, a, b) -> None:
           examples=(('(quotient 7 2)', '3'), ('(quotient -7 2)', '-3'), ('(quotient 7.5 -2)', '-3'),
                     ('(quotient 100000000000000000001 10)', '10000000000000000000')))
 def quotient(a, b):
-    _two_numbers('quotient', a, b)
-    if a.__class__ is int and b.__class__ is int:
+    if a.__class__ is int and b.__class__ is int and b:     # the common case, checked in one go
+        if a >= 0 and b > 0:
+            return a // b
         q = abs(a) // abs(b)
         return q if (a < 0) == (b < 0) else -q
+    _two_numbers('quotient', a, b)
     a, b = to_f64(a), to_f64(b)
     if math.isfinite(a) and math.isfinite(b):
         if a.is_integer() and b.is_integer():       # the common case, in exact integers
@@ -55,6 +57,9 @@ def _rounded(q: int) -> float:
           sig='(remainder a b)',
           examples=(('(remainder 7 2)', '1'), ('(remainder -7 2)', '-1'), ('(remainder 7 -2)', '1')))
 def remainder(a, b):
+    if a.__class__ is int and b.__class__ is int and b:
+        r = abs(a) % abs(b)
+        return -r if a < 0 else r
     _two_numbers('remainder', a, b)
     return truncated_remainder(a, b)
 
@@ -62,9 +67,9 @@ def remainder(a, b):
 @TABLE.fn('modulo', 2, 2, doc='The floor modulo of a by b, with the sign of b.', sig='(modulo a b)',
           examples=(('(modulo -7 2)', '1'), ('(modulo 7 -2)', '-1'), ('(modulo 7 3)', '1')))
 def modulo(a, b):
-    _two_numbers('modulo', a, b)
-    if a.__class__ is int and b.__class__ is int:
+    if a.__class__ is int and b.__class__ is int and b:
         return a % b
+    _two_numbers('modulo', a, b)
     b = to_f64(b)
     r = truncated_remainder(to_f64(a), b)
     if r != 0.0 and (r < 0.0) != (b < 0.0):

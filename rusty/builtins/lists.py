@@ -169,7 +169,15 @@ def nth(a, b):
 @TABLE.fn('list-ref', 2, 2, doc='Element at index i of a list, counting from 0.', sig='(list-ref lst i)',
           examples=(("(list-ref '(a b c) 2)", 'c'), ("(list-ref '(a b c) -1)", 'error: list-ref: index -1 out of range [0, 3)')))
 def list_ref(lst, i):
-    return element('list-ref', lst, i)
+    if lst.__class__ is List and i.__class__ is int and i >= 0:     # the common case: walked at once
+        cell = lst
+        k = i
+        while k and cell is not EMPTY:
+            cell = cell.cdr
+            k -= 1
+        if cell is not EMPTY:
+            return cell.car
+    return element('list-ref', lst, i)      # (past the end: its message)
 
 
 def element(who: str, lst, x):

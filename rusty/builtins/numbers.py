@@ -8,6 +8,7 @@ result is the IEEE result: where Python's `math` raises for a domain or range
 condition, the C library's value is returned instead. A non-number is
 reported as `NAME: expected a number, got X`, NAME the builtin as called.
 """
+import _operator       # the C module (operator imports more)
 import math
 import time
 
@@ -28,8 +29,7 @@ def _nums(name, args) -> None:
 
 
 def _alias(name, shown, sig, make):
-    """Register an alias of an operator: its own function (errors name the
-    alias as called), printed as the operator."""
+    """Register an alias of an operator: its own function (errors name it as called), printed as the operator."""
     TABLE.fn(name, 0, None, doc='Alias of %s.' % shown, sig=sig, shown=shown, examples=EXAMPLES[name])(make(name))
 
 
@@ -71,6 +71,8 @@ EXAMPLES = {
 
 def _make_add(name):
     def add(*args):
+        if len(args) == 2 and (c := args[0].__class__) is args[1].__class__ and (c is int or c is float):
+            return args[0] + args[1] if c is int else 0.0 + args[0] + args[1]   # as the loop adds (0.0 + -0.0 is 0.0)
         acc = 0
         for a in args:
             if a.__class__ is int:
@@ -90,6 +92,8 @@ def _make_add(name):
 
 def _make_mul(name):
     def mul(*args):
+        if len(args) == 2 and args[0].__class__ is int and args[1].__class__ is int:
+            return args[0] * args[1]    # (floats take the loop: which NaN a product of two keeps is its own)
         acc = 1
         for a in args:
             if a.__class__ is int:
@@ -111,13 +115,16 @@ def _make_sub(name):
     add = _make_add(name)
 
     def sub(*args):
+        if len(args) == 2 and (c := args[0].__class__) is args[1].__class__ and (c is int or c is float):
+            return args[0] - args[1] if c is int else args[0] - (0.0 + args[1])     # a minus the rest's sum
         if not args:
             raise EvalError('- requires at least 1 arg')
-        _nums(name, args)
         a = args[0]
+        if a.__class__ is not int and a.__class__ is not float:
+            raise not_number(name, a)
         if len(args) == 1:
             return -a
-        s = add(*args[1:])
+        s = add(*args[1:])              # (checks the rest in order, naming this builtin)
         if a.__class__ is not s.__class__:
             a, s = to_f64(a), to_f64(s)
         return a - s
@@ -137,8 +144,7 @@ def _make_div(name):
 
 
 def divide(a, p):
-    """a / p, p not an exact 0: the exact quotient of two integers when it
-    divides, else the f64 quotient."""
+    """a / p, p not an exact 0: the exact quotient of two integers when it divides, else the f64 quotient."""
     if a.__class__ is int and p.__class__ is int:
         q, r = divmod(a, p)
         if not r:
@@ -472,17 +478,19 @@ def _compare(name, op):
 
 
 def _register_compare(name, op, doc, aliases=()):
-    TABLE.fn(name, 0, None, doc=doc, sig='(%s a b ...)' % name, examples=EXAMPLES[name])(_compare(name, op))
+    """Register comparison `name` (and its aliases); its function."""
+    fn = TABLE.fn(name, 0, None, doc=doc, sig='(%s a b ...)' % name, examples=EXAMPLES[name])(_compare(name, op))
     for alias in aliases:
         TABLE.fn(alias, 0, None, doc='Alias of %s.' % name, sig='(%s a b ...)' % alias, shown=name,
                  examples=EXAMPLES[alias])(_compare(alias, op))
+    return fn
 
 
-_register_compare('=', lambda a, b: a == b, 'True if the numbers are all equal (exactly; NaN equals nothing).')
-_register_compare('<', lambda a, b: a < b, 'True if each number is below the next.', ('lt',))
-_register_compare('>', lambda a, b: a > b, 'True if each number is above the next.', ('gt',))
-_register_compare('<=', lambda a, b: a <= b, 'True if no number is above the next.', ('le',))
-_register_compare('>=', lambda a, b: a >= b, 'True if no number is below the next.', ('ge',))
+_register_compare('=', _operator.eq, 'True if the numbers are all equal (exactly; NaN equals nothing).')
+less = _register_compare('<', _operator.lt, 'True if each number is below the next.', ('lt',))
+_register_compare('>', _operator.gt, 'True if each number is above the next.', ('gt',))
+_register_compare('<=', _operator.le, 'True if no number is above the next.', ('le',))
+_register_compare('>=', _operator.ge, 'True if no number is below the next.', ('ge',))
 
 
 @TABLE.fn('neq', 2, 2, doc='True if the two numbers differ (NaN differs from everything).', sig='(neq a b)',

@@ -18,15 +18,20 @@ PLAIN_INT = 10 ** 15      # exact integers below this in magnitude print as str(
 @TABLE.fn('string-length', 1, 1, doc='The number of code points in a string.',
           sig='(string-length s)', examples=(('(string-length "héllo")', '5'),))
 def string_length(s):
-    return len(string_arg('string-length', s))
+    if s.__class__ is str:
+        return len(s)
+    raise expected('string-length', 'string', s)
 
 
 @TABLE.fn('string-append', 0, None, doc='The concatenation of strings.',
           sig='(string-append s ...)', examples=(('(string-append "foo" "bar")', '"foobar"'),))
 def string_append(*parts):
-    for p in parts:
-        string_arg('string-append', p)
-    return ''.join(parts)
+    try:
+        return ''.join(parts)
+    except TypeError:           # a non-string: the first one is reported
+        for p in parts:
+            string_arg('string-append', p)
+        raise
 
 
 @TABLE.fn('string-append-list', 1, 1,
@@ -53,6 +58,12 @@ def string_append_list(lst):
           examples=(('(substring "hello" 1 3)', '"el"'), ('(substring "hello" 2)', '"llo"'),
                     ('(substring "hello" -3)', 'error: substring: index -3 out of range [0, 5]')))
 def substring(s, start, end=None):
+    if s.__class__ is str and start.__class__ is int and start >= 0:     # the common cases, checked in one go
+        if end is None:
+            if start <= len(s):
+                return s[start:]
+        elif end.__class__ is int and start <= end <= len(s):
+            return s[start:end]
     s = string_arg('substring', s)
     n = len(s)
     lo = index_arg('substring', start, n, end=True)
@@ -64,6 +75,8 @@ def substring(s, start, end=None):
           sig='(string-ref s i)', examples=(('(string-ref "abc" 1)', '"b"'),
                                             ('(string-ref "abc" 3)', 'error: string-ref: index 3 out of range [0, 3)')))
 def string_ref(s, i):
+    if s.__class__ is str and i.__class__ is int and 0 <= i < len(s):
+        return s[i]
     s = string_arg('string-ref', s)
     return s[index_arg('string-ref', i, len(s))]
 
@@ -71,6 +84,8 @@ def string_ref(s, i):
 @TABLE.fn('string=?', 2, 2, doc='True if two strings have the same contents.',
           sig='(string=? a b)', examples=(('(string=? "a" "a")', '#t'),))
 def string_eq(a, b):
+    if a.__class__ is str and b.__class__ is str:
+        return a == b
     return string_arg('string=?', a) == string_arg('string=?', b)
 
 
@@ -96,20 +111,31 @@ def list_to_string(lst):
 @TABLE.fn('string-prefix?', 2, 2, doc='True if s begins with prefix.', sig='(string-prefix? s prefix)',
           examples=(('(string-prefix? "racket" "rac")', '#t'), ('(string-prefix? "r" "rac")', '#f')))
 def string_prefix(s, prefix):
+    if s.__class__ is str and prefix.__class__ is str:
+        return s.startswith(prefix)
     return string_arg('string-prefix?', s).startswith(string_arg('string-prefix?', prefix))
 
 
 @TABLE.fn('string-suffix?', 2, 2, doc='True if s ends with suffix.', sig='(string-suffix? s suffix)',
           examples=(('(string-suffix? "notes.txt" ".txt")', '#t'),))
 def string_suffix(s, suffix):
+    if s.__class__ is str and suffix.__class__ is str:
+        return s.endswith(suffix)
     return string_arg('string-suffix?', s).endswith(string_arg('string-suffix?', suffix))
 
 
 @TABLE.fn('str', 0, None, doc='The print forms of the arguments concatenated.',
           sig='(str x ...)', examples=(('(str "x=" 1 \'y)', '"x=1y"'),))
 def str_(*xs):
-    return ''.join([x if (c := x.__class__) is str else str(x) if c is int and -PLAIN_INT < x < PLAIN_INT
-                    else print_form(x) for x in xs])
+    parts = xs                  # copied only when a part is not a string
+    i = 0
+    for x in xs:
+        if x.__class__ is not str:
+            if parts is xs:
+                parts = list(xs)
+            parts[i] = str(x) if x.__class__ is int and -PLAIN_INT < x < PLAIN_INT else print_form(x)
+        i += 1
+    return ''.join(parts)
 
 
 @TABLE.fn('string-split', 1, 3,
@@ -168,7 +194,13 @@ def int_digits(n: int, radix: int) -> str:
           sig='(number->string x [radix])', examples=(('(number->string 2.5)', '"2.5"'),
                                                        ('(number->string 255 16)', '"ff"'),
                                                        ('(number->string -5 2)', '"-101"')))
-def number_tostring_arg(x, radix=10):
+def number_tostring_arg(x, radix=None):
+    if radix is None:                   # no radix: the printer's text
+        if x.__class__ is int:
+            return int_text(x)
+        if x.__class__ is float:
+            return format_number(x)
+        radix = 10
     if x.__class__ is not float and x.__class__ is not int:
         raise expected('number->string', 'number', x)
     radix = _radix('number->string', radix)
@@ -184,11 +216,14 @@ def number_tostring_arg(x, radix=10):
           sig='(string->number s [radix])',
           examples=(('(string->number "42")', '42'), ('(string->number "x")', '#f'),
                     ('(string->number "ff" 16)', '255'), ('(exact? (string->number "1e3"))', '#f')))
-def string_to_number(s, radix=10):
+def string_to_number(s, radix=None):
     s = string_arg('string->number', s)
-    radix = _radix('string->number', radix)
+    radix = 10 if radix is None else _radix('string->number', radix)
     body = s[1:] if s[:1] in ('+', '-') else s
-    if body and body.isascii() and all(DIGITS.find(c.lower()) in range(radix) for c in body):
+    if radix == 10:
+        if body.isascii() and body.isdigit():       # (false for "")
+            return exact_integer(s, 10)
+    elif body and body.isascii() and all(DIGITS.find(c.lower()) in range(radix) for c in body):
         return exact_integer(s, radix)
     if radix != 10:
         return False

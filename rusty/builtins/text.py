@@ -74,7 +74,14 @@ def string_ends_with(s, suffix):
 
 def _padder(name: str, method: str):
     """A pad builtin: `method` ('rjust' or 'ljust') to n with a one-character fill."""
+    justify = getattr(str, method)
+
     def pad(s, n, fill=' '):
+        if s.__class__ is str and n.__class__ is int and n >= 0 and fill.__class__ is str and len(fill) == 1:
+            if n <= len(s):             # the common cases, checked in one go
+                return s
+            if n <= MAX_PAD:
+                return justify(s, n, fill)
         s = string_arg(name, s)
         width = count_arg(name, n)
         if fill.__class__ is not str or len(fill) != 1:
@@ -83,7 +90,7 @@ def _padder(name: str, method: str):
             return s
         if width > MAX_PAD:
             raise MemoryError       # reported as `out of memory`, never a host error
-        return getattr(s, method)(width, fill)
+        return justify(s, width, fill)
     pad.__name__ = name.replace('-', '_')
     return pad
 

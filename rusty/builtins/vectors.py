@@ -71,6 +71,8 @@ def vector_length(v):
           examples=(('(vector-ref #(a b c) 1)', 'b'),
                     ('(vector-ref #(a b c) 3)', 'error: vector-ref: index 3 out of range [0, 3)')))
 def vector_ref(v, i):
+    if v.__class__ is Vector and i.__class__ is int and 0 <= i < len(v.items):
+        return v.items[i]               # the common case, checked in one go
     items = vector_arg('vector-ref', v).items
     return items[index_arg('vector-ref', i, len(items))]
 
@@ -79,6 +81,9 @@ def vector_ref(v, i):
           examples=(('(let ((v (vector 1 2 3))) (vector-set! v 0 9) v)', '#(9 2 3)'),
                     ('(vector-set! (vector) 0 1)', 'error: vector-set!: index 0 out of range [0, 0)')))
 def vector_set(v, i, x):
+    if v.__class__ is Vector and i.__class__ is int and 0 <= i < len(v.items):
+        v.items[i] = x                  # the common case, checked in one go
+        return NIL
     items = vector_arg('vector-set!', v).items
     items[index_arg('vector-set!', i, len(items))] = x
     return NIL

@@ -6,6 +6,7 @@ import ast
 
 from . import entry
 from .calls import _no_tail_call
+from .exits import to_reference
 from .inline import INT_CLOSED, PAIR_ONLY
 from .nodes import L, assign, attr, attr_store, call, const, is_, name
 
@@ -26,9 +27,7 @@ class BuiltinCalls:
         arg_stmts, args = self.args(cells, scope, span, fn)
         guard, value = spec(*args)
         lam, site, r = self.k(b), self.k(span), self.fresh('r')
-        p = self.fresh('p')
-        other = self.slow(x, cells, [assign(p, attr(self.k(cell), 'value')), self.missing(p, cell, x, scope, span)],
-                          p, scope, span, fn, tail)
+        other = to_reference(self, x, scope, span, fn, tail)
         if tail:        # the lambda itself: a tail call of it, as dispatch makes one
             frame = ast.List([attr(lam, 'env'), attr(lam, 'scope')] + args, L)
             fast = arg_stmts + [ast.If(guard, [ast.Return(value)], [ast.Return(ast.Tuple([lam, frame, site], L))])]
@@ -56,7 +55,7 @@ class BuiltinCalls:
         p = self.fresh('p')
         site = self.k(span)
         arg_stmts, args = self.args(cells, scope, span, fn)
-        other = self.slow(x, cells, [], p, scope, span, fn, tail)
+        other = to_reference(self, x, scope, span, fn, tail)
         head = assign(p, attr(self.k(cell), 'value'))
         r = self.fresh('r')
         if b.lo <= n <= b.hi:
@@ -85,12 +84,7 @@ class BuiltinCalls:
                 value = v
             elif not (guard.__class__ is ast.Constant and guard.value is False):
                 value = ast.IfExp(guard, v, value)
-        self.no_inline += 1
-        try:
-            p = self.fresh('p')
-            generic = self.dispatch(x, cells, [assign(p, attr(self.k(cell), 'value'))], p, scope, span, fn, tail)
-        finally:
-            self.no_inline -= 1
+        generic = to_reference(self, x, scope, span, fn, tail)
         held = self.ok(cell, b)
         fast = self.cells_into(r, value)
         if tail:

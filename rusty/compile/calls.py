@@ -8,17 +8,18 @@ import ast
 from ..resolve import GlobalRef, resolve
 from ..values import Builtin, Lambda, Symbol
 from . import entry, macros, trmc, walks
+from .exits import to_reference
 from .expansion import expansion
 from .inline import inline_spec, library_spec
+from .small import small_spec
 from .nodes import L, S, Unsupported, assign, attr, call, const, is_, is_temp, name, pure, store
-from .support import ITSELF, form_count
+from .support import ITSELF
 
 
 # Globals whose callers stay on the reference: `breakpoint` finds its
 # environment in the reference's frames.
 REFERENCE_CALLS = frozenset(('breakpoint',))
 
-BIG = 24       # arguments this large (in forms) are compiled once: see big_call
 
 
 class Calls:
@@ -58,24 +59,22 @@ class Calls:
                 if head.name in REFERENCE_CALLS:
                     raise Unsupported(head.name)
                 b = cell.current()
-                if not self.no_inline and b.__class__ is Builtin and b.name in walks.WALKS:
+                if b.__class__ is Builtin and b.name in walks.WALKS:
                     got = walks.walk_call(self, x, cells, cell, b, scope, span, fn, tail)
                     if got is not None:         # (its body, compiled twice, holds no walk: any size)
                         return got
-                if form_count(x.cdr, BIG) >= BIG and not self.no_inline:
-                    return self.big_call(x, cells, cell, scope, span, fn, tail)
-                if tail and fn.trmc and not self.no_inline and scope is self.root_scope \
+                if tail and fn.trmc and scope is self.root_scope \
                         and trmc.site(x, scope, self.genv, self.root_name, len(fn.params)):
                     return self.consing_call(x, cells, cell, scope, span, fn)
                 if tail and fn.loop is not None and fn.loop[0] == 'self' and head.name == self.root_name:
                     return self.self_call(x, cells, cell, scope, span, fn)
-                if not self.no_inline and b.__class__ is Builtin:
+                if b.__class__ is Builtin:
                     builder = inline_spec(b, len(cells))
                     if builder is not None:
                         return self.inline(x, cells, cell, b, builder, scope, span, fn, tail)
                     return self.builtin_call(x, cells, cell, b, scope, span, fn, tail)
-                if not self.no_inline and b.__class__ is Lambda:
-                    spec = library_spec(self.unit, b, head.name, len(cells))
+                if b.__class__ is Lambda:
+                    spec = library_spec(self.unit, b, head.name, len(cells)) or small_spec(self, b, len(cells))
                     if spec is not None:
                         return self.library_call(x, cells, cell, b, spec, scope, span, fn, tail)
                     return self.lambda_call(x, cells, cell, scope, span, fn, tail)
@@ -95,53 +94,40 @@ class Calls:
         it can change it."""
         return e.__class__ is ast.Name and (is_temp(e.id) or (e.id in self.stable and e.id in self.bound_once))
 
-    def dispatch(self, x, cells, head_stmts, p, scope, span, fn, tail, first=None, known=None):
+    def dispatch(self, x, cells, head_stmts, p, scope, span, fn, tail):
         """The generic call once the head's value is in p: a macro expands,
         a compiled lambda of the arity is called directly, anything else the
-        reference way. `first(args)`, if given, is a (test, value or
-        statements) tried before all that, once the arguments are computed;
-        `known`, if given, a test true only while p is known to be no macro."""
+        reference way."""
         n = len(cells)
         arg_stmts, args = self.args(cells, scope, span, fn)
         r = self.fresh('r')
         site = self.k(span)
         is_macro = is_(attr(name(p), '__class__'), name('Macro'))
-        if known is not None:
-            is_macro = ast.BoolOp(ast.And(), [ast.UnaryOp(ast.Not(), known), is_macro])
         fits = ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Lambda')),
                                       ast.Compare(attr(name(p), 'fast'), [ast.Eq()], [const(n)])])
         other = call(name('CALL_ANY'), name(p), ast.List(args, L), site, const(tail), name('d'), name('D'))
         if tail:
             frame = ast.List([attr(name(p), 'env'), attr(name(p), 'scope')] + args, L)
-            rest = [ast.If(fits, [ast.Return(ast.Tuple([name(p), frame, site], L))], [ast.Return(other)])]
-        elif self.no_inline:
-            rest = [assign(r, other)]
+            fits.values[1] = self.tail_fits(p, n)
+            call_it = ast.If(fits, [ast.Return(ast.Tuple([name(p), frame, site], L))], [ast.Return(other)])
         else:
             fnv = self.fresh('q')
             fits.values[1] = entry.test(self, name(p), fnv, n)
+            if self.counting:   # (a callee that counts itself: not one made by default code before the profiler)
+                fits.values.append(is_(attr(attr(name(p), 'code'), 'func'), name('COUNTED')))
             builtin = ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Builtin')),
                                              ast.Compare(attr(name(p), 'lo'), [ast.LtE(), ast.LtE()],
                                                          [const(n), attr(name(p), 'hi')])])
-            rest = [ast.If(fits, [entry.unwrap(fnv)] + self.direct_call(name(fnv), name(p), args, site, r),
-                           [ast.If(builtin, self.builtin_body(p, args, site, r), [assign(r, other)])])]
-        if first is not None:
-            test, value = first(args)
-            if value.__class__ is not list:        # an expression: the call's value
-                cells = self.cells_into(r, value)
-                if cells is not None:
-                    value = cells + [ast.Return(_no_tail_call(name(r)))] if tail else cells
-                else:
-                    value = [ast.Return(value)] if tail else [assign(r, value)]
-            rest = [ast.If(test, value, rest)]
-            rest[0].ok_implies = getattr(test, 'ok_implies', False)     # (guards.finish_checks)
+            call_it = ast.If(fits, [entry.unwrap(fnv)] + self.direct_call(name(fnv), name(p), args, site, r),
+                             [ast.If(builtin, self.builtin_body(p, args, site, r), [assign(r, other)])])
         expanded = expansion(self, p, x, scope, span, fn, tail, r)
-        if not arg_stmts and first is None and rest[0].__class__ is ast.If and rest[0].test is fits:
+        if not arg_stmts:
             # (arguments computed by no statement: the usual case, a direct
             # call, is tested first; a macro is no Lambda, so it is still expanded)
-            call_it = rest[0]
             call_it.orelse = [ast.If(is_macro, expanded, call_it.orelse)]
-            return head_stmts + [call_it] if tail else (head_stmts + [call_it], name(r))
-        out = head_stmts + [ast.If(is_macro, expanded, arg_stmts + rest)]
+            out = head_stmts + [call_it]
+        else:
+            out = head_stmts + [ast.If(is_macro, expanded, arg_stmts + [call_it])]
         return out if tail else (out, name(r))
 
     def direct_call(self, fnv, lam, args, site, r, callee=None, caller=None):
@@ -167,43 +153,51 @@ class Calls:
         gated = assign(r, call(name('GATED'), lam, ast.List(args, L), site, name('d'), name('D')))
         return [ast.If(ast.Compare(name('d'), [ast.Lt()], [name('GATE')]), [go, finish], [gated])]
 
-    def slow(self, x, cells, head_stmts, p, scope, span, fn, tail):
-        """The generic call with arguments compiled without fast paths (the
-        other branch of a fast path: code grows linearly with nesting)."""
-        self.no_inline += 1
-        try:
-            return self.dispatch(x, cells, head_stmts, p, scope, span, fn, tail)
-        finally:
-            self.no_inline -= 1
-
     def lambda_call(self, x, cells, cell, scope, span, fn, tail):
         """A call of a global holding a lambda when compiled: directly while
-        it holds a compiled lambda of the arity, else the generic call."""
+        it holds a compiled lambda of the arity (the lambda itself, while OK
+        holds: its own function), else the generic call."""
         n = len(cells)
-        p, q = self.fresh('p'), self.fresh('q')
-        site = self.k(span)
-        fits = [is_(attr(name(p), '__class__'), name('Lambda')),
-                ast.Compare(attr(name(p), 'fast'), [ast.Eq()], [const(n)])]
-        other = self.slow(x, cells, [self.missing(p, cell, x, scope, span)], p, scope, span, fn, tail)
-        arg_stmts, args = self.args(cells, scope, span, fn)
-        head = assign(p, attr(self.k(cell), 'value'))
         if not tail and x.car.name == self.root_name and self.root_fn.loop is not None and n == len(self.root_fn.params):
             r = self.fresh('r')         # (loop: no rest parameter) the lambda itself: its own function
-            go = arg_stmts + self.direct_call(name(self.root_fn.pyname), name('SELF'), args, site, r,
+            arg_stmts, args = self.args(cells, scope, span, fn)
+            go = arg_stmts + self.direct_call(name(self.root_fn.pyname), name('SELF'), args, self.k(span), r,
                                               self.root_fn.pyname, fn if fn is self.root_fn else None)
-            o_stmts, o_value = other
-            return [ast.If(self.ok(cell, ITSELF), go, [head] + o_stmts + [assign(r, o_value)])], name(r)
+            o_stmts, o_value = to_reference(self, x, scope, span, fn, False)
+            return [ast.If(self.ok(cell, ITSELF), go, o_stmts + [assign(r, o_value)])], name(r)
+        p, site = self.fresh('p'), self.k(span)
+        head = assign(p, attr(self.k(cell), 'value'))
+        arg_stmts, args = self.args(cells, scope, span, fn)
+        odd = ast.BoolOp(ast.Or(), [is_(attr(name(p), '__class__'), name('Macro')), is_(name(p), name('MISSING'))])
+        other = call(name('CALL_ANY'), name(p), ast.List(args, L), site, const(tail), name('d'), name('D'))
         if tail:
             frame = ast.List([attr(name(p), 'env'), attr(name(p), 'scope')] + args, L)
-            go = arg_stmts + self.leaf_call(p, q, args, site) + [ast.Return(ast.Tuple([name(p), frame, site], L))]
-            return [head, ast.If(ast.BoolOp(ast.And(), fits), go, other)]
-        fits[1] = entry.test(self, name(p), q, n)
-        if self.counting:       # (a callee that counts itself: not one made by default code before the profiler)
-            fits.append(is_(attr(attr(name(p), 'code'), 'func'), name('COUNTED')))
-        r = self.fresh('r')
-        go = [entry.unwrap(q)] + arg_stmts + self.direct_call(name(q), name(p), args, site, r)
-        o_stmts, o_value = other
-        return [head, ast.If(ast.BoolOp(ast.And(), fits), go, o_stmts + [assign(r, o_value)])], name(r)
+            fits = ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Lambda')), self.tail_fits(p, n)])
+            go = self.leaf_call(p, self.fresh('q'), args, site) + [ast.Return(ast.Tuple([name(p), frame, site], L))]
+            call_it, out = ast.If(fits, go, [ast.Return(other)]), None
+            exit_stmts = to_reference(self, x, scope, span, fn, True)
+        else:
+            q, out = self.fresh('q'), self.fresh('r')
+            fits = [is_(attr(name(p), '__class__'), name('Lambda')), entry.test(self, name(p), q, n)]
+            if self.counting:   # (a callee that counts itself: not one made by default code before the profiler)
+                fits.append(is_(attr(attr(name(p), 'code'), 'func'), name('COUNTED')))
+            call_it = ast.If(ast.BoolOp(ast.And(), fits), [entry.unwrap(q)] + self.direct_call(name(q), name(p), args,
+                             site, out), [assign(out, other)])
+            e_stmts, e_value = to_reference(self, x, scope, span, fn, False)
+            exit_stmts = e_stmts + [assign(out, e_value)]
+        if arg_stmts:   # (the head is a macro or unbound before any argument is computed)
+            stmts = [head, ast.If(odd, exit_stmts, arg_stmts + [call_it])]
+        else:           # (arguments computed by no statement: the usual case, a direct call, tested first)
+            call_it.orelse = [ast.If(odd, exit_stmts, call_it.orelse)]
+            stmts = [head, call_it]
+        return stmts if tail else (stmts, name(out))
+
+    def tail_fits(self, p: str, n: int):
+        """The test that lambda p takes a frame of n arguments in a pending
+        tail call: its positional parameters, or its compiled function's (a
+        body's defines make their own slots: support.arity)."""
+        return ast.BoolOp(ast.Or(), [ast.Compare(attr(name(p), 'fast'), [ast.Eq()], [const(n)]),
+                                     entry.test(self, name(p), self.fresh('q'), n)])
 
     def leaf_call(self, p, q, args, site) -> list:
         """A tail call of lambda p that, when p's compiled code calls no
@@ -222,43 +216,6 @@ class Calls:
                                       ast.Compare(name('GATE'), [ast.GtE()], [const(0)])] + self.unprofiled())
         return [ast.If(test, [call_it, ast.Return(name(r))], [])]
 
-    def big_call(self, x, cells, cell, scope, span, fn, tail):
-        """A call of a global with large arguments: the fast paths tried
-        after the generic call's own steps (head, macro, arguments), so the
-        arguments are compiled once (the fast forms compile them twice)."""
-        p = self.fresh('p')
-        b = cell.current()
-        head = [assign(p, attr(self.k(cell), 'value')), self.missing(p, cell, x, scope, span)]
-        first = known = None
-        builder = inline_spec(b, len(cells)) if b.__class__ is Builtin else None
-        if tail and fn.loop is not None and fn.loop[0] == 'self' and x.car.name == self.root_name \
-                and len(cells) == len(fn.params):
-            fn.looped = True
-            known = self.ok(cell, ITSELF)       # p is SELF while OK: no need to read the cell
-            head = [ast.If(known, [assign(p, name('SELF'))], head)]
-
-            def first_loop(args):
-                again = rebind(fn.params, args)
-                return (ast.BoolOp(ast.And(), [self.ok(cell, ITSELF),
-                                               ast.Compare(name('GATE'), [ast.GtE()], [const(0)])]),
-                        again + [assign('site', self.k(span)), ast.Continue()])
-            first = first_loop
-        elif builder is not None:
-            fallback = self.k(b)
-            implied = self.assumes(cell, b)
-            if implied:
-                known = name('OK')          # p is the builtin while OK holds: no macro
-
-            def first_inline(args):
-                value = call(name('CALL_BUILTIN'), fallback, ast.List(args, L), self.k(span), name('d'), name('D'))
-                for guard, v in reversed(builder(*args)):
-                    value = v if guard is None else ast.IfExp(guard, v, value)
-                test = is_(name(p), fallback)
-                test.ok_implies = implied
-                return test, value
-            first = first_inline
-        return self.dispatch(x, cells, head, p, scope, span, fn, tail, first, known)
-
     def missing(self, p, cell, x, scope, span):
         """A statement making p, read from cell, the name's value by name when the cell had none."""
         return ast.If(is_(name(p), name('MISSING')), [assign(p, call(
@@ -276,8 +233,7 @@ class Calls:
         fn.looped = True
         again = arg_stmts + rebind(fn.params, args)
         again += [assign('site', self.k(span)), ast.Continue()]
-        other = self.slow(x, cells, [assign(p, head), self.missing(p, cell, x, scope, span)], p, scope, span, fn,
-                          True)
+        other = to_reference(self, x, scope, span, fn, True)
         looping = ast.BoolOp(ast.And(), [self.ok(cell, ITSELF), ast.Compare(name('GATE'), [ast.GtE()], [const(0)])])
         return [ast.If(looping, again, other)]
 
@@ -313,6 +269,20 @@ class Calls:
             frame = ast.List([attr(name(var), 'env'), attr(name(var), 'scope')] + args, L)
             watched = [ast.Return(ast.Tuple([name(var), frame, self.k(span)], L))]
             return arg_stmts + [ast.If(ast.Compare(name('GATE'), [ast.GtE()], [const(0)]), again, watched)]
+        if tail and loopfn in self.finished:
+            # a known function whose lowering finished before this call's:
+            # entered directly at this run level's depth (as a named let's
+            # first call is); such calls only go to functions finished
+            # earlier, so they nest no deeper than the unit has functions
+            site, r = self.k(span), self.fresh('r')
+            direct = ast.Try([assign(r, call(name(loopfn), name('d'), *args))], [
+                ast.ExceptHandler(name('BaseException'), 'e', [
+                    ast.Raise(call(name('TAILED'), name('e'), site, name(var)), None)])], [], [])
+            frame = ast.List([attr(name(var), 'env'), attr(name(var), 'scope')] + args, L)
+            room = ast.BoolOp(ast.And(), [ast.Compare(name('GATE'), [ast.GtE()], [const(0)])] + self.unprofiled()) \
+                if self.counting else ast.Compare(name('GATE'), [ast.GtE()], [const(0)])
+            return arg_stmts + [ast.If(room, [direct, ast.Return(name(r))],
+                                       [ast.Return(ast.Tuple([name(var), frame, site], L))])]
         if tail:        # a tail call from elsewhere: by the run loop (no host stack grows)
             p = self.fresh('p')
             return self.dispatch(x, cells, [assign(p, name(var))], p, scope, span, fn, tail)

@@ -1,9 +1,10 @@
 """What a lambda's warm-up on the reference showed of its arguments, for the
 lowering's choice of copies (pay for what runs).
 
-While a lambda runs on the reference before it is compiled
-(link.compile_lambda), each call's arguments are looked at (up to LOOKS
-calls): which parameters were given an exact integer, which anything else.
+While a lambda runs on the reference before it is compiled (tierup.door),
+the arguments of the calls its warm-up samples (its first call among them;
+every call when RUSTY_COMPILE_CALLS counts them) are looked at, up to LOOKS
+calls: which parameters were given an exact integer, which anything else.
 The lowering makes the integer copy of a body (kinds.specialize) only over
 parameters that were given an exact integer at least once, or of which
 nothing was seen: a copy whose entry test the calls seen never pass costs

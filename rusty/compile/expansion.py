@@ -12,7 +12,7 @@ changes the compiled local, and a closure the compiled code made over it
 sees the change. What the code knows of a local written back is kept sound:
 the write-back of the function's own local is an ordinary assignment (its
 kind is forgotten there, as after any assignment); a local of an enclosing
-Python function is written into its closure cell (support.cell_set): its kind is
+Python function is written into its closure cell (support.cells_back): its kind is
 then known in no other function of the unit, and forgotten where the
 function writing it does (Lowering.cell_written: kinds.simplify,
 unchanged_by_others for kinds.specialize); a test hoisted out of a loop
@@ -30,7 +30,7 @@ compiled frame (`define` of a name the frame does not bind).
 """
 import ast
 
-from .nodes import L, assign, call, const, name
+from .nodes import L, S, assign, call, const, name, store
 
 
 def expansion(low, p: str, x, scope, span, fn, tail: bool, r: str) -> list:
@@ -49,28 +49,52 @@ def expansion(low, p: str, x, scope, span, fn, tail: bool, r: str) -> list:
 
 
 def write_back(low, scope, fn, f: str) -> list:
-    """Assignments of each compiled local visible from scope from its slot
-    in the frame chain in f (innermost scope first), as Lowering.frames
-    built it; the names written are no longer deferred as unchanging
-    (Lowering.in_order)."""
-    out = []
+    """Statements giving each compiled local visible from scope its slot in
+    the frame chain in f (innermost scope first), as Lowering.frames built
+    it: fn's own locals by one assignment per scope, those of enclosing
+    Python functions written into their closure cells by one call
+    (support.cells_back) given `lambda: (a, b, …)`, whose closure holds
+    those cells (naming fn itself would put fn in its own closure: every
+    closure compiled code makes would be a cycle left to the collector);
+    the names written are no longer deferred as unchanging (Lowering.in_order)."""
+    out, outer = [], []
     hops = 0
     sc = scope
     while sc is not None and id(sc) in low.compiled_scopes:
+        own = []
         for i in range(len(sc.names)):
             py, owner = low.vars[(id(sc), i + 2)]
             low.written_back.add(py)
-            value = ast.Subscript(_frame(f, hops), const(i + 2), L)
             if owner is fn:
-                st = assign(py, value)
+                own.append((i + 2, py))
             else:       # (a `nonlocal` would cost the function its integer copy: kinds.specialize)
                 low.cell_written.setdefault(py, set()).add(fn.pyname)
-                st = ast.Expr(call(name('CELL_SET'), name(fn.pyname), const(py), value))
-            st.write_back = True        # (hoist.py computes its tests again after it)
-            out.append(st)
+                outer.append((hops, i + 2, py))
+        out += _own_back(f, hops, own)
         hops += 1
         sc = sc.parent
+    if outer:
+        holder = ast.Lambda(ast.arguments([], [], None, [], [], None, []), ast.Tuple([name(py) for _, _, py in outer], L))
+        st = ast.Expr(call(name('CELLS_BACK'), holder, name(f), low.k(tuple(outer))))
+        st.written = {py for _, _, py in outer}         # (kinds.simplify forgets them there)
+        out.append(st)
+    for st in out:
+        st.write_back = True        # (hoist.py computes its tests again after it)
     return out
+
+
+def _own_back(f: str, hops: int, own: list) -> list:
+    """The assignments of the function's own locals `own` ((slot, name)…) from the frame `hops` out."""
+    if not own:
+        return []
+    fr = _frame(f, hops)
+    if len(own) == 1:
+        return [assign(own[0][1], ast.Subscript(fr, const(own[0][0]), L))]
+    first = own[0][0]
+    if [i for i, _ in own] == list(range(first, first + len(own))):
+        target = ast.Tuple([store(py) for _, py in own], S)
+        return [ast.Assign([target], ast.Subscript(fr, ast.Slice(const(first), const(first + len(own)), None), L))]
+    return [assign(py, ast.Subscript(fr, const(i), L)) for i, py in own]
 
 
 def _frame(f: str, hops: int):

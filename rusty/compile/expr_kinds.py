@@ -68,6 +68,9 @@ def _learned(test, known: dict) -> dict:
 
 # ── folding expressions ──
 
+_LEAVES = frozenset((ast.Name, ast.Constant))     # expressions _fold gives back as they are
+
+
 def _const(v, like):
     return ast.copy_location(ast.Constant(v), like)
 
@@ -75,9 +78,11 @@ def _const(v, like):
 def _fold(e, known: dict):
     """e with what `known` decides folded in."""
     cls = e.__class__
+    if cls is ast.Name or cls is ast.Constant:
+        return e
     if cls is ast.Compare:
         e.left = _fold(e.left, known)
-        e.comparators = [_fold(c, known) for c in e.comparators]
+        e.comparators = [c if c.__class__ in _LEAVES else _fold(c, known) for c in e.comparators]
         if len(e.ops) == 1:
             left, op, right = e.left, e.ops[0].__class__, e.comparators[0]
             if (op is ast.Is or op is ast.IsNot) and (left.__class__ is ast.Constant or right.__class__ is ast.Constant):
@@ -99,7 +104,7 @@ def _fold(e, known: dict):
                     return ast.copy_location(ast.UnaryOp(ast.Not(), left), e)
         return e
     if cls is ast.BoolOp:
-        vals = [_fold(v, known) for v in e.values]
+        vals = [v if v.__class__ in _LEAVES else _fold(v, known) for v in e.values]
         stop, skip = (False, True) if e.op.__class__ is ast.And else (True, False)
         kept = []
         for v in vals:
@@ -126,17 +131,20 @@ def _fold(e, known: dict):
         e.body = _fold(e.body, known)
         e.orelse = _fold(e.orelse, known)
         return e
-    if cls is ast.Name or cls is ast.Constant:
-        return e
     if cls is ast.NamedExpr:            # the name changes here (evaluation follows the fields' order)
         e.value = _fold(e.value, known)
         known.pop(e.target.id, None)
         return e
-    for field in _expr_fields(cls):
+    fields = _EXPR_FIELDS.get(cls)
+    if fields is None:
+        fields = _expr_fields(cls)
+    for field in fields:
         value = getattr(e, field, None)
-        if value.__class__ is list:
-            setattr(e, field, [_fold(v, known) if isinstance(v, ast.expr) else v for v in value])
-        elif isinstance(value, ast.expr):
+        c = value.__class__
+        if c is list:
+            setattr(e, field, [v if v.__class__ in _LEAVES else _fold(v, known) if isinstance(v, ast.expr) else v
+                               for v in value])
+        elif c not in _LEAVES and isinstance(value, ast.expr):      # (a name, a constant: as they are)
             setattr(e, field, _fold(value, known))
     if cls is ast.Call and getattr(e, 'uncounted', False) and getattr(e, 'ok_known', False) \
             and all(kind_of(a, known) == INT for a in e.args[1:-1]):

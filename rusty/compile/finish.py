@@ -31,6 +31,7 @@ def _put_first(test, e):
     return test
 
 
+_STEMS = 'tprqg'        # (nodes.is_temp's)
 _FUSED = {ast.If: 'test', ast.Assign: 'value', ast.Return: 'value'}     # the expression a statement evaluates first
 
 
@@ -40,6 +41,8 @@ def tidy_temporaries(fdef) -> list:
     gives back its exception handlers (for give_back_first)."""
     uses, handlers, orders = {}, [], []
     get = PARTS.get                 # (parts' readers, called here: one call less per node)
+    Name, Constant, FunctionDef, Lambda, ExceptHandler = ast.Name, ast.Constant, ast.FunctionDef, ast.Lambda, \
+        ast.ExceptHandler
     functions = [fdef]
     for f in functions:             # (grows: each function met is walked after)
         order = []
@@ -48,20 +51,23 @@ def tidy_temporaries(fdef) -> list:
         while todo:                 # (every node in the code's order, parents first; no context, no operator)
             node = todo.pop()
             cls = node.__class__
-            if cls is ast.Name:
-                if is_temp(node.id):
+            if cls is Name:
+                n = node.id
+                if n[0] in _STEMS and n[1:].isdigit():      # (is_temp)
                     order.append(node)
-                    uses[node.id] = uses.get(node.id, 0) + 1
+                    uses[n] = uses.get(n, 0) + 1
                 continue
-            if cls is ast.FunctionDef:
+            if cls is Constant:
+                continue
+            if cls is FunctionDef:
                 functions.append(node)
                 continue
-            if cls is ast.Lambda:       # (its temporaries are counted, not shared)
+            if cls is Lambda:       # (its temporaries are counted, not shared)
                 for n in walk_parts(node):
-                    if n.__class__ is ast.Name and is_temp(n.id):
+                    if n.__class__ is Name and is_temp(n.id):
                         uses[n.id] = uses.get(n.id, 0) + 1
                 continue
-            if cls is ast.ExceptHandler:
+            if cls is ExceptHandler:
                 handlers.append(node)
             f = get(cls)
             if f is None:

@@ -148,7 +148,11 @@ def gate_open(test) -> bool:
     """True if test is `GATE >= 0`, alone or after OK (a self tail call's hop)."""
     parts = test.values if test.__class__ is ast.BoolOp and test.op.__class__ is ast.And else [test]
     gate = [p for p in parts if not _is_ok(p)]
-    return len(gate) == 1 and ast.dump(gate[0]) == _GATE_OPEN
+    if len(gate) != 1:
+        return False
+    g = gate[0]             # (its text made only for a test of GATE)
+    return g.__class__ is ast.Compare and g.left.__class__ is ast.Name and g.left.id == 'GATE' \
+        and ast.dump(g) == _GATE_OPEN
 
 
 _GATE_OPEN = ast.dump(ast.Compare(ast.Name('GATE', ast.Load()), [ast.GtE()], [ast.Constant(0)]))

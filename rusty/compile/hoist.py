@@ -24,7 +24,7 @@ the hoisted tests are computed again after it.
 """
 import ast
 
-from .nodes import attr, const, is_, is_not, name, parts, statements, store, walk_parts
+from .nodes import PARTS, attr, const, is_, is_not, name, parts, statements, store, walk_parts
 
 _CLASSES = frozenset(('int', 'float', 'List', 'Lambda', 'Symbol'))
 
@@ -33,6 +33,8 @@ def hoist(fdef: ast.FunctionDef, stable: set) -> None:
     """Hoist the invariant tests of every loop of fdef and of the functions
     it defines (`stable`: the Python names of the Lisp variables that only
     their binding form assigns)."""
+    if not stable:
+        return
     count = [0]
     for node in _looping(fdef):
         node.body = _block(node.body, stable, count)
@@ -127,8 +129,12 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
             before.append(_at(ast.Assign([store(h)], value), loop))
         return h
 
-    for node in _loop_nodes(loop):
-        if node.__class__ is ast.If or node.__class__ is ast.IfExp:
+    get = PARTS.get
+    todo = [loop]
+    while todo:             # (loop's nodes, not inside a function it defines, parents first)
+        node = todo.pop()
+        cls = node.__class__
+        if cls is ast.If or cls is ast.IfExp:
             found = _callee_test(node.test, fixed)
             if found is not None:
                 p, k, q = found
@@ -138,19 +144,24 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
                 h = local(('direct', p, k), value)
                 node.test = _at(ast.BoolOp(ast.Or(), [is_not(ast.NamedExpr(store(q), name(h)), const(None)),
                                                       node.test]), node.test)
+                todo += _inner(parts(node))
                 continue
-        for field in node._fields:
-            v = getattr(node, field, None)
-            if v.__class__ is list:
-                for i, x in enumerate(v):
-                    if x.__class__ is ast.Compare:
-                        cls = _class_test(x, fixed)
-                        if cls is not None:
-                            v[i] = _at(name(local(('class',) + cls, x)), x)
-            elif v.__class__ is ast.Compare:
-                cls = _class_test(v, fixed)
-                if cls is not None:
-                    setattr(node, field, _at(name(local(('class',) + cls, v)), v))
+        f = get(cls)
+        try:
+            kids = parts(node) if f is None else f(node)
+        except AttributeError:      # (a field left out when the node was made)
+            kids = parts(node)
+        mark = len(todo)
+        for x in kids:
+            c = x.__class__
+            if c in _PASSED:
+                continue
+            if c is ast.Compare and _class_test(x, fixed) is not None:
+                _replace_class_tests(node, fixed, local)
+                del todo[mark:]         # (its parts as they are now)
+                todo += _inner(parts(node))
+                break
+            todo.append(x)
     return before
 
 
@@ -172,13 +183,28 @@ def _again_after_write_backs(loop, before: list) -> None:
         todo += getattr(node, 'handlers', ())
 
 
-def _loop_nodes(loop):
-    """The nodes of loop, not inside a function it defines, parents first."""
-    todo = [loop]
-    while todo:
-        node = todo.pop()
-        yield node
-        todo += [x for x in parts(node) if x.__class__ is not ast.FunctionDef and x.__class__ is not ast.Lambda]
+def _replace_class_tests(node, fixed: set, local) -> None:
+    """Each class test of a fixed local among node's fields, the local holding its answer."""
+    for field in node._fields:
+        v = getattr(node, field, None)
+        if v.__class__ is list:
+            for i, x in enumerate(v):
+                if x.__class__ is ast.Compare:
+                    cls = _class_test(x, fixed)
+                    if cls is not None:
+                        v[i] = _at(name(local(('class',) + cls, x)), x)
+        elif v.__class__ is ast.Compare:
+            cls = _class_test(v, fixed)
+            if cls is not None:
+                setattr(node, field, _at(name(local(('class',) + cls, v)), v))
+
+
+_PASSED = frozenset((ast.Name, ast.Constant, ast.FunctionDef, ast.Lambda))    # (no test in them, or not the loop's)
+
+
+def _inner(kids: list) -> list:
+    """kids, less the functions (a def, a lambda) among them, and the names and constants."""
+    return [x for x in kids if x.__class__ not in _PASSED]
 
 
 def _at(new, old):

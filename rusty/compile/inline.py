@@ -83,10 +83,33 @@ def _num(x):
 
 
 def _arith(int_value, float_value):
-    """An operator over two exact integers or two floats."""
+    """An operator over two exact integers or two floats, or a float and an
+    integer literal (the builtin's to_f64 of it: the float of its value,
+    exact below 2**53, taken now)."""
     def build(x, y):
-        return [(_int2(x, y), int_value(x, y)), (_float2(x, y), float_value(x, y))]
+        out = [(_int2(x, y), int_value(x, y)), (_float2(x, y), float_value(x, y))]
+        if _small_int(y):
+            out.append((_cls_is(x, 'float'), float_value(x, _const(float(y.value)))))
+        elif _small_int(x):
+            out.append((_cls_is(y, 'float'), float_value(_const(float(x.value)), y)))
+        return out
     return build
+
+
+def _small_int(x) -> bool:
+    """x is an exact integer literal whose float is exact."""
+    return x.__class__ is ast.Constant and x.value.__class__ is int and -2 ** 53 <= x.value <= 2 ** 53
+
+
+def _vector_ref(v, i):
+    """An index in range, an exact integer or a float of integral value (args.index_value)."""
+    items = _attr(v, 'items')
+    size = ast.Call(_g('len'), [items], [])
+    in_range = ast.Compare(_const(0), [ast.LtE(), ast.Lt()], [i, size])
+    vec = _cls_is(v, 'VECTOR')
+    return [(_and(vec, _cls_is(i, 'int'), in_range), ast.Subscript(items, i, ast.Load())),
+            (_and(vec, _cls_is(i, 'float'), in_range, ast.Call(_attr(i, 'is_integer'), [], [])),
+             ast.Subscript(items, ast.Call(_g('int'), [i], []), ast.Load()))]
 
 
 def _compare(op):
@@ -97,6 +120,11 @@ def _compare(op):
 
 def _pair(x):
     return _and(_cls_is(x, 'List'), _is_not(x, _g('EMPTY')))
+
+
+def _identity(x, y):
+    """x or y a symbol or a boolean: compared by identity."""
+    return _or(_cls_is(x, 'Symbol'), _cls_is(x, 'bool'), _cls_is(y, 'Symbol'), _cls_is(y, 'bool'))
 
 
 def _always(value):
@@ -123,7 +151,12 @@ INLINE = {
     'null?': (1, _always(lambda x: _or(_is(x, _g('NIL')), _is(x, _g('EMPTY'))))),
     'pair?': (1, _always(lambda x: _pair(x))),
     'not': (1, _always(lambda x: _is(x, _const(False)))),
-    'eq?': (2, lambda x, y: [(_is(_cls(x), _g('Symbol')), _is(x, y))]),
+    # eq? and equal? of a symbol or a boolean (either side) are identity (values._equal_atom)
+    'eq?': (2, lambda x, y: [(_identity(x, y), _is(x, y))]),
+    # equal? also compares exact integers and strings of one class by value (the rest: the builtin)
+    'equal?': (2, lambda x, y: [(_identity(x, y), _is(x, y)),
+                                (_and(_or(_cls_is(x, 'int'), _cls_is(x, 'str')), _is(_cls(y), _cls(x))),
+                                 ast.Compare(x, [ast.Eq()], [y]))]),
     'zero?': (1, lambda x: [(_num(x), ast.Compare(x, [ast.Eq()], [_const(0)]))]),
     # an exact remainder of non-negative over positive exact integers (the rest: the builtin)
     'mod': (2, lambda x, y: [(_and(_int2(x, y), ast.Compare(x, [ast.GtE()], [_const(0)]),
@@ -135,12 +168,15 @@ INLINE = {
                                      (_and(_num(x), ast.Compare(_const(-1e15), [ast.Lt(), ast.Lt()], [x, _const(1e15)]),
                                            ast.Compare(_binop(x, ast.Mod(), _const(1)), [ast.Eq()], [_const(0)])),
                                       ast.Call(_g('str'), [ast.Call(_g('int'), [x], [])], []))]),
+    'vector-ref': (2, _vector_ref),
+    'vector-length': (1, lambda v: [(_cls_is(v, 'VECTOR'), ast.Call(_g('float'), [ast.Call(
+        _g('len'), [_attr(v, 'items')], [])], []))]),
     'number?': (1, _always(lambda x: _num(x))),
     'symbol?': (1, _always(lambda x: _is(_cls(x), _g('Symbol')))),
     'string?': (1, _always(lambda x: _is(_cls(x), _g('str')))),
 }
 for _alias, _op in (('add', '+'), ('sub', '-'), ('mul', '*'), ('lt', '<'), ('gt', '>'), ('le', '<='),
-                    ('ge', '>='), ('first', 'car'), ('rest', 'cdr'), ('nil?', 'null?'), ('equal?', 'eq?'),
+                    ('ge', '>='), ('first', 'car'), ('rest', 'cdr'), ('nil?', 'null?'),
                     ('eq', 'eq?')):
     INLINE[_alias] = INLINE[_op]
 
@@ -161,19 +197,31 @@ def _list(*xs):
     return [(None, value)]
 
 
-# The builtins of any arity from 1 to the largest inlined: name -> (largest, builder).
-VARIADIC = {'list': (4, _list)}
+def _sum(op, start):
+    """+ or * of three or more: all exact integers, or all floats (the builtin
+    folds floats from `start`, 0.0 + a + b… and 1.0 * a…, which is a * b…)."""
+    def build(*xs):
+        ints, floats = xs[0], xs[0] if start is None else _binop(_const(start), op(), xs[0])
+        for x in xs[1:]:
+            ints, floats = _binop(ints, op(), x), _binop(floats, op(), x)
+        return [(_and(*[_cls_is(x, 'int') for x in xs]), ints), (_and(*[_cls_is(x, 'float') for x in xs]), floats)]
+    return build
+
+
+# The builtins of any arity from 1 (the smallest: INLINE's, when it has
+# one) to the largest inlined: name -> (largest, builder).
+VARIADIC = {'list': (4, _list), '+': (4, _sum(ast.Add, 0.0)), '*': (4, _sum(ast.Mult, None))}
+VARIADIC['add'], VARIADIC['mul'] = VARIADIC['+'], VARIADIC['*']
 
 
 def inline_spec(b, nargs: int):
     """The builder of builtin b called with nargs arguments, if it is inlined."""
     spec = INLINE.get(b.name)
-    if spec is None:
-        spec = VARIADIC.get(b.name)
-        return spec[1] if spec is not None and 1 <= nargs <= spec[0] else None
-    if spec[0] != nargs:
-        return None
-    return spec[1]
+    if spec is not None and spec[0] == nargs:
+        return spec[1]
+    least = 1 if spec is None else spec[0] + 1
+    spec = VARIADIC.get(b.name)
+    return spec[1] if spec is not None and least <= nargs <= spec[0] else None
 
 
 def _cdr_pair(x):

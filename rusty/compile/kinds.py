@@ -23,7 +23,7 @@ import ast
 
 from .expr_kinds import INT, INT_IF_OK, LIST, OK_FALSE, _fold, _int_tests_if_ok, _learned, _pair_known, kind_of
 from .guards import gate_open
-from .nodes import parts, statements, walk
+from .nodes import _CHILDREN, children, parts, statements, walk
 
 SPECIALIZED_NODES = 5000        # a body this large (in ast nodes) is not copied
 
@@ -34,27 +34,41 @@ def simplify(fdef: ast.FunctionDef, root: bool = True, cells=None) -> None:
     """Fold fdef's known kinds into its code (each nested function on its
     own; a local a nested function assigns, `nonlocal`, is never known: one
     it only reads changes only where fdef assigns it). `cells` maps each
-    local written into closure cells (support.cell_set) to the names of
+    local written into closure cells (support.cells_back) to the names of
     the functions writing it: it is never known in any other function; in
     those it is forgotten where they write it."""
     if root:
         _CELLS[0] = cells or {}
+        _BELOW.clear()
+        _nonlocals(fdef)
     seen = {n for n, writers in _CELLS[0].items() if fdef.name not in writers}
-    todo = [st for st in statements(fdef.body) if st.__class__ is ast.FunctionDef]
-    while todo:         # (each function defined in fdef, at any depth: only a statement holds one)
-        for st in statements(todo.pop().body):
-            if st.__class__ is ast.Nonlocal:
-                seen.update(st.names)
-            elif st.__class__ is ast.FunctionDef:
-                todo.append(st)
+    seen.update(_BELOW.get(fdef, ()))
     outer, _AUDIT[0] = _AUDIT[0], _ResultAudit(fdef.name, root)
     try:
         fdef.body, _ = _block(fdef.body, {}, seen)
     finally:
         _AUDIT[0] = outer
+        if root:
+            _BELOW.clear()
 
 
 _CELLS = [{}]       # the `cells` of the unit being simplified
+_BELOW: dict = {}   # each function of the unit -> the names the functions defined in it (at any depth) declare nonlocal
+
+
+def _nonlocals(fdef) -> set:
+    """The names fdef itself declares nonlocal; _BELOW filled for it and the
+    functions defined in it (each function's statements read once: only a
+    statement holds a function)."""
+    own, below = set(), set()
+    for st in statements(fdef.body):
+        if st.__class__ is ast.Nonlocal:
+            own.update(st.names)
+        elif st.__class__ is ast.FunctionDef:
+            below |= _nonlocals(st)
+            below |= _BELOW[st]
+    _BELOW[fdef] = below
+    return own
 
 
 class _ResultAudit:
@@ -99,7 +113,11 @@ def _audited(body, known, seen, audit, quiet=False):
     `quiet`: the copy of a self tail loop whose body runs no Lisp code but
     its own (lower.Fn.quiet), so that neither OK nor the gate changes while
     it runs: its calls of itself, made inside the gate, never see a hop
-    fail (guards.gate_open), and the loop is audited like the rest."""
+    fail (guards.gate_open), and the loop is audited like the rest. A copy
+    making no call the audit counts (`_ResultAudit.result`) folds the same
+    either way: folded once, as before."""
+    if not _calls_itself(body, audit):
+        return _block(body, known, seen)
     trial = _clone(body, {})
     audit.on, audit.returns, audit.loops, audit.quiet = True, [], False, quiet
     try:
@@ -109,6 +127,15 @@ def _audited(body, known, seen, audit, quiet=False):
     if audit.returns and all(audit.returns) and (quiet or not audit.loops):
         return folded, k
     return _block(body, known, seen)
+
+
+def _calls_itself(body, audit) -> bool:
+    """True if body calls the audited function itself (or, at the root, GATED)."""
+    me = (audit.me, 'GATED') if audit.root else (audit.me,)
+    for node in walk(ast.Module(body, [])):
+        if node.__class__ is ast.Call and node.func.__class__ is ast.Name and node.func.id in me:
+            return True
+    return False
 
 
 def _ok_false(test, then: dict, orelse: dict) -> None:
@@ -241,8 +268,8 @@ def _block(stmts, known, seen):
                 known[st.targets[0].id] = k
             if pair is not None and pair not in seen and pair not in _assigned(targets):
                 known[pair] = LIST
-        elif cls is ast.Expr and getattr(st, 'write_back', False):     # CELL_SET(fn, 'name', value)
-            known = _forget(known, {st.value.args[1].value})
+        elif cls is ast.Expr and getattr(st, 'write_back', False):     # CELLS_BACK(fn, frames, where)
+            known = _forget(known, st.written)
         elif cls is ast.Return or cls is ast.Expr:
             if st.value is not None:
                 st.value = _fold(st.value, known)
@@ -271,8 +298,11 @@ def _block(stmts, known, seen):
 
 # ── the integer copy ──
 
-def small(stmts: list, most: int = SPECIALIZED_NODES) -> bool:
-    """True if stmts are no more than `most` nodes and make no functions."""
+def small(stmts: list, most: int = SPECIALIZED_NODES, size=None) -> bool:
+    """True if stmts are no more than `most` nodes and make no functions
+    (`size`: their count as specialize's `sized` gave it, if known)."""
+    if size is not None:
+        return size <= most
     size = 0
     for node in walk(ast.Module(stmts, [])):
         size += 1
@@ -281,21 +311,34 @@ def small(stmts: list, most: int = SPECIALIZED_NODES) -> bool:
     return True
 
 
-def specialize(stmts: list, params: list, stable, temp, fresh, never=()) -> list:
+def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=None, uncounted=False) -> list:
     """stmts, or, when they test the class of some of params against int
     (an inlined builtin's guard), or of locals of enclosing functions that
     never change (in `stable`, and not assigned here), are small and make no
     functions, `if OK and n.__class__ is int and …: <a copy> else: <stmts>`
     for those (OK only if the code tests it; not for parameters in `never`:
     the calls seen on the reference gave them no exact integer, evidence.py);
-    the copy's temporaries are renamed (`twin`)."""
+    the copy's temporaries are renamed (`twin`). `sized`: a list given
+    the nodes counted in stmts (SPECIALIZED_NODES + 1: more, or a function
+    among them), so that `small` need not count them again; `uncounted`:
+    the copy is the one entered first (lower.Lowering.uncounted: its calls
+    of the function itself marked so)."""
+    if sized is not None:
+        sized.append(SPECIALIZED_NODES + 1)
     tested, stored, size, uses_ok = [], set(), 0, False
     copies = {}         # temporary -> the local it copies (Lowering.in_order: a local read before a call)
-    for node in walk(ast.Module(stmts, [])):
+    todo = [ast.Module(stmts, [])]
+    get = _CHILDREN.get
+    for node in todo:           # (nodes.walk's order, written out: it grows as it goes)
         size += 1
         if size > SPECIALIZED_NODES:
             return stmts
         cls = node.__class__
+        f = get(cls)
+        try:
+            todo += children(node) if f is None else f(node)
+        except AttributeError:      # (a field left out when the node was made)
+            todo += children(node)
         if cls is ast.Assign and node.value.__class__ is ast.Name and node.targets[0].__class__ is ast.Name \
                 and temp(node.targets[0].id) and not temp(node.value.id):
             copies[node.targets[0].id] = node.value.id
@@ -310,6 +353,8 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=()) -> list
                 and node.left.value.__class__ is ast.Name and node.comparators[0].__class__ is ast.Name \
                 and node.comparators[0].id == INT and node.left.value.id not in tested:
             tested.append(node.left.value.id)
+    if sized is not None:
+        sized[-1] = size
     tested += [copies[n] for n in tested if n in copies and copies[n] not in tested]
     chosen = [p for p in params if p in tested and p not in never]
     chosen += sorted(n for n in tested if n not in params and n in stable and n not in stored)
@@ -320,15 +365,16 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=()) -> list
     if uses_ok:
         tests.insert(0, ast.Name('OK', ast.Load()))
     test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
-    copy = ast.If(test, twin(stmts, temp, fresh), stmts)
+    copy = ast.If(test, twin(stmts, temp, fresh, uncounted), stmts)
     copy.integer_copy = True
     return [copy]
 
 
-def twin(stmts: list, temp, fresh) -> list:
+def twin(stmts: list, temp, fresh, uncounted=False) -> list:
     """A copy of stmts whose temporaries (names for which temp(name) is
     true) are renamed by fresh(), so each copy's may share names with the
-    other's."""
+    other's; `uncounted`: its calls of the function itself (`self_call`)
+    marked `uncounted` (lower.Lowering.uncounted)."""
     renamed = {}
 
     def rename(old):
@@ -336,34 +382,71 @@ def twin(stmts: list, temp, fresh) -> list:
         if new is None:
             new = renamed[old] = fresh()
         return new
-    return _clone(stmts, {}, (temp, rename))
+    return _clone(stmts, {}, (temp, rename, uncounted))
 
 
 _PLAIN = frozenset((str, int, float, bool, type(None)))     # attribute values copied as they are
+_SCALARS = frozenset(('identifier', 'string', 'constant', 'int'))
+_BARE = frozenset(('expr_context', 'operator', 'boolop', 'cmpop', 'unaryop'))
+_SHAPES: dict = {}          # ast class -> (its fields and positions, the fields that may hold nodes), or None: shared
+_LIST = (frozenset(), ())   # (a list's shape: its items are looked at one by one)
+
+
+def _shape(cls):
+    """The shape of ast class cls (see _SHAPES): from its signature, the
+    class's docstring, as nodes._children_of reads it."""
+    if cls is list:
+        return _LIST
+    if not issubclass(cls, ast.AST):
+        return None
+    if not (cls._fields or cls._attributes):
+        return None                 # (a context, an operator: shared)
+    sig = (cls.__doc__ or '').split('\n')[0]
+    head = cls.__name__ + '('
+    if sig.startswith(head) and sig.endswith(')'):
+        typed = [t.split(' ') for t in sig[len(head):-1].split(', ') if t]
+        held = tuple(f for kind, f in typed if kind.rstrip('*?') not in _SCALARS
+                     and (kind.endswith('*') or kind.rstrip('?') not in _BARE))
+    else:
+        held = tuple(cls._fields)
+    return frozenset(cls._fields) | frozenset(cls._attributes), held
 
 
 def _clone(node, memo: dict, rename=None):
     """A deep copy of an ast node (or list of them) that keeps shared nodes
     shared and every attribute (positions, lower.py's marks); `copy` itself
     would import weakref at start-up's cost. A node of no fields and no
-    position (a context, an operator) is shared. `rename`: (temp, new), the
-    temporaries' names renamed as they are copied (twin)."""
+    position (a context, an operator) is shared. `rename`: (temp, new,
+    uncounted), the temporaries' names renamed as they are copied (twin)."""
     cls = node.__class__
-    if cls is list:
-        return [_clone(x, memo, rename) if x.__class__ is list or isinstance(x, ast.AST) else x for x in node]
-    if not isinstance(node, ast.AST) or not (cls._fields or cls._attributes):
+    shape = _SHAPES.get(cls, _LIST)
+    if shape is _LIST:
+        if cls is list:
+            return [x if x.__class__ in _PLAIN else _clone(x, memo, rename) for x in node]
+        if cls in _PLAIN:
+            return node
+        shape = _SHAPES[cls] = _shape(cls)
+    if shape is None:
         return node
     got = memo.get(id(node))
-    if got is None:
-        d = node.__dict__.copy()
-        for k, v in d.items():          # (only values change: the dict keeps its size)
-            c = v.__class__
-            if c is list or (c not in _PLAIN and isinstance(v, ast.AST) and (c._fields or c._attributes)):
+    if got is not None:
+        return got
+    d = node.__dict__.copy()
+    if d.keys() <= shape[0]:        # (no mark: only the fields that may hold nodes looked at)
+        for k in shape[1]:
+            v = d.get(k)
+            if v is not None and v.__class__ not in _PLAIN:
                 d[k] = _clone(v, memo, rename)
-        if rename is not None and cls is ast.Name and rename[0](d['id']):
-            d['id'] = rename[1](d['id'])
-        got = memo[id(node)] = cls.__new__(cls)
-        got.__dict__.update(d)
+    else:
+        for k, v in d.items():          # (only values change: the dict keeps its size)
+            if v.__class__ not in _PLAIN:
+                d[k] = _clone(v, memo, rename)
+        if rename is not None and rename[2] and d.get('self_call', False):
+            d['uncounted'] = True
+    if rename is not None and cls is ast.Name and rename[0](d['id']):
+        d['id'] = rename[1](d['id'])
+    got = memo[id(node)] = cls.__new__(cls)
+    got.__dict__ = d
     return got
 
 

@@ -9,7 +9,7 @@ from ..resolve import Scope, body_defines
 from ..values import EMPTY, List, Symbol, sym
 from . import macros
 from .nodes import L, S, Unsupported, _ident, assign, attr, call, const, is_not, name
-from .special_forms import _makes_functions
+from .special_forms import FN_FORMS, _makes_functions, _params
 
 
 # The references to a named let's loop when only its own frame (env[2]) and
@@ -29,6 +29,7 @@ class Lets:
         binds = _bindings(x, x.cdr.car)
         stmts, vals = self.inits(binds, scope, span, fn)
         lscope = Scope([b[0] for b in binds], scope)
+        self.mark_defines(x.cdr.cdr)
         for dname in body_defines(x.cdr.cdr):
             lscope.add(dname, maybe_unbound=True)
         names = self.bind(lscope, fn)
@@ -51,11 +52,16 @@ class Lets:
             lscope.add(b[0], maybe_unbound=not rec)
         names = self.bind(lscope, fn)
         stmts = [assign(n, name('NIL' if rec else 'UNBOUND')) for n in names]
+        once = _bound_once(binds, x.cdr.cdr, self.assigned) if rec else ()
         for b in binds:
             bspan = sub_span(b[2], sub_span(b[3], span, self.unit), self.unit)
-            s, e = self.value(b[1], lscope, bspan, fn)
-            stmts += s + [assign(self.vars[(id(lscope), lscope.index[b[0]])][0], e)]
+            var = self.vars[(id(lscope), lscope.index[b[0]])][0]
+            s, e = self.known_lambda(b[1], var, lscope, bspan, fn) if b[0] in once else (None, None)
+            if s is None:
+                s, e = self.value(b[1], lscope, bspan, fn)
+            stmts += s + [assign(var, e)]
         lscope.maybe_unbound.clear()
+        self.mark_defines(x.cdr.cdr)
         for dname in body_defines(x.cdr.cdr):
             if dname not in lscope.index:
                 lscope.add(dname, maybe_unbound=True)
@@ -70,6 +76,20 @@ class Lets:
 
     def f_letrec(self, x, scope, span, fn, tail):
         return self.f_let_star(x, scope, span, fn, tail, True)
+
+    def known_lambda(self, init, var, scope, span, fn):
+        """A letrec's lambda bound to var (by no other form, never set!): a
+        known local function as a body's define of one (known_define), made
+        as value() makes it; (None, None) if init is no lambda of fixed arity."""
+        if init.__class__ is not List or init is EMPTY or init.car not in FN_FORMS or len(init) < 3:
+            return None, None
+        params, rest = _params(init.cdr.car)
+        if rest is not None:
+            return None, None
+        pyname = self.fresh('f_lambda_')
+        self.known[var] = (pyname, len(params))
+        s, e = self.nested(params, rest, init.cdr.cdr, scope, span, fn, 'lambda', var, pyname)
+        return self.stamp(s, self.line(span, scope)), self.stamp([e], self.line(span, scope))[0]
 
     def inits(self, binds, scope, span, fn):
         return self.in_order([self.value(b[1], scope, sub_span(b[2], sub_span(b[3], span, self.unit), self.unit), fn)
@@ -118,6 +138,15 @@ class Lets:
                                       ast.Compare(call(name('REFS'), name(var)), [ast.Eq()], [const(LOOP_REFS)])])
         return [ast.If(free, [ast.Assign([ast.Subscript(attr(name(var), 'env'), const(2), S)], const(None)),
                               assign(var, const(None))], [])]
+
+
+def _bound_once(binds, body, assigned) -> set:
+    """The names of a letrec's bindings no other binding, body define or set! binds."""
+    seen: dict = {}
+    for b in binds:
+        seen[b[0]] = seen.get(b[0], 0) + 1
+    again = set(body_defines(body)) | assigned
+    return {n for n, k in seen.items() if k == 1 and n not in again}
 
 
 def _bindings(x, bs):

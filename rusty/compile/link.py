@@ -1,12 +1,10 @@
-"""The compiler's one door: `compile_lambda`, the runtime's Unit hook around
-specials.lambda_maker. A lambda is linked when one of its values is hot
-(after RUSTY_COMPILE_CALLS calls, or the time PAYBACK says): first from the
-disk cache (codecache.py), looked up once the lambda has run long enough to
-pay for loading it, else lowered and compiled once it has run long enough to
-pay for that (and then stored in the cache); its function is made once per
-lambda value with globals of its own (linking it to that value, its frame,
-the session and the cells it assumes), and a lambda the lowering refuses
-stays on the reference.
+"""Linking compiled lambdas: what the compiler's door (tierup.py, the
+runtime's Unit hook around specials.lambda_maker) does once a lambda is hot:
+look it up in the disk cache (codecache.py), else lower and compile it (and
+store it there); its function is made once per lambda value with globals of
+its own (linking it to that value, its frame, the session and the cells it
+assumes), and a lambda the lowering refuses stays on the reference. Also
+the compile cost estimates the tier-up judges by (Stats, size).
 
 RUSTY_SPECIALIZE=0 (or RUSTY_COMPILE=0) leaves the hook out: the reference
 evaluator alone."""
@@ -21,7 +19,6 @@ from ..errors import RESERVE
 from ..resolve import MISSING
 from ..values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, Vector, cons
 from . import support
-from .evidence import Seen
 from .support import SELF_CALL
 
 FILENAME = '<rusty-compiled>'
@@ -81,12 +78,12 @@ def namespace() -> dict:
     if not NAMESPACE:
         from ..resolve import MISSING, UNBOUND
         NAMESPACE.update({
-            'List': List, 'EMPTY': EMPTY, 'NIL': NIL, 'Symbol': Symbol, 'int': int, 'float': float, 'str': str,
+            'List': List, 'EMPTY': EMPTY, 'NIL': NIL, 'Symbol': Symbol, 'int': int, 'float': float, 'str': str, 'bool': bool, 'len': len,
             'Lambda': Lambda, 'Macro': Macro, 'Builtin': Builtin, 'UNBOUND': UNBOUND, 'MISSING': MISSING, 'CONS': cons, 'NEW': List, 'VECTOR': Vector,
             'tuple': tuple, 'BaseException': BaseException, 'MemoryError': MemoryError, 'SystemError': SystemError,
             'RESERVE': RESERVE, 'INTS': support.INTS, 'COUNTED': support.enter_counted, 'CLOCK': perf_counter, 'REFS': getrefcount,
             'CALL_ANY': support.call_any, 'CALL_BUILTIN': support.call_builtin_at, 'FINISH': support.finish_tail,
-            'EXPAND': support.expand_at, 'CELL_SET': support.cell_set, 'TOO_DEEP': support.too_deep,
+            'EXPAND': support.expand_at, 'REF': support.reference_site, 'CELLS_BACK': support.cells_back, 'TOO_DEEP': support.too_deep,
             'CALL_FAILED': support.call_failed,
             'FAILED': support.failed_here, 'TAILED': support.tailed, 'ENV_READ': support.env_read,
             'UNWOUND': support.unwound, 'CONSED': support.consed_onto,
@@ -112,190 +109,60 @@ class Compiled:
         self.counted = None             # the counting variant, once lowered (profiled.variant)
 
 
-# Tiering up by hotness. Unless RUSTY_COMPILE_CALLS fixes a number of calls,
-# a lambda is lowered once its values have spent PAYBACK times its estimated
-# compile cost running the reference's body (their own time: less the calls of
-# other warming lambdas they make) (a named let's or do's loop counts
-# every iteration: each is a call of its lambda). Compiling then adds at most
-# 1/PAYBACK to what running the lambda on the reference cost (a script never
-# runs much slower than with RUSTY_SPECIALIZE=0); the estimate is the body's
-# size (at least MIN_FORMS) times the compile seconds per form measured so far
-# in this process (STATS), starting from PER_FORM.
+# Tiering up by hotness (tierup.py): a lambda is lowered once its values have
+# spent PAYBACK times its estimated compile cost running the reference's body,
+# so compiling adds at most 1/PAYBACK to what running it there cost (a script
+# never runs much slower than with RUSTY_SPECIALIZE=0). The estimate is the
+# body's size in weighted forms (`size`: a fixed part of MIN_FORMS forms, and
+# a form of a large body costs more: lowering grows faster than the body)
+# times the compile seconds per weighted form measured so far in this process
+# and stored with the entries loaded from the disk cache (STATS.per_form),
+# which starts from PER_FORM and moves away from it as compiles are measured
+# (PRIOR_FORMS: the prior's weight).
 PAYBACK = 7.0
-PER_FORM = 1e-3
-PER_FORM_LOADED = 3e-5  # (loading from the disk cache, before any load is measured)
-MIN_FORMS = 20          # (a small lambda costs about what one of 20 forms does: the fixed part)
+PER_FORM = 2e-4
+PER_FORM_LOADED = 1e-5  # (loading from the disk cache)
+PRIOR_FORMS = 300       # (the priors weigh as much as this many measured forms)
+MIN_FORMS = 10          # (the fixed part of a compile: about what 10 forms cost)
+LARGE = 300             # (a form of a body of n forms costs 1 + n/LARGE times what one of a small body does)
+
+
+def size(body) -> float:
+    """The size of a lambda's (or loop's) body for the compile cost estimates, in weighted forms."""
+    n = support.form_count(body)
+    return max(MIN_FORMS, n) * (1.0 + n / LARGE)
 
 
 class Stats:
     """What the compiler did in this process, for `--stats` and the estimates."""
     __slots__ = ('compiled', 'seconds', 'forms', 'loaded', 'load_seconds', 'load_forms', 'saved', 'saved_forms',
-                 'refused', 'deopts', 'loops')
+                 'refused', 'deopts', 'loops', 'loops_loaded')
 
     def __init__(self):
         self.compiled = self.loaded = self.refused = self.deopts = self.forms = self.load_forms = self.saved_forms = 0
-        self.loops = 0
+        self.loops = self.loops_loaded = 0
         self.seconds = self.load_seconds = self.saved = 0.0
 
     def per_form(self) -> float:
-        """Compile seconds per form of the lambdas (and loops) compiled so far, or loaded
-        (what compiling them took when they were stored: `saved`) (PER_FORM before any)."""
-        forms = self.forms + self.saved_forms
-        return (self.seconds + self.saved) / forms if forms else PER_FORM
+        """Compile seconds per (weighted) form of the lambdas (and loops) compiled so far, or
+        loaded (what compiling them took when they were stored: `saved`), from the prior PER_FORM."""
+        return ((self.seconds + self.saved + PER_FORM * PRIOR_FORMS)
+                / (self.forms + self.saved_forms + PRIOR_FORMS))
 
     def per_form_loaded(self) -> float:
-        """Seconds per form of the lambdas looked up in the cache so far (PER_FORM_LOADED before any)."""
-        return self.load_seconds / self.load_forms if self.load_forms else PER_FORM_LOADED
+        """Seconds per (weighted) form of the lambdas looked up in the cache so far, from the prior PER_FORM_LOADED."""
+        return (self.load_seconds + PER_FORM_LOADED * PRIOR_FORMS) / (self.load_forms + PRIOR_FORMS)
 
     def line(self) -> str:
-        loops = ' and %d loop%s' % (self.loops, '' if self.loops == 1 else 's') if self.loops else ''     # (osr.py)
-        deopts = ', %d deoptimised' % self.deopts if self.deopts else ''
-        return ('stats: %d lambda%s%s compiled (%.3f s), %d loaded from the cache, %d on the reference%s'
-                % (self.compiled, '' if self.compiled == 1 else 's', loops, self.seconds, self.loaded, self.refused,
-                   deopts))
+        """The --stats line (the loops, osr.py's, named when some were compiled, or loaded)."""
+        c, n, k = self.compiled, self.loops, self.loops_loaded
+        made = '%d lambda%s' % (c, 's'[c == 1:]) + (' and %d loop%s' % (n, 's'[n == 1:]) if n else '')
+        got = '%d lambda%s and %d loop%s' % (self.loaded, 's'[self.loaded == 1:], k, 's'[k == 1:]) if k else self.loaded
+        return ('stats: %s compiled (%.3f s), %s loaded from the cache, %d on the reference%s'
+                % (made, self.seconds, got, self.refused, ', %d deoptimised' % self.deopts if self.deopts else ''))
 
 
 STATS = Stats()
-HOT = object()          # (compile_lambda's hot: the lambda is hot)
-INNER = [0.0]           # seconds the warming calls inside the one timed now took (hot)
-
-
-def door_from_env():
-    """The session's hook: `compile_lambda`, tiering up by time spent
-    (PAYBACK), or after RUSTY_COMPILE_CALLS calls on the reference when that
-    is set (0: compile on the first call)."""
-    try:
-        calls = max(0, int(os.environ['RUSTY_COMPILE_CALLS']))
-    except (KeyError, ValueError):
-        calls = None
-
-    def door(make, code, params, rest, body, lscope, extra, span, unit, name):
-        return compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, name, calls)
-    return door
-
-
-def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, name, after=1):
-    """lambda_maker's `make`, wrapped: the values it makes run the
-    reference's body `code()` until the lambda is hot (`after` calls of any
-    of them; None: the time PAYBACK says), then compiled code, or the
-    reference's when lowering refuses. A value whose compiled code a
-    redefinition makes wrong (Deopt) is armed again: back on the reference,
-    compiled anew later."""
-    state = []                         # [] not tried; [None] the reference; [Compiled]
-    calls = [after]
-    seen = Seen(len(params))           # the arguments of the calls on the reference (evidence.py)
-    spent = [0.0, -1.0]                # seconds on the reference, the budget (-1: not yet estimated)
-    cache = [None, False]              # the disk cache's key ('' none; None: not yet made), looked up since armed
-
-    def hot(fr):
-        """Run the reference's body on frame fr, or HOT once the lambda is
-        (first worth a look in the cache, then worth compiling)."""
-        if spent[0] < spent[1]:                 # (the common case first: warming up)
-            saved, INNER[0] = INNER[0], 0.0
-            t = perf_counter()
-            r = code()(fr)      # (an error leaves INNER off: a little time misplaced, no more)
-            t = perf_counter() - t
-            spent[0] += t - INNER[0]            # its own time: not that of the warming calls it made
-            INNER[0] = saved + t
-            return r
-        if after is not None:
-            if calls[0] > 0:
-                calls[0] -= 1
-                return code()(fr)
-            return HOT
-        if spent[1] < 0:
-            per = STATS.per_form_loaded() if cache[1] is False and codecache_on() else STATS.per_form()
-            spent[1] = PAYBACK * max(MIN_FORMS, support.form_count(body)) * per
-            return hot(fr)
-        return HOT
-
-    def arm(lam):
-        """Give lam the code that runs the reference until the lambda is hot, then links it."""
-        def first_call(fr):
-            if spent[0] < spent[1] and not state:       # warming up (hot's first case, inline: the common one)
-                if seen.looks:              # (the first LOOKS calls: evidence.Seen)
-                    seen.observe(fr)
-                saved, INNER[0] = INNER[0], 0.0
-                t = perf_counter()
-                r = code()(fr)
-                t = perf_counter() - t
-                spent[0] += t - INNER[0]
-                INNER[0] = saved + t
-                return r
-            if not state:
-                if seen.looks:
-                    seen.observe(fr)
-                r = hot(fr)
-                if r is not HOT:
-                    return r
-                if not cache[1]:
-                    cache[1] = True
-                    if codecache_on() and look_up():
-                        return first_call(fr)
-                    if after is None:           # not in the cache: warm on until compiling pays
-                        spent[1] = -1.0
-                        return first_call(fr)
-                _load_lower()           # first: its import is no compile cost per form
-                t = perf_counter()
-                state.append(lowered(params, rest, body, lscope, span, unit, name, retry, cache[0], seen=seen))
-                t = perf_counter() - t
-                STATS.seconds += t
-                _not_own_time(unit, t)
-                if state[0].__class__ is Compiled:
-                    STATS.compiled += 1
-                    STATS.forms += max(MIN_FORMS, support.form_count(body))
-                else:
-                    STATS.refused += 1
-            if state[0] is None:
-                lam.code = code()
-            elif state[0].__class__ is Refused:
-                return code()(fr)       # (until the macro it calls changes: Refused)
-            else:
-                switched(link(state[0], lam, lam.env, unit, disarm), state[0], unit, disarm)
-            if session_namespace(unit.depth)['PROF'] is not None:
-                return code()(fr)       # a profiler's stand-in counts this call: compiled code would count it again
-            return lam.code(fr)
-        lam.code = first_call
-
-    def look_up() -> bool:
-        """Link the lambda from the disk cache if it holds it (the time taken counts as loading)."""
-        t = perf_counter()
-        if cache[0] is None:
-            cache[0] = codecache().lambda_key(params, rest, body, lscope, unit, name) or ''
-        got = from_cache(cache[0], params, rest, body, lscope, span, unit, name, seen) if cache[0] else None
-        if got is not None:
-            state.append(got)
-            STATS.loaded += 1
-            STATS.saved_forms += max(MIN_FORMS, support.form_count(body))
-        t = perf_counter() - t
-        STATS.load_seconds += t
-        STATS.load_forms += max(MIN_FORMS, support.form_count(body))
-        _not_own_time(unit, t)
-        return got is not None
-
-    def disarm(lam, compiled):
-        """lam's compiled code is wrong from now on: forget it (if still the lambda's) and arm lam again."""
-        if state and state[0] is compiled:
-            del state[:]
-            calls[0] = after
-            spent[0], spent[1], cache[:] = 0.0, -1.0, [None, False]
-            STATS.deopts += 1
-        arm(lam)
-
-    def retry(refusal):
-        """The macro that kept the lambda on the reference changed: lower it again at its next call."""
-        if state and state[0] is refusal:
-            del state[:]
-            calls[0] = after
-            spent[0], spent[1], cache[:] = 0.0, -1.0, [None, False]
-
-    def make_compiled(f):
-        lam = make(f)
-        if state and state[0] is None:
-            return lam
-        arm(lam)
-        return lam
-    return make_compiled
 
 
 def switched(fn, c, unit, disarm) -> None:
@@ -421,13 +288,12 @@ def lowered(params, rest, body, lscope, span, unit, name, retry=None, key=None, 
     while a macro it calls keeps it there; with `key`, stored in the disk
     cache under that name; `counting`: its variant counting its own calls
     (profiled.py); `seen`: its arguments on the reference (evidence.py)."""
-    from .lower import Unsupported, lower
+    from .lower import Unsupported, lower_compiled
     from .special_forms import _MakerSpec
     t = perf_counter()
     try:
-        mod, consts, table, assumed, pyname, leaf, heads = lower(unit, params, rest, body, lscope, span, name,
-                                                                 counting, seen)
-        code = compile(mod, FILENAME, 'exec', dont_inherit=True)
+        code, consts, table, assumed, pyname, leaf, heads = lower_compiled(FILENAME, unit, params, rest, body, lscope,
+                                                                           span, name, counting, seen)
     except Unsupported as e:
         if e.cell is not None and retry is not None:
             return Refused(e.cell, retry)

@@ -18,6 +18,7 @@ stays on the reference. Each statement and expression carries a line number;
 TABLE maps it to the span the reference would report there.
 """
 import ast
+from gc import disable, enable, isenabled
 
 from ..eval import SPECIALS, sub_span
 from ..resolve import body_defines
@@ -31,7 +32,7 @@ from .finish import give_back_first, tidy_temporaries
 from .hoist import hoist
 from .inline import library_spec
 from .lets import Lets
-from .nodes import (PARTS, L, Unsupported, _ident, assign, attr, call, const, is_, is_temp, name, parts, pure, statements, walk,
+from .nodes import (PARTS, L, Unsupported, _ident, assign, attr, call, const, is_, is_temp, name, parts, pure, statements,
                     walk_parts)
 from .special_forms import SpecialForms, _makes_functions
 from .variables import Fn, Variables
@@ -61,8 +62,11 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         self.root_scope = None
         self.count = 0
         self.assigned: set = set()      # symbols some set! in the unit targets
-        self.no_inline = 0
         self.known: dict = {}           # python name of a named let's loop -> (its function, its arity)
+        self.sure_defines: set = set()  # ids of body defines run first and alone (SpecialForms.known_define)
+        self.known_defines: dict = {}   # python name of a local so defined -> (its define, its function)
+        self.defs_made: dict = {}       # id(def form) -> the define form f_def made of it
+        self.finished: dict = {}        # python name of a nested function lowered -> its Fn
         self.assumed: dict = {}         # id(cell) -> (cell, the value the fast code assumes it holds)
         self.stable: set = set()        # python names of Lisp locals no set! targets
         self.bound_once: set = set()    # python names of parameters and `let` variables (bound by their form alone)
@@ -102,14 +106,22 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         """Give every node (and descendant) without a position line ln."""
         todo = list(nodes)
         get = PARTS.get
+        placed = _PLACED.get
+        where = {'lineno': ln, 'end_lineno': ln, 'col_offset': 0, 'end_col_offset': 0}
         while todo:         # a node with a position has all its descendants stamped
             node = todo.pop()
-            if 'lineno' in node._attributes:
-                if 'lineno' in node.__dict__:
+            d = node.__dict__
+            if 'lineno' in d:
+                continue
+            cls = node.__class__
+            kind = placed(cls)
+            if kind is None:
+                kind = _placed(cls)
+            if kind:
+                d.update(where)
+                if kind == _LEAF:
                     continue
-                node.lineno = node.end_lineno = ln
-                node.col_offset = node.end_col_offset = 0
-            f = get(node.__class__)
+            f = get(cls)
             if f is None:
                 todo += parts(node)
             else:
@@ -147,6 +159,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         defines after the parameters, as lambda_maker made it)."""
         macros.prescan(self, body, lscope)
         self.scan_assigned(body)
+        self.mark_defines(body)
         self.root_scope = lscope
         looping = self.root_name != 'lambda' and rest is None
         top = Fn('f_' + _ident(self.root_name), None, None, loop=('self', None) if looping else None,
@@ -208,9 +221,11 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         stmts = [assign(n, name('UNBOUND')) for n in fn.defined]     # a fresh frame's define slots
         first = len(self.table) + 1
         stmts += self.body(body, scope, span, fn, tail=True)
+        sized = []          # (the nodes specialize counted: uncounted's size)
         if not fn.assigned_outer:
             never = self.seen.never_int(fn.params) if fn is self.root_fn and self.seen is not None else ()
-            stmts = kinds.specialize(stmts, fn.params, unchanged_by_others(self, fn), is_temp, self.fresh, never)
+            stmts = kinds.specialize(stmts, fn.params, unchanged_by_others(self, fn), is_temp, self.fresh, never,
+                                     sized, uncounted=not self.counting)
         lines = range(first, len(self.table) + 1)
         if fn.looped:
             tail = ast.IfExp(is_(name('site'), const(None)), const(None),
@@ -225,7 +240,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         if self.counting:       # (the profiler's variant: counting.py)
             quick = []
         else:
-            quick = self.uncounted(stmts, failed, fn.looped, fn.self_called, fn.quiet)
+            quick = self.uncounted(stmts, failed, fn.looped, fn.self_called, fn.quiet, sized[0] if sized else None)
             stmts = counting.generic(stmts, quick)
             if fn.self_called and not quick:        # (no INTS to pass: no SELF_CALL parameter)
                 fn.self_called = counting.unmarked(stmts)
@@ -245,7 +260,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         return ast.FunctionDef(fn.pyname, args, decls + quick + counting.function_body(
             stmts, handler, self.k(body), label, fn.self_called), [])
 
-    def uncounted(self, stmts, failed, looped, self_called, quiet=False) -> list:
+    def uncounted(self, stmts, failed, looped, self_called, quiet=False, size=None) -> list:
         """For a body given an integer copy (kinds.specialize), or a small
         self tail loop or a TINY body of any kinds, the copy entered first:
         the integer copy (then `stmts` keep only the general body:
@@ -255,18 +270,15 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         parameters as the last hop bound them. The copy's calls of its own
         function pass INTS (kinds.py) where they know that OK holds and
         every argument is an exact integer: the callee enters the copy on
-        that alone. (The profiler's variant has no such copy: counting.py.)"""
+        that alone. (The profiler's variant has no such copy: counting.py.)
+        `size`: stmts' nodes as kinds.specialize counted them, if it did."""
         if len(stmts) == 1 and stmts[0].__class__ is ast.If and getattr(stmts[0], 'integer_copy', False):
-            spec_test, spec_body = stmts[0].test, stmts[0].body
-        elif kinds.small(stmts, kinds.SPECIALIZED_NODES if looped else TINY):    # the copy runs while OK holds
-            spec_test, spec_body = name('OK'), stmts
+            spec_test, body = stmts[0].test, stmts[0].body      # (the copy itself: counting.generic drops its If)
+        elif kinds.small(stmts, kinds.SPECIALIZED_NODES if looped else TINY, size):    # the copy runs while OK holds
+            spec_test, body = name('OK'), kinds.twin(stmts, is_temp, self.fresh, uncounted=True)
         else:
             return []
         parts = list(spec_test.values) if spec_test.__class__ is ast.BoolOp else [spec_test]
-        body = kinds.twin(spec_body, is_temp, self.fresh)
-        for node in walk(ast.Module(body, [])):
-            if getattr(node, 'self_call', False):
-                node.uncounted = True
         if looped:          # each hop tests the copy's test again (the entry's holds for the first)
             blocks = [body] + [b for st in statements(body) for b in (getattr(st, 'body', None), getattr(st, 'orelse', None))
                                if b and b.__class__ is list]
@@ -362,6 +374,16 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         return stmts + [assign(target, e)]
 
 
+_LEAF = 2
+_PLACED: dict = {}      # ast class -> 0: no position, 1: a position, _LEAF: a position and no part (a name, a constant)
+
+
+def _placed(cls) -> int:
+    """What stamp does with a node of class cls (_PLACED)."""
+    kind = _PLACED[cls] = _LEAF if cls is ast.Name or cls is ast.Constant else int('lineno' in cls._attributes)
+    return kind
+
+
 def _located(node, where):
     """node, with every part of it that has no position given where's."""
     for n in walk_parts(node):
@@ -398,3 +420,19 @@ def lower(unit, params, rest, body, lscope, span, name, counting=False, seen=Non
     mod = low.root(params, rest, body, lscope, span)
     return (mod, low.consts, low.table, tuple(low.assumed.values()), low.root_fn.pyname, not low.tail_calls,
             tuple(low.heads.values()))
+
+
+def lower_compiled(filename, *args):
+    """lower's answer with its Module compiled (under filename): the code in
+    the Module's place. The collector is paused meanwhile: the nodes made
+    all live until compiled, then go, so a collection would walk them in vain."""
+    paused = isenabled()
+    disable()
+    try:
+        mod, *rest = lower(*args)
+        code = compile(mod, filename, 'exec', dont_inherit=True)
+        del mod
+        return (code, *rest)
+    finally:
+        if paused:
+            enable()

@@ -9,12 +9,12 @@ once, with the reference's own steps (make_frame, run, to_code,
 check_in_scope; the expansion's forms have the call site's span: the unit
 `from_data`), and lowers it in place. At run time the site tests that the
 macro's global and every global its body names still hold what they held
-(else it takes the generic call, which expands as the reference does), and
+(else the call runs on the reference, which expands it: exits.py), and
 a change of the macro's global deoptimises the lambda (its cell is one of
 the lowering's `heads`: link.Deopt). A non-tail expansion counts one level
 toward the depth limit while its code runs, as expand_macro's does.
 
-An expansion that fails is made at run time instead (the generic call),
+An expansion that fails is made at run time instead (on the reference),
 where it fails as the reference's does, at the same moment. A macro that is
 not pure, or a call while a tool watches calls or the profiler counts
 them (either would see the expansion run early), keeps the lambda on the reference (Unsupported with
@@ -32,7 +32,9 @@ from ..errors import RustyError
 from ..resolve import MISSING, GlobalRef, resolve
 from ..syntax import check_in_scope
 from ..values import EMPTY, List, Macro, Symbol, sym
+from .exits import to_reference
 from .nodes import Unsupported, assign, attr, call, const, is_, name
+from .tripper import Tripper
 
 MAX_EXPANSIONS = 200        # per lowering: past it (a macro expanding into itself) the lambda stays on the reference
 MAX_NESTING = 24            # expansions inside expansions
@@ -43,26 +45,12 @@ FAILED = object()           # an expansion that raised: made at run time, where 
 
 class Expansion:
     """One macro call's expansion made while lowering: the form (or FAILED),
-    and the (cell, value) pairs it depends on: the macro's global first."""
-    __slots__ = ('form', 'depends')
+    the (cell, value) pairs it depends on (the macro's global first) and
+    the call form (the disk cache expands it again at load: codecache)."""
+    __slots__ = ('form', 'depends', 'call')
 
-    def __init__(self, form, depends):
-        self.form, self.depends = form, depends
-
-
-class Tripper:
-    """Watches a global a macro's body names: when it changes, the macro's
-    expansions made while lowering may be stale, so the macro's own cell is
-    tripped (as if the macro changed: link.Deopt drops the code that
-    expanded it, link.Refused lowers again)."""
-    __slots__ = ('cell', '__weakref__')
-
-    def __init__(self, cell):
-        self.cell = cell
-
-    def __call__(self, changed, new):
-        if self.cell.watch is not None:
-            self.cell.trip()
+    def __init__(self, form, depends, call=None):
+        self.form, self.depends, self.call = form, depends, call
 
 
 def refuse(cell, why='macro call'):
@@ -123,7 +111,7 @@ def expansion(low, x, cell, depth=0):
     from ..macro_cache import is_pure
     if not is_pure(m, low.genv):
         return None
-    got = low.expanded[id(x)] = Expansion(_expand(m, x, low.unit.depth), [(cell, m)] + _named_globals(m, low.genv))
+    got = low.expanded[id(x)] = Expansion(_expand(m, x, low.unit.depth), [(cell, m)] + _named_globals(m, low.genv), x)
     return got
 
 
@@ -168,29 +156,10 @@ def _named_globals(m, genv) -> list:
     return out
 
 
-class _Site:
-    """A macro call the reference compiles (when first needed) and runs."""
-    __slots__ = ('form', 'scope', 'tail', 'span', 'unit', 'code')
-
-    def __init__(self, form, scope, tail, span, unit):
-        self.form, self.scope, self.tail, self.span, self.unit = form, scope, tail, span, unit
-        self.code = None
-
-
-def reference_call(site, f, d, D):
-    """The call in `site` run by the reference in frame chain f (the compiled
-    locals' values: see support.expand_at), at depth d."""
-    if site.code is None:
-        from ..eval import comp_call
-        site.code = comp_call(site.form, site.scope, site.tail, site.span, site.unit)
-    D.n = d
-    return site.code(f)
-
-
 def lower_call(low, x, cell, scope, span, fn, tail):
     """A call of the macro in global cell: its expansion lowered in place
-    while the globals it depends on hold what they held, else the generic
-    call (which expands at run time); the generic call alone when the
+    while the globals it depends on hold what they held, else the call on
+    the reference (which expands at run time: exits.py); that alone when the
     expansion failed. Unsupported (with the cell) when it may not be expanded."""
     e = low.expanded.get(id(x))
     if e is None or low.expanding > MAX_NESTING:
@@ -202,20 +171,10 @@ def lower_call(low, x, cell, scope, span, fn, tail):
             check_in_scope(form, span, scope, low.genv)
         except RustyError:
             form = FAILED
-    p = low.fresh('p')
-    try:
-        generic = low.slow(x, list(x.cdr.cells()), [assign(p, attr(low.k(cell), 'value')),
-                                                    low.missing(p, cell, x, scope, span)], p, scope, span, fn, tail)
-    except Unsupported:                 # (arguments that are no code: the call as the reference compiles it)
-        e_call = call(low.k(reference_call), low.k(_Site(x, scope, tail, span, low.unit)), low.frames(scope, fn),
-                      name('d'), name('D'))
-        if tail:
-            generic = [ast.Return(e_call)]
-        else:
-            r = low.fresh('r')
-            generic = [assign(r, e_call)], name(r)
+    generic = to_reference(low, x, scope, span, fn, tail)
     if form is FAILED:
         return generic
+    low.k(e)                            # (one of the code's objects: the disk cache's recipe of the expansion)
     tests = [is_(attr(low.k(c), 'value'), low.k(v)) for c, v in e.depends]
     for c, _ in e.depends[1:]:
         tripper = Tripper(cell)

@@ -56,17 +56,33 @@ def statements(stmts):
     branches, a loop's, a `try`'s and its handlers'), not looking into
     expressions nor into a nested function's body (the def itself is one)."""
     todo = list(reversed(stmts))
+    blocks = _BLOCKS.get
     while todo:
         st = todo.pop()
         yield st
-        if st.__class__ is ast.FunctionDef:
-            continue
-        for field in ('finalbody', 'orelse', 'body'):
-            inner = getattr(st, field, None)
-            if inner and inner.__class__ is list:
-                todo.extend(reversed(inner))
-        for h in reversed(getattr(st, 'handlers', ())):
-            todo.extend(reversed(h.body))
+        fields = blocks(st.__class__)
+        if fields is None:
+            fields = _blocks(st.__class__)
+        if fields:
+            d = st.__dict__
+            for field in fields:
+                inner = d.get(field)
+                if inner and inner.__class__ is list:
+                    if field == 'handlers':
+                        for h in reversed(inner):
+                            todo.extend(reversed(h.body))
+                    else:
+                        todo.extend(reversed(inner))
+
+
+_BLOCKS: dict = {}      # statement class -> its fields statements looks into, in its order ('handlers' last)
+
+
+def _blocks(cls) -> tuple:
+    """The fields of statement class cls that hold blocks (a def's none)."""
+    got = _BLOCKS[cls] = () if cls is ast.FunctionDef else \
+        tuple(f for f in ('finalbody', 'orelse', 'body', 'handlers') if f in cls._fields)
+    return got
 
 
 def children(node) -> list:
@@ -172,10 +188,7 @@ def walk(top):
 def _walked(top, get, fallback):
     """The nodes under top, each node's parts read by its class's reader (`get`), else `fallback`."""
     todo = [top]
-    i = 0
-    while i < len(todo):
-        node = todo[i]
-        i += 1
+    for node in todo:           # (grows as it goes: a list iterated while extended)
         f = get(node.__class__)
         if f is None:
             todo += fallback(node)

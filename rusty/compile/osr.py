@@ -8,7 +8,10 @@ RUSTY_COMPILE_CALLS iterations when that is set), the answer is `resume`:
 the loop lowered once (osr_lower.py) into a function of the frame around the
 loop and the loop's slots, which continues from `fr` as it stands (at the
 test) and returns the loop's result. So a long loop at top level, or in a
-function called once, runs compiled.
+function called once, runs compiled. The compiled loop is kept in the disk
+cache (codecache.loop_key): once the loop has run long enough to pay for a
+load (Stats.per_form_loaded, far less than a compile) it is looked up there
+first, so a second run of a script switches sooner and compiles no loop.
 
 A loop whose forms make functions keeps running on the reference: a closure
 made before the switch holds `fr`, which compiled code would no longer
@@ -45,13 +48,16 @@ def door_from_env():
 def loop_door(x, dscope, span, unit, after):
     """`hot(fr)` for the `do` form x (its frame's scope dscope): None while
     the loop is to go on on the reference, else `resume(fr)`, the rest of the
-    loop compiled; or None for a loop that never switches."""
+    loop compiled; or None for a loop that never switches. Once hot enough
+    to pay for a load, the loop is looked up in the disk cache; if it is not
+    there, it warms on until compiling pays, then is compiled and stored."""
     names = [s.car for s in x.cdr.car]
     if len(set(names)) != len(names) or makes_functions(x.cdr.cdr):
         return None
     state = []              # [] warming; [None] on the reference for good; [Loop]
     left = [after]
     spent = [0.0, -1.0, 0, 0.0]     # seconds on the reference, budget (-1: not yet), id of the frame, last clock
+    cache = [None, False]           # the disk cache's key ('' none; None: not yet made), looked up since warming
 
     def hot(fr):
         if state:
@@ -71,12 +77,26 @@ def loop_door(x, dscope, span, unit, after):
                 spent[2] = id(fr)           # (another run of the loop: the time between is not its)
             spent[3] = t
             if spent[1] < 0:
-                spent[1] = link.PAYBACK * max(link.MIN_FORMS, support.form_count(x)) * link.STATS.per_form()
+                stats = link.STATS
+                per = stats.per_form_loaded() if not cache[1] and link.codecache_on() else per_form_compiled()
+                spent[1] = link.PAYBACK * link.size(x) * per
             if spent[0] < spent[1]:
                 return None
         if link.session_namespace(unit.depth)['PROF'] is not None:
             return None
-        state.append(compiled(x, dscope, span, unit, forget))
+        if not cache[1]:
+            cache[1] = True
+            if link.codecache_on():
+                if cache[0] is None:
+                    cache[0] = link.codecache().loop_key(x, dscope, unit) or ''
+                loop = looked_up(x, dscope, span, unit, forget, cache[0])
+                if loop is not None:
+                    state.append(loop)
+                    return hot(fr)
+                if after is None:           # not in the cache: warm on until compiling pays
+                    spent[1] = -1.0
+                    return None
+        state.append(compiled(x, dscope, span, unit, forget, cache[0]))
         return hot(fr)
 
     def forget(loop):
@@ -84,9 +104,20 @@ def loop_door(x, dscope, span, unit, after):
         if state and state[0] is loop:
             del state[:]
             left[0] = after
-            spent[0] = 0.0
+            spent[0], spent[1], cache[1] = 0.0, -1.0, False
             link.STATS.deopts += 1
     return hot
+
+
+def per_form_compiled() -> float:
+    """Compile seconds per form, to budget a loop the cache does not hold:
+    link.STATS's estimate, but in a run that loaded code no less than a cold
+    run starts from (PER_FORM): a cold run decides its first loops with that,
+    and the compile times entries keep leave out their store, so a warm run
+    estimating lower would compile what the cold run left on the reference."""
+    stats = link.STATS
+    per = stats.per_form()
+    return max(per, link.PER_FORM) if stats.saved_forms else per
 
 
 def makes_functions(forms) -> bool:
@@ -109,12 +140,13 @@ def makes_functions(forms) -> bool:
     return False
 
 
-def compiled(x, dscope, span, unit, forget):
-    """The Loop continuing do form x, or None when it stays on the reference."""
+def compiled(x, dscope, span, unit, forget, key=None):
+    """The Loop continuing do form x, or None when it stays on the reference
+    (with `key`: stored in the disk cache under that name)."""
     from .osr_lower import lowered_loop
     link._load_lower()
     t = perf_counter()
-    got = lowered_loop(x, dscope, span, unit)
+    got = lowered_loop(x, dscope, span, unit, key)
     t = perf_counter() - t
     stats = link.STATS
     stats.seconds += t
@@ -123,8 +155,30 @@ def compiled(x, dscope, span, unit, forget):
         stats.refused += 1
         return None
     stats.loops += 1
-    stats.forms += max(link.MIN_FORMS, support.form_count(x))
+    stats.forms += link.size(x)
     return Loop(got, unit, forget)
+
+
+def looked_up(x, dscope, span, unit, forget, key):
+    """The Loop continuing do form x from the disk cache's entry `key`, or
+    None (the time taken counts as loading, as link's look_up does)."""
+    t = perf_counter()
+    got = link.codecache().load(key, (), None, x, dscope, span, unit) if key else None
+    stats = link.STATS
+    forms = max(link.MIN_FORMS, support.form_count(x))
+    loop = None
+    if got is not None:
+        fcode, consts, table, assumed, pyname, _, heads, seconds = got
+        loop = Loop(link.Compiled(fcode, link.module_globals(consts, unit.depth, table, unit.genv), pyname,
+                                  assumed, False, heads), unit, forget)
+        stats.saved += seconds
+        stats.loops_loaded += 1
+        stats.saved_forms += forms
+    t = perf_counter() - t
+    stats.load_seconds += t
+    stats.load_forms += forms
+    link._not_own_time(unit, t)
+    return loop
 
 
 class Loop:

@@ -6,6 +6,7 @@ located as a lambda's, no backtrace entry of its own: the loop's level is
 the reference's around it). The lowering is lower.Lowering's, root and
 passes included; only the root's body and the functions it may make differ."""
 import ast
+from time import perf_counter
 
 from ..values import sym
 from . import link, loops, support
@@ -45,10 +46,12 @@ class LoopLowering(Lowering):
         return super().nested(params, rest, body, scope, span, fn, lname, loopvar, pyname, pending)
 
 
-def lowered_loop(x, dscope, span, unit):
+def lowered_loop(x, dscope, span, unit, key=None):
     """The link.Compiled of do form x's loop continued (its function's
     parameters: d, E, then dscope's slots), or None when it stays on the
-    reference."""
+    reference; with `key`, stored in the disk cache under that name
+    (codecache.loop_key: its paths lead into x, its scopes from dscope)."""
+    t = perf_counter()
     low = LoopLowering(unit, x)
     try:
         mod = low.root(tuple(dscope.names), None, low.loop_form, dscope, span)
@@ -59,9 +62,14 @@ def lowered_loop(x, dscope, span, unit):
         return None
     except (RecursionError, SyntaxError, ValueError):     # past what Python compiles (nesting)
         return None
-    consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth, c.extra)
-              if c.__class__ is _MakerSpec else c for c in low.consts]
     pyname = low.root_fn.pyname
     fcode = next(c for c in code.co_consts if c.__class__ is code.__class__ and c.co_name == pyname)
-    return link.Compiled(fcode, link.module_globals(consts, unit.depth, low.table, unit.genv), pyname,
-                         tuple(low.assumed.values()), False, tuple(low.heads.values()))
+    assumed, heads = tuple(low.assumed.values()), tuple(low.heads.values())
+    if key:
+        link.codecache().store(key, fcode, pyname, False, low.consts, low.table, assumed, heads,
+                               perf_counter() - t, (), None, x, dscope, span, unit)
+    consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth, c.extra)
+              if c.__class__ is _MakerSpec else c for c in low.consts]
+    return link.Compiled(fcode, link.module_globals(consts, unit.depth, low.table, unit.genv), pyname, assumed,
+                         False, heads)
+

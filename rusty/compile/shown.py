@@ -26,8 +26,9 @@ def _shown(obj) -> str:
     cls = obj.__class__.__name__
     if cls == 'Cell':
         return 'a global cell'
-    if cls in ('Span', '_MakerSpec', 'Scope', 'list', 'Unit', '_Lambda'):
+    if cls in ('Span', '_MakerSpec', 'Scope', 'list', 'Unit', '_Lambda', 'Expansion'):
         return {'Span': 'a source position', '_MakerSpec': 'the maker of a nested lambda',
                 'Scope': 'a scope', 'list': 'a macro call site', 'Unit': 'the compile unit',
-                '_Lambda': 'the lambda of an inlined walk (its name)'}[cls]
+                '_Lambda': 'the lambda of an inlined walk (its name)',
+                'Expansion': "a macro call's expansion, lowered in place"}[cls]
     return display_form(obj)

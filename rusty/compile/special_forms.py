@@ -3,16 +3,16 @@ lower.Lowering): quote, if, begin, and, or, when, unless, cond, set!,
 define, def and lambda (a nested lambda: its own Python function)."""
 import ast
 
-from ..resolve import GlobalRef, Scope, body_defines, resolve
+from ..resolve import GlobalRef, Scope, _one_name, body_defines, resolve
 from ..values import EMPTY, List, Symbol, cons, make_list, sym
 from . import macros
 from .inline import _is_not
-from .nodes import Unsupported, _ident, assign, call, const, is_, is_not, is_temp, name
+from .nodes import Unsupported, _ident, assign, attr, call, const, is_, is_not, is_temp, name
 from .variables import Fn
 
 
 FN_FORMS = frozenset(map(sym, ('lambda', 'fn', 'λ')))
-DOT, ELSE = sym('.'), sym('else')
+DOT, ELSE, BEGIN, DEFINE, DEF = sym('.'), sym('else'), sym('begin'), sym('define'), sym('def')
 
 
 class SpecialForms:
@@ -150,8 +150,12 @@ class SpecialForms:
         s = x.cdr.car
         vs, ve = self.value(x.cdr.cdr.car, scope, self.span_of(x.cdr.cdr, span), fn)
         ref = resolve(scope, s, self.genv)
-        if ref.__class__ is GlobalRef:
-            out = vs + [ast.Expr(call(name('GLOBAL_WRITE'), name('E'), self.k(s), ve, self.k(span), name('GENV')))]
+        if ref.__class__ is GlobalRef:     # (bound, and no frame binds s at run time: set it; else by name)
+            t = self.fresh()
+            cell = self.k(self.genv.cell(s))
+            slow = ast.Expr(call(name('GLOBAL_WRITE'), name('E'), self.k(s), name(t), self.k(span), name('GENV')))
+            out = vs + [assign(t, ve), ast.If(is_not(attr(cell, 'value'), name('MISSING')),
+                                              [ast.Expr(call(attr(cell, 'set'), name(t)))], [slow])]
             return self.result(out, name('NIL'), tail)
         found, hops = self.locate(ref, scope)
         if found is None:
@@ -173,19 +177,74 @@ class SpecialForms:
         target = x.cdr.car
         if target.__class__ is Symbol:
             init = x.cdr.cdr.car
+            var = self.slot(target, scope)
+            self.not_known_yet(x, var)
             if init.__class__ is List and init is not EMPTY and init.car in FN_FORMS:
                 self.naming = target.name       # NAMED names the lambda it makes so (the profiler's row)
-            vs, ve = self.value(init, scope, self.span_of(x.cdr.cdr, span), fn)
+                if len(init) >= 3:
+                    params, rest = _params(init.cdr.car)
+                    known = self.known_define(x, target, var, params, rest)
+                    if known is not None:       # (a lambda made as lambda_maker makes it, then named by define)
+                        vs, ve = self.nested(params, rest, init.cdr.cdr, scope, self.span_of(x.cdr.cdr, span), fn,
+                                             'lambda', var, known)
+                        ve = self.stamp([ve], self.line(self.span_of(x.cdr.cdr, span), scope))[0]
+                        vs = self.stamp(vs, self.line(self.span_of(x.cdr.cdr, span), scope))
+                        init = None
+            if init is not None:
+                vs, ve = self.value(init, scope, self.span_of(x.cdr.cdr, span), fn)
             self.naming = None
-            var = self.slot(target, scope)
             t = self.fresh()
             out = vs + [assign(t, ve), ast.Expr(call(name('NAMED'), name(t), self.k(target))), assign(var, name(t))]
             return self.result(out, name('NIL'), tail)
         if target.__class__ is not List or target is EMPTY or target.car.__class__ is not Symbol:
             raise Unsupported('define')
         params, rest = _params(target.cdr)
-        defs, make = self.nested(params, rest, x.cdr.cdr, scope, span, fn, target.car.name)
-        return self.result(defs + [assign(self.slot(target.car, scope), make)], name('NIL'), tail)
+        var = self.slot(target.car, scope)
+        self.not_known_yet(x, var)
+        known = self.known_define(x, target.car, var, params, rest)
+        defs, make = self.nested(params, rest, x.cdr.cdr, scope, span, fn, target.car.name,
+                                 var if known else None, known)
+        return self.result(defs + [assign(var, make)], name('NIL'), tail)
+
+    def known_define(self, x, s, var, params, rest):
+        """The Python name of the function a body's `define` x of a lambda
+        (symbol s, slot var) makes when that local is known to hold it
+        wherever the body's later forms and the lambda's own body call it
+        (Lowering.known, as a named let's loop: called directly, its self
+        tail calls a loop): x runs first in its body, unconditionally, the
+        body's only definition of s, no set! of s; else None."""
+        if id(x) not in self.sure_defines or s in self.assigned or rest is not None:
+            return None
+        pyname = self.fresh('f_' + _ident(s.name) + '_')
+        self.known[var] = (pyname, len(params))
+        self.known_defines[var] = (x, pyname)
+        return pyname
+
+    def not_known_yet(self, x, var) -> None:
+        """A define x of var, unless var is a known local function another
+        define made (one a macro's expansion lowered after it): that refuses."""
+        mine = self.known_defines.get(var)
+        if mine is not None and mine[0] is not x:
+            raise Unsupported('a local function defined again')
+
+    def mark_defines(self, body) -> None:
+        """Note the defines of body that run unconditionally in its order
+        (its own forms and those of its begins) and are the body's only
+        definition of their name (known_define)."""
+        counts: dict = {}
+        for n in _all_defines(body):
+            counts[n] = counts.get(n, 0) + 1
+        stack = list(body)
+        while stack:
+            y = stack.pop()
+            if y.__class__ is not List or y is EMPTY or y.cdr is EMPTY:
+                continue
+            if y.car is BEGIN:
+                stack.extend(y.cdr)
+            elif y.car is DEFINE or y.car is DEF:
+                names = _one_name(y.cdr)
+                if names and counts.get(names[0]) == 1:
+                    self.sure_defines.add(id(y))
 
     def f_def(self, x, scope, span, fn, tail):
         if len(x) == 3:
@@ -199,7 +258,12 @@ class SpecialForms:
             sig = cons(x.cdr.car, params)
         else:
             raise Unsupported('def')
-        return self.f_define(cons(x.car, cons(sig, x.cdr.cdr.cdr)), scope, span, fn, tail)
+        form = self.defs_made.get(id(x))
+        if form is None:        # (one form per def: known_define tells a second definition by it)
+            form = self.defs_made[id(x)] = cons(x.car, cons(sig, x.cdr.cdr.cdr))
+            if id(x) in self.sure_defines:
+                self.sure_defines.add(id(form))
+        return self.f_define(form, scope, span, fn, tail)
 
     def f_lambda(self, x, scope, span, fn, tail):
         if len(x) < 3:
@@ -213,6 +277,7 @@ class SpecialForms:
         """(statements, expression) making the Lambda of a nested lambda (its
         scope made as lambda_maker makes it)."""
         slots = list(params) + ([rest] if rest is not None else [])
+        self.mark_defines(body)
         lscope = Scope(slots, scope)
         for dname in body_defines(body):
             lscope.add(dname, maybe_unbound=True)
@@ -223,8 +288,32 @@ class SpecialForms:
         inner.params, inner.defined = names[:len(slots)], names[len(slots):]
         self.bound_once.update(inner.params)
         fdef = self.function(inner, body, lscope, span)
+        self.finished[pyname] = inner       # (its calls known: a direct tail call of it may nest no further)
         maker = self.k(_MakerSpec(params, rest, body, lscope, lname, len(names) - len(slots)))
         return [fdef], call(maker, name(pyname), self.frames(scope, fn, pending))
+
+
+def _all_defines(forms) -> list:
+    """Every name a define-like form in these body forms binds, once per
+    definition (resolve.body_defines' walk, repeats kept)."""
+    from ..resolve import DEFINES, FORM_OF, SAME_FRAME_PARTS
+    found = []
+    stack = list(forms)
+    while stack:
+        x = stack.pop()
+        if x.__class__ is not List or x is EMPTY or x.cdr is EMPTY:
+            continue
+        form = FORM_OF.get(x.car)
+        if form is None:
+            continue
+        names = DEFINES.get(form.syntax)
+        if names is not None:
+            found += names(x.cdr)
+            continue
+        parts = SAME_FRAME_PARTS.get(form.syntax)
+        if parts is not None:
+            stack.extend(parts(x.cdr))
+    return found
 
 
 class _MakerSpec:

@@ -15,7 +15,7 @@ within its run level carries that call (`rusty_tail`: site, name) for them.
 """
 
 from ..apply import apply_procedure, call_builtin, located, make_frame, recursion_message, run
-from ..errors import Abort, Exit, RecursionLimit, RustyError, give_back_if_out_of_memory
+from ..errors import Abort, EvalError, Exit, RecursionLimit, RustyError, give_back_if_out_of_memory
 from ..eval import expand_macro, undefined_error
 from ..resolve import MISSING, UNBOUND, assign_by_name
 from ..values import EMPTY, NIL, Lambda, List, cons
@@ -73,10 +73,28 @@ def expand_at(m, key, d, D, f, tail):
     return expand_macro(m, arg_forms, f, scope, tail, span, unit, cache)
 
 
-def cell_set(fn, py: str, value) -> None:
-    """Write value into the closure cell of fn's free variable py (an
-    expansion's write-back of an enclosing function's local: expansion.py)."""
-    fn.__closure__[fn.__code__.co_freevars.index(py)].cell_contents = value
+def reference_site(key, f, d, D):
+    """A call whose compiled code's assumptions no longer hold, run by the
+    reference in frame chain f at depth d (`key`: [form, scope, tail, span,
+    unit, its reference code once made]: exits.to_reference)."""
+    code = key[5]
+    if code is None:
+        from ..eval import comp_call
+        code = key[5] = comp_call(key[0], key[1], key[2], key[3], key[4])
+    D.n = d
+    return code(f)
+
+
+def cells_back(holder, f, where) -> None:
+    """Write into holder's closure cells the slots of frame chain f that
+    `where` names ((hops out, slot, holder's free variable)…): the write-back
+    of enclosing functions' locals after a run on the reference (expansion.py)."""
+    cells, free = holder.__closure__, holder.__code__.co_freevars
+    for hops, i, py in where:
+        fr = f
+        for _ in range(hops):
+            fr = fr[0]
+        cells[free.index(py)].cell_contents = fr[i]
 
 
 # ── Failures ─────────────────────────────────────────────────────────────
@@ -250,9 +268,9 @@ class LambdaMaker:
         self.params, self.rest, self.body, self.scope, self.name, self.D = params, rest, body, scope, name, D
         self.extra = extra
         self.fast = Lambda(params, rest, body, None, None, name, scope, extra).fast    # as Lambda reckons it
-        self.end = -extra or None
+        self.end = 2 + len(params) + (rest is not None)     # (the frame's slots past its parameters: enter)
         self.enter = enter_counted if counts else enter     # (code that counts its own calls: profiled.py)
-        self.entry = entry_class(self.fast) if self.fast >= 0 else Entry     # (made once: a value's Entry costs a call less)
+        self.entry = entry_class(len(params)) if rest is None else Entry   # (made once: a value's Entry costs a call less)
 
     def __call__(self, fn, frames):
         lam = _new_lambda(Lambda)       # Lambda's slots filled in place: no __init__ frame
@@ -268,9 +286,10 @@ class LambdaMaker:
 _new_lambda = Lambda.__new__
 
 
-def adapter(fn, D, extra=0, counts=False, fast=-1, leaf=None):
+def adapter(fn, D, slots, counts=False, fast=-1, leaf=None):
     """run's entry `code(frame)` into positional function fn (the frame's
-    `extra` define slots left out: the function makes its own); a partial
+    first `slots` slots, its parameters: the body's define slots after them,
+    if the frame has them, are left out, the function makes its own); a partial
     application of `enter`, cheaper to make than a closure (LambdaMaker makes
     one for every lambda value compiled code makes). Only compiled code's
     lambdas have an Entry (a partial: compile/entry.py, carrying fn as
@@ -278,16 +297,31 @@ def adapter(fn, D, extra=0, counts=False, fast=-1, leaf=None):
     counts its own calls (the profiler's variant), and the partial's function
     is enter_counted, by which the profiler's stand-in tells so
     (Profiler.counts_itself)."""
-    return make_entry(enter_counted if counts else enter, fn, D, -extra or None, fast, leaf)
+    return make_entry(enter_counted if counts else enter, fn, D, slots + 2, fast, leaf)
 
 
 def install(fn, lam, c, D) -> None:
     """Make fn, linked for Compiled c (link.py), lam's code (its Entry, with its direct and leaf functions)."""
-    lam.code = adapter(fn, D, lam.extra, c.counts, lam.fast, fn if lam.fast >= 0 and c.leaf else None)
+    n = arity(lam)
+    lam.code = adapter(fn, D, len(lam.params) + (lam.rest is not None), c.counts, n,
+                       fn if n >= 0 and c.leaf else None)
+
+
+def arity(lam) -> int:
+    """The number of arguments lam's compiled function takes after the depth
+    (its Entry's class: entry.py), or -1 for a rest parameter. Unlike
+    Lambda.fast, a body's defines do not count: the function makes their
+    slots itself, so compiled callers call it directly all the same."""
+    return len(lam.params) if lam.rest is None else -1
+
+
+WATCH = [None]      # while a tier-up sample runs: what times the calls it makes (tierup.py)
 
 
 def enter(fn, D, end, fr):
-    """An adapter's call: fn on the parameters in frame fr (up to end)."""
+    """An adapter's call: fn on the parameters in frame fr (its slots 2 to end)."""
+    if WATCH[0] is not None:
+        return WATCH[0](enter, fn, D, end, fr)
     n = D.n
     try:
         r = fn(n, *fr[2:end])
@@ -377,7 +411,6 @@ def env_write(env, hops, i, cell, s, v, by_slot, span, genv):
 
 def global_write(env, s, v, span, genv):
     """set! by name (a global, or a name no slot is known for)."""
-    from ..errors import EvalError
     if not assign_by_name(env, s, v, genv):
         raise EvalError("set!: undefined variable '%s'" % s.name, span)
     return NIL

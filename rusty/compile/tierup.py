@@ -1,0 +1,340 @@
+"""Tiering up: when the values of a lambda leave the reference for compiled
+code (the runtime's door, `door`'s compile_lambda; linking is link.py's).
+
+A lambda is compiled once its values have spent PAYBACK times its estimated
+compile cost running the reference's body (their own time: less the calls
+they make of other lambdas, warm or compiled), so compiling adds at most
+1/PAYBACK to what running it on the reference cost; the estimate is the
+body's size (link.size) times the compile seconds per weighted form
+measured so far (link.Stats.per_form), or, before the cache is looked up,
+the seconds per form loading takes (the cache first: loading costs next to
+nothing); the budget is judged anew at each sample. Within an allowance
+(BANK seconds and SHARE of the process's time, for all compiles so far), a
+lambda is compiled once it has spent EVIDENCE seconds on the reference:
+a program hot early runs compiled early, at a bounded cost to one that is not.
+
+The warm-up costs next to nothing: a value not yet compiled runs `warm`,
+which counts the session's warm calls down and runs the reference's body.
+One warm call in SAMPLE (at random gaps) is a sample, and so is each
+lambda's first call: timed, with the calls it makes (warm ones through
+`due`, compiled ones through support.enter, which asks WATCH) timed whole
+and taken out of its own time, up to CALLS of them (then its share of the
+time it saw stands for the rest), as are compiles and collections, and
+scaled by the thread's share of the processor; that own time, times the
+calls it stands for (SAMPLE; 1 for a first call), is added to its lambda's.
+Once a lambda is compiled, a value is linked to compiled code at its first
+call if its values were called LINKED times each on average while warming
+up (a named let's loop made at each call of a function), else at a sampled
+call (linking a value costs more than a few calls of it save: a closure
+made at run time and called once or twice stays on the reference). A named let's or do's loop
+counts every iteration: each is a call of its lambda.
+
+RUSTY_COMPILE_CALLS=N instead compiles a lambda after N calls on the
+reference (0: at its first call), counting every call.
+"""
+import gc
+import os
+from time import perf_counter, process_time, thread_time
+
+from . import link
+from .evidence import Seen
+from .link import Compiled, Refused, codecache_on, switched
+from .support import WATCH
+
+SAMPLE = 64             # one warm call in SAMPLE is timed
+CLOCK = perf_counter    # the samples' clock (tests give one of their own)
+CALLS = 8               # a sample times this many of the warm calls it makes, at most
+LINKED = 8              # calls of a value that pay for linking it (its own function and globals, watchers)
+INF = float('inf')
+CPU = thread_time       # the thread's processor time (a sample's share of its time: the machine may be busy)
+
+
+COLLECTING = [0.0, 0.0]     # seconds the garbage collector took, and when the collection running began
+
+
+def collected(phase, info) -> None:
+    """gc.callbacks' hook: add up the time collections take."""
+    if phase == 'start':
+        COLLECTING[1] = CLOCK()
+    else:
+        COLLECTING[0] += CLOCK() - COLLECTING[1]
+
+
+def elsewhere() -> float:
+    """Seconds this process has spent compiling, loading compiled code and
+    collecting garbage: time no sample counts as its own (a collection is
+    the whole program's, not the call's it happens in)."""
+    return link.STATS.seconds + link.STATS.load_seconds + COLLECTING[0]
+
+
+# The allowance: compiling ahead of PAYBACK while all compiles so far, this
+# one included, cost at most BANK seconds and SHARE of the process's time
+# (a script runs at most that much slower than on the reference, and a
+# program whose lambdas are hot early runs compiled early); a lambda must
+# still have spent EVIDENCE seconds on the reference (it does run again).
+BANK = 0.015
+SHARE = 0.05
+EVIDENCE = 2e-3
+
+
+ELAPSED = process_time    # the process's processor time so far (tests give a clock of their own)
+
+
+def banked(cost: float) -> bool:
+    """True if compiling at this estimated cost stays within the allowance."""
+    return link.STATS.seconds + cost <= BANK + SHARE * ELAPSED()
+
+
+def door_from_env():
+    """The session's hook: `door`'s compile_lambda, tiering up by time spent
+    (link.PAYBACK), or after RUSTY_COMPILE_CALLS calls on the reference when
+    that is set (0: compile on the first call)."""
+    try:
+        return door(max(0, int(os.environ['RUSTY_COMPILE_CALLS'])))
+    except (KeyError, ValueError):
+        return door(None)
+
+
+def door(after=None):
+    """A session's compile_lambda (specials.lambda_maker's hook): by time
+    spent (after None), or after `after` calls on the reference. The
+    session's warm calls share one countdown (`tick`) and one record of the
+    sample running (`inner`: [seconds its warm calls took], else None)."""
+    every = SAMPLE
+    seed = 12345
+    tick = every
+    inner = None
+    if collected not in gc.callbacks:
+        gc.callbacks.append(collected)
+
+    def gap() -> int:
+        """Warm calls to the next sample: from 1 to 2*SAMPLE-1, SAMPLE on average
+        (not always SAMPLE: calls in a loop would be sampled at the same places)."""
+        nonlocal seed
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff      # (a fixed sequence: runs alike)
+        return 1 + (seed >> 8) % (2 * every - 1)
+
+    def made(call, *args):
+        """call(*args), a call (warm or compiled) the sample running makes:
+        timed whole, out of the sample's own time; past CALLS of them, no
+        more are timed and the sample's own share of the time it saw stands
+        for the rest."""
+        nonlocal inner, tick
+        acc = inner
+        inner, tick, WATCH[0] = None, gap(), None
+        if acc[1] == CALLS:
+            acc[2], acc[3] = CLOCK(), elsewhere()
+            return call(*args)
+        acc[1] += 1
+        t, c = CLOCK(), elsewhere()
+        try:
+            return call(*args)
+        finally:
+            acc[0] += CLOCK() - t - (elsewhere() - c)
+            inner, tick, WATCH[0] = acc, 1, made
+
+    def compile_lambda(make, code, params, rest, body, lscope, extra, span, unit, name):
+        """lambda_maker's `make`, wrapped: its values run the reference's
+        body `code()` until the lambda is hot, then compiled code, or the
+        reference's when lowering refuses. A value whose compiled code a
+        redefinition makes wrong (link.Deopt) is armed again: back on the
+        reference, compiled anew later."""
+        state = []                  # [] not tried; [None] the reference; [Compiled]; [Refused]
+        seen = Seen(len(params))    # the arguments of calls on the reference (evidence.py)
+        left = after                # calls on the reference still to go (RUSTY_COMPILE_CALLS)
+        spent = 0.0                 # estimated own seconds of its values on the reference
+        calls = 0.0                 # estimated calls of its values (on the reference, or linked at a sample)
+        values = 0                  # values made
+        budget = INF                # what spent must reach (judge)
+        forms = 0.0                 # its size for the estimates (link.size; 0: not yet counted)
+        looked = False              # looked up in the disk cache since armed
+        key = None                  # its disk cache key ('': none; None: not yet made)
+
+        def first(fr):
+            """The lambda's first call: make the reference's body and run this
+            call on it, as a sample standing for itself unless one runs."""
+            nonlocal run
+            run = code()
+            if inner is None:
+                return sampled(fr, 1)
+            return run(fr)
+        run = first                 # (the reference's body, once made)
+
+        def due(lam, fr):
+            """A warm call of lam the countdown stopped at: one the sample
+            running makes, or a new sample."""
+            nonlocal tick
+            if inner is not None:
+                return made(entered, lam, fr)
+            tick = gap()
+            if state or spent >= budget:
+                return entered(lam, fr)
+            return sampled(fr, every)
+
+        def sampled(fr, weight):
+            """Run this call on the reference, timing its own time, which stands for `weight` calls."""
+            nonlocal inner, tick
+            if seen.looks:
+                seen.observe(fr)
+            acc = inner = [0.0, 0, 0.0, 0.0]    # its calls' seconds, how many; when it stopped timing them, elsewhere then
+            tick = 1                # (the warm calls it makes come to `due`, the compiled ones to `made`)
+            WATCH[0] = made
+            cpu, t, c = CPU(), CLOCK(), elsewhere()
+            try:
+                return run(fr)
+            finally:
+                now, cpu = CLOCK(), CPU() - cpu
+                inner, tick, WATCH[0] = None, gap(), None
+                took(weight, now - t, cpu, acc, t, c)
+
+        def took(weight, t, cpu, acc, start, c) -> None:
+            """Add the own time of a sample (t seconds, cpu on the processor) to the lambda's, weighted."""
+            nonlocal spent, calls
+            calls += weight
+            if t <= 0.0:
+                return
+            own = t - (elsewhere() - c)
+            if acc[2]:          # its share of the time it saw
+                seen_t = acc[2] - start - (acc[3] - c)
+                own = own * (seen_t - acc[0]) / seen_t if seen_t > 0.0 else 0.0
+            else:
+                own -= acc[0]
+            spent += weight * max(0.0, own) * min(1.0, cpu / t)     # (the thread off the processor: its share)
+            judge()
+
+        def judge() -> None:
+            """The time the lambda must spend on the reference to pay for the next
+            step (loading, else compiling), with the estimates as they are now."""
+            nonlocal forms, budget
+            if not forms:
+                forms = link.size(body)
+            per = link.STATS.per_form_loaded() if not looked and codecache_on() else link.STATS.per_form()
+            budget = link.PAYBACK * forms * per
+            if budget > EVIDENCE and banked(forms * per):
+                budget = EVIDENCE
+
+        def entered(lam, fr):
+            """Run this call of lam: linked once the lambda is compiled (or now, if
+            hot and not a cache miss), else on the reference."""
+            if not state and not (spent >= budget and tier_up()):
+                return run(fr)
+            return linked(lam, fr)
+
+        def tier_up() -> bool:
+            """Link the lambda from the disk cache, else lower it; False after a
+            miss when tiering up by time (warm on until compiling pays)."""
+            nonlocal looked, forms
+            if not looked:
+                looked = True
+                if codecache_on():
+                    if look_up():
+                        return True
+                    if after is None:
+                        judge()             # (now the cost of compiling)
+                        return False
+            link._load_lower()           # first: its import is no compile cost per form
+            t = perf_counter()
+            state.append(link.lowered(params, rest, body, lscope, span, unit, name, retry, key, seen=seen))
+            t = perf_counter() - t
+            link.STATS.seconds += t
+            link._not_own_time(unit, t)
+            if state[0].__class__ is Compiled:
+                link.STATS.compiled += 1
+                forms = forms or link.size(body)
+                link.STATS.forms += forms
+            else:
+                link.STATS.refused += 1
+            return True
+
+        def look_up() -> bool:
+            """Link the lambda from the disk cache if it holds it (the time taken counts as loading)."""
+            nonlocal key
+            t = perf_counter()
+            n = link.size(body)
+            if key is None:
+                key = link.codecache().lambda_key(params, rest, body, lscope, unit, name) or ''
+            got = link.from_cache(key, params, rest, body, lscope, span, unit, name, seen) if key else None
+            if got is not None:
+                state.append(got)
+                link.STATS.loaded += 1
+                link.STATS.saved_forms += n
+            t = perf_counter() - t
+            link.STATS.load_seconds += t
+            link.STATS.load_forms += n
+            link._not_own_time(unit, t)
+            return got is not None
+
+        def linked(lam, fr):
+            """Run this call of lam as the lambda's state says: compiled (linking lam), or the reference."""
+            c = state[0]
+            if c is None:
+                lam.code = code()
+            elif c.__class__ is Refused:
+                return code()(fr)       # (until the macro it calls changes: Refused)
+            else:
+                switched(link.link(c, lam, lam.env, unit, disarm), c, unit, disarm)
+            if link.session_namespace(unit.depth)['PROF'] is not None:
+                return code()(fr)       # a profiler's stand-in counts this call: compiled code would count it again
+            return lam.code(fr)
+
+        def arm(lam):
+            """Give lam the code that runs the reference until the lambda is hot, then links it.
+            A value made once it is compiled is linked at its first call if its values are called
+            LINKED times on average (a named let's loop), else at a sampled call: linking a value
+            costs more than a few calls of it save (a closure made at run time, called once)."""
+            if state and after is None and state[0].__class__ is Compiled and calls >= LINKED * values:
+                def linking(fr):
+                    if state:
+                        return linked(lam, fr)
+                    arm(lam)            # (warming up again: a redefinition)
+                    return lam.code(fr)
+                lam.code = linking
+            elif after is None:
+                def warm(fr):
+                    nonlocal tick
+                    tick -= 1
+                    if tick:
+                        return run(fr)
+                    return due(lam, fr)
+                lam.code = warm
+            else:
+                def counted(fr):
+                    nonlocal left
+                    if not state:
+                        if seen.looks:
+                            seen.observe(fr)
+                        if left > 0:
+                            left -= 1
+                            return code()(fr)
+                        tier_up()
+                    return linked(lam, fr)
+                lam.code = counted
+
+        def again() -> None:
+            """Back to the start: warm up anew."""
+            nonlocal left, spent, budget, looked, key
+            del state[:]
+            left, spent, budget, looked, key = after, 0.0, INF, False, None
+
+        def disarm(lam, compiled):
+            """lam's compiled code is wrong from now on: forget it (if still the lambda's) and arm lam again."""
+            if state and state[0] is compiled:
+                again()
+                link.STATS.deopts += 1
+            arm(lam)
+
+        def retry(refusal):
+            """The macro that kept the lambda on the reference changed: lower it again when next hot."""
+            if state and state[0] is refusal:
+                again()
+
+        def make_compiled(f):
+            nonlocal values
+            if not state:
+                values += 1         # (counted while warming up: the calls are too)
+            lam = make(f)
+            if not (state and state[0] is None):
+                arm(lam)
+            return lam
+        return make_compiled
+    return compile_lambda

@@ -1,0 +1,195 @@
+"""The tier-up (rusty/compile/tierup.py): when a lambda leaves the reference
+for compiled code. Time is the test's own: a clock only `(spend S)` moves, so
+nothing here depends on how fast the machine is."""
+from rusty.compile import link, tierup
+from rusty.compile.entry import Entry
+from rusty.reader import read
+from rusty.runtime import Session
+from rusty.values import Builtin, sym
+
+
+def timed_session(monkeypatch, budget, sample=4, reads=None, cache=None, bank=0.0):
+    """A session tiering up by time on the test's clock, where every lambda
+    must spend `budget` seconds on the reference to be compiled (looked up
+    in the disk cache `cache` first, if given; `reads`: counts the clock's readings;
+    `bank`: the allowance for compiling ahead of that, tierup.BANK, none by default)."""
+    monkeypatch.delenv('RUSTY_COMPILE_CALLS', raising=False)
+    monkeypatch.delenv('RUSTY_SPECIALIZE', raising=False)
+    monkeypatch.setenv('RUSTY_CODE_CACHE', '1' if cache else '0')
+    if cache:
+        monkeypatch.setenv('RUSTY_CACHE_DIR', str(cache))
+    now = [0.0]
+
+    def clock():
+        if reads is not None:
+            reads.append(1)
+        return now[0]
+    monkeypatch.setattr(tierup, 'CLOCK', clock)
+    monkeypatch.setattr(tierup, 'CPU', lambda: now[0])
+    monkeypatch.setattr(tierup, 'elsewhere', lambda: 0.0)     # (compiles take real time: not this clock's)
+    monkeypatch.setattr(tierup, 'SAMPLE', sample)
+    monkeypatch.setattr(tierup, 'ELAPSED', lambda: now[0])
+    monkeypatch.setattr(tierup, 'BANK', bank)
+    monkeypatch.setattr(link, 'STATS', link.Stats())
+    monkeypatch.setattr(link, 'PAYBACK', 1.0)
+    monkeypatch.setattr(link, 'size', lambda body: 1.0)
+    monkeypatch.setattr(link, 'PER_FORM', budget)
+    monkeypatch.setattr(link, 'PER_FORM_LOADED', budget / 10)
+    s = Session()
+
+    def spend(seconds):
+        now[0] += seconds
+        return seconds
+    s.genv.define(sym('spend'), Builtin('spend', spend, 1, 1))
+    return s
+
+
+def compiled(s, name) -> bool:
+    return isinstance(s.genv.lookup(sym(name)).code, Entry)
+
+
+def test_a_lambda_is_compiled_once_its_time_pays_for_compiling_it(monkeypatch):
+    s = timed_session(monkeypatch, budget=0.1)
+    s.run('(define (f) (spend 0.001))')
+    for _ in range(60):             # 60 ms on the reference: compiling (100 ms) does not pay yet
+        s.run('(f)')
+    assert link.STATS.compiled == 0 and not compiled(s, 'f')
+    for _ in range(140):            # 200 ms: it pays
+        s.run('(f)')
+    assert link.STATS.compiled == 1 and compiled(s, 'f')
+
+
+def test_within_the_allowance_a_lambda_is_compiled_once_it_has_run_a_little(monkeypatch):
+    # compiling costs 10 ms, the allowance 15 ms: after EVIDENCE (2 ms) on the reference, not 10 ms (16 calls: 8 ms)
+    s = timed_session(monkeypatch, budget=0.01, bank=0.015)
+    s.run('(define (f) (spend 0.0005)) (define (g) (spend 0.0005)) (define (h) (spend 0.0005))')
+    for _ in range(16):
+        s.run('(f)')
+    assert compiled(s, 'f')
+    link.STATS.seconds = 0.014          # (as if compiling had taken that much: the allowance is spent)
+    for _ in range(8):
+        s.run('(g)')
+    assert not compiled(s, 'g')
+    for _ in range(40):                 # 20 ms: it pays for itself
+        s.run('(g)')
+    assert compiled(s, 'g')
+
+
+def test_the_allowance_grows_with_the_time_the_program_has_run(monkeypatch):
+    s = timed_session(monkeypatch, budget=0.01, bank=0.0)
+    s.run('(define (f) (spend 0.0005)) (define (g) (spend 0.0005)) (define (slow) (spend 1.0))')
+    for _ in range(16):
+        s.run('(f)')
+    assert not compiled(s, 'f')         # no allowance yet: 8 ms do not pay for 10 ms
+    s.run('(slow)')                     # a second run: SHARE of it may go to compiling ahead
+    for _ in range(16):
+        s.run('(g)')
+    assert compiled(s, 'g')
+
+
+def test_the_time_counted_is_the_lambdas_own(monkeypatch):
+    # caller spends 2 ms of its own in 200 calls, and 400 ms in the calls of leaf it makes.
+    s = timed_session(monkeypatch, budget=0.02)
+    s.run('(define (leaf) (spend 0.001)) (define (caller) (spend 0.00001) (leaf) (leaf) 0)')
+    for _ in range(200):
+        s.run('(caller)')
+    assert compiled(s, 'leaf') and not compiled(s, 'caller')
+
+
+def test_the_calls_of_a_loop_are_sampled_at_every_place(monkeypatch):
+    # A loop calling f then g, both hot: samples at a fixed interval could see only one of them.
+    s = timed_session(monkeypatch, budget=0.02)
+    s.run('(define (f) (spend 0.001)) (define (g) (spend 0.001))')
+    s.run('(let loop ((i 0)) (if (< i 300) (begin (f) (g) (loop (+ i 1))) i))')
+    assert compiled(s, 'f') and compiled(s, 'g')
+
+
+def test_the_warm_up_reads_the_clock_for_a_few_calls_only(monkeypatch):
+    # Between samples a warm call runs the reference's body and reads no clock.
+    reads = []
+    s = timed_session(monkeypatch, budget=1000.0, sample=64, reads=reads)
+    s.run('(define (f x) (spend 0.000001) x)')
+    s.run('(let loop ((i 0)) (if (< i 3000) (loop (+ (f i) 1)) i))')
+    assert link.STATS.compiled == 0
+    assert len(reads) < 3000 // 10, len(reads)
+
+
+def test_a_sample_times_a_few_of_the_calls_it_makes_and_extrapolates(monkeypatch):
+    # run makes 1000 warm calls of f at each call: its own time is its share of what it saw.
+    s = timed_session(monkeypatch, budget=0.5, sample=2)
+    s.run('(define (f) (spend 0.001)) '
+          '(define (run n) (spend 0.0001) (do ((i 0 (+ i 1))) ((= i n) n) (f) (spend 0.0001)))')
+    s.run('(run 1000)')
+    assert not compiled(s, 'run')   # its own 100 ms, and 1 s in f
+
+
+def test_a_second_run_loads_what_the_first_compiled_and_compiles_nothing(monkeypatch, tmp_path):
+    # caller's own time (15 ms) never pays: not even once hot, which it calls, runs compiled
+    # (loaded from the cache from its first calls in the second run, compiled late in the first).
+    program = ('(define (hot) (spend 0.001)) (define (caller) (spend 0.00005) (hot) 0) '
+               '(let loop ((i 0)) (if (< i 300) (begin (caller) (loop (+ i 1))) i))')
+    first = timed_session(monkeypatch, budget=0.05, cache=tmp_path)
+    first.run(program)
+    assert (link.STATS.compiled, link.STATS.loaded) == (1, 0)
+    second = timed_session(monkeypatch, budget=0.05, cache=tmp_path)
+    second.run(program)
+    assert (link.STATS.compiled, link.STATS.loaded) == (0, 1)
+    assert compiled(second, 'hot') and not compiled(second, 'caller')
+
+
+def test_after_a_number_of_calls_every_call_counts(monkeypatch):
+    monkeypatch.setenv('RUSTY_COMPILE_CALLS', '3')
+    monkeypatch.delenv('RUSTY_SPECIALIZE', raising=False)
+    s = Session()
+    s.run('(define (f a) (+ a 1))')
+    for i in range(3):
+        assert s.run('(f %d)' % i) == i + 1 and not compiled(s, 'f')
+    assert s.run('(f 3)') == 4 and compiled(s, 'f')
+
+
+def test_the_compile_cost_estimate_starts_from_the_prior_and_learns():
+    st = link.Stats()
+    assert st.per_form() == link.PER_FORM and st.per_form_loaded() == link.PER_FORM_LOADED
+    st.seconds, st.forms = 1.0, link.PRIOR_FORMS        # measured: as many forms as the prior weighs
+    assert st.per_form() == (1.0 / link.PRIOR_FORMS + link.PER_FORM) / 2
+    st.seconds, st.forms = 0.0, 0
+    st.saved, st.saved_forms = 1.0, 100 * link.PRIOR_FORMS    # (from the disk cache's entries)
+    assert abs(st.per_form() - 1.0 / (100 * link.PRIOR_FORMS)) < link.PER_FORM / 50
+
+
+def test_a_form_of_a_large_body_weighs_more():
+    def body(n):
+        return read('(' + ' '.join(['(f)'] * n) + ')', '<t>').car
+    small, large = link.size(body(1)), link.size(body(3000))
+    assert small == link.MIN_FORMS * (1 + 3 / link.LARGE)
+    assert large > 6000 * 2
+
+
+def test_a_value_made_once_its_lambda_is_compiled_is_linked_when_it_proves_hot(monkeypatch):
+    # Linking a value costs more than a few calls of it save: a closure made at run time and
+    # called once stays on the reference; one called often is linked.
+    s = timed_session(monkeypatch, budget=0.02)
+    s.run('(define (adder n) (lambda (x) (spend 0.001) (+ x n)))')
+    s.run('(let loop ((i 0)) (if (< i 200) (begin ((adder i) i) ((adder i) i) (loop (+ i 1))) i))')
+    assert link.STATS.compiled == 1
+    s.run('(define once (adder 1)) (define often (adder 2))')
+    assert s.run('(once 1)') == 2 and s.run('(often 1)') == 3
+    assert not compiled(s, 'once') and not compiled(s, 'often')
+    for i in range(200):
+        assert s.run('(often %d)' % i) == i + 2
+    assert compiled(s, 'often') and not compiled(s, 'once')
+
+
+def test_a_loop_made_at_each_call_is_linked_at_its_first_call_once_compiled(monkeypatch):
+    # A named let's values (one per call of count-to) are called 21 times each: linking pays
+    # (waiting for a sample, one in 64 calls, would leave most on the reference).
+    s = timed_session(monkeypatch, budget=0.02, sample=64)
+    s.run('(define (count-to n) (let loop ((i 0)) (spend 0.0001) (if (< i n) (loop (+ i 1)) i)))')
+    for _ in range(100):
+        assert s.run('(count-to 20)') == 20
+    assert link.STATS.compiled == 1
+    linked = []
+    real = link.link
+    monkeypatch.setattr(link, 'link', lambda *a, **k: linked.append(1) or real(*a, **k))
+    for n in range(1, 6):
+        assert s.run('(count-to 20)') == 20 and len(linked) == n
