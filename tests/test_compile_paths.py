@@ -657,7 +657,7 @@ def test_by_default_a_lambda_is_compiled_once_hot(monkeypatch):
     monkeypatch.delenv('RUSTY_COMPILE_CALLS', raising=False)
     monkeypatch.delenv('RUSTY_SPECIALIZE', raising=False)
     s = Session()
-    s.run('(define (f a) (+ a 1)) (f 1) (f 2) (f 3)', '<test>')
+    s.run('(define (f a) (if a (+ a 1) 0)) (f 1) (f 2) (f 3)', '<test>')
     assert direct_of(s.genv.lookup(sym('f'))) is None
     s.run('(define (g n) (let loop ((i 0) (t 0)) (if (< i n) (loop (+ i 1) (f t)) t)))', '<test>')
     assert s.run('(g 300000)', '<test>') == 300000
