@@ -112,9 +112,7 @@ class Calls:
             call_it = ast.If(fits, [ast.Return(ast.Tuple([name(p), frame, site], L))], [ast.Return(other)])
         else:
             fnv = self.fresh('q')
-            fits.values[1] = entry.test(self, name(p), fnv, n)
-            if self.counting:   # (a callee that counts itself: not one made by default code before the profiler)
-                fits.values.append(is_(attr(attr(name(p), 'code'), 'func'), name('COUNTED')))
+            fits.values = self.direct_fits(p, fnv, n)
             builtin = ast.BoolOp(ast.And(), [is_(attr(name(p), '__class__'), name('Builtin')),
                                              ast.Compare(attr(name(p), 'lo'), [ast.LtE(), ast.LtE()],
                                                          [const(n), attr(name(p), 'hi')])])
@@ -178,10 +176,7 @@ class Calls:
             exit_stmts = to_reference(self, x, scope, span, fn, True)
         else:
             q, out = self.fresh('q'), self.fresh('r')
-            fits = [is_(attr(name(p), '__class__'), name('Lambda')), entry.test(self, name(p), q, n)]
-            if self.counting:   # (a callee that counts itself: not one made by default code before the profiler)
-                fits.append(is_(attr(attr(name(p), 'code'), 'func'), name('COUNTED')))
-            call_it = ast.If(ast.BoolOp(ast.And(), fits), [entry.unwrap(q)] + self.direct_call(name(q), name(p), args,
+            call_it = ast.If(ast.BoolOp(ast.And(), self.direct_fits(p, q, n)), [entry.unwrap(q)] + self.direct_call(name(q), name(p), args,
                              site, out), [assign(out, other)])
             e_stmts, e_value = to_reference(self, x, scope, span, fn, False)
             exit_stmts = e_stmts + [assign(out, e_value)]
@@ -191,6 +186,15 @@ class Calls:
             call_it.orelse = [ast.If(odd, exit_stmts, call_it.orelse)]
             stmts = [head, call_it]
         return stmts if tail else (stmts, name(out))
+
+    def direct_fits(self, p: str, q: str, n: int) -> list:
+        """The tests that p is a compiled lambda of n parameters (its Entry into
+        q), and, in the profiler's variant, one that counts itself (not one
+        made by default code before the profiler)."""
+        tests = [is_(attr(name(p), '__class__'), name('Lambda')), entry.test(self, name(p), q, n)]
+        if self.counting:
+            tests.append(is_(attr(attr(name(p), 'code'), 'func'), name('COUNTED')))
+        return tests
 
     def tail_fits(self, p: str, n: int):
         """The test that lambda p takes a frame of n arguments in a pending
@@ -279,8 +283,8 @@ class Calls:
                 ast.ExceptHandler(name('BaseException'), 'e', [
                     ast.Raise(call(name('TAILED'), name('e'), site, name(var)), None)])], [], [])
             frame = ast.List([attr(name(var), 'env'), attr(name(var), 'scope')] + args, L)
-            room = ast.BoolOp(ast.And(), [ast.Compare(name('GATE'), [ast.GtE()], [const(0)])] + self.unprofiled()) \
-                if self.counting else ast.Compare(name('GATE'), [ast.GtE()], [const(0)])
+            tests = [ast.Compare(name('GATE'), [ast.GtE()], [const(0)])] + self.unprofiled()
+            room = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
             return arg_stmts + [ast.If(room, [direct, ast.Return(name(r))],
                                        [ast.Return(ast.Tuple([name(var), frame, site], L))])]
         if tail:        # a tail call from elsewhere: by the run loop (no host stack grows)

@@ -11,6 +11,8 @@ is computed in place under the first case of each builtin's guards; when a
 guard fails, the lambda itself is called (so every error is its own). The
 lambda's value is named in the disk cache by its global and its text
 (codecache: a changed body is a miss)."""
+import ast
+
 from ..resolve import GlobalRef, resolve
 from ..values import EMPTY, Builtin, List, Symbol
 from .inline import INLINE, _and
@@ -71,7 +73,6 @@ def _plan(low, x, lam, depth: int, held: list):
 
 def _built(plan, args, guards: list):
     """The expression of plan on the argument expressions args, its guards added to guards."""
-    import ast
     kind = plan[0]
     if kind == 'arg':
         return args[plan[1]]
