@@ -20,20 +20,28 @@ An exit happens only once an assumption failed: a global the code assumed
 was redefined while the call ran."""
 import ast
 
-from .expansion import write_back
-from .nodes import assign, call, name
+from .expansion import exit_values
+from .nodes import L, S, assign, call, const, name, store
 
 
 def to_reference(low, x, scope, span, fn, tail: bool):
     """The statements running call x on the reference (tail: returning its
-    value or pending tail call), else (statements, expression of its value)."""
-    key = low.k([x, scope, tail, span, low.unit, None])
-    f = low.fresh('t')
-    run = call(name('REF'), key, name(f), name('d'), name('D'))
-    back = write_back(low, scope, fn, f)
-    if not back:        # (no compiled local in sight: the frames are the enclosing reference's)
-        run.args[1] = low.frames(scope, fn)
+    value or pending tail call), else (statements, expression of its value):
+    `r, own… = EXIT(key, E, (own…), lambda: (outer…), d, D)`, fn's own
+    locals passed and written back by the assignment, those of enclosing
+    Python functions read and written through the holder's closure cells
+    (support.reference_exit builds the frames: each local named once or twice, not
+    three times with the frames' nesting written out at every exit)."""
+    layout, own, outer = exit_values(low, scope, fn)
+    if not layout:      # (no compiled local in sight: the frames are the enclosing reference's)
+        run = call(name('REF'), low.k([x, scope, tail, span, low.unit, None]), name('E'), name('d'), name('D'))
         return [ast.Return(run)] if tail else ([], run)
+    key = low.k([x, scope, tail, span, low.unit, None, layout, tuple(outer)])
+    holder = ast.Lambda(ast.arguments([], [], None, [], [], None, []), ast.Tuple([name(py) for py in outer], L)) \
+        if outer else const(None)
+    run = call(name('EXIT'), key, name('E'), ast.Tuple([name(py) for py in own], L), holder, name('d'), name('D'))
     r = low.fresh('r')
-    out = [assign(f, low.frames(scope, fn)), assign(r, run)] + back
-    return out + [ast.Return(name(r))] if tail else (out, name(r))
+    st = ast.Assign([ast.Tuple([store(r)] + [store(py) for py in own], S)], run)
+    st.write_back = True        # (hoist.py computes its tests again after it)
+    st.written = set(outer)     # (kinds.simplify forgets them there)
+    return [st, ast.Return(name(r))] if tail else ([st], name(r))

@@ -83,6 +83,31 @@ def write_back(low, scope, fn, f: str) -> list:
     return out
 
 
+def exit_values(low, scope, fn):
+    """What an exit (exits.to_reference) passes the reference of the compiled
+    locals visible from scope, and writes back after it: (layout: (scope,
+    slots)… outermost first, as Lowering.frames nests them; fn's own locals
+    in that order; those of enclosing Python functions in that order), each
+    local marked written back (write_back's bookkeeping)."""
+    chain = []
+    sc = scope
+    while sc is not None and id(sc) in low.compiled_scopes:
+        chain.append(sc)
+        sc = sc.parent
+    layout, own, outer = [], [], []
+    for sc in reversed(chain):
+        layout.append((sc, len(sc.names)))
+        for i in range(len(sc.names)):
+            py, owner = low.vars[(id(sc), i + 2)]
+            low.written_back.add(py)
+            if owner is fn:
+                own.append(py)
+            else:
+                low.cell_written.setdefault(py, set()).add(fn.pyname)
+                outer.append(py)
+    return tuple(layout), own, outer
+
+
 def _own_back(f: str, hops: int, own: list) -> list:
     """The assignments of the function's own locals `own` ((slot, name)…) from the frame `hops` out."""
     if not own:

@@ -53,6 +53,7 @@ def simplify(fdef: ast.FunctionDef, root: bool = True, cells=None) -> None:
 
 
 _CELLS = [{}]       # the `cells` of the unit being simplified
+_NONE = frozenset()
 _BELOW: dict = {}   # each function of the unit -> the names the functions defined in it (at any depth) declare nonlocal
 
 
@@ -257,8 +258,8 @@ def _block(stmts, known, seen):
             parts = _rebound(targets, st.value, known)
             if len(targets) == 1 and targets[0].__class__ is ast.Name:
                 known.pop(targets[0].id, None)
-            else:
-                known = _forget(known, _assigned(targets))
+            else:       # (an exit's write-back also forgets the locals it writes into cells: exits.py)
+                known = _forget(known, _assigned(targets) | getattr(st, 'written', _NONE))
             known.update((n, kp) for n, kp in parts if n not in seen)
             audit = _AUDIT[0]
             if k is None and audit is not None and audit.on and audit.result(st.value, known):

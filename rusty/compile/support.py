@@ -85,6 +85,32 @@ def reference_site(key, f, d, D):
     return code(f)
 
 
+def reference_exit(key, E, own, holder, d, D):
+    """reference_site in the frames of the compiled locals visible from the
+    call (exits.to_reference: `key` adds the frames' layout, ((scope,
+    slots)…) outermost first, and the names of `holder`'s locals), built
+    around E from the values of fn's own locals (`own`) and of the enclosing
+    functions' (`holder()`); written back after it: the enclosing functions'
+    into holder's closure cells, and (value, own locals…) given back."""
+    layout = key[6]
+    vals = holder() + own if holder is not None else own
+    f, i = E, 0
+    for sc, n in layout:
+        f = [f, sc, *vals[i:i + n]]
+        i += n
+    value = reference_site(key, f, d, D)
+    got = []
+    for n in range(len(layout) - 1, -1, -1):      # (innermost first, each frame's slots put in front)
+        got[:0] = f[2:2 + layout[n][1]]
+        f = f[0]
+    k = len(vals) - len(own)
+    if k:
+        cells, free = holder.__closure__, holder.__code__.co_freevars
+        for py, v in zip(key[7], got):
+            cells[free.index(py)].cell_contents = v
+    return (value, *got[k:])
+
+
 def cells_back(holder, f, where) -> None:
     """Write into holder's closure cells the slots of frame chain f that
     `where` names ((hops out, slot, holder's free variable)…): the write-back
