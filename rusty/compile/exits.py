@@ -3,7 +3,7 @@ the call no longer holds (OK is false: a global it reads changed; the global
 called is no longer what it was when lowered; a macro now), the whole call
 form runs on the reference, in frames made of the compiled locals' values,
 as support.expand_at runs a macro's expansion, and every local is written
-back after it (expansion.write_back). The form's reference code is made the
+back after it (expansion.exit_statement). The form's reference code is made the
 first time the exit is taken (support.reference_site) and kept.
 
 So the generic code of a site costs a few statements, whatever the size of
@@ -20,28 +20,20 @@ An exit happens only once an assumption failed: a global the code assumed
 was redefined while the call ran."""
 import ast
 
-from .expansion import exit_values
-from .nodes import L, S, assign, call, const, name, store
+from .expansion import exit_statement, exit_values
+from .nodes import call, name
 
 
 def to_reference(low, x, scope, span, fn, tail: bool):
     """The statements running call x on the reference (tail: returning its
     value or pending tail call), else (statements, expression of its value):
-    `r, own… = EXIT(key, E, (own…), lambda: (outer…), d, D)`, fn's own
-    locals passed and written back by the assignment, those of enclosing
-    Python functions read and written through the holder's closure cells
-    (support.reference_exit builds the frames: each local named once or twice, not
-    three times with the frames' nesting written out at every exit)."""
+    `r, own… = EXIT(key, E, (own…), lambda: (outer…), d, D)`
+    (expansion.exit_statement; support.reference_exit builds the frames)."""
     layout, own, outer = exit_values(low, scope, fn)
     if not layout:      # (no compiled local in sight: the frames are the enclosing reference's)
         run = call(name('REF'), low.k([x, scope, tail, span, low.unit, None]), name('E'), name('d'), name('D'))
         return [ast.Return(run)] if tail else ([], run)
-    key = low.k([x, scope, tail, span, low.unit, None, layout, tuple(outer)])
-    holder = ast.Lambda(ast.arguments([], [], None, [], [], None, []), ast.Tuple([name(py) for py in outer], L)) \
-        if outer else const(None)
-    run = call(name('EXIT'), key, name('E'), ast.Tuple([name(py) for py in own], L), holder, name('d'), name('D'))
     r = low.fresh('r')
-    st = ast.Assign([ast.Tuple([store(r)] + [store(py) for py in own], S)], run)
-    st.write_back = True        # (hoist.py computes its tests again after it)
-    st.written = set(outer)     # (kinds.simplify forgets them there)
+    st = exit_statement(r, own, outer, call(name('EXIT'), low.k([x, scope, tail, span, low.unit, None, layout,
+                                                                  tuple(outer)])))
     return [st, ast.Return(name(r))] if tail else ([st], name(r))

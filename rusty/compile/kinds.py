@@ -34,7 +34,7 @@ def simplify(fdef: ast.FunctionDef, root: bool = True, cells=None) -> None:
     """Fold fdef's known kinds into its code (each nested function on its
     own; a local a nested function assigns, `nonlocal`, is never known: one
     it only reads changes only where fdef assigns it). `cells` maps each
-    local written into closure cells (support.cells_back) to the names of
+    local written into closure cells (an exit's holder: expansion.exit_statement) to the names of
     the functions writing it: it is never known in any other function; in
     those it is forgotten where they write it."""
     if root:

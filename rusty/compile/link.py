@@ -83,7 +83,7 @@ def namespace() -> dict:
             'tuple': tuple, 'BaseException': BaseException, 'MemoryError': MemoryError, 'SystemError': SystemError,
             'RESERVE': RESERVE, 'INTS': support.INTS, 'COUNTED': support.enter_counted, 'CLOCK': perf_counter, 'REFS': getrefcount,
             'CALL_ANY': support.call_any, 'CALL_BUILTIN': support.call_builtin_at, 'FINISH': support.finish_tail,
-            'EXPAND': support.expand_at, 'REF': support.reference_site, 'EXIT': support.reference_exit, 'CELLS_BACK': support.cells_back, 'TOO_DEEP': support.too_deep,
+            'EXPAND': support.expand_at, 'REF': support.reference_site, 'EXIT': support.reference_exit, 'EXPAND_EXIT': support.expand_exit, 'TOO_DEEP': support.too_deep,
             'CALL_FAILED': support.call_failed,
             'FAILED': support.failed_here, 'TAILED': support.tailed, 'ENV_READ': support.env_read,
             'UNWOUND': support.unwound, 'CONSED': support.consed_onto,

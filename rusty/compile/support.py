@@ -92,35 +92,43 @@ def reference_exit(key, E, own, holder, d, D):
     around E from the values of fn's own locals (`own`) and of the enclosing
     functions' (`holder()`); written back after it: the enclosing functions'
     into holder's closure cells, and (value, own locals…) given back."""
-    layout = key[6]
+    f = _frames(key[6], E, own, holder)
+    return _written_back(reference_site(key, f, d, D), f, key[6], key[7], own, holder)
+
+
+def expand_exit(m, key, E, own, holder, d, D, tail):
+    """expand_at in frames built and written back as reference_exit's
+    (`key` adds the layout and the holder's names to expand_at's)."""
+    f = _frames(key[5], E, own, holder)
+    D.n = d
+    arg_forms, scope, span, unit, cache = key[:5]
+    value = expand_macro(m, arg_forms, f, scope, tail, span, unit, cache)
+    return _written_back(value, f, key[5], key[6], own, holder)
+
+
+def _frames(layout, E, own, holder):
+    """The frame chain around E of layout's scopes, holding holder()'s values, then own's."""
     vals = holder() + own if holder is not None else own
     f, i = E, 0
     for sc, n in layout:
         f = [f, sc, *vals[i:i + n]]
         i += n
-    value = reference_site(key, f, d, D)
+    return f
+
+
+def _written_back(value, f, layout, names, own, holder) -> tuple:
+    """(value, own locals…) from frame chain f (built by _frames), the
+    enclosing functions' locals `names` written into holder's closure cells."""
     got = []
     for n in range(len(layout) - 1, -1, -1):      # (innermost first, each frame's slots put in front)
         got[:0] = f[2:2 + layout[n][1]]
         f = f[0]
-    k = len(vals) - len(own)
+    k = len(got) - len(own)
     if k:
         cells, free = holder.__closure__, holder.__code__.co_freevars
-        for py, v in zip(key[7], got):
+        for py, v in zip(names, got):
             cells[free.index(py)].cell_contents = v
     return (value, *got[k:])
-
-
-def cells_back(holder, f, where) -> None:
-    """Write into holder's closure cells the slots of frame chain f that
-    `where` names ((hops out, slot, holder's free variable)…): the write-back
-    of enclosing functions' locals after a run on the reference (expansion.py)."""
-    cells, free = holder.__closure__, holder.__code__.co_freevars
-    for hops, i, py in where:
-        fr = f
-        for _ in range(hops):
-            fr = fr[0]
-        cells[free.index(py)].cell_contents = fr[i]
 
 
 # ── Failures ─────────────────────────────────────────────────────────────
