@@ -173,12 +173,26 @@ def make_private_dirs(d: str) -> None:
         os.chmod(p, 0o700)      # whatever the umask removed
 
 
+_SAFE: dict = {}        # directory -> (device, inode) it had when _safe_dir found it safe in this process
+
+
 def _safe_dir(d: str) -> bool:
     """Make `d` (and missing parents) with mode 0700; true if it is ours
-    alone, and no one else could swap it (unsafe_parent)."""
+    alone, and no one else could swap it (unsafe_parent). The directories
+    above it are examined once per process (a compiled lambda looks up and
+    stores an entry each): later, d itself is checked again."""
     try:
+        known = _SAFE.get(d)
+        if known is not None:
+            st = os.stat(d)
+            if (st.st_dev, st.st_ino) == known and _ours(st):
+                return True
         make_private_dirs(d)
-        return _ours(os.stat(d)) and unsafe_parent(d) is None
+        st = os.stat(d)
+        if _ours(st) and unsafe_parent(d) is None:
+            _SAFE[d] = (st.st_dev, st.st_ino)
+            return True
+        return False
     except (OSError, ValueError):
         return False
 

@@ -56,7 +56,6 @@ class Encoder:
             sc, n = sc.parent, n + 1
         self.paths = None
         self.memo: dict = {}
-        self.cells = None
         self.expansions = [c for c in consts if c.__class__.__name__ == 'Expansion']
         self.inside: list = []          # (expansion, its one-element list, its _index), made when first needed
         fixed = {id(v) for _, v in assumed}
@@ -164,15 +163,13 @@ class Encoder:
 
     def cell_name(self, c) -> tuple:
         """('g' or 'p', the name) of the global whose cell c is (of the lambda's globals, or their program's)."""
-        if self.cells is None:
-            self.cells = {}
-            genv = self.roots['genv']
-            for where, env in (('p', getattr(genv, 'program', None)), ('g', genv)):
-                if env is not None:
-                    self.cells.update((id(cell), (where, s.name)) for s, cell in env.cells.items())
-        got = self.cells.get(id(c))
-        if got is None:
-            raise Miss('a cell of no global')
+        genv = self.roots['genv']
+        got = _cell_names(genv, False).get(id(c))
+        env = _env(genv, got[0]) if got is not None else None
+        if env is None or env.cells.get(sym(got[1])) is not c:
+            got = _cell_names(genv, True).get(id(c))        # (a global defined since: the index made again)
+            if got is None:
+                raise Miss('a cell of no global')
         return got
 
     def holders(self, x):
@@ -189,6 +186,30 @@ class Encoder:
                 if c.value is x:
                     yield where, s.name
                     break
+
+
+_CELL_NAMES: dict = {}      # id(genv) -> (a weak reference to genv, its cells' index: Encoder.cell_name)
+
+
+def _cell_names(genv, again: bool) -> dict:
+    """id(cell) -> ('g' or 'p', name) of every global of genv and of its
+    program's, kept between stores (a hit is checked: the globals only grow)."""
+    from _weakref import ref
+    got = _CELL_NAMES.get(id(genv))
+    if got is not None and got[0]() is genv and not again:
+        return got[1]
+    index: dict = {}
+    for where, env in (('p', getattr(genv, 'program', None)), ('g', genv)):
+        if env is not None:
+            index.update((id(cell), (where, s.name)) for s, cell in env.cells.items())
+    for k in [k for k, (r, _) in _CELL_NAMES.items() if r() is None]:
+        del _CELL_NAMES[k]
+    _CELL_NAMES[id(genv)] = (ref(genv), index)
+    return index
+
+
+def _env(genv, where: str):
+    return genv if where == 'g' else getattr(genv, 'program', None)
 
 
 # The modules whose functions an entry names by name: those the compiler's
