@@ -125,10 +125,15 @@ def give_back_first(handlers, stamp) -> None:
     written out): before anything that allocates, a call's frame or its
     arguments' tuple. A failure inside a handler leaves through a cleanup
     that needs a new int in a function this large, and CPython 3.11 retries
-    that allocation forever while memory stays full."""
+    that allocation forever while memory stays full. (One statement, put in
+    every handler: compile() reads a node shared by several places as it
+    reads a copy in each, and it costs no copy.)"""
+    shared = None
     for node in handlers:
         if node.name == 'e':
-            node.body[:0] = stamp([_give_back()], node.lineno)
+            if shared is None:
+                shared = stamp([_give_back()], node.lineno)[0]
+            node.body.insert(0, shared)
 
 
 def _give_back():
