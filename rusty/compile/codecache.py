@@ -31,7 +31,7 @@ from .. import diskcache
 from .formtext import Miss, macros_named, text
 from .recipes import Decoder, Encoder, objects
 
-FORMAT = b'rusty-code-3'
+FORMAT = b'rusty-code-4'
 LOOP = b'rusty-loop-1'                 # (a loop's key: osr.py)
 _VERSION: list = []                     # the compiler's version, once computed
 

@@ -17,6 +17,8 @@ the expansion are named by paths into the expansion made again, and the
 values the code tests the macro's globals against are those the globals
 hold at load (the expansion made again from them is the stored one).
 """
+from itertools import islice
+
 from . import entry
 from .formtext import ATOMS, Miss, fingerprint
 from .tripper import Tripper
@@ -66,7 +68,13 @@ class Encoder:
             return x
         cls = x.__class__
         if cls is tuple:
-            return ('T',) + tuple(self.enc(v) for v in x)
+            if len(x) < 2:
+                return ('T',) + tuple(self.enc(v) for v in x)
+            n = self.memo.get(id(x))        # (a tuple shared, as the let frames' chains are: encoded once)
+            if n is not None:
+                return ('@', n[0])
+            self.memo[id(x)] = (len(self.memo), x)
+            return ('N', self.memo[id(x)][0], ('TU', [self.enc(v) for v in x]))
         if cls is type and x in entry.CLASSES:         # (an arity's Entry class: entry.test)
             return ('K', entry.CLASSES.index(x))
         got = self.ids.get(id(x))
@@ -188,24 +196,31 @@ class Encoder:
                     break
 
 
-_CELL_NAMES: dict = {}      # id(genv) -> (a weak reference to genv, its cells' index: Encoder.cell_name)
+_CELL_NAMES: dict = {}      # id(genv) -> [a weak reference to genv, its cells' index, the cells indexed of each env]
 
 
 def _cell_names(genv, again: bool) -> dict:
     """id(cell) -> ('g' or 'p', name) of every global of genv and of its
-    program's, kept between stores (a hit is checked: the globals only grow)."""
+    program's, kept between stores (a hit is checked; `again`: the globals
+    defined since indexed too: the cells are only ever added, in order)."""
     from _weakref import ref
     got = _CELL_NAMES.get(id(genv))
-    if got is not None and got[0]() is genv and not again:
-        return got[1]
-    index: dict = {}
-    for where, env in (('p', getattr(genv, 'program', None)), ('g', genv)):
-        if env is not None:
-            index.update((id(cell), (where, s.name)) for s, cell in env.cells.items())
-    for k in [k for k, (r, _) in _CELL_NAMES.items() if r() is None]:
-        del _CELL_NAMES[k]
-    _CELL_NAMES[id(genv)] = (ref(genv), index)
-    return index
+    if got is None or got[0]() is not genv:
+        for k in [k for k, v in _CELL_NAMES.items() if v[0]() is None]:
+            del _CELL_NAMES[k]
+        got = _CELL_NAMES[id(genv)] = [ref(genv), {}, {'p': 0, 'g': 0}]
+        again = True
+    if again:
+        index, done = got[1], got[2]
+        for where, env in (('p', getattr(genv, 'program', None)), ('g', genv)):
+            if env is not None and len(env.cells) != done[where]:
+                if len(env.cells) < done[where]:        # (not only added: made afresh)
+                    index.clear()
+                    done['p'] = done['g'] = 0
+                    return _cell_names(genv, True)
+                index.update((id(cell), (where, s.name)) for s, cell in islice(env.cells.items(), done[where], None))
+                done[where] = len(env.cells)
+    return got[1]
 
 
 def _env(genv, where: str):
@@ -337,6 +352,9 @@ class Decoder:
             out = self.memo[n] = {}
             keys = [self.dec(k) for k in e[1]]          # (all keys, then the values: the order they were encoded in)
             out.update(zip(keys, [self.dec(v) for v in e[2]]))
+            return out
+        if tag == 'TU':
+            out = self.memo[n] = tuple(self.dec(v) for v in e[1])
             return out
         if tag in ('E', 'F'):
             out = self.memo[n] = (set if tag == 'E' else frozenset)(self.dec(v) for v in e[1])

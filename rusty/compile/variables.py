@@ -50,8 +50,15 @@ class Variables:
         scope: the frames a failure there shows (support.frame_of)."""
         out = {}
         scopes = self.scopes
+        made = {}           # id(innermost scope) -> its chain (one tuple for all its lines: the disk cache stores it once)
         for ln in lines:
             sc = scopes.get(ln)
+            got = made.get(id(sc))
+            if got is not None:
+                if got:
+                    out[ln] = got
+                continue
+            inner = sc
             chain = []
             while sc is not None and sc is not scope:
                 pairs = [(s.name, self.vars[(id(sc), i + 2)][0]) for i, s in enumerate(sc.names)
@@ -60,8 +67,9 @@ class Variables:
                     break               # not fn's (a nested function's, a reference frame's)
                 chain.append((sc, tuple(pairs)))
                 sc = sc.parent
-            if sc is scope and chain:
-                out[ln] = tuple(chain)
+            got = made[id(inner)] = tuple(chain) if sc is scope and chain else ()
+            if got:
+                out[ln] = got
         return out
 
     def frame_names(self, fn, scope):
