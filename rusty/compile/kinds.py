@@ -269,8 +269,6 @@ def _block(stmts, known, seen):
                 known[st.targets[0].id] = k
             if pair is not None and pair not in seen and pair not in _assigned(targets):
                 known[pair] = LIST
-        elif cls is ast.Expr and getattr(st, 'write_back', False):     # CELLS_BACK(fn, frames, where)
-            known = _forget(known, st.written)
         elif cls is ast.Return or cls is ast.Expr:
             if st.value is not None:
                 st.value = _fold(st.value, known)
