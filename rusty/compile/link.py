@@ -119,7 +119,7 @@ class Compiled:
 # and stored with the entries loaded from the disk cache (STATS.per_form),
 # which starts from PER_FORM and moves away from it as compiles are measured
 # (PRIOR_FORMS: the prior's weight).
-PAYBACK = 7.0
+PAYBACK = 2.0
 PER_FORM = 2e-4
 PER_FORM_LOADED = 1e-5  # (loading from the disk cache)
 PRIOR_FORMS = 300       # (the priors weigh as much as this many measured forms)

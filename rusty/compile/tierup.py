@@ -107,6 +107,7 @@ def door(after=None):
     seed = 12345
     tick = every
     inner = None
+    making = None           # the lambda whose reference body is being made (`first`): its `credit`
     if collected not in gc.callbacks:
         gc.callbacks.append(collected)
 
@@ -152,12 +153,18 @@ def door(after=None):
         forms = 0.0                 # its size for the estimates (link.size; 0: not yet counted)
         looked = False              # looked up in the disk cache since armed
         key = None                  # its disk cache key ('': none; None: not yet made)
+        maker = making              # the lambda whose body holds this one (its `credit`), or None
+        many = False                # more than one value made: the maker makes one at each call
 
         def first(fr):
             """The lambda's first call: make the reference's body and run this
             call on it, as a sample standing for itself unless one runs."""
-            nonlocal run
-            run = code()
+            nonlocal run, making
+            outer, making = making, credit      # (the lambdas of its body are made now: this is their maker)
+            try:
+                run = code()
+            finally:
+                making = outer
             if inner is None:
                 return sampled(fr, 1)
             return run(fr)
@@ -202,8 +209,22 @@ def door(after=None):
                 own = own * (seen_t - acc[0]) / seen_t if seen_t > 0.0 else 0.0
             else:
                 own -= acc[0]
-            spent += weight * max(0.0, own) * min(1.0, cpu / t)     # (the thread off the processor: its share)
+            own = weight * max(0.0, own) * min(1.0, cpu / t)       # (the thread off the processor: its share)
+            spent += own
             judge()
+            if many and maker is not None:
+                maker(own)
+
+        def credit(seconds) -> None:
+            """Count the time of a lambda of its body whose values it makes at each
+            call as its own: compiling it makes them compiled, and unlinked."""
+            nonlocal spent
+            if state:
+                return
+            spent += seconds
+            judge()
+            if many and maker is not None:
+                maker(seconds)
 
         def judge() -> None:
             """The time the lambda must spend on the reference to pay for the next
@@ -274,6 +295,10 @@ def door(after=None):
                 lam.code = code()
             elif c.__class__ is Refused:
                 return code()(fr)       # (until the macro it calls changes: Refused)
+            elif many and maker is not None:     # (a value its maker made on the reference: linking
+                t = CLOCK()                     # it is time compiling the maker saves)
+                switched(link.link(c, lam, lam.env, unit, disarm), c, unit, disarm)
+                maker(CLOCK() - t)
             else:
                 switched(link.link(c, lam, lam.env, unit, disarm), c, unit, disarm)
             if link.session_namespace(unit.depth)['PROF'] is not None:
@@ -332,9 +357,13 @@ def door(after=None):
                 again()
 
         def make_compiled(f):
-            nonlocal values
+            nonlocal values, many
             if not state:
                 values += 1         # (counted while warming up: the calls are too)
+            elif values:
+                many = True
+            if values > 1:
+                many = True
             lam = make(f)
             if not (state and state[0] is None):
                 arm(lam)
