@@ -197,3 +197,40 @@ def test_a_loop_made_at_each_call_is_linked_at_its_first_call_once_compiled(monk
     monkeypatch.setattr(link, 'link', lambda *a, **k: linked.append(1) or real(*a, **k))
     for n in range(1, 6):
         assert s.run('(count-to 20)') == 20 and len(linked) == n
+
+
+def test_a_maker_called_often_counts_the_time_of_the_closures_it_makes(monkeypatch):
+    # adder's own time is next to nothing, its closures' (each called once) 200 ms: compiling
+    # adder pays, and the closures it makes from then on are born compiled (no link per value).
+    s = timed_session(monkeypatch, budget=0.02)
+    s.run('(define (adder n) (lambda (x) (spend 0.001) (+ x n)))')
+    s.run('(let loop ((i 0)) (if (< i 200) (begin ((adder i) i) (loop (+ i 1))) i))')
+    assert compiled(s, 'adder')
+    s.run('(define k (adder 5))')
+    assert compiled(s, 'k') and s.run('(k 1)') == 6
+
+
+def test_a_maker_called_once_is_not_charged_for_its_loop(monkeypatch):
+    # once's loop is one value, called 200 times: it is compiled, once (its own time nil) is not.
+    s = timed_session(monkeypatch, budget=0.02)
+    s.run('(define (once) (let loop ((i 0)) (spend 0.001) (if (< i 200) (loop (+ i 1)) i)))')
+    assert s.run('(once)') == 200
+    assert link.STATS.compiled == 1 and not compiled(s, 'once')
+
+
+def test_a_second_run_compiles_nothing_on_evidence_the_first_found_marginal(monkeypatch, tmp_path):
+    # The first run looks f up (it ran long enough to pay for a load) and leaves it on the
+    # reference; a second run with a little more time in f than compiling costs (a busy machine,
+    # another sample) leaves it there too, until f has spent MARGIN times its budget.
+    program = '(define (f) (spend 0.001)) (define (run n) (do ((i 0 (+ i 1))) ((= i n) n) (f)))'
+    first = timed_session(monkeypatch, budget=0.05, cache=tmp_path)
+    first.run(program + ' (run 30)')
+    assert (link.STATS.compiled, link.STATS.loaded) == (0, 0)
+    second = timed_session(monkeypatch, budget=0.05, cache=tmp_path)
+    second.run(program + ' (run 80)')
+    assert link.STATS.compiled == 0 and not compiled(second, 'f')
+    second.run('(run 120)')             # 200 ms in all: more than MARGIN (3) times 50 ms
+    assert link.STATS.compiled == 1 and compiled(second, 'f')
+    fresh = timed_session(monkeypatch, budget=0.05, cache=tmp_path / 'other')
+    fresh.run(program + ' (run 80)')    # (no earlier run: 80 ms pay for it)
+    assert link.STATS.compiled == 1 and compiled(fresh, 'f')

@@ -120,6 +120,11 @@ class Compiled:
 # which starts from PER_FORM and moves away from it as compiles are measured
 # (PRIOR_FORMS: the prior's weight).
 PAYBACK = 2.0
+# A lambda (or loop) an earlier run looked up in the disk cache and left on
+# the reference (codecache.missed_before) is compiled only once it has spent
+# MARGIN times that (and never ahead of it, tierup.banked): evidence that was
+# marginal then, and is again now, compiles nothing in a second run.
+MARGIN = 3.0
 PER_FORM = 2e-4
 PER_FORM_LOADED = 1e-5  # (loading from the disk cache)
 PRIOR_FORMS = 300       # (the priors weigh as much as this many measured forms)

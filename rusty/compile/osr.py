@@ -57,7 +57,8 @@ def loop_door(x, dscope, span, unit, after):
     state = []              # [] warming; [None] on the reference for good; [Loop]
     left = [after]
     spent = [0.0, -1.0, 0, 0.0]     # seconds on the reference, budget (-1: not yet), id of the frame, last clock
-    cache = [None, False]           # the disk cache's key ('' none; None: not yet made), looked up since warming
+    cache = [None, False, False]    # the disk cache's key ('' none; None: not yet made), looked up since warming,
+                                    # an earlier run left it on the reference (codecache.missed_before)
 
     def hot(fr):
         if state:
@@ -79,7 +80,7 @@ def loop_door(x, dscope, span, unit, after):
             if spent[1] < 0:
                 stats = link.STATS
                 per = stats.per_form_loaded() if not cache[1] and link.codecache_on() else per_form_compiled()
-                spent[1] = link.PAYBACK * link.size(x) * per
+                spent[1] = link.PAYBACK * link.size(x) * per * (link.MARGIN if cache[2] else 1.0)
             if spent[0] < spent[1]:
                 return None
         if link.session_namespace(unit.depth)['PROF'] is not None:
@@ -95,6 +96,7 @@ def loop_door(x, dscope, span, unit, after):
                     return hot(fr)
                 if after is None:           # not in the cache: warm on until compiling pays
                     spent[1] = -1.0
+                    cache[2] = bool(cache[0]) and link.codecache().missed_before(cache[0])
                     return None
         state.append(compiled(x, dscope, span, unit, forget, cache[0]))
         return hot(fr)

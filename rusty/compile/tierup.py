@@ -155,6 +155,7 @@ def door(after=None):
         key = None                  # its disk cache key ('': none; None: not yet made)
         maker = making              # the lambda whose body holds this one (its `credit`), or None
         many = False                # more than one value made: the maker makes one at each call
+        doubted = False             # an earlier run left it on the reference (codecache.missed_before)
 
         def first(fr):
             """The lambda's first call: make the reference's body and run this
@@ -234,7 +235,9 @@ def door(after=None):
                 forms = link.size(body)
             per = link.STATS.per_form_loaded() if not looked and codecache_on() else link.STATS.per_form()
             budget = link.PAYBACK * forms * per
-            if budget > EVIDENCE and banked(forms * per):
+            if doubted:
+                budget *= link.MARGIN
+            elif budget > EVIDENCE and banked(forms * per):
                 budget = EVIDENCE
 
         def entered(lam, fr):
@@ -272,7 +275,7 @@ def door(after=None):
 
         def look_up() -> bool:
             """Link the lambda from the disk cache if it holds it (the time taken counts as loading)."""
-            nonlocal key
+            nonlocal key, doubted
             t = perf_counter()
             n = link.size(body)
             if key is None:
@@ -282,6 +285,8 @@ def door(after=None):
                 state.append(got)
                 link.STATS.loaded += 1
                 link.STATS.saved_forms += n
+            elif key and after is None:
+                doubted = link.codecache().missed_before(key)
             t = perf_counter() - t
             link.STATS.load_seconds += t
             link.STATS.load_forms += n
