@@ -1,17 +1,34 @@
 """Tiering up: when the values of a lambda leave the reference for compiled
 code (the runtime's door, `door`'s compile_lambda; linking is link.py's).
 
-A lambda is compiled once its values have spent PAYBACK times its estimated
-compile cost running the reference's body (their own time: less the calls
-they make of other lambdas, warm or compiled), so compiling adds at most
-1/PAYBACK to what running it on the reference cost; the estimate is the
-body's size (link.size) times the compile seconds per weighted form
-measured so far (link.Stats.per_form), or, before the cache is looked up,
-the seconds per form loading takes (the cache first: loading costs next to
-nothing); the budget is judged anew at each sample. Within an allowance
-(BANK seconds and SHARE of the process's time, for all compiles so far), a
-lambda is compiled once it has spent EVIDENCE seconds on the reference:
-a program hot early runs compiled early, at a bounded cost to one that is not.
+A lambda is compiled once its values have spent PAYBACK (2) times its
+estimated compile cost running the reference's body (their own time: less
+the calls they make of other lambdas, warm or compiled). Compiled code runs
+some 3 to 10 times faster than the reference, and a lambda that has spent T
+there is likely to spend about T again: compiling at cost C pays once T is
+a small multiple of C, and a lambda compiled just before it stops being
+called costs at most 1/PAYBACK of what it ran. The estimate is the body's
+size (link.size) times the compile seconds per weighted form measured so
+far (link.Stats.per_form), or, before the cache is looked up, the seconds
+per form loading takes (the cache first: loading costs next to nothing);
+the budget is judged anew at each sample. Within an allowance (BANK seconds
+and SHARE of the process's time, for all compiles so far), a lambda is
+compiled once it has spent EVIDENCE seconds on the reference: a program hot
+early runs compiled early, at a bounded cost to one that is not.
+
+A lambda whose values its maker (the lambda whose body holds it) makes at
+each call counts its time as its maker's too, and so do the links of those
+values once it is compiled: compiled, the maker makes them compiled, with
+no link per value (a named let's loop, a closure passed to `map`, made at
+each call of a function called often). A maker called once is not charged:
+its one value runs compiled once its lambda is.
+
+A lambda (or `do` loop, osr.py) that an earlier run looked up in the disk
+cache and left on the reference (codecache.missed_before) is compiled only
+once it has spent link.MARGIN (3) times its budget, and never ahead of it
+within the allowance: evidence the first run found marginal, and a second
+finds marginal again (timing differs from run to run), compiles nothing;
+the second run loads what the first compiled and runs as it did.
 
 The warm-up costs next to nothing: a value not yet compiled runs `warm`,
 which counts the session's warm calls down and runs the reference's body.
