@@ -21,7 +21,7 @@ code would count a call of its own). RUSTY_SPECIALIZE=0 leaves the door out.
 """
 import os
 from _weakref import ref
-from time import perf_counter
+from time import perf_counter, thread_time
 
 from ..errors import give_back_if_out_of_memory
 from ..resolve import MISSING
@@ -147,11 +147,12 @@ def compiled(x, dscope, span, unit, forget, key=None):
     (with `key`: stored in the disk cache under that name)."""
     from .osr_lower import lowered_loop
     link._load_lower()
-    t = perf_counter()
+    t, cpu = perf_counter(), thread_time()
     got = lowered_loop(x, dscope, span, unit, key)
     t = perf_counter() - t
     stats = link.STATS
     stats.seconds += t
+    stats.cost += thread_time() - cpu
     link._not_own_time(unit, t)
     if got is None:
         stats.refused += 1

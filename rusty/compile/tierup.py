@@ -102,7 +102,7 @@ def banked(cost: float) -> bool:
     (code loaded from the disk cache counts what compiling it took: a second
     run decides as the first did, and compiles nothing the first did not)."""
     stats = link.STATS
-    return stats.seconds + stats.saved + cost <= BANK + SHARE * ELAPSED()
+    return stats.cost + stats.saved + cost <= BANK + SHARE * ELAPSED()
 
 
 def door_from_env():
@@ -277,10 +277,11 @@ def door(after=None):
                         judge()             # (now the cost of compiling)
                         return False
             link._load_lower()           # first: its import is no compile cost per form
-            t = perf_counter()
+            t, cpu = perf_counter(), thread_time()
             state.append(link.lowered(params, rest, body, lscope, span, unit, name, retry, key, seen=seen))
             t = perf_counter() - t
             link.STATS.seconds += t
+            link.STATS.cost += thread_time() - cpu
             link._not_own_time(unit, t)
             if state[0].__class__ is Compiled:
                 link.STATS.compiled += 1
