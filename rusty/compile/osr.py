@@ -97,6 +97,7 @@ def loop_door(x, dscope, span, unit, after):
                 if after is None:           # not in the cache: warm on until compiling pays
                     spent[1] = -1.0
                     cache[2] = bool(cache[0]) and link.codecache().missed_before(cache[0])
+                    spent[3] = perf_counter()   # (the look-up's time is not the loop's)
                     return None
         state.append(compiled(x, dscope, span, unit, forget, cache[0]))
         return hot(fr)
