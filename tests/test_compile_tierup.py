@@ -235,3 +235,24 @@ def test_a_second_run_compiles_nothing_on_evidence_the_first_found_marginal(monk
     fresh = timed_session(monkeypatch, budget=0.05, cache=tmp_path / 'other')
     fresh.run(program + ' (run 80)')    # (no earlier run: 80 ms pay for it)
     assert link.STATS.compiled == 1 and compiled(fresh, 'f')
+
+
+def test_a_second_run_compiles_no_loop_on_evidence_the_first_found_marginal(monkeypatch, tmp_path):
+    # osr.py's `do` loops as the lambdas above: looked up (10 ms) and left on the reference (60 ms
+    # of 100) by the first run, a second with 150 ms leaves it there; a run with no earlier one compiles it.
+    from rusty.compile import osr
+
+    def session(cache):
+        s = timed_session(monkeypatch, budget=0.1, cache=cache)
+        monkeypatch.setattr(osr, 'perf_counter', tierup.CLOCK)
+        return s
+    loop = '(do ((i 0 (+ i 1))) ((= i n) i) (spend 0.001))'
+    first = session(tmp_path)
+    assert first.run('(define n 60) ' + loop) == 60
+    assert link.STATS.loops == 0
+    second = session(tmp_path)
+    assert second.run('(define n 150) ' + loop) == 150
+    assert link.STATS.loops == 0
+    fresh = session(tmp_path / 'other')
+    assert fresh.run('(define n 150) ' + loop) == 150
+    assert link.STATS.loops == 1
