@@ -179,4 +179,17 @@ def store(key, code, pyname, leaf, consts, table, assumed, heads, seconds, param
     return True
 
 
+def missed_before(key: str) -> bool:
+    """True if an earlier run looked up entry `key` and had none (and stored
+    none after: it left the lambda, or loop, on the reference); else marks
+    it so for the next run (a "code-seen-" entry beside the code's)."""
+    path = diskcache.entry_path('code-seen' + key[4:])
+    if path is None:
+        return False
+    if diskcache.load(path) is not None:
+        return True
+    diskcache.store(path, b'')
+    return False
+
+
 _CODE = _roots.__code__.__class__

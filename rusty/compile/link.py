@@ -110,16 +110,22 @@ class Compiled:
 
 
 # Tiering up by hotness (tierup.py): a lambda is lowered once its values have
-# spent PAYBACK times its estimated compile cost running the reference's body,
-# so compiling adds at most 1/PAYBACK to what running it there cost (a script
-# never runs much slower than with RUSTY_SPECIALIZE=0). The estimate is the
+# spent PAYBACK times its estimated compile cost running the reference's body:
+# it likely spends as much again there, and compiled code runs it some 3 to 10
+# times faster, so compiling pays, and one compiled just before it stops being
+# called adds at most 1/PAYBACK to what running it there cost. The estimate is the
 # body's size in weighted forms (`size`: a fixed part of MIN_FORMS forms, and
 # a form of a large body costs more: lowering grows faster than the body)
 # times the compile seconds per weighted form measured so far in this process
 # and stored with the entries loaded from the disk cache (STATS.per_form),
 # which starts from PER_FORM and moves away from it as compiles are measured
 # (PRIOR_FORMS: the prior's weight).
-PAYBACK = 7.0
+PAYBACK = 2.0
+# A lambda (or loop) an earlier run looked up in the disk cache and left on
+# the reference (codecache.missed_before) is compiled only once it has spent
+# MARGIN times that (and never ahead of it, tierup.banked): evidence that was
+# marginal then, and is again now, compiles nothing in a second run.
+MARGIN = 3.0
 PER_FORM = 2e-4
 PER_FORM_LOADED = 1e-5  # (loading from the disk cache)
 PRIOR_FORMS = 300       # (the priors weigh as much as this many measured forms)
@@ -135,18 +141,20 @@ def size(body) -> float:
 
 class Stats:
     """What the compiler did in this process, for `--stats` and the estimates."""
-    __slots__ = ('compiled', 'seconds', 'forms', 'loaded', 'load_seconds', 'load_forms', 'saved', 'saved_forms',
-                 'refused', 'deopts', 'loops', 'loops_loaded')
+    __slots__ = ('compiled', 'seconds', 'cost', 'forms', 'loaded', 'load_seconds', 'load_forms', 'saved',
+                 'saved_forms', 'refused', 'deopts', 'loops', 'loops_loaded')
 
     def __init__(self):
         self.compiled = self.loaded = self.refused = self.deopts = self.forms = self.load_forms = self.saved_forms = 0
         self.loops = self.loops_loaded = 0
         self.seconds = self.load_seconds = self.saved = 0.0
+        self.cost = 0.0         # (the compiles' processor time: `seconds` is the clock's, longer on a busy machine)
 
     def per_form(self) -> float:
-        """Compile seconds per (weighted) form of the lambdas (and loops) compiled so far, or
-        loaded (what compiling them took when they were stored: `saved`), from the prior PER_FORM."""
-        return ((self.seconds + self.saved + PER_FORM * PRIOR_FORMS)
+        """Compile seconds (of the processor: `cost`) per (weighted) form of the lambdas (and loops)
+        compiled so far, or loaded (what compiling them took when they were stored: `saved`), from
+        the prior PER_FORM."""
+        return ((self.cost + self.saved + PER_FORM * PRIOR_FORMS)
                 / (self.forms + self.saved_forms + PRIOR_FORMS))
 
     def per_form_loaded(self) -> float:

@@ -21,7 +21,7 @@ code would count a call of its own). RUSTY_SPECIALIZE=0 leaves the door out.
 """
 import os
 from _weakref import ref
-from time import perf_counter
+from time import perf_counter, thread_time
 
 from ..errors import give_back_if_out_of_memory
 from ..resolve import MISSING
@@ -57,7 +57,8 @@ def loop_door(x, dscope, span, unit, after):
     state = []              # [] warming; [None] on the reference for good; [Loop]
     left = [after]
     spent = [0.0, -1.0, 0, 0.0]     # seconds on the reference, budget (-1: not yet), id of the frame, last clock
-    cache = [None, False]           # the disk cache's key ('' none; None: not yet made), looked up since warming
+    cache = [None, False, False]    # the disk cache's key ('' none; None: not yet made), looked up since warming,
+                                    # an earlier run left it on the reference (codecache.missed_before)
 
     def hot(fr):
         if state:
@@ -79,7 +80,7 @@ def loop_door(x, dscope, span, unit, after):
             if spent[1] < 0:
                 stats = link.STATS
                 per = stats.per_form_loaded() if not cache[1] and link.codecache_on() else per_form_compiled()
-                spent[1] = link.PAYBACK * link.size(x) * per
+                spent[1] = link.PAYBACK * link.size(x) * per * (link.MARGIN if cache[2] else 1.0)
             if spent[0] < spent[1]:
                 return None
         if link.session_namespace(unit.depth)['PROF'] is not None:
@@ -95,6 +96,8 @@ def loop_door(x, dscope, span, unit, after):
                     return hot(fr)
                 if after is None:           # not in the cache: warm on until compiling pays
                     spent[1] = -1.0
+                    cache[2] = bool(cache[0]) and link.codecache().missed_before(cache[0])
+                    spent[3] = perf_counter()   # (the look-up's time is not the loop's)
                     return None
         state.append(compiled(x, dscope, span, unit, forget, cache[0]))
         return hot(fr)
@@ -145,11 +148,12 @@ def compiled(x, dscope, span, unit, forget, key=None):
     (with `key`: stored in the disk cache under that name)."""
     from .osr_lower import lowered_loop
     link._load_lower()
-    t = perf_counter()
+    t, cpu = perf_counter(), thread_time()
     got = lowered_loop(x, dscope, span, unit, key)
     t = perf_counter() - t
     stats = link.STATS
     stats.seconds += t
+    stats.cost += thread_time() - cpu
     link._not_own_time(unit, t)
     if got is None:
         stats.refused += 1

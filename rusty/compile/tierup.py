@@ -1,17 +1,34 @@
 """Tiering up: when the values of a lambda leave the reference for compiled
 code (the runtime's door, `door`'s compile_lambda; linking is link.py's).
 
-A lambda is compiled once its values have spent PAYBACK times its estimated
-compile cost running the reference's body (their own time: less the calls
-they make of other lambdas, warm or compiled), so compiling adds at most
-1/PAYBACK to what running it on the reference cost; the estimate is the
-body's size (link.size) times the compile seconds per weighted form
-measured so far (link.Stats.per_form), or, before the cache is looked up,
-the seconds per form loading takes (the cache first: loading costs next to
-nothing); the budget is judged anew at each sample. Within an allowance
-(BANK seconds and SHARE of the process's time, for all compiles so far), a
-lambda is compiled once it has spent EVIDENCE seconds on the reference:
-a program hot early runs compiled early, at a bounded cost to one that is not.
+A lambda is compiled once its values have spent PAYBACK (2) times its
+estimated compile cost running the reference's body (their own time: less
+the calls they make of other lambdas, warm or compiled). Compiled code runs
+some 3 to 10 times faster than the reference, and a lambda that has spent T
+there is likely to spend about T again: compiling at cost C pays once T is
+a small multiple of C, and a lambda compiled just before it stops being
+called costs at most 1/PAYBACK of what it ran. The estimate is the body's
+size (link.size) times the compile seconds per weighted form measured so
+far (link.Stats.per_form), or, before the cache is looked up, the seconds
+per form loading takes (the cache first: loading costs next to nothing);
+the budget is judged anew at each sample. Within an allowance (BANK seconds
+and SHARE of the process's time, for all compiles so far), a lambda is
+compiled once it has spent EVIDENCE seconds on the reference: a program hot
+early runs compiled early, at a bounded cost to one that is not.
+
+A lambda whose values its maker (the lambda whose body holds it) makes at
+each call counts its time as its maker's too, and so do the links of those
+values once it is compiled: compiled, the maker makes them compiled, with
+no link per value (a named let's loop, a closure passed to `map`, made at
+each call of a function called often). A maker called once is not charged:
+its one value runs compiled once its lambda is.
+
+A lambda (or `do` loop, osr.py) that an earlier run looked up in the disk
+cache and left on the reference (codecache.missed_before) is compiled only
+once it has spent link.MARGIN (3) times its budget, and never ahead of it
+within the allowance: evidence the first run found marginal, and a second
+finds marginal again (timing differs from run to run), compiles nothing;
+the second run loads what the first compiled and runs as it did.
 
 The warm-up costs next to nothing: a value not yet compiled runs `warm`,
 which counts the session's warm calls down and runs the reference's body.
@@ -85,7 +102,7 @@ def banked(cost: float) -> bool:
     (code loaded from the disk cache counts what compiling it took: a second
     run decides as the first did, and compiles nothing the first did not)."""
     stats = link.STATS
-    return stats.seconds + stats.saved + cost <= BANK + SHARE * ELAPSED()
+    return stats.cost + stats.saved + cost <= BANK + SHARE * ELAPSED()
 
 
 def door_from_env():
@@ -107,6 +124,7 @@ def door(after=None):
     seed = 12345
     tick = every
     inner = None
+    making = None           # the lambda whose reference body is being made (`first`): its `credit`
     if collected not in gc.callbacks:
         gc.callbacks.append(collected)
 
@@ -152,12 +170,19 @@ def door(after=None):
         forms = 0.0                 # its size for the estimates (link.size; 0: not yet counted)
         looked = False              # looked up in the disk cache since armed
         key = None                  # its disk cache key ('': none; None: not yet made)
+        maker = making              # the lambda whose body holds this one (its `credit`), or None
+        many = False                # more than one value made: the maker makes one at each call
+        doubted = False             # an earlier run left it on the reference (codecache.missed_before)
 
         def first(fr):
             """The lambda's first call: make the reference's body and run this
             call on it, as a sample standing for itself unless one runs."""
-            nonlocal run
-            run = code()
+            nonlocal run, making
+            outer, making = making, credit      # (the lambdas of its body are made now: this is their maker)
+            try:
+                run = code()
+            finally:
+                making = outer
             if inner is None:
                 return sampled(fr, 1)
             return run(fr)
@@ -202,8 +227,22 @@ def door(after=None):
                 own = own * (seen_t - acc[0]) / seen_t if seen_t > 0.0 else 0.0
             else:
                 own -= acc[0]
-            spent += weight * max(0.0, own) * min(1.0, cpu / t)     # (the thread off the processor: its share)
+            own = weight * max(0.0, own) * min(1.0, cpu / t)       # (the thread off the processor: its share)
+            spent += own
             judge()
+            if many and maker is not None:
+                maker(own)
+
+        def credit(seconds) -> None:
+            """Count the time of a lambda of its body whose values it makes at each
+            call as its own: compiling it makes them compiled, and unlinked."""
+            nonlocal spent
+            if state:
+                return
+            spent += seconds
+            judge()
+            if many and maker is not None:
+                maker(seconds)
 
         def judge() -> None:
             """The time the lambda must spend on the reference to pay for the next
@@ -213,7 +252,9 @@ def door(after=None):
                 forms = link.size(body)
             per = link.STATS.per_form_loaded() if not looked and codecache_on() else link.STATS.per_form()
             budget = link.PAYBACK * forms * per
-            if budget > EVIDENCE and banked(forms * per):
+            if doubted:
+                budget *= link.MARGIN
+            elif budget > EVIDENCE and banked(forms * per):
                 budget = EVIDENCE
 
         def entered(lam, fr):
@@ -236,10 +277,11 @@ def door(after=None):
                         judge()             # (now the cost of compiling)
                         return False
             link._load_lower()           # first: its import is no compile cost per form
-            t = perf_counter()
+            t, cpu = perf_counter(), thread_time()
             state.append(link.lowered(params, rest, body, lscope, span, unit, name, retry, key, seen=seen))
             t = perf_counter() - t
             link.STATS.seconds += t
+            link.STATS.cost += thread_time() - cpu
             link._not_own_time(unit, t)
             if state[0].__class__ is Compiled:
                 link.STATS.compiled += 1
@@ -251,7 +293,7 @@ def door(after=None):
 
         def look_up() -> bool:
             """Link the lambda from the disk cache if it holds it (the time taken counts as loading)."""
-            nonlocal key
+            nonlocal key, doubted
             t = perf_counter()
             n = link.size(body)
             if key is None:
@@ -261,6 +303,8 @@ def door(after=None):
                 state.append(got)
                 link.STATS.loaded += 1
                 link.STATS.saved_forms += n
+            elif key and after is None:
+                doubted = link.codecache().missed_before(key)
             t = perf_counter() - t
             link.STATS.load_seconds += t
             link.STATS.load_forms += n
@@ -274,6 +318,10 @@ def door(after=None):
                 lam.code = code()
             elif c.__class__ is Refused:
                 return code()(fr)       # (until the macro it calls changes: Refused)
+            elif many and maker is not None:     # (a value its maker made on the reference: linking
+                t = CLOCK()                     # it is time compiling the maker saves)
+                switched(link.link(c, lam, lam.env, unit, disarm), c, unit, disarm)
+                maker(CLOCK() - t)
             else:
                 switched(link.link(c, lam, lam.env, unit, disarm), c, unit, disarm)
             if link.session_namespace(unit.depth)['PROF'] is not None:
@@ -332,9 +380,13 @@ def door(after=None):
                 again()
 
         def make_compiled(f):
-            nonlocal values
+            nonlocal values, many
             if not state:
                 values += 1         # (counted while warming up: the calls are too)
+            elif values:
+                many = True
+            if values > 1:
+                many = True
             lam = make(f)
             if not (state and state[0] is None):
                 arm(lam)
