@@ -13,14 +13,14 @@ wraps each lambda's maker, and the lambdas it compiles must behave exactly
 like the ones here; and `compile_loop`, the door through which a `do` loop
 running long continues in compiled code (let_forms.comp_do).
 """
-from .apply import Depth, apply_procedure, make_frame, recursion_message, run
-from .errors import EvalError, RecursionLimit
+from .apply import Depth, apply_procedure, located, make_frame, recursion_message, run
+from .errors import EvalError, RecursionLimit, give_back_if_out_of_memory
 from .forms import NAMES
 from .printer import display_form
 from .resolve import MISSING, UNBOUND, GlobalEnv, GlobalRef, lookup_by_name, resolve, visible_names
 from .spelling import attribute_problem
 from .syntax import check_in_scope, problem
-from .values import EMPTY, NIL, List, Macro, Symbol, Vector, make_list, sym
+from .values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, Vector, make_list, sym
 
 SPECIAL_FORM_NAMES = list(NAMES)      # forms.py's table, in its order
 
@@ -336,22 +336,169 @@ def expansion_too_deep(m: Macro, D, span) -> RecursionLimit:
 
 def comp_call(x: List, scope, tail, span, unit):
     """A call: evaluate the head, then a macro expands, anything else is
-    applied; `generic(f, p)` (p: the head's value, or MISSING to evaluate it)."""
+    applied to the evaluated arguments. The closure is made for the call's
+    argument count (CALLS), and takes a builtin, or a lambda whose frame is
+    its arguments, without apply.apply_procedure's steps in between."""
     head = x.car
     head_code = comp(head, scope, False, sub_span(x, span, unit), unit)
     arg_forms = x.cdr
     arg_codes = [comp(c.car, scope, False, sub_span(c, span, unit), unit) for c in arg_forms.cells()]
     sym_head = head.__class__ is Symbol
     cache = [None, -1, None]
-    D = unit.depth
 
-    def generic(f, p=MISSING):
+    def expand(f, m):
+        if sym_head:
+            return expand_macro(m, arg_forms, f, scope, tail, span, unit, cache)
+        raise EvalError('Not callable: ' + display_form(m), span)
+    make = CALLS.get(len(arg_codes), call_n)
+    return make(head_cell(head, scope, unit), head_code, arg_codes, expand, span, tail, unit.depth)
+
+
+class NoCell:
+    """The stand-in for the global cell of a head that is none: its value is
+    always MISSING, so the call evaluates the head's code."""
+    __slots__ = ()
+    value = MISSING
+
+
+NO_CELL = NoCell()
+
+
+def head_cell(head, scope, unit):
+    """The global cell a call's head reads (its value read in place, the
+    head's code run only when it is MISSING), or NO_CELL."""
+    if head.__class__ is Symbol:
+        ref = resolve(scope, head, unit.genv)
+        if ref.__class__ is GlobalRef:
+            return ref.cell
+    return NO_CELL
+
+
+# One closure maker per argument count (the rest: call_n). Each evaluates
+# the head (its global cell's value, unless MISSING: then its code), expands a macro (`expand`), evaluates the arguments left to right,
+# then calls a builtin of the arity as apply.call_builtin does, builds the frame
+# of a lambda taking exactly these arguments (Lambda.fast) as make_frame does,
+# or hands anything else to apply_procedure.
+
+def call0(cell, head_code, arg_codes, expand, span, tail, D):
+    def call(f):
+        p = cell.value
         if p is MISSING:
             p = head_code(f)
-        if p.__class__ is Macro:
-            if sym_head:
-                return expand_macro(p, arg_forms, f, scope, tail, span, unit, cache)
-            raise EvalError('Not callable: ' + display_form(p), span)
+        cls = p.__class__
+        if cls is Builtin and p.lo == 0:
+            try:
+                return p.fn()
+            except BaseException as e:
+                give_back_if_out_of_memory(e)
+                raise located(e, span, D)
+        if cls is Lambda and p.fast == 0:
+            fr = [p.env, p.scope]
+            return (p, fr, span) if tail else run(p, fr, span, D)
+        if cls is Macro:
+            return expand(f, p)
+        return apply_procedure(p, [], span, tail, D)
+    return call
+
+
+def call1(cell, head_code, arg_codes, expand, span, tail, D):
+    a0, = arg_codes
+
+    def call(f):
+        p = cell.value
+        if p is MISSING:
+            p = head_code(f)
+        cls = p.__class__
+        if cls is Macro:
+            return expand(f, p)
+        x0 = a0(f)
+        if cls is Builtin and p.lo <= 1 <= p.hi:
+            try:
+                return p.fn(x0)
+            except BaseException as e:
+                give_back_if_out_of_memory(e)
+                raise located(e, span, D)
+        if cls is Lambda and p.fast == 1:
+            fr = [p.env, p.scope, x0]
+            return (p, fr, span) if tail else run(p, fr, span, D)
+        return apply_procedure(p, [x0], span, tail, D)
+    return call
+
+
+def call2(cell, head_code, arg_codes, expand, span, tail, D):
+    a0, a1 = arg_codes
+
+    def call(f):
+        p = cell.value
+        if p is MISSING:
+            p = head_code(f)
+        cls = p.__class__
+        if cls is Macro:
+            return expand(f, p)
+        x0 = a0(f)
+        x1 = a1(f)
+        if cls is Builtin and p.lo <= 2 <= p.hi:
+            try:
+                return p.fn(x0, x1)
+            except BaseException as e:
+                give_back_if_out_of_memory(e)
+                raise located(e, span, D)
+        if cls is Lambda and p.fast == 2:
+            fr = [p.env, p.scope, x0, x1]
+            return (p, fr, span) if tail else run(p, fr, span, D)
+        return apply_procedure(p, [x0, x1], span, tail, D)
+    return call
+
+
+def call3(cell, head_code, arg_codes, expand, span, tail, D):
+    a0, a1, a2 = arg_codes
+
+    def call(f):
+        p = cell.value
+        if p is MISSING:
+            p = head_code(f)
+        cls = p.__class__
+        if cls is Macro:
+            return expand(f, p)
+        x0 = a0(f)
+        x1 = a1(f)
+        x2 = a2(f)
+        if cls is Builtin and p.lo <= 3 <= p.hi:
+            try:
+                return p.fn(x0, x1, x2)
+            except BaseException as e:
+                give_back_if_out_of_memory(e)
+                raise located(e, span, D)
+        if cls is Lambda and p.fast == 3:
+            fr = [p.env, p.scope, x0, x1, x2]
+            return (p, fr, span) if tail else run(p, fr, span, D)
+        return apply_procedure(p, [x0, x1, x2], span, tail, D)
+    return call
+
+
+def call_n(cell, head_code, arg_codes, expand, span, tail, D):
+    n = len(arg_codes)
+
+    def call(f):
+        p = cell.value
+        if p is MISSING:
+            p = head_code(f)
+        cls = p.__class__
+        if cls is Macro:
+            return expand(f, p)
         args = [a(f) for a in arg_codes]
+        if cls is Builtin and p.lo <= n <= p.hi:
+            try:
+                return p.fn(*args)
+            except BaseException as e:
+                give_back_if_out_of_memory(e)
+                raise located(e, span, D)
+        if cls is Lambda and p.fast == n:
+            fr = [p.env, p.scope]
+            fr += args
+            return (p, fr, span) if tail else run(p, fr, span, D)
         return apply_procedure(p, args, span, tail, D)
-    return generic
+    return call
+
+
+CALLS = {0: call0, 1: call1, 2: call2, 3: call3}
