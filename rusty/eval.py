@@ -13,14 +13,15 @@ wraps each lambda's maker, and the lambdas it compiles must behave exactly
 like the ones here; and `compile_loop`, the door through which a `do` loop
 running long continues in compiled code (let_forms.comp_do).
 """
-from .apply import Depth, apply_procedure, located, make_frame, recursion_message, run
-from .errors import EvalError, RecursionLimit, give_back_if_out_of_memory
+from .apply import Depth, make_frame, recursion_message, run
+from .call_sites import CALLS, NO_CELL, call_n
+from .errors import EvalError, RecursionLimit
 from .forms import NAMES
 from .printer import display_form
 from .resolve import MISSING, UNBOUND, GlobalEnv, GlobalRef, lookup_by_name, resolve, visible_names
 from .spelling import attribute_problem
 from .syntax import check_in_scope, problem
-from .values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, Vector, make_list, sym
+from .values import EMPTY, NIL, List, Macro, Symbol, Vector, make_list, sym
 
 SPECIAL_FORM_NAMES = list(NAMES)      # forms.py's table, in its order
 
@@ -350,18 +351,8 @@ def comp_call(x: List, scope, tail, span, unit):
         if sym_head:
             return expand_macro(m, arg_forms, f, scope, tail, span, unit, cache)
         raise EvalError('Not callable: ' + display_form(m), span)
-    make = CALLS.get(len(arg_codes), call_n)
+    make = CALLS.get(len(arg_codes), call_n)     # (call_sites.py)
     return make(head_cell(head, scope, unit), head_code, arg_codes, expand, span, tail, unit.depth)
-
-
-class NoCell:
-    """The stand-in for the global cell of a head that is none: its value is
-    always MISSING, so the call evaluates the head's code."""
-    __slots__ = ()
-    value = MISSING
-
-
-NO_CELL = NoCell()
 
 
 def head_cell(head, scope, unit):
@@ -372,133 +363,3 @@ def head_cell(head, scope, unit):
         if ref.__class__ is GlobalRef:
             return ref.cell
     return NO_CELL
-
-
-# One closure maker per argument count (the rest: call_n). Each evaluates
-# the head (its global cell's value, unless MISSING: then its code), expands a macro (`expand`), evaluates the arguments left to right,
-# then calls a builtin of the arity as apply.call_builtin does, builds the frame
-# of a lambda taking exactly these arguments (Lambda.fast) as make_frame does,
-# or hands anything else to apply_procedure.
-
-def call0(cell, head_code, arg_codes, expand, span, tail, D):
-    def call(f):
-        p = cell.value
-        if p is MISSING:
-            p = head_code(f)
-        cls = p.__class__
-        if cls is Builtin and p.lo == 0:
-            try:
-                return p.fn()
-            except BaseException as e:
-                give_back_if_out_of_memory(e)
-                raise located(e, span, D)
-        if cls is Lambda and p.fast == 0:
-            fr = [p.env, p.scope]
-            return (p, fr, span) if tail else run(p, fr, span, D)
-        if cls is Macro:
-            return expand(f, p)
-        return apply_procedure(p, [], span, tail, D)
-    return call
-
-
-def call1(cell, head_code, arg_codes, expand, span, tail, D):
-    a0, = arg_codes
-
-    def call(f):
-        p = cell.value
-        if p is MISSING:
-            p = head_code(f)
-        cls = p.__class__
-        if cls is Macro:
-            return expand(f, p)
-        x0 = a0(f)
-        if cls is Builtin and p.lo <= 1 <= p.hi:
-            try:
-                return p.fn(x0)
-            except BaseException as e:
-                give_back_if_out_of_memory(e)
-                raise located(e, span, D)
-        if cls is Lambda and p.fast == 1:
-            fr = [p.env, p.scope, x0]
-            return (p, fr, span) if tail else run(p, fr, span, D)
-        return apply_procedure(p, [x0], span, tail, D)
-    return call
-
-
-def call2(cell, head_code, arg_codes, expand, span, tail, D):
-    a0, a1 = arg_codes
-
-    def call(f):
-        p = cell.value
-        if p is MISSING:
-            p = head_code(f)
-        cls = p.__class__
-        if cls is Macro:
-            return expand(f, p)
-        x0 = a0(f)
-        x1 = a1(f)
-        if cls is Builtin and p.lo <= 2 <= p.hi:
-            try:
-                return p.fn(x0, x1)
-            except BaseException as e:
-                give_back_if_out_of_memory(e)
-                raise located(e, span, D)
-        if cls is Lambda and p.fast == 2:
-            fr = [p.env, p.scope, x0, x1]
-            return (p, fr, span) if tail else run(p, fr, span, D)
-        return apply_procedure(p, [x0, x1], span, tail, D)
-    return call
-
-
-def call3(cell, head_code, arg_codes, expand, span, tail, D):
-    a0, a1, a2 = arg_codes
-
-    def call(f):
-        p = cell.value
-        if p is MISSING:
-            p = head_code(f)
-        cls = p.__class__
-        if cls is Macro:
-            return expand(f, p)
-        x0 = a0(f)
-        x1 = a1(f)
-        x2 = a2(f)
-        if cls is Builtin and p.lo <= 3 <= p.hi:
-            try:
-                return p.fn(x0, x1, x2)
-            except BaseException as e:
-                give_back_if_out_of_memory(e)
-                raise located(e, span, D)
-        if cls is Lambda and p.fast == 3:
-            fr = [p.env, p.scope, x0, x1, x2]
-            return (p, fr, span) if tail else run(p, fr, span, D)
-        return apply_procedure(p, [x0, x1, x2], span, tail, D)
-    return call
-
-
-def call_n(cell, head_code, arg_codes, expand, span, tail, D):
-    n = len(arg_codes)
-
-    def call(f):
-        p = cell.value
-        if p is MISSING:
-            p = head_code(f)
-        cls = p.__class__
-        if cls is Macro:
-            return expand(f, p)
-        args = [a(f) for a in arg_codes]
-        if cls is Builtin and p.lo <= n <= p.hi:
-            try:
-                return p.fn(*args)
-            except BaseException as e:
-                give_back_if_out_of_memory(e)
-                raise located(e, span, D)
-        if cls is Lambda and p.fast == n:
-            fr = [p.env, p.scope]
-            fr += args
-            return (p, fr, span) if tail else run(p, fr, span, D)
-        return apply_procedure(p, args, span, tail, D)
-    return call
-
-
-CALLS = {0: call0, 1: call1, 2: call2, 3: call3}
