@@ -221,6 +221,13 @@ def comp_ref(s: Symbol, scope, span, unit):
         return ev
     depth, i = ref.depth, ref.index
     cell = genv.cell(s)     # cell.dyn: this session gave some frame a run-time binding of s
+    if ref.maybe_unbound and depth == 0:     # (a let*'s or a body define's own slot)
+        def ev(f):
+            v = f[i]
+            if v is UNBOUND:
+                return lookup_or_raise(f, s, genv, span)
+            return v
+        return ev
     if ref.maybe_unbound:
         def ev(f):
             fr = f
