@@ -13,6 +13,8 @@ wraps each lambda's maker, and the lambdas it compiles must behave exactly
 like the ones here; and `compile_loop`, the door through which a `do` loop
 running long continues in compiled code (let_forms.comp_do).
 """
+from _operator import itemgetter       # the C module (operator imports more)
+
 from .apply import Depth, make_frame, recursion_message, run
 from .call_sites import CALLS, NO_CELL, call_n
 from .errors import EvalError, RecursionLimit
@@ -239,9 +241,7 @@ def comp_ref(s: Symbol, scope, span, unit):
             return v
         return ev
     if depth == 0:
-        def ev(f):
-            return f[i]
-        return ev
+        return itemgetter(i)        # f[i], taken by the host without a frame of its own
     if depth == 1:
         def ev(f):
             if cell.dyn:
@@ -255,11 +255,19 @@ def comp_ref(s: Symbol, scope, span, unit):
             return f[0][0][i]
         return ev
 
+    if depth == 3:
+        def ev(f):
+            if cell.dyn:
+                return lookup_or_raise(f, s, genv, span)
+            return f[0][0][0][i]
+        return ev
+    hops = (None,) * depth
+
     def ev(f):
         if cell.dyn:
             return lookup_or_raise(f, s, genv, span)
         fr = f
-        for _ in range(depth):
+        for _ in hops:
             fr = fr[0]
         return fr[i]
     return ev
