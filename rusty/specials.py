@@ -77,6 +77,14 @@ def comp_and(x, scope, tail, span, unit):
     if len(x) == 1:
         return const(True)
     init, last = _operands(x, scope, tail, span, unit)
+    if len(init) == 1:
+        first, = init
+
+        def ev(f):
+            if first(f) is False:
+                return False
+            return last(f)
+        return ev
 
     def ev(f):
         for code in init:
@@ -91,6 +99,15 @@ def comp_or(x, scope, tail, span, unit):
     if len(x) == 1:
         return const(False)
     init, last = _operands(x, scope, tail, span, unit)
+    if len(init) == 1:
+        first, = init
+
+        def ev(f):
+            v = first(f)
+            if v is not False:
+                return v
+            return last(f)
+        return ev
 
     def ev(f):
         for code in init:
