@@ -143,7 +143,8 @@ def comp_unless(x, scope, tail, span, unit):
 
 @special('cond')
 def comp_cond(x, scope, tail, span, unit):
-    clauses = []
+    clauses = []                # (test, body or None: the test's value)
+    otherwise = const(NIL)      # the else clause's body
     for c in x.cdr.cells():
         clause = c.car
         if clause.__class__ is not List or clause is EMPTY:
@@ -152,18 +153,18 @@ def comp_cond(x, scope, tail, span, unit):
         is_else = clause.car is ELSE
         test = None if is_else else comp(clause.car, scope, False, sub_span(clause, cspan, unit), unit)
         body = comp_body(clause.cdr, scope, tail, cspan, unit) if len(clause) > 1 else None
-        clauses.append((test, body))
         if is_else:
+            if body is not None:
+                otherwise = body
             break
+        clauses.append((test, body))
 
     def ev(f):
         for test, body in clauses:
-            if test is None:
-                return body(f) if body is not None else NIL
             v = test(f)
             if v is not False:
                 return body(f) if body is not None else v
-        return NIL
+        return otherwise(f)
     return ev
 
 
