@@ -123,12 +123,9 @@ def _comp_when(x, scope, tail, span, unit, want):
         raise Usage(usage_message(x))
     test = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
     body = comp_body(x.cdr.cdr, scope, tail, span, unit)
-
-    def ev(f):
-        if (test(f) is not False) is want:
-            return body(f)
-        return NIL
-    return ev
+    if want:
+        return lambda f: body(f) if test(f) is not False else NIL
+    return lambda f: body(f) if test(f) is False else NIL
 
 
 @special('when')
