@@ -9,8 +9,8 @@ closure raising the usage error when (and only if) the form is evaluated.
 from .apply import recursion_message
 from .errors import EvalError, Interrupted, RustyError, out_of_memory
 from .eval import Usage, comp, comp_body, const, special, sub_span, to_code
-from .resolve import (UNBOUND, LocalRef, Scope, assign_by_name, body_defines, define_in_frame,
-                      resolve)
+from .resolve import (MISSING, UNBOUND, GlobalRef, LocalRef, Scope, assign_by_name, body_defines,
+                      define_in_frame, resolve)
 from .syntax import check_in_scope, usage_message
 from .syntax_shapes import params_problem
 from .values import EMPTY, NIL, Lambda, List, Symbol, cons, make_list, spanned, sym
@@ -314,15 +314,12 @@ def comp_set_bang(x, scope, tail, span, unit):
     value = comp(x.cdr.cdr.car, scope, False, sub_span(x.cdr.cdr, span, unit), unit)
     genv = unit.genv
     ref = resolve(scope, name, genv)
+    by_name = _set_by_name(name, genv, span)
     if ref.__class__ is LocalRef and not ref.maybe_unbound and ref.depth <= 2:
-        return _set_slot(ref.depth, ref.index, genv.cell(name), value, _set_by_name(name, genv, span))
-
-    def ev(f):
-        v = value(f)
-        if not assign_by_name(f, name, v, genv):
-            raise EvalError("set!: undefined variable '%s'" % name.name, span)
-        return NIL
-    return ev
+        return _set_slot(ref.depth, ref.index, genv.cell(name), value, by_name)
+    if ref.__class__ is GlobalRef:
+        return _set_global(ref.cell, value, by_name)
+    return lambda f: by_name(f, value(f))
 
 
 def _set_by_name(name, genv, span):
@@ -334,10 +331,21 @@ def _set_by_name(name, genv, span):
     return by_name
 
 
+def _set_global(cell, value, by_name):
+    """`set!` of a global, written the way a reference reads it: in its cell while
+    that holds a value (cell.dyn, a frame's run-time binding, makes it MISSING)."""
+    def ev(f):
+        v = value(f)
+        if cell.value is MISSING:
+            return by_name(f, v)
+        cell.set(v)
+        return NIL
+    return ev
+
+
 def _set_slot(depth: int, i: int, cell, value, by_name):
-    """`set!` of a local slot 0-2 frames out, written the way a reference
-    reads it: by name only when this session gave some frame a run-time
-    binding of the name (cell.dyn)."""
+    """`set!` of a local slot 0-2 frames out, written the way a reference reads it: by
+    name only when this session gave some frame a run-time binding of the name (cell.dyn)."""
     if depth == 0:
         def ev(f):
             f[i] = value(f)
