@@ -229,12 +229,20 @@ def apply_procedure(p, args: list, span, tail, D: Depth):
 
 def procedure_caller(D: Depth):
     """`call(p, args)`: apply any procedure non-tail, for builtins (map, filter,
-    apply, sort…); a plain lambda takes the direct path to `run`."""
+    apply, sort…); a plain lambda takes the direct path to `run`, a builtin
+    of the arity call_builtin's."""
     def call(p, args: list):
-        if p.__class__ is Lambda and p.fast == len(args):
+        cls = p.__class__
+        if cls is Lambda and p.fast == len(args):
             fr = [p.env, p.scope]
             fr += args
             return run(p, fr, None, D)
+        if cls is Builtin and p.lo <= len(args) <= p.hi:
+            try:
+                return p.fn(*args)
+            except BaseException as e:
+                give_back_if_out_of_memory(e)
+                raise located(e, None, D)
         return apply_procedure(p, args, None, False, D)
     return call
 

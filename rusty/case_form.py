@@ -7,9 +7,9 @@ listing an equal datum runs its body (the last form in tail position), an
 `else` clause (last only) always runs, and with no match the result is Nil.
 No frame is created: the bodies run in the current one.
 """
-from .eval import Usage, comp, comp_body, special, sub_span
+from .eval import Usage, comp, comp_body, const, special, sub_span
 from .syntax import usage_message
-from .values import EMPTY, NIL, List, equal, sym
+from .values import EMPTY, NIL, List, Symbol, Unhashable, equal, hash_key, sym
 
 ELSE = sym('else')
 
@@ -37,8 +37,7 @@ def comp_case(x, scope, tail, span, unit):
         data, body = clause_parts(x, c.car, i == len(cells) - 1)
         clauses.append((data, comp_body(body, scope, tail, sub_span(c, span, unit), unit)))
 
-    def ev(f):
-        v = key(f)
+    def walk(v, f):
         for data, body in clauses:
             if data is None:
                 return body(f)
@@ -46,4 +45,29 @@ def comp_case(x, scope, tail, span, unit):
                 if equal(v, d):
                     return body(f)
         return NIL
+    table = case_table(clauses)
+    if table is None:
+        return lambda f: walk(key(f), f)
+    otherwise = clauses[-1][1] if clauses and clauses[-1][0] is None else const(NIL)
+
+    def ev(f):
+        v = key(f)
+        cls = v.__class__
+        if cls is Symbol or cls is str or cls is int:       # its own hash key (values.hash_key)
+            return table.get(v, otherwise)(f)
+        return walk(v, f)
     return ev
+
+
+def case_table(clauses):
+    """{hash key of a datum: the body of the first clause listing it}, keys
+    being equal exactly when the data are `equal?` (values.hash_key); None
+    when some datum has no key (a vector, NaN)."""
+    table = {}
+    for data, body in clauses:
+        for d in data or ():
+            try:
+                table.setdefault(hash_key(d), body)
+            except Unhashable:
+                return None
+    return table

@@ -13,7 +13,10 @@ wraps each lambda's maker, and the lambdas it compiles must behave exactly
 like the ones here; and `compile_loop`, the door through which a `do` loop
 running long continues in compiled code (let_forms.comp_do).
 """
-from .apply import Depth, apply_procedure, make_frame, recursion_message, run
+from _operator import itemgetter       # the C module (operator imports more)
+
+from .apply import Depth, make_frame, recursion_message, run
+from .call_sites import CALLS, NO_CELL, call_n
 from .errors import EvalError, RecursionLimit
 from .forms import NAMES
 from .printer import display_form
@@ -220,6 +223,13 @@ def comp_ref(s: Symbol, scope, span, unit):
         return ev
     depth, i = ref.depth, ref.index
     cell = genv.cell(s)     # cell.dyn: this session gave some frame a run-time binding of s
+    if ref.maybe_unbound and depth == 0:     # (a let*'s or a body define's own slot)
+        def ev(f):
+            v = f[i]
+            if v is UNBOUND:
+                return lookup_or_raise(f, s, genv, span)
+            return v
+        return ev
     if ref.maybe_unbound:
         def ev(f):
             fr = f
@@ -231,9 +241,7 @@ def comp_ref(s: Symbol, scope, span, unit):
             return v
         return ev
     if depth == 0:
-        def ev(f):
-            return f[i]
-        return ev
+        return itemgetter(i)        # f[i], taken by the host without a frame of its own
     if depth == 1:
         def ev(f):
             if cell.dyn:
@@ -247,11 +255,19 @@ def comp_ref(s: Symbol, scope, span, unit):
             return f[0][0][i]
         return ev
 
+    if depth == 3:
+        def ev(f):
+            if cell.dyn:
+                return lookup_or_raise(f, s, genv, span)
+            return f[0][0][0][i]
+        return ev
+    hops = (None,) * depth
+
     def ev(f):
         if cell.dyn:
             return lookup_or_raise(f, s, genv, span)
         fr = f
-        for _ in range(depth):
+        for _ in hops:
             fr = fr[0]
         return fr[i]
     return ev
@@ -336,22 +352,29 @@ def expansion_too_deep(m: Macro, D, span) -> RecursionLimit:
 
 def comp_call(x: List, scope, tail, span, unit):
     """A call: evaluate the head, then a macro expands, anything else is
-    applied; `generic(f, p)` (p: the head's value, or MISSING to evaluate it)."""
+    applied to the evaluated arguments. The closure is made for the call's
+    argument count (CALLS), and takes a builtin, or a lambda whose frame is
+    its arguments, without apply.apply_procedure's steps in between."""
     head = x.car
     head_code = comp(head, scope, False, sub_span(x, span, unit), unit)
     arg_forms = x.cdr
     arg_codes = [comp(c.car, scope, False, sub_span(c, span, unit), unit) for c in arg_forms.cells()]
     sym_head = head.__class__ is Symbol
     cache = [None, -1, None]
-    D = unit.depth
 
-    def generic(f, p=MISSING):
-        if p is MISSING:
-            p = head_code(f)
-        if p.__class__ is Macro:
-            if sym_head:
-                return expand_macro(p, arg_forms, f, scope, tail, span, unit, cache)
-            raise EvalError('Not callable: ' + display_form(p), span)
-        args = [a(f) for a in arg_codes]
-        return apply_procedure(p, args, span, tail, D)
-    return generic
+    def expand(f, m):
+        if sym_head:
+            return expand_macro(m, arg_forms, f, scope, tail, span, unit, cache)
+        raise EvalError('Not callable: ' + display_form(m), span)
+    make = CALLS.get(len(arg_codes), call_n)     # (call_sites.py)
+    return make(head_cell(head, scope, unit), head_code, arg_codes, expand, span, tail, unit.depth)
+
+
+def head_cell(head, scope, unit):
+    """The global cell a call's head reads (its value read in place, the
+    head's code run only when it is MISSING), or NO_CELL."""
+    if head.__class__ is Symbol:
+        ref = resolve(scope, head, unit.genv)
+        if ref.__class__ is GlobalRef:
+            return ref.cell
+    return NO_CELL

@@ -39,6 +39,12 @@ def comp_let(x, scope, tail, span, unit):
     nextra = len(lscope.names) - len(binds)
     body = comp_body(x.cdr.cdr, lscope, tail, span, unit)
     extra = [UNBOUND] * nextra
+    if not extra and len(inits) == 1:
+        i0, = inits
+        return lambda f: body([f, lscope, i0(f)])
+    if not extra and len(inits) == 2:
+        i0, i1 = inits
+        return lambda f: body([f, lscope, i0(f), i1(f)])
 
     def ev(f):
         fr = [f, lscope]
@@ -137,14 +143,13 @@ def comp_do(x, scope, tail, span, unit):
     body = comp_body(body_forms, dscope, False, span, unit)
 
     hot = None if unit.compile_loop is None else unit.compile_loop(x, dscope, span, unit)
+    step = stepper(steps)
 
     def ev(f):
         fr = [f, dscope] + [i(f) for i in inits] + extra
         while test(fr) is False:
             body(fr)
-            new = [(i, s(fr)) for i, s in steps]
-            for i, v in new:
-                fr[i] = v
+            step(fr)
         return result(fr)
     if hot is None:
         return ev
@@ -153,11 +158,35 @@ def comp_do(x, scope, tail, span, unit):
         fr = [f, dscope] + [i(f) for i in inits] + extra
         while test(fr) is False:
             body(fr)
-            new = [(i, s(fr)) for i, s in steps]
-            for i, v in new:
-                fr[i] = v
+            step(fr)
             rest = hot(fr)
             if rest is not None:
                 return rest(fr)
         return result(fr)
     return ev_hot
+
+
+def stepper(steps):
+    """`step(fr)`: a `do` loop's steps [(slot, code)…] computed, all from the
+    frame as it is, then stored."""
+    if len(steps) == 1:
+        (i0, s0), = steps
+
+        def step(fr):
+            fr[i0] = s0(fr)
+        return step
+    if len(steps) == 2:
+        (i0, s0), (i1, s1) = steps
+
+        def step(fr):
+            v0 = s0(fr)
+            v1 = s1(fr)
+            fr[i0] = v0
+            fr[i1] = v1
+        return step
+
+    def step(fr):
+        new = [(i, s(fr)) for i, s in steps]
+        for i, v in new:
+            fr[i] = v
+    return step

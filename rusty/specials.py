@@ -9,8 +9,8 @@ closure raising the usage error when (and only if) the form is evaluated.
 from .apply import recursion_message
 from .errors import EvalError, Interrupted, RustyError, out_of_memory
 from .eval import Usage, comp, comp_body, const, special, sub_span, to_code
-from .resolve import (UNBOUND, LocalRef, Scope, assign_by_name, body_defines, define_in_frame,
-                      resolve)
+from .resolve import (MISSING, UNBOUND, GlobalRef, LocalRef, Scope, assign_by_name, body_defines,
+                      define_in_frame, resolve)
 from .syntax import check_in_scope, usage_message
 from .syntax_shapes import params_problem
 from .values import EMPTY, NIL, Lambda, List, Symbol, cons, make_list, spanned, sym
@@ -77,6 +77,14 @@ def comp_and(x, scope, tail, span, unit):
     if len(x) == 1:
         return const(True)
     init, last = _operands(x, scope, tail, span, unit)
+    if len(init) == 1:
+        first, = init
+
+        def ev(f):
+            if first(f) is False:
+                return False
+            return last(f)
+        return ev
 
     def ev(f):
         for code in init:
@@ -91,6 +99,15 @@ def comp_or(x, scope, tail, span, unit):
     if len(x) == 1:
         return const(False)
     init, last = _operands(x, scope, tail, span, unit)
+    if len(init) == 1:
+        first, = init
+
+        def ev(f):
+            v = first(f)
+            if v is not False:
+                return v
+            return last(f)
+        return ev
 
     def ev(f):
         for code in init:
@@ -106,12 +123,9 @@ def _comp_when(x, scope, tail, span, unit, want):
         raise Usage(usage_message(x))
     test = comp(x.cdr.car, scope, False, sub_span(x.cdr, span, unit), unit)
     body = comp_body(x.cdr.cdr, scope, tail, span, unit)
-
-    def ev(f):
-        if (test(f) is not False) is want:
-            return body(f)
-        return NIL
-    return ev
+    if want:
+        return lambda f: body(f) if test(f) is not False else NIL
+    return lambda f: body(f) if test(f) is False else NIL
 
 
 @special('when')
@@ -126,7 +140,8 @@ def comp_unless(x, scope, tail, span, unit):
 
 @special('cond')
 def comp_cond(x, scope, tail, span, unit):
-    clauses = []
+    clauses = []                # (test, body or None: the test's value)
+    otherwise = const(NIL)      # the else clause's body
     for c in x.cdr.cells():
         clause = c.car
         if clause.__class__ is not List or clause is EMPTY:
@@ -135,18 +150,18 @@ def comp_cond(x, scope, tail, span, unit):
         is_else = clause.car is ELSE
         test = None if is_else else comp(clause.car, scope, False, sub_span(clause, cspan, unit), unit)
         body = comp_body(clause.cdr, scope, tail, cspan, unit) if len(clause) > 1 else None
-        clauses.append((test, body))
         if is_else:
+            if body is not None:
+                otherwise = body
             break
+        clauses.append((test, body))
 
     def ev(f):
         for test, body in clauses:
-            if test is None:
-                return body(f) if body is not None else NIL
             v = test(f)
             if v is not False:
                 return body(f) if body is not None else v
-        return NIL
+        return otherwise(f)
     return ev
 
 
@@ -299,15 +314,12 @@ def comp_set_bang(x, scope, tail, span, unit):
     value = comp(x.cdr.cdr.car, scope, False, sub_span(x.cdr.cdr, span, unit), unit)
     genv = unit.genv
     ref = resolve(scope, name, genv)
+    by_name = _set_by_name(name, genv, span)
     if ref.__class__ is LocalRef and not ref.maybe_unbound and ref.depth <= 2:
-        return _set_slot(ref.depth, ref.index, genv.cell(name), value, _set_by_name(name, genv, span))
-
-    def ev(f):
-        v = value(f)
-        if not assign_by_name(f, name, v, genv):
-            raise EvalError("set!: undefined variable '%s'" % name.name, span)
-        return NIL
-    return ev
+        return _set_slot(ref.depth, ref.index, genv.cell(name), value, by_name)
+    if ref.__class__ is GlobalRef:
+        return _set_global(ref.cell, value, by_name)
+    return lambda f: by_name(f, value(f))
 
 
 def _set_by_name(name, genv, span):
@@ -319,10 +331,21 @@ def _set_by_name(name, genv, span):
     return by_name
 
 
+def _set_global(cell, value, by_name):
+    """`set!` of a global, written the way a reference reads it: in its cell while
+    that holds a value (cell.dyn, a frame's run-time binding, makes it MISSING)."""
+    def ev(f):
+        v = value(f)
+        if cell.value is MISSING:
+            return by_name(f, v)
+        cell.set(v)
+        return NIL
+    return ev
+
+
 def _set_slot(depth: int, i: int, cell, value, by_name):
-    """`set!` of a local slot 0-2 frames out, written the way a reference
-    reads it: by name only when this session gave some frame a run-time
-    binding of the name (cell.dyn)."""
+    """`set!` of a local slot 0-2 frames out, written the way a reference reads it: by
+    name only when this session gave some frame a run-time binding of the name (cell.dyn)."""
     if depth == 0:
         def ev(f):
             f[i] = value(f)

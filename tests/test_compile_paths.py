@@ -556,7 +556,8 @@ def test_with_the_gate_shut_every_call_goes_through_run(monkeypatch, src, runs):
     s.run('(define (warm x) x) (warm 1)', '<prog>')
     session_namespace(s.depth)['GATE'] = -1
     from rusty.compile import support
-    entered = runs_counted(monkeypatch, apply, support)
+    from rusty import call_sites
+    entered = runs_counted(monkeypatch, apply, support, call_sites)
     assert outcome(lambda: s.run(src, '<prog>')) == want
     assert len(entered) >= runs
 

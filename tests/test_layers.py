@@ -25,7 +25,7 @@ LAYERS = {
     'reader': (['reader', 'printer'], ['values', 'errors']),
     'layout': (['fmt', 'pretty'], ['reader', 'printer', 'values', 'errors', 'forms']),
     'tensor': (['tensor'], ['values', 'errors', 'printer', 'jit.kernels']),
-    'eval': (['resolve', 'spelling', 'apply', 'eval', 'specials', 'interop', 'import_form', 'import_syntax', 'let_forms',
+    'eval': (['resolve', 'spelling', 'apply', 'call_sites', 'eval', 'specials', 'interop', 'import_form', 'import_syntax', 'let_forms',
               'quasiquote', 'patterns', 'case_form', 'hygiene', 'suggest',
               'macro_cache', 'syntax', 'syntax_usage', 'syntax_shapes', 'syntax_walks', 'builtins.*'],
              ['reader', 'printer', 'values', 'tensor', 'errors', 'forms', 'fmt', 'pretty', 'diskcache']),

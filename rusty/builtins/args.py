@@ -19,6 +19,18 @@ def not_number(name: str, x) -> EvalError:
     return EvalError('%s: expected a number, got %s' % (name, write_form(x)))
 
 
+# A variadic builtin whose calls mostly have two arguments takes them by name,
+# (a=NOT_GIVEN, b=NOT_GIVEN, *more): such a call builds no tuple.
+NOT_GIVEN = object()    # (no rusty value is it)
+
+
+def given(a, b, more) -> tuple:
+    """All the arguments of a builtin called as (a=NOT_GIVEN, b=NOT_GIVEN, *more)."""
+    if b is NOT_GIVEN:
+        return () if a is NOT_GIVEN else (a,)
+    return (a, b) + more
+
+
 # ── Hints: the offending value, for reports ────────────────────
 
 HINT_WIDTH = 60

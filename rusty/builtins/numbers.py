@@ -15,7 +15,7 @@ import time
 from ..errors import EvalError
 from ..printer import format_number
 from ..values import BuiltinTable, to_f64
-from .args import not_number
+from .args import NOT_GIVEN, given, not_number  # (the variadic operators: see given)
 
 TABLE = BuiltinTable()
 INF = math.inf
@@ -70,11 +70,11 @@ EXAMPLES = {
 # ── Arithmetic ───────────────────────────────────────────────────────────
 
 def _make_add(name):
-    def add(*args):
-        if len(args) == 2 and (c := args[0].__class__) is args[1].__class__ and (c is int or c is float):
-            return args[0] + args[1] if c is int else 0.0 + args[0] + args[1]   # as the loop adds (0.0 + -0.0 is 0.0)
+    def add(a=NOT_GIVEN, b=NOT_GIVEN, *more):
+        if (c := a.__class__) is b.__class__ and (c is int or c is float) and not more:
+            return a + b if c is int else 0.0 + a + b   # as the loop adds (0.0 + -0.0 is 0.0)
         acc = 0
-        for a in args:
+        for a in given(a, b, more):
             if a.__class__ is int:
                 if acc.__class__ is int:
                     acc += a
@@ -91,11 +91,11 @@ def _make_add(name):
 
 
 def _make_mul(name):
-    def mul(*args):
-        if len(args) == 2 and args[0].__class__ is int and args[1].__class__ is int:
-            return args[0] * args[1]    # (floats take the loop: which NaN a product of two keeps is its own)
+    def mul(a=NOT_GIVEN, b=NOT_GIVEN, *more):
+        if a.__class__ is int and b.__class__ is int and not more:
+            return a * b    # (floats take the loop: which NaN a product of two keeps is its own)
         acc = 1
-        for a in args:
+        for a in given(a, b, more):
             if a.__class__ is int:
                 if acc.__class__ is int:
                     acc *= a
@@ -114,9 +114,10 @@ def _make_mul(name):
 def _make_sub(name):
     add = _make_add(name)
 
-    def sub(*args):
-        if len(args) == 2 and (c := args[0].__class__) is args[1].__class__ and (c is int or c is float):
-            return args[0] - args[1] if c is int else args[0] - (0.0 + args[1])     # a minus the rest's sum
+    def sub(a=NOT_GIVEN, b=NOT_GIVEN, *more):
+        if (c := a.__class__) is b.__class__ and (c is int or c is float) and not more:
+            return a - b if c is int else a - (0.0 + b)     # a minus the rest's sum
+        args = given(a, b, more)
         if not args:
             raise EvalError('- requires at least 1 arg')
         a = args[0]
@@ -465,12 +466,11 @@ def now_micros():
 # ── Comparisons: one or more numbers, every adjacent pair ──────────────
 
 def _compare(name, op):
-    def builtin(*args):
-        if len(args) == 2:              # the common case, checked in one go
-            a, b = args
-            if (a.__class__ is float or a.__class__ is int) and (b.__class__ is float or b.__class__ is int):
-                return op(a, b)
-        elif not args:
+    def builtin(a=NOT_GIVEN, b=NOT_GIVEN, *more):      # (two numbers, the common case, checked in one go)
+        if (a.__class__ is float or a.__class__ is int) and (b.__class__ is float or b.__class__ is int) and not more:
+            return op(a, b)
+        args = given(a, b, more)
+        if not args:
             raise EvalError('%s: expected at least 1 arg, got 0' % name)
         _nums(name, args)
         return all(op(a, b) for a, b in zip(args, args[1:]))
