@@ -8,10 +8,10 @@ closure raising the usage error when (and only if) the form is evaluated.
 """
 from .apply import recursion_message
 from .errors import EvalError, Interrupted, RustyError, out_of_memory
-from .eval import Usage, comp, comp_body, const, special, sub_span, to_code
+from .eval import SPECIALS, Usage, comp, comp_body, const, special, sub_span, to_code
 from .resolve import (UNBOUND, LocalRef, Scope, assign_by_name, body_defines, define_in_frame,
                       resolve)
-from .syntax import check_in_scope, usage_message
+from .syntax import check_in_scope, problem, usage_message
 from .syntax_shapes import params_problem
 from .values import EMPTY, NIL, Lambda, List, Symbol, cons, make_list, spanned, sym
 
@@ -216,11 +216,25 @@ def compile_on_first_call(proc, compile_body) -> None:
 
 
 @special('lambda', 'fn', 'λ')
-def comp_lambda(x, scope, tail, span, unit):
+def comp_lambda(x, scope, tail, span, unit, name='lambda'):
     if len(x) < 3:
         raise Usage(usage_message(x))
     params, rest = parse_params(x.cdr.car)
-    return lambda_maker(params, rest, x.cdr.cdr, scope, span, unit)
+    return lambda_maker(params, rest, x.cdr.cdr, scope, span, unit, name)
+
+
+def _define_value(x, target: Symbol, scope, span, unit):
+    """define's value form x compiled; a well-formed lambda form's values
+    named `target` when made (as _named names them at once after): the
+    name a function's compiled code knows itself by."""
+    if x.__class__ is List and x is not EMPTY and x.car.__class__ is Symbol \
+            and SPECIALS.get(x.car) is comp_lambda and len(x) >= 3 and problem(x) is None \
+            and params_problem(x.cdr.car) is None:
+        try:
+            return comp_lambda(x, scope, False, span, unit, target.name)
+        except Usage:
+            pass
+    return comp(x, scope, False, span, unit)
 
 
 def definer(name: Symbol, scope, span, unit):
@@ -249,7 +263,7 @@ def comp_define(x, scope, tail, span, unit):
         raise Usage(usage_message(x))
     target = x.cdr.car
     if target.__class__ is Symbol:
-        value = comp(x.cdr.cdr.car, scope, False, sub_span(x.cdr.cdr, span, unit), unit)
+        value = _define_value(x.cdr.cdr.car, target, scope, sub_span(x.cdr.cdr, span, unit), unit)
         store = definer(target, scope, span, unit)
 
         def ev(f):

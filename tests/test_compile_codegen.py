@@ -1,0 +1,76 @@
+"""Faster compiled code on the shapes programs write (compile/calls.py,
+support.py and the define of a lambda form), each against the reference:
+the same values, errors and backtraces with RUSTY_SPECIALIZE=0, and the
+fast path pinned as taken (no way out through run or the reference)."""
+from rusty.errors import RustyError
+from rusty.runtime import Session
+from rusty.values import sym
+
+
+def session(monkeypatch, fast: bool) -> Session:
+    """A session on the reference alone, or one compiling every lambda on its first call."""
+    monkeypatch.setenv('RUSTY_SPECIALIZE', '1' if fast else '0')
+    monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
+    s = Session()
+    monkeypatch.delenv('RUSTY_SPECIALIZE')
+    monkeypatch.delenv('RUSTY_COMPILE_CALLS')
+    return s
+
+
+def outcome(s, src: str):
+    """The printed value of src, or its error's message, position and backtrace."""
+    from rusty.printer import write_form
+    try:
+        return write_form(s.run(src, '<prog>'))
+    except RustyError as e:
+        return ('error', str(e), getattr(e, 'span', None) and tuple(e.span), tuple(
+            (b.name, tuple(b.span) if b.span else None) for b in getattr(e, 'backtrace', None) or ()))
+
+
+def both_ways(monkeypatch, defs: str, *srcs) -> list:
+    """Each src's outcome after defs, on the reference and compiled (asserted equal)."""
+    got = []
+    for fast in (False, True):
+        s = session(monkeypatch, fast)
+        s.run(defs, '<defs>')
+        got.append([outcome(s, src) for src in srcs])
+    assert got[0] == got[1]
+    return got[1]
+
+
+def runs_counted(monkeypatch, *modules) -> list:
+    """The names of the lambdas `run` (as each module calls it) enters from now on."""
+    from rusty import apply
+    entered = []
+    real = apply.run
+
+    def counting(p, fr, site, D):
+        entered.append(p.name)
+        return real(p, fr, site, D)
+    for module in modules:
+        monkeypatch.setattr(module, 'run', counting)
+    return entered
+
+
+LOOPING = ('(define count-down (lambda (n acc) (if (= n 0) acc (count-down (- n 1) (+ acc (car (list 1)))))))'
+           '(define nth (lambda (l i) (if (= i 0) (car l) (nth (cdr l) (- i 1)))))')
+
+
+def test_a_define_of_a_lambda_form_names_its_values_as_a_define_of_a_function_does(monkeypatch):
+    # the name is the lambda's own from the start: its self tail calls are a loop
+    # (no pending tail call through run), as `(define (f …) …)`'s are
+    from rusty.compile import support
+    assert both_ways(monkeypatch, LOOPING, '(count-down 3000 0)', '(nth (list 1 2 3) 2)', '(nth (list 1 2) 5)',
+                     'count-down', '(let ((g (lambda (x) x))) g)')[:2] == ['3000', '3']
+    s = session(monkeypatch, True)
+    s.run(LOOPING + '(define (via n) (+ 0 (count-down n 0) (nth (list 1 2 3 4) 3))) (via 2) (via 2)', '<t>')
+    assert s.genv.lookup(sym('count-down')).name == 'count-down'
+    entered = runs_counted(monkeypatch, support)
+    assert s.run('(via 5000)', '<t>') == 5004
+    assert entered == []
+
+
+def test_a_malformed_lambda_form_in_a_define_fails_as_before(monkeypatch):
+    got = both_ways(monkeypatch, '(define ok 1)', '(define f (lambda x))', '(define f (lambda (1) x))',
+                    '(define f (lambda (x . ) x))', '(begin (define g (fn (x) x)) (g 4))')
+    assert got[-1] == '4' and all(g[0] == 'error' for g in got[:3])
