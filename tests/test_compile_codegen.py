@@ -74,3 +74,31 @@ def test_a_malformed_lambda_form_in_a_define_fails_as_before(monkeypatch):
     got = both_ways(monkeypatch, '(define ok 1)', '(define f (lambda x))', '(define f (lambda (1) x))',
                     '(define f (lambda (x . ) x))', '(begin (define g (fn (x) x)) (g 4))')
     assert got[-1] == '4' and all(g[0] == 'error' for g in got[:3])
+
+
+NAMED_LETS = ['(let loop ((i 0) (acc 0)) (if (< i 2000) (loop (+ i 1) (+ acc i)) acc))',
+              '(let loop ((i 0)) (if (< i 5) (loop (+ i 1)) (car i)))',
+              '(let loop ((i 0)) (when (= i 3) (set! loop (lambda (j) (list j i)))) (if (< i 6) (loop (+ i 1)) i))',
+              '(let loop ((i 0) (j 1)) (if (< i 3) (loop (+ i 1)) j))',
+              '(begin (define n 0) (dotimes (i 50) (set! n (+ n i))) n)',
+              '(dotimes (i 50) (when (= i 40) (vector-ref (vector) i)))',
+              '(let ((f (lambda () 1))) (let loop ((i 0)) (if (< i 3) (loop (+ i (f))) i)))']
+
+
+def test_a_named_let_compiled_on_its_own_loops_on_its_calls_of_itself(monkeypatch):
+    # a loop read from its frame (its code compiled apart from the code around it) is
+    # the lambda value running: its tail calls of itself are the loop, entered once
+    from rusty.compile import support
+    got = both_ways(monkeypatch, '(define (id x) x)', *NAMED_LETS)
+    assert got[0] == '1999000' and got[1][0] == 'error' and got[2] == '(4 3)' and got[4] == '1225'
+    assert got[5][0] == 'error' and got[6] == '3'
+    entered = []
+    real = support.enter
+
+    def counting(fn, D, end, fr):
+        entered.append(fn.__name__)
+        return real(fn, D, end, fr)
+    monkeypatch.setattr(support, 'enter', counting)
+    s = session(monkeypatch, True)
+    assert s.run(NAMED_LETS[0], '<t>') == 1999000 and s.run(NAMED_LETS[4], '<t>') == 1225
+    assert len(entered) == 2 and all(n.startswith('f_loop') for n in entered), entered
