@@ -6,6 +6,8 @@ from rusty.errors import RustyError
 from rusty.runtime import Session
 from rusty.values import sym
 
+from test_compile_paths import outcomes_both_ways
+
 
 def session(monkeypatch, fast: bool) -> Session:
     """A session on the reference alone, or one compiling every lambda on its first call."""
@@ -102,3 +104,27 @@ def test_a_named_let_compiled_on_its_own_loops_on_its_calls_of_itself(monkeypatc
     s = session(monkeypatch, True)
     assert s.run(NAMED_LETS[0], '<t>') == 1999000 and s.run(NAMED_LETS[4], '<t>') == 1225
     assert len(entered) == 2 and all(n.startswith('f_loop') for n in entered), entered
+
+
+CLOSURES = ('(define (apply-to f x) (f x))'
+            '(define (make-adder n) (lambda (x) (+ x n)))'
+            '(define (make-bad) (lambda (y) (car y)))'
+            '(define (outer a) ((lambda () (list (car a)))))'
+            '(define (named a) (let loop ((i a) (acc 0)) (if (< i 1) (car acc) (loop (- i 1) (+ acc i)))))'
+            '(define (cps n k) (if (< n 1) (k 0) (cps (- n 1) (lambda (v) (k (+ v 1))))))'
+            '(define (via f x) (+ 0 (apply-to f x)))')
+
+
+def test_a_tail_call_of_a_compiled_closure_is_a_direct_call_failing_as_the_reference(monkeypatch):
+    # the closure's function called at the caller's depth (no pending tail call
+    # through run); a failure in it reported with its own frame, as run reports it
+    for src in ['(apply-to (make-adder 2) 5)', '(apply-to (make-bad) 5)', '(via (make-bad) 7)', '(outer 5)',
+                '(outer (list 3))', '(named 4)', '(cps 50 (lambda (v) v))', '(cps 3 (lambda (v) (car v)))',
+                '(apply-to (lambda (z) (vector-ref (vector) z)) 2)']:
+        ref, fast = outcomes_both_ways(monkeypatch, CLOSURES, ['(via (make-adder 1) 1)', '(cps 2 (lambda (v) v))'], src)
+        assert ref == fast, src
+    from rusty.compile import support
+    s = session(monkeypatch, True)
+    s.run(CLOSURES + '(via (make-adder 1) 1) (via (make-adder 1) 1)', '<t>')
+    entered = runs_counted(monkeypatch, support)
+    assert s.run('(via (make-adder 3) 4)', '<t>') == 7 and entered == []

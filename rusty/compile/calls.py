@@ -109,7 +109,8 @@ class Calls:
         if tail:
             frame = ast.List([attr(name(p), 'env'), attr(name(p), 'scope')] + args, L)
             fits.values[1] = self.tail_fits(p, n)
-            call_it = ast.If(fits, [ast.Return(ast.Tuple([name(p), frame, site], L))], [ast.Return(other)])
+            go = self.leaf_call(p, self.fresh('q'), args, site) + [ast.Return(ast.Tuple([name(p), frame, site], L))]
+            call_it = ast.If(fits, go, [ast.Return(other)])
             call_it = self.itself(p, args, span, fn, call_it)
         else:
             fnv = self.fresh('q')

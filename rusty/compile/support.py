@@ -116,6 +116,7 @@ def too_deep(site, D):
 def call_failed(e, p, site, D):
     """What run does with an exception leaving lambda p's run level entered at site."""
     give_back_if_out_of_memory(e)
+    e.__dict__.pop('rusty_owner', None)     # (the frame is rusty_frame's, the failing function's own)
     if isinstance(e, RustyError):
         here, name = _tail(e, site, p)
         e.trace.append((here, name, site, e.__dict__.pop('rusty_frame', None)))
@@ -236,8 +237,11 @@ def failed_here(e, table, D, tail, names=(), lets=None):
 def tailed(e, site, lam):
     """An exception leaving a tail call made directly (a named let's first
     call): the run level's last call was that one."""
-    if (isinstance(e, RustyError) or isinstance(e, KeyboardInterrupt)) and 'rusty_tail' not in e.__dict__:
-        e.rusty_tail = (site, lam.name)
+    if isinstance(e, RustyError) or isinstance(e, KeyboardInterrupt):
+        if 'rusty_tail' not in e.__dict__:
+            e.rusty_tail = (site, lam.name)
+        if 'rusty_owner' not in e.__dict__:
+            e.rusty_owner = lam     # (the function that failed at the level: its frame, for enter)
     return e
 
 
@@ -262,7 +266,7 @@ class LambdaMaker:
     positional function `fn(d, *args)` as `direct`, a frame adapter as the
     `code` run calls, and as `env` the reference frames of the locals it
     sees, as they were when it was made (for a body made from it: grad)."""
-    __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'D', 'extra', 'fast', 'end', 'enter', 'entry')
+    __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'D', 'extra', 'fast', 'end', 'enter', 'entry', 'leaf')
 
     def __init__(self, params, rest, body, scope, name, D, extra=0, counts=False):
         self.params, self.rest, self.body, self.scope, self.name, self.D = params, rest, body, scope, name, D
@@ -271,19 +275,32 @@ class LambdaMaker:
         self.end = 2 + len(params) + (rest is not None)     # (the frame's slots past its parameters: enter)
         self.enter = enter_counted if counts else enter     # (code that counts its own calls: profiled.py)
         self.entry = entry_class(len(params)) if rest is None else Entry   # (made once: a value's Entry costs a call less)
+        self.leaf = None if rest is None and not counts else False  # (None: not yet known, from the first function: leaf)
 
     def __call__(self, fn, frames):
         lam = _new_lambda(Lambda)       # Lambda's slots filled in place: no __init__ frame
         lam.params, lam.rest, lam.body, lam.env, lam.name, lam.scope = (self.params, self.rest, self.body, frames,
                                                                         self.name, self.scope)
         lam.code = code = self.entry(self.enter, fn, self.D, self.end)
-        code.direct, code.leaf = fn, None
+        leaf = self.leaf
+        if leaf is None:
+            leaf = self.leaf = is_leaf(fn)
+        code.direct, code.leaf = fn, fn if leaf else None
         lam.extra = self.extra
         lam.fast = self.fast
         return lam
 
 
 _new_lambda = Lambda.__new__
+
+
+def is_leaf(fn) -> bool:
+    """True if compiled function fn calls nothing at its own run level's
+    depth (a tail call made directly: a leaf's, a known function's, a named
+    let's first call, each failing through TAILED): its tail calls return
+    pending calls or loop. A caller may then call it directly in tail
+    position (Calls.leaf_call) and the host stack grows by one frame at most."""
+    return 'TAILED' not in fn.__code__.co_names
 
 
 def adapter(fn, D, slots, counts=False, fast=-1, leaf=None):
@@ -304,7 +321,7 @@ def install(fn, lam, c, D) -> None:
     """Make fn, linked for Compiled c (link.py), lam's code (its Entry, with its direct and leaf functions)."""
     n = arity(lam)
     lam.code = adapter(fn, D, len(lam.params) + (lam.rest is not None), c.counts, n,
-                       fn if n >= 0 and c.leaf else None)
+                       fn if n >= 0 and (c.leaf or is_leaf(fn)) else None)
 
 
 def arity(lam) -> int:
@@ -329,9 +346,15 @@ def enter(fn, D, end, fr):
         give_back_if_out_of_memory(e)
         D.n = n
         seen = e.__dict__.pop('rusty_frame', None)
+        owner = e.__dict__.pop('rusty_owner', None)
         if seen is not None:
             view = function_view(seen)
-            if len(view.vals) == len(fr) - 2:
+            if owner is not None and len(view.vals) == len(owner.scope.names):
+                fr = [owner.env, owner.scope] + view.vals    # the level's last function, called directly: its frame
+                if seen is not view:
+                    _reparent(seen, view, fr)
+                    e.rusty_let = seen
+            elif owner is None and len(view.vals) == len(fr) - 2:
                 fr[2:] = view.vals           # run records this frame: the values the function had
                 if seen is not view:         # and the lets it failed in, over it (tools.failing_frame)
                     _reparent(seen, view, fr)
