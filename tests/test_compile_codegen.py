@@ -3,6 +3,7 @@ support.py and the define of a lambda form), each against the reference:
 the same values, errors and backtraces with RUSTY_SPECIALIZE=0, and the
 fast path pinned as taken (no way out through run or the reference)."""
 from rusty.errors import RustyError
+from rusty.printer import write_form
 from rusty.runtime import Session
 from rusty.values import sym
 
@@ -128,3 +129,33 @@ def test_a_tail_call_of_a_compiled_closure_is_a_direct_call_failing_as_the_refer
     s.run(CLOSURES + '(via (make-adder 1) 1) (via (make-adder 1) 1)', '<t>')
     entered = runs_counted(monkeypatch, support)
     assert s.run('(via (make-adder 3) 4)', '<t>') == 7 and entered == []
+
+
+MUTUAL = ('(define (ev? n) (if (= n 0) #t (od? (- n 1))))'
+          '(define (od? n) (if (= n 0) #f (ev? (- n 1))))'
+          '(define (via n) (list (ev? n)))')
+
+
+def test_tail_calls_made_directly_are_bounded(monkeypatch):
+    # mutual tail calls of globals that are no leaves: direct while fewer than TAIL_HOPS
+    # run at once, then one pending tail call through run (the host stack stays bounded)
+    from rusty.compile import support
+    from rusty.compile.calls import TAIL_HOPS
+    entered = []
+    real = support.enter
+
+    def counting(fn, D, end, fr):
+        entered.append(fn.__name__)
+        return real(fn, D, end, fr)
+    monkeypatch.setattr(support, 'enter', counting)     # (the functions' Entries, made at linking)
+    s = session(monkeypatch, True)
+    s.run(MUTUAL + '(via 3) (via 3)', '<t>')
+    del entered[:]
+    assert write_form(s.run('(via 50)', '<t>')) == '(#t)' and entered == ['f_via']
+    n = 20 * TAIL_HOPS
+    del entered[:]
+    assert write_form(s.run('(via %d)' % n, '<t>')) == '(#t)'
+    assert n // (TAIL_HOPS + 1) <= len(entered) - 1 <= n // TAIL_HOPS + 1, len(entered)
+    assert s.run('(via 200000)', '<t>').car is True and s.depth.tails == 0
+    both_ways(monkeypatch, MUTUAL + '(define (bad n) (if (= n 0) (car n) (od? (- n 1))))'
+              '(define (od2? n) (if (= n 0) (bad 0) (ev? (- n 1))))', '(via 777)', '(bad 3)', '(od2? 301)')

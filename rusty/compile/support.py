@@ -266,7 +266,7 @@ class LambdaMaker:
     positional function `fn(d, *args)` as `direct`, a frame adapter as the
     `code` run calls, and as `env` the reference frames of the locals it
     sees, as they were when it was made (for a body made from it: grad)."""
-    __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'D', 'extra', 'fast', 'end', 'enter', 'entry', 'leaf')
+    __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'D', 'extra', 'fast', 'end', 'enter', 'entry')
 
     def __init__(self, params, rest, body, scope, name, D, extra=0, counts=False):
         self.params, self.rest, self.body, self.scope, self.name, self.D = params, rest, body, scope, name, D
@@ -275,32 +275,19 @@ class LambdaMaker:
         self.end = 2 + len(params) + (rest is not None)     # (the frame's slots past its parameters: enter)
         self.enter = enter_counted if counts else enter     # (code that counts its own calls: profiled.py)
         self.entry = entry_class(len(params)) if rest is None else Entry   # (made once: a value's Entry costs a call less)
-        self.leaf = None if rest is None and not counts else False  # (None: not yet known, from the first function: leaf)
 
     def __call__(self, fn, frames):
         lam = _new_lambda(Lambda)       # Lambda's slots filled in place: no __init__ frame
         lam.params, lam.rest, lam.body, lam.env, lam.name, lam.scope = (self.params, self.rest, self.body, frames,
                                                                         self.name, self.scope)
         lam.code = code = self.entry(self.enter, fn, self.D, self.end)
-        leaf = self.leaf
-        if leaf is None:
-            leaf = self.leaf = is_leaf(fn)
-        code.direct, code.leaf = fn, fn if leaf else None
+        code.direct, code.leaf = fn, None
         lam.extra = self.extra
         lam.fast = self.fast
         return lam
 
 
 _new_lambda = Lambda.__new__
-
-
-def is_leaf(fn) -> bool:
-    """True if compiled function fn calls nothing at its own run level's
-    depth (a tail call made directly: a leaf's, a known function's, a named
-    let's first call, each failing through TAILED): its tail calls return
-    pending calls or loop. A caller may then call it directly in tail
-    position (Calls.leaf_call) and the host stack grows by one frame at most."""
-    return 'TAILED' not in fn.__code__.co_names
 
 
 def adapter(fn, D, slots, counts=False, fast=-1, leaf=None):
@@ -321,7 +308,7 @@ def install(fn, lam, c, D) -> None:
     """Make fn, linked for Compiled c (link.py), lam's code (its Entry, with its direct and leaf functions)."""
     n = arity(lam)
     lam.code = adapter(fn, D, len(lam.params) + (lam.rest is not None), c.counts, n,
-                       fn if n >= 0 and (c.leaf or is_leaf(fn)) else None)
+                       fn if n >= 0 and c.leaf else None)
 
 
 def arity(lam) -> int:
