@@ -159,3 +159,25 @@ def test_tail_calls_made_directly_are_bounded(monkeypatch):
     assert s.run('(via 200000)', '<t>').car is True and s.depth.tails == 0
     both_ways(monkeypatch, MUTUAL + '(define (bad n) (if (= n 0) (car n) (od? (- n 1))))'
               '(define (od2? n) (if (= n 0) (bad 0) (ev? (- n 1))))', '(via 777)', '(bad 3)', '(od2? 301)')
+
+
+DIFFERENCES = '(define (f1 a) (- a)) (define (f3 a b c) (- a b c)) (define (f4 a b c d) (- a b c d))'
+SAMPLES = ['0', '7', '-3', '9007199254740993', '(expt 10 400)', '0.0', '-0.0', '2.5', '+inf.0', '(- +inf.0)',
+           '(/ 0.0 0.0)', '"s"', "'x"]
+
+
+def test_a_difference_of_one_three_or_four_numbers_is_computed_as_the_builtin_does(monkeypatch):
+    # (- a) and (- a b c …) computed in place on exact integers or floats: bit for bit the
+    # builtin's value (floats: a minus the sum of the rest from 0.0), its error otherwise
+    import itertools
+    srcs = ['(f1 %s)' % a for a in SAMPLES]
+    srcs += ['(f3 %s %s %s)' % abc for abc in itertools.product(SAMPLES[:11:2], SAMPLES[1:12:3], SAMPLES[:8:3])]
+    srcs += ['(f4 %s %s %s %s)' % abcd for abcd in [('1', '2', '3', '4'), ('1.5', '-0.0', '0.0', '2.0'),
+                                                  ('1', '2', '3.0', '4'), ('"a"', '1', '2', '3')]]
+    for src in srcs:
+        ref, fast = outcomes_both_ways(monkeypatch, DIFFERENCES, ['(f1 1)', '(f3 1 2 3)', '(f4 1 2 3 4)'], src)
+        assert ref == fast, src
+    s = session(monkeypatch, True)
+    s.run(DIFFERENCES + '(f1 1) (f3 1 2 3)', '<t>')
+    assert 'return -v_a_1 if ' in s.python_source(s.genv.lookup(sym('f1')))
+    assert 'return v_a_1 - (v_b_2 + v_c_3)' in s.python_source(s.genv.lookup(sym('f3')))

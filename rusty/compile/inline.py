@@ -253,10 +253,24 @@ def _sum(op, start):
     return build
 
 
+def _difference(*xs):
+    """- of three or more: all exact integers, or all floats (the builtin
+    subtracts the sum of the rest, which it folds from 0.0 for floats)."""
+    ints, floats = xs[1], _binop(_const(0.0), ast.Add(), xs[1])
+    for x in xs[2:]:
+        ints, floats = _binop(ints, ast.Add(), x), _binop(floats, ast.Add(), x)
+    return [(_and(*[_cls_is(x, 'int') for x in xs]), _binop(xs[0], ast.Sub(), ints)),
+            (_and(*[_cls_is(x, 'float') for x in xs]), _binop(xs[0], ast.Sub(), floats))]
+
+
 # The builtins of any arity from 1 (the smallest: INLINE's, when it has
 # one) to the largest inlined: name -> (largest, builder).
-VARIADIC = {'list': (4, _list), '+': (4, _sum(ast.Add, 0.0)), '*': (4, _sum(ast.Mult, None))}
-VARIADIC['add'], VARIADIC['mul'] = VARIADIC['+'], VARIADIC['*']
+VARIADIC = {'list': (4, _list), '+': (4, _sum(ast.Add, 0.0)), '*': (4, _sum(ast.Mult, None)), '-': (4, _difference)}
+VARIADIC['add'], VARIADIC['mul'], VARIADIC['sub'] = VARIADIC['+'], VARIADIC['*'], VARIADIC['-']
+
+# The builtins inlined with one argument besides INLINE's: (- x), its negation.
+UNARY = {'-': lambda x: [(_num(x), ast.UnaryOp(ast.USub(), x))]}
+UNARY['sub'] = UNARY['-']
 
 
 def inline_spec(b, nargs: int):
@@ -264,6 +278,8 @@ def inline_spec(b, nargs: int):
     spec = INLINE.get(b.name)
     if spec is not None and spec[0] == nargs:
         return spec[1]
+    if nargs == 1 and b.name in UNARY:
+        return UNARY[b.name]
     least = 1 if spec is None else spec[0] + 1
     spec = VARIADIC.get(b.name)
     return spec[1] if spec is not None and least <= nargs <= spec[0] else None
