@@ -261,30 +261,34 @@ def thrown(e, fr):
 
 # ── Lambdas made by compiled code ────────────────────────────────────────
 
-class LambdaMaker:
-    """Makes the Lambda values of one lambda expression in compiled code: its
-    positional function `fn(d, *args)` as `direct`, a frame adapter as the
-    `code` run calls, and as `env` the reference frames of the locals it
-    sees, as they were when it was made (for a body made from it: grad)."""
-    __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'D', 'extra', 'fast', 'end', 'enter', 'entry')
+def LambdaMaker(params, rest, body, scope, name, D, extra=0, counts=False):
+    """The maker of the Lambda values of one lambda expression in compiled
+    code, `make(fn, frames)`: its positional function `fn(d, *args)` as
+    `direct`, a frame adapter as the `code` run calls, and as `env` the
+    reference frames of the locals it sees, as they were when it was made
+    (for a body made from it: grad). A function, not an object: compiled
+    code calls it for every value, and a plain function's call costs less
+    than an instance's __call__; its slots are filled one by one, in place."""
+    fast = Lambda(params, rest, body, None, None, name, scope, extra).fast   # as Lambda reckons it
+    end = 2 + len(params) + (rest is not None)     # (the frame's slots past its parameters: enter)
+    go = enter_counted if counts else enter         # (code that counts its own calls: profiled.py)
+    entry = entry_class(len(params)) if rest is None else Entry   # (made once: a value's Entry costs a call less)
 
-    def __init__(self, params, rest, body, scope, name, D, extra=0, counts=False):
-        self.params, self.rest, self.body, self.scope, self.name, self.D = params, rest, body, scope, name, D
-        self.extra = extra
-        self.fast = Lambda(params, rest, body, None, None, name, scope, extra).fast    # as Lambda reckons it
-        self.end = 2 + len(params) + (rest is not None)     # (the frame's slots past its parameters: enter)
-        self.enter = enter_counted if counts else enter     # (code that counts its own calls: profiled.py)
-        self.entry = entry_class(len(params)) if rest is None else Entry   # (made once: a value's Entry costs a call less)
-
-    def __call__(self, fn, frames):
+    def make(fn, frames):
         lam = _new_lambda(Lambda)       # Lambda's slots filled in place: no __init__ frame
-        lam.params, lam.rest, lam.body, lam.env, lam.name, lam.scope = (self.params, self.rest, self.body, frames,
-                                                                        self.name, self.scope)
-        lam.code = code = self.entry(self.enter, fn, self.D, self.end)
-        code.direct, code.leaf = fn, None
-        lam.extra = self.extra
-        lam.fast = self.fast
+        lam.params = params
+        lam.rest = rest
+        lam.body = body
+        lam.env = frames
+        lam.name = name
+        lam.scope = scope
+        lam.code = code = entry(go, fn, D, end)
+        code.direct = fn
+        code.leaf = None
+        lam.extra = extra
+        lam.fast = fast
         return lam
+    return make
 
 
 _new_lambda = Lambda.__new__
