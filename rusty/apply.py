@@ -23,11 +23,12 @@ class Depth:
     and the gate `run` tests: the limit, or -1 while a tool (trace, profile)
     wants every application handed to `tools` (see `past`); `expanding`: the
     `n` at which the innermost tail-position macro expansion runs its code."""
-    __slots__ = ('n', 'limit', 'gate', 'tools', 'watchers', 'host', 'expanding', '__weakref__')
+    __slots__ = ('n', 'limit', 'gate', 'tools', 'watchers', 'host', 'expanding', 'tails', '__weakref__')
 
     def __init__(self, limit: int):
         self.host = None        # the session (for Python calls: its thread and its procedure caller)
         self.n = 0
+        self.tails = 0          # compiled code's tail calls made directly, running now (compile/calls.py)
         self.expanding = -1
         self.limit = limit
         self.gate = limit

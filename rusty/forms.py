@@ -268,11 +268,11 @@ TABLE = (
           sig='(load-relative path)',
           doc="Like load, but a relative path is resolved against the directory of the file being run.",
           examples=[('(try-catch (load-relative 5) (e) e)', '"load: expects 1 string argument"')]),
-    _form('defrust', 'specials', 'defrust', frame=False, effectful=True, indent='body', parts=((3, 3),),
+    _form('defrust', 'defrust_form', 'defrust', frame=False, effectful=True, indent='body', parts=((3, 3),),
           sig='(defrust name (params...) body)',
           doc='Compiles a numeric function to native code with rustc and binds name to it.',
           examples=[('(begin (defrust cube3 (x) (* x x x)) (cube3 3))', '27')]),
-    _form('defrust*', 'specials', 'defrust*', frame=False, effectful=True, indent='body', parts=((0, None),),
+    _form('defrust*', 'defrust_form', 'defrust*', frame=False, effectful=True, indent='body', parts=((0, None),),
           sig='(defrust* (name (params...) body)...)',
           doc='Compiles a group of numeric functions into one library, so they can call each other.',
           examples=[('(begin (defrust* (ev1 (n) (if (= n 0) 1 (od1 (- n 1)))) '

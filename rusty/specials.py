@@ -8,10 +8,10 @@ closure raising the usage error when (and only if) the form is evaluated.
 """
 from .apply import recursion_message
 from .errors import EvalError, Interrupted, RustyError, out_of_memory
-from .eval import Usage, comp, comp_body, const, special, sub_span, to_code
+from .eval import SPECIALS, Usage, comp, comp_body, const, special, sub_span, to_code
 from .resolve import (MISSING, UNBOUND, GlobalRef, LocalRef, Scope, assign_by_name, body_defines,
                       define_in_frame, resolve)
-from .syntax import check_in_scope, usage_message
+from .syntax import check_in_scope, problem, usage_message
 from .syntax_shapes import params_problem
 from .values import EMPTY, NIL, Lambda, List, Symbol, cons, make_list, spanned, sym
 
@@ -231,11 +231,25 @@ def compile_on_first_call(proc, compile_body) -> None:
 
 
 @special('lambda', 'fn', 'λ')
-def comp_lambda(x, scope, tail, span, unit):
+def comp_lambda(x, scope, tail, span, unit, name='lambda'):
     if len(x) < 3:
         raise Usage(usage_message(x))
     params, rest = parse_params(x.cdr.car)
-    return lambda_maker(params, rest, x.cdr.cdr, scope, span, unit)
+    return lambda_maker(params, rest, x.cdr.cdr, scope, span, unit, name)
+
+
+def _define_value(x, target: Symbol, scope, span, unit):
+    """define's value form x compiled; a well-formed lambda form's values
+    named `target` when made (as _named names them at once after): the
+    name a function's compiled code knows itself by."""
+    if x.__class__ is List and x is not EMPTY and x.car.__class__ is Symbol \
+            and SPECIALS.get(x.car) is comp_lambda and len(x) >= 3 and problem(x) is None \
+            and params_problem(x.cdr.car) is None:
+        try:
+            return comp_lambda(x, scope, False, span, unit, target.name)
+        except Usage:
+            pass
+    return comp(x, scope, False, span, unit)
 
 
 def definer(name: Symbol, scope, span, unit):
@@ -264,7 +278,7 @@ def comp_define(x, scope, tail, span, unit):
         raise Usage(usage_message(x))
     target = x.cdr.car
     if target.__class__ is Symbol:
-        value = comp(x.cdr.cdr.car, scope, False, sub_span(x.cdr.cdr, span, unit), unit)
+        value = _define_value(x.cdr.cdr.car, target, scope, sub_span(x.cdr.cdr, span, unit), unit)
         store = definer(target, scope, span, unit)
 
         def ev(f):
@@ -457,44 +471,3 @@ def comp_load(x, scope, tail, span, unit):
 @special('load-relative')
 def comp_load_relative(x, scope, tail, span, unit):
     return _load(x, scope, span, unit, True)
-
-
-# ── defrust, defrust* ────────────────────────────────────────────────────
-
-def _rust_spec(spec, usage):
-    """(name, [param names], body) of one defrust function, or Usage."""
-    if spec.__class__ is not List or len(spec) != 3:
-        raise Usage(usage)
-    name, params, body = items(spec)
-    if name.__class__ is not Symbol or params.__class__ is not List or \
-            any(p.__class__ is not Symbol for p in params):
-        raise Usage(usage)
-    return name, [p.name for p in params], body
-
-
-@special('defrust')
-def comp_defrust(x, scope, tail, span, unit):
-    if len(x) != 4:
-        raise Usage(usage_message(x))
-    name, params, body = _rust_spec(x.cdr, 'defrust: (defrust name (params...) body)')
-    return _rust_binder([(name, params, body)], 'defrust', scope, span, unit)
-
-
-@special('defrust*')
-def comp_defrust_star(x, scope, tail, span, unit):
-    specs = [_rust_spec(s, 'defrust*: each function must be (name (params...) body)') for s in x.cdr]
-    return _rust_binder(specs, 'defrust*', scope, span, unit)
-
-
-def _rust_binder(specs, who, scope, span, unit):
-    stores = [definer(name, scope, span, unit) for name, _, _ in specs]
-    interp = unit.interp
-
-    def ev(f):
-        natives = interp.compile_native([(n.name, p, b) for n, p, b in specs], who, span)
-        for store, native in zip(stores, natives):
-            store(f, native)
-        return NIL
-    return ev
-
-

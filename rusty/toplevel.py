@@ -8,6 +8,7 @@ def top_level_error(e: BaseException, depth: Depth) -> RustyError:
     """Any failure escaping an evaluation in a session with this depth state,
     as a rusty error (never a traceback)."""
     depth.n = 0
+    depth.tails = 0         # (one a Ctrl-C cut short: compile/calls.py's leaf_call)
     if isinstance(e, RustyError):
         return e
     if isinstance(e, Exit):

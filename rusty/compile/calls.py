@@ -12,13 +12,18 @@ from .exits import to_reference
 from .expansion import expansion
 from .inline import inline_spec, library_spec
 from .small import small_spec
-from .nodes import L, S, Unsupported, assign, attr, call, const, is_, is_temp, name, pure, store
+from .nodes import L, S, Unsupported, assign, attr, attr_store, call, const, is_, is_temp, name, pure, store
 from .support import ITSELF
 
 
 # Globals whose callers stay on the reference: `breakpoint` finds its
 # environment in the reference's frames.
 REFERENCE_CALLS = frozenset(('breakpoint',))
+
+# How many tail calls made directly (Calls.leaf_call) may run at once: past
+# it a tail call is the pending call run continues (each such call holds one
+# host frame until the chain returns).
+TAIL_HOPS = 100
 
 
 
@@ -109,7 +114,9 @@ class Calls:
         if tail:
             frame = ast.List([attr(name(p), 'env'), attr(name(p), 'scope')] + args, L)
             fits.values[1] = self.tail_fits(p, n)
-            call_it = ast.If(fits, [ast.Return(ast.Tuple([name(p), frame, site], L))], [ast.Return(other)])
+            go = self.leaf_call(p, self.fresh('q'), args, site) + [ast.Return(ast.Tuple([name(p), frame, site], L))]
+            call_it = ast.If(fits, go, [ast.Return(other)])
+            call_it = self.itself(p, args, span, fn, call_it)
         else:
             fnv = self.fresh('q')
             fits.values = self.direct_fits(p, fnv, n)
@@ -127,6 +134,19 @@ class Calls:
         else:
             out = head_stmts + [ast.If(is_macro, expanded, arg_stmts + [call_it])]
         return out if tail else (out, name(r))
+
+    def itself(self, p, args, span, fn, other):
+        """A tail call of the value in p from the root's own function, which
+        loops on its self tail calls: when p holds the very lambda value this
+        code runs as (SELF: a named let's loop read from its frame, a function
+        a local define named) and no tool watches calls, the loop, as
+        self_call makes it; else `other`."""
+        if fn is not self.root_fn or fn.loop != ('self', None) or len(args) != len(fn.params):
+            return other
+        fn.looped = True
+        again = rebind(fn.params, args) + [assign('site', self.k(span)), ast.Continue()]
+        looping = ast.BoolOp(ast.And(), [is_(name(p), name('SELF')), ast.Compare(name('GATE'), [ast.GtE()], [const(0)])])
+        return ast.If(looping, again, [other])
 
     def direct_call(self, fnv, lam, args, site, r, callee=None, caller=None):
         """A non-tail call of positional function fnv (lambda lam): the call,
@@ -204,21 +224,28 @@ class Calls:
                                      entry.test(self, name(p), self.fresh('q'), n)])
 
     def leaf_call(self, p, q, args, site) -> list:
-        """A tail call of lambda p that, when p's compiled code calls no
-        other global's lambda in tail position (its `leaf` function, into q),
-        no tool watches calls and no profiler counts them, calls that
-        function at this run level's depth, as run would continue the level
+        """A tail call of lambda p, compiled with the arity (its Entry into
+        q), while no tool watches calls, no profiler counts them and fewer
+        than TAIL_HOPS such calls are running (D.tails): its function
+        called at this run level's depth, as run would continue the level
         with it: its value (or its own pending tail call) is this one's, and
         a failure is reported as the level's after a tail call (TAILED).
-        Such a call nests no further, so the host stack stays bounded."""
+        Past the bound the pending tail call goes to run as before, so the
+        host stack stays bounded (a million mutual tail calls: constant)."""
         self.tail_calls = True
         r = self.fresh('r')
+        tails = attr(name('D'), 'tails')
+        count = [ast.Assign([attr_store(name('D'), 'tails')], ast.BinOp(tails, ast.Add(), const(1)))]
+        uncount = [ast.Assign([attr_store(name('D'), 'tails')], ast.BinOp(attr(name('D'), 'tails'), ast.Sub(), const(1)))]
         call_it = ast.Try([assign(r, call(name(q), name('d'), *args))], [
-            ast.ExceptHandler(name('BaseException'), 'e', [
+            ast.ExceptHandler(name('BaseException'), 'e', uncount + [
                 ast.Raise(call(name('TAILED'), name('e'), site, name(p)), None)])], [], [])
-        test = ast.BoolOp(ast.And(), [entry.test(self, name(p), q, len(args)), entry.leaf_test(q),
-                                      ast.Compare(name('GATE'), [ast.GtE()], [const(0)])] + self.unprofiled())
-        return [ast.If(test, [call_it, ast.Return(name(r))], [])]
+        test = ast.BoolOp(ast.And(), [entry.test(self, name(p), q, len(args)),
+                                      ast.Compare(name('GATE'), [ast.GtE()], [const(0)]),
+                                      ast.Compare(attr(name('D'), 'tails'), [ast.Lt()], [const(TAIL_HOPS)])]
+                          + self.unprofiled())
+        again = [ast.Assign([attr_store(name('D'), 'tails')], ast.BinOp(attr(name('D'), 'tails'), ast.Sub(), const(1)))]
+        return [ast.If(test, [entry.unwrap(q)] + count + [call_it] + again + [ast.Return(name(r))], [])]
 
     def missing(self, p, cell, x, scope, span):
         """A statement making p, read from cell, the name's value by name when the cell had none."""

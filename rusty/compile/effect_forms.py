@@ -104,7 +104,7 @@ def f_set_plain(low, x, scope, span, fn, tail):
 
 
 def _rust_specs(x, who):
-    from ..specials import _rust_spec
+    from ..defrust_form import _rust_spec
     try:
         if who == 'defrust':
             if len(x) != 4:

@@ -112,6 +112,38 @@ def _vector_ref(v, i):
              ast.Subscript(items, ast.Call(_g('int'), [i], []), ast.Load()))]
 
 
+def _div(x, y):
+    """/ of two floats, the divisor not zero (the builtin divides by the
+    product of the rest, 1.0 * y), or of a float by a non-zero integer
+    literal (its float, exact below 2**53)."""
+    out = [(_and(_float2(x, y), ast.Compare(y, [ast.NotEq()], [_const(0.0)])),
+            _binop(x, ast.Div(), _binop(_const(1.0), ast.Mult(), y)))]
+    if _small_int(y) and y.value != 0:
+        out.append((_cls_is(x, 'float'), _binop(x, ast.Div(), _const(float(y.value)))))
+    return out
+
+
+def _int_positive(op):
+    """An operator over a non-negative and a positive exact integer, where
+    floor and truncation agree."""
+    def build(x, y):
+        return [(_and(_int2(x, y), ast.Compare(x, [ast.GtE()], [_const(0)]), ast.Compare(y, [ast.Gt()], [_const(0)])),
+                 _binop(x, op(), y))]
+    return build
+
+
+def _string_ref(s, i):
+    """A string and an exact integer index in range."""
+    return [(_and(_cls_is(s, 'str'), _cls_is(i, 'int'), ast.Compare(_const(0), [ast.LtE(), ast.Lt()],
+                                                                     [i, ast.Call(_g('len'), [s], [])])),
+             ast.Subscript(s, i, ast.Load()))]
+
+
+def _parity(rest: int):
+    """even? (rest 0) or odd? (rest 1) of an exact integer."""
+    return lambda x: [(_cls_is(x, 'int'), ast.Compare(_binop(x, ast.Mod(), _const(2)), [ast.Eq()], [_const(rest)]))]
+
+
 def _compare(op):
     def build(x, y):
         return [(_and(_num(x), _num(y)), ast.Compare(x, [op], [y]))]
@@ -171,18 +203,31 @@ INLINE = {
     'vector-ref': (2, _vector_ref),
     'vector-length': (1, lambda v: [(_cls_is(v, 'VECTOR'), ast.Call(_g('float'), [ast.Call(
         _g('len'), [_attr(v, 'items')], [])], []))]),
+    '/': (2, _div),
+    # floor modulo of exact integers, the divisor not zero (Python's %)
+    'modulo': (2, lambda x, y: [(_and(_int2(x, y), ast.Compare(y, [ast.NotEq()], [_const(0)])),
+                                 _binop(x, ast.Mod(), y))]),
+    'remainder': (2, _int_positive(ast.Mod)),
+    'quotient': (2, _int_positive(ast.FloorDiv)),
+    'even?': (1, _parity(0)),
+    'odd?': (1, _parity(1)),
+    'positive?': (1, lambda x: [(_num(x), ast.Compare(x, [ast.Gt()], [_const(0)]))]),
+    'negative?': (1, lambda x: [(_num(x), ast.Compare(x, [ast.Lt()], [_const(0)]))]),
+    'string-length': (1, lambda s: [(_cls_is(s, 'str'), ast.Call(_g('len'), [s], []))]),
+    'string-ref': (2, _string_ref),
+    'string=?': (2, lambda x, y: [(_and(_cls_is(x, 'str'), _cls_is(y, 'str')), ast.Compare(x, [ast.Eq()], [y]))]),
     'number?': (1, _always(lambda x: _num(x))),
     'symbol?': (1, _always(lambda x: _is(_cls(x), _g('Symbol')))),
     'string?': (1, _always(lambda x: _is(_cls(x), _g('str')))),
 }
 for _alias, _op in (('add', '+'), ('sub', '-'), ('mul', '*'), ('lt', '<'), ('gt', '>'), ('le', '<='),
                     ('ge', '>='), ('first', 'car'), ('rest', 'cdr'), ('nil?', 'null?'),
-                    ('eq', 'eq?')):
+                    ('eq', 'eq?'), ('div', '/')):
     INLINE[_alias] = INLINE[_op]
 
 # The inlined builtins whose result on exact integers is an exact integer
 # (or an error): what kinds.py knows of a call of one the guards refused.
-INT_CLOSED = frozenset(('+', '-', '*', 'mod', 'add', 'sub', 'mul'))
+INT_CLOSED = frozenset(('+', '-', '*', 'mod', 'add', 'sub', 'mul', 'modulo', 'remainder', 'quotient'))
 
 # The inlined builtins that fail unless their argument is a pair: once a
 # call of one has a value, its argument is known to be a cell (kinds.py).
@@ -208,10 +253,24 @@ def _sum(op, start):
     return build
 
 
+def _difference(*xs):
+    """- of three or more: all exact integers, or all floats (the builtin
+    subtracts the sum of the rest, which it folds from 0.0 for floats)."""
+    ints, floats = xs[1], _binop(_const(0.0), ast.Add(), xs[1])
+    for x in xs[2:]:
+        ints, floats = _binop(ints, ast.Add(), x), _binop(floats, ast.Add(), x)
+    return [(_and(*[_cls_is(x, 'int') for x in xs]), _binop(xs[0], ast.Sub(), ints)),
+            (_and(*[_cls_is(x, 'float') for x in xs]), _binop(xs[0], ast.Sub(), floats))]
+
+
 # The builtins of any arity from 1 (the smallest: INLINE's, when it has
 # one) to the largest inlined: name -> (largest, builder).
-VARIADIC = {'list': (4, _list), '+': (4, _sum(ast.Add, 0.0)), '*': (4, _sum(ast.Mult, None))}
-VARIADIC['add'], VARIADIC['mul'] = VARIADIC['+'], VARIADIC['*']
+VARIADIC = {'list': (4, _list), '+': (4, _sum(ast.Add, 0.0)), '*': (4, _sum(ast.Mult, None)), '-': (4, _difference)}
+VARIADIC['add'], VARIADIC['mul'], VARIADIC['sub'] = VARIADIC['+'], VARIADIC['*'], VARIADIC['-']
+
+# The builtins inlined with one argument besides INLINE's: (- x), its negation.
+UNARY = {'-': lambda x: [(_num(x), ast.UnaryOp(ast.USub(), x))]}
+UNARY['sub'] = UNARY['-']
 
 
 def inline_spec(b, nargs: int):
@@ -219,6 +278,8 @@ def inline_spec(b, nargs: int):
     spec = INLINE.get(b.name)
     if spec is not None and spec[0] == nargs:
         return spec[1]
+    if nargs == 1 and b.name in UNARY:
+        return UNARY[b.name]
     least = 1 if spec is None else spec[0] + 1
     spec = VARIADIC.get(b.name)
     return spec[1] if spec is not None and least <= nargs <= spec[0] else None

@@ -150,6 +150,7 @@ def too_deep(site, D):
 def call_failed(e, p, site, D):
     """What run does with an exception leaving lambda p's run level entered at site."""
     give_back_if_out_of_memory(e)
+    e.__dict__.pop('rusty_owner', None)     # (the frame is rusty_frame's, the failing function's own)
     if isinstance(e, RustyError):
         here, name = _tail(e, site, p)
         e.trace.append((here, name, site, e.__dict__.pop('rusty_frame', None)))
@@ -270,8 +271,11 @@ def failed_here(e, table, D, tail, names=(), lets=None):
 def tailed(e, site, lam):
     """An exception leaving a tail call made directly (a named let's first
     call): the run level's last call was that one."""
-    if (isinstance(e, RustyError) or isinstance(e, KeyboardInterrupt)) and 'rusty_tail' not in e.__dict__:
-        e.rusty_tail = (site, lam.name)
+    if isinstance(e, RustyError) or isinstance(e, KeyboardInterrupt):
+        if 'rusty_tail' not in e.__dict__:
+            e.rusty_tail = (site, lam.name)
+        if 'rusty_owner' not in e.__dict__:
+            e.rusty_owner = lam     # (the function that failed at the level: its frame, for enter)
     return e
 
 
@@ -291,30 +295,34 @@ def thrown(e, fr):
 
 # ── Lambdas made by compiled code ────────────────────────────────────────
 
-class LambdaMaker:
-    """Makes the Lambda values of one lambda expression in compiled code: its
-    positional function `fn(d, *args)` as `direct`, a frame adapter as the
-    `code` run calls, and as `env` the reference frames of the locals it
-    sees, as they were when it was made (for a body made from it: grad)."""
-    __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'D', 'extra', 'fast', 'end', 'enter', 'entry')
+def LambdaMaker(params, rest, body, scope, name, D, extra=0, counts=False):
+    """The maker of the Lambda values of one lambda expression in compiled
+    code, `make(fn, frames)`: its positional function `fn(d, *args)` as
+    `direct`, a frame adapter as the `code` run calls, and as `env` the
+    reference frames of the locals it sees, as they were when it was made
+    (for a body made from it: grad). A function, not an object: compiled
+    code calls it for every value, and a plain function's call costs less
+    than an instance's __call__; its slots are filled one by one, in place."""
+    fast = Lambda(params, rest, body, None, None, name, scope, extra).fast   # as Lambda reckons it
+    end = 2 + len(params) + (rest is not None)     # (the frame's slots past its parameters: enter)
+    go = enter_counted if counts else enter         # (code that counts its own calls: profiled.py)
+    entry = entry_class(len(params)) if rest is None else Entry   # (made once: a value's Entry costs a call less)
 
-    def __init__(self, params, rest, body, scope, name, D, extra=0, counts=False):
-        self.params, self.rest, self.body, self.scope, self.name, self.D = params, rest, body, scope, name, D
-        self.extra = extra
-        self.fast = Lambda(params, rest, body, None, None, name, scope, extra).fast    # as Lambda reckons it
-        self.end = 2 + len(params) + (rest is not None)     # (the frame's slots past its parameters: enter)
-        self.enter = enter_counted if counts else enter     # (code that counts its own calls: profiled.py)
-        self.entry = entry_class(len(params)) if rest is None else Entry   # (made once: a value's Entry costs a call less)
-
-    def __call__(self, fn, frames):
+    def make(fn, frames):
         lam = _new_lambda(Lambda)       # Lambda's slots filled in place: no __init__ frame
-        lam.params, lam.rest, lam.body, lam.env, lam.name, lam.scope = (self.params, self.rest, self.body, frames,
-                                                                        self.name, self.scope)
-        lam.code = code = self.entry(self.enter, fn, self.D, self.end)
-        code.direct, code.leaf = fn, None
-        lam.extra = self.extra
-        lam.fast = self.fast
+        lam.params = params
+        lam.rest = rest
+        lam.body = body
+        lam.env = frames
+        lam.name = name
+        lam.scope = scope
+        lam.code = code = entry(go, fn, D, end)
+        code.direct = fn
+        code.leaf = None
+        lam.extra = extra
+        lam.fast = fast
         return lam
+    return make
 
 
 _new_lambda = Lambda.__new__
@@ -363,9 +371,15 @@ def enter(fn, D, end, fr):
         give_back_if_out_of_memory(e)
         D.n = n
         seen = e.__dict__.pop('rusty_frame', None)
+        owner = e.__dict__.pop('rusty_owner', None)
         if seen is not None:
             view = function_view(seen)
-            if len(view.vals) == len(fr) - 2:
+            if owner is not None and len(view.vals) == len(owner.scope.names):
+                fr = [owner.env, owner.scope] + view.vals    # the level's last function, called directly: its frame
+                if seen is not view:
+                    _reparent(seen, view, fr)
+                    e.rusty_let = seen
+            elif owner is None and len(view.vals) == len(fr) - 2:
                 fr[2:] = view.vals           # run records this frame: the values the function had
                 if seen is not view:         # and the lets it failed in, over it (tools.failing_frame)
                     _reparent(seen, view, fr)
