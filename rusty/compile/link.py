@@ -19,6 +19,7 @@ from ..errors import RESERVE
 from ..resolve import MISSING
 from ..values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, Vector, cons
 from . import support
+from .entry import MAKER, Entry, entry_class, maker, value_of
 from .support import SELF_CALL
 
 FILENAME = '<rusty-compiled>'
@@ -99,7 +100,7 @@ class Compiled:
     globals every value's copy starts from, and the cells its code assumes
     the values of (lower.Lowering.ok), and the globals it calls as no macro
     (`heads`: Deopt watches them)."""
-    __slots__ = ('code', 'globals', 'name', 'assumed', 'leaf', 'heads', 'source', 'counts', 'counted')
+    __slots__ = ('code', 'globals', 'name', 'assumed', 'leaf', 'heads', 'source', 'counts', 'counted', 'linker')
 
     def __init__(self, code, globals_, name, assumed, leaf=False, heads=(), source=None, counts=False):
         self.code, self.globals, self.name, self.assumed, self.leaf = code, globals_, name, assumed, leaf
@@ -107,6 +108,7 @@ class Compiled:
         self.source = source            # lowered's arguments: the counting variant is lowered from them
         self.counts = counts            # this is the counting variant (counting.py)
         self.counted = None             # the counting variant, once lowered (profiled.variant)
+        self.linker = None              # its values' Linker, once one is linked (a lambda's; a loop's: none)
 
 
 # Tiering up by hotness (tierup.py): a lambda is lowered once its values have
@@ -166,21 +168,24 @@ STATS = Stats()
 
 
 def switched(fn, c, unit, disarm) -> None:
-    """Give linked function fn (of Compiled c) its value's Switch between
-    default and counting code (profiled.py), turned on if the profiler is."""
-    from .profiled import Switch
+    """Give function fn, just linked for Compiled c, its way between default
+    and counting code (profiled.py: one Switch for all c's values), turned
+    on if the profiler is."""
+    k = c.linker
+    s = k.session
+    if k.switch is None:
+        from .profiled import Switch
 
-    def to_counting(switch, lam):
-        """lam linked to c's counting variant (its function), or None."""
-        if session_namespace(unit.depth)['PROF'] is None:
-            return None
-        counted = counting_variant(c, unit)
-        return None if counted is None else link(counted, lam, lam.env, unit, disarm, c)
-    s = _session(unit.depth)
-    fn.__globals__['SWITCH'] = switch = Switch(fn, c, unit, to_counting)
-    s.switches[id(switch)] = ref(switch, lambda _, k=id(switch), held=s.switches: held.pop(k, None))
+        def to_counting(switch, lam):
+            """lam linked to c's counting variant (its function), or None."""
+            if s.ns['PROF'] is None:
+                return None
+            counted = counting_variant(c, unit)
+            return None if counted is None else link(counted, lam, lam.env, unit, disarm, c)
+        k.switch = switch = Switch(k, to_counting)
+        s.switches[id(switch)] = ref(switch, lambda _, key=id(switch), held=s.switches: held.pop(key, None))
     if s.on:
-        switch.on()
+        k.switch.on_value(fn)
 
 
 def counting_variant(c, unit):
@@ -202,44 +207,45 @@ def _not_own_time(unit, seconds) -> None:
 
 
 class Deopt:
-    """Watches, for one linked lambda value, a global its compiled code calls
-    (Cell.trip calls it before the value changes): when the global becomes a
-    macro, or held a macro (whose expansion the code has in place:
-    macros.py), or turns dyn, the value's compiled code is dropped
-    (`disarm`) and it runs the reference again, which expands the macro in
-    its own frames."""
-    __slots__ = ('compiled', 'disarm', 'fn', '__weakref__')
+    """Watches, for the values linked to one Compiled (a Linker), a global
+    its code calls (Cell.trip calls it before the value changes): when the
+    global becomes a macro, or held a macro (whose expansion the code has
+    in place: macros.py), or turns dyn, each value still on that code is
+    dropped from it (`disarm`) and runs the reference again, which expands
+    the macro in its own frames."""
+    __slots__ = ('compiled', 'disarm', 'linker', '__weakref__')
 
-    def __init__(self, compiled, disarm, fn):
-        self.compiled, self.disarm, self.fn = compiled, disarm, ref(fn)     # (fn's globals hold this)
+    def __init__(self, compiled, disarm, linker):
+        self.compiled, self.disarm, self.linker = compiled, disarm, ref(linker)     # (the linker's globals hold this)
 
     def __call__(self, cell, new):
         if new is not MISSING and new.__class__ is not Macro and not cell.holds_macro():
             cell.watched_by(ref(self))          # (trip emptied the list)
             return
-        fn = self.fn()
-        if fn is None:
+        k = self.linker()
+        if k is None:
             return
-        g = fn.__globals__
-        g['OK'] = False
-        lam, code = g['SELF'], g['SELF'].code
-        if isinstance(code, partial) and code.args and code.args[0] is fn:   # (still the value's code: an Entry, or profiled.py's)
-            self.disarm(lam, self.compiled)
+        k.g['OK'] = False
+        for fn in k.live():
+            lam = value_of(fn)
+            code = lam.code
+            if isinstance(code, partial) and code.args and code.args[0] is fn:   # (still the value's code: an Entry, or profiled.py's)
+                self.disarm(lam, self.compiled)
 
 
 class Assuming:
-    """Watches the cells a linked function's code assumes the values of
-    (Compiled.assumed): the first change of any clears the function's OK,
-    after which its code reads the cells."""
-    __slots__ = ('fn', '__weakref__')
+    """Watches the cells the code of a Linker's values assumes the values of
+    (Compiled.assumed): the first change of any clears their OK, after which
+    their code reads the cells."""
+    __slots__ = ('linker', '__weakref__')
 
-    def __init__(self, fn):
-        self.fn = ref(fn)
+    def __init__(self, linker):
+        self.linker = ref(linker)
 
     def __call__(self, cell, new):
-        fn = self.fn()
-        if fn is not None:
-            fn.__globals__['OK'] = False
+        k = self.linker()
+        if k is not None:
+            k.g['OK'] = False
 
 
 class Refused:
@@ -293,14 +299,14 @@ def lowered(params, rest, body, lscope, span, unit, name, retry=None, key=None, 
     t = perf_counter()
     try:
         code, consts, table, assumed, pyname, leaf, heads = lower_compiled(FILENAME, unit, params, rest, body, lscope,
-                                                                           span, name, counting, seen)
+                                                                           span, name, counting, seen, wrap=_maker)
     except Unsupported as e:
         if e.cell is not None and retry is not None:
             return Refused(e.cell, retry)
         return None
     except (RecursionError, SyntaxError, ValueError):     # past what Python compiles (nesting)
         return None
-    fcode = next(c for c in code.co_consts if c.__class__ is code.__class__ and c.co_name == pyname)
+    fcode = next(c for c in code.co_consts if c.__class__ is code.__class__ and c.co_name == MAKER)
     if key and not counting:
         codecache().store(key, fcode, pyname, leaf, consts, table, assumed, heads, perf_counter() - t, params, rest,
                           body, lscope, span, unit)
@@ -308,6 +314,10 @@ def lowered(params, rest, body, lscope, span, unit, name, retry=None, key=None, 
               if c.__class__ is _MakerSpec else c for c in consts]
     return _compiled(fcode, consts, table, assumed, pyname, leaf, heads, unit,
                      (params, rest, body, lscope, span, unit, name, None, False, seen), counting)
+
+
+def _maker(mod, pyname):
+    return maker(mod, pyname, SELF_CALL)
 
 
 def _compiled(fcode, consts, table, assumed, pyname, leaf, heads, unit, source=None, counting=False) -> Compiled:
@@ -331,33 +341,82 @@ def module_globals(consts, D, table, genv, counting=False) -> dict:
 _Function = type(session_namespace)
 
 
+class Linker:
+    """The values linked to one Compiled c (link): the function of each is
+    made by c's maker (entry.maker), over globals `g` all share (c's, and
+    OK: true while the cells c's code assumes hold their values, one
+    watcher, Assuming, clearing it; where c assumes its own global holds
+    the value linked, ITSELF, only the value it held at the first link,
+    `own`, sees g, any other value `stale`'s copy, whose OK is false). It
+    also keeps how to make each value's Entry, weak references to the
+    functions made (a deoptimisation, one Deopt, or the profiler's Switch
+    finds the values through them) and the session's state."""
+    __slots__ = ('compiled', 'g', 'make', 'stale', 'own', 'inner', 'fns', 'limit', 'entry', 'enter', 'D', 'end',
+                 'leaf', 'session', 'switch', '__weakref__')
+
+    def __init__(self, c: Compiled, lam, unit, disarm, deopt_as):
+        ITSELF = support.ITSELF
+        self.compiled, self.D, self.session, self.switch = c, unit.depth, _session(unit.depth), None
+        g = self.g = dict(c.globals)
+        g['LINKER'] = self
+        ok = True
+        for cell, value in c.assumed:
+            if cell.current() is not (lam if value is ITSELF else value):
+                ok = False
+        g['OK'] = ok
+        self.own = id(lam) if any(value is ITSELF for _, value in c.assumed) else None
+        if ok and c.assumed:
+            g['ASSUMING'] = watcher = Assuming(self)      # (kept alive by the globals)
+            mine = ref(watcher)
+            for cell, _ in c.assumed:
+                cell.watched_by(mine)
+        if disarm is not None and c.heads:
+            g['DEOPT'] = watcher = Deopt(deopt_as or c, disarm, self)
+            mine = ref(watcher)
+            for cell in c.heads:
+                cell.watched_by(mine)
+        self.make, self.stale = _Function(c.code, g, MAKER), None
+        self.inner = next(x for x in c.code.co_consts if x.__class__ is c.code.__class__)    # (its functions' code)
+        self.fns, self.limit = [], 64
+        n = support.arity(lam)
+        self.entry = entry_class(n) if n >= 0 else Entry
+        self.enter = support.enter_counted if c.counts else support.enter
+        self.end = 2 + len(lam.params) + (lam.rest is not None)
+        self.leaf = n >= 0 and c.leaf
+
+    def stale_maker(self):
+        """The maker over a copy of g whose OK is false (made once)."""
+        if self.stale is None:
+            g = dict(self.g)
+            g['OK'] = False
+            self.stale = _Function(self.compiled.code, g, MAKER)
+        return self.stale
+
+    def keep(self, fn) -> None:
+        """Keep a weak reference to fn (the dead ones dropped as the list doubles)."""
+        fns = self.fns
+        fns.append(ref(fn))
+        if len(fns) >= self.limit:
+            fns[:] = [r for r in fns if r() is not None]
+            self.limit = max(64, 2 * len(fns))
+
+    def live(self) -> list:
+        """The functions made that are still alive."""
+        return [f for f in (r() for r in self.fns) if f is not None]
+
+
 def link(c: Compiled, lam, env, unit, disarm=None, deopt_as=None):
-    """Make lam run c: a function of its own (given back), whose globals add to c's its
-    lambda value SELF, the frame E around it and OK, true while the cells
-    c's code assumes hold their values (each watched: a change clears OK for
-    good, and the code reads the cells from then on). A value linked while
-    its name holds another starts with OK false. `deopt_as`: the Compiled
-    that a deoptimisation drops (c's default code when c is its counting variant)."""
-    ITSELF = support.ITSELF
-    g = dict(c.globals)
-    g['E'], g['SELF'] = env, lam
-    code = c.code
-    own = code.co_argcount and code.co_varnames[code.co_argcount - 1] == SELF_CALL
-    fn = g[c.name] = _Function(code, g, c.name, (False,) if own else None)     # (the parameter's default)
-    ok = True
-    for cell, value in c.assumed:
-        if cell.current() is not (lam if value is ITSELF else value):
-            ok = False
-    g['OK'] = ok
-    if ok:
-        g['ASSUMING'] = watcher = Assuming(fn)      # (kept alive by the function's globals)
-        mine = ref(watcher)
-        for cell, _ in c.assumed:
-            cell.watched_by(mine)
-    if disarm is not None and c.heads:
-        g['DEOPT'] = watcher = Deopt(deopt_as or c, disarm, fn)       # (kept alive by the function's globals)
-        mine = ref(watcher)
-        for cell in c.heads:
-            cell.watched_by(mine)
-    support.install(fn, lam, c, unit.depth)
+    """Make lam run c: its function (given back), made by c's maker (its
+    Linker's, made at the first link) for lam and the frame env around it,
+    and the Entry into it as lam's code. `disarm(lam, compiled)`: what
+    drops a value from its compiled code (tierup.py); `deopt_as`: the
+    Compiled it drops (c's default code when c is its counting variant)."""
+    k = c.linker
+    if k is None:
+        k = c.linker = Linker(c, lam, unit, disarm, deopt_as)
+    own = k.own
+    fn = (k.make if own is None or own == id(lam) else k.stale_maker())(env, lam)
+    k.keep(fn)
+    lam.code = e = k.entry(k.enter, fn, k.D, k.end)
+    e.direct, e.leaf = fn, fn if k.leaf else None
     return fn
