@@ -100,7 +100,8 @@ class Compiled:
     globals every value's copy starts from, and the cells its code assumes
     the values of (lower.Lowering.ok), and the globals it calls as no macro
     (`heads`: Deopt watches them)."""
-    __slots__ = ('code', 'globals', 'name', 'assumed', 'leaf', 'heads', 'source', 'counts', 'counted', 'linker')
+    __slots__ = ('code', 'globals', 'name', 'assumed', 'leaf', 'heads', 'source', 'counts', 'counted', 'linker',
+                 'itself')
 
     def __init__(self, code, globals_, name, assumed, leaf=False, heads=(), source=None, counts=False):
         self.code, self.globals, self.name, self.assumed, self.leaf = code, globals_, name, assumed, leaf
@@ -109,6 +110,7 @@ class Compiled:
         self.counts = counts            # this is the counting variant (counting.py)
         self.counted = None             # the counting variant, once lowered (profiled.variant)
         self.linker = None              # its values' Linker, once one is linked (a lambda's; a loop's: none)
+        self.itself = any(value is support.ITSELF for _, value in assumed)   # (OK assumes its global holds the value)
 
 
 # Tiering up by hotness (tierup.py): a lambda is lowered once its values have
@@ -364,7 +366,7 @@ class Linker:
             if cell.current() is not (lam if value is ITSELF else value):
                 ok = False
         g['OK'] = ok
-        self.own = id(lam) if any(value is ITSELF for _, value in c.assumed) else None
+        self.own = id(lam) if c.itself else None
         if ok and c.assumed:
             g['ASSUMING'] = watcher = Assuming(self)      # (kept alive by the globals)
             mine = ref(watcher)

@@ -22,12 +22,12 @@ and taken out of its own time, up to CALLS of them (then its share of the
 time it saw stands for the rest), as are compiles and collections, and
 scaled by the thread's share of the processor; that own time, times the
 calls it stands for (SAMPLE; 1 for a first call), is added to its lambda's.
-Once a lambda is compiled, a value is linked to compiled code at its first
-call if its values were called LINKED times each on average while warming
-up (a named let's loop made at each call of a function), else at a sampled
-call (linking a value costs more than a few calls of it save: a closure
-made at run time and called once or twice stays on the reference). A named let's or do's loop
-counts every iteration: each is a call of its lambda.
+Once a lambda is compiled, a value made after is linked to compiled code as
+it is made (linking costs about what making a Python function does:
+link.Linker), or at its first call where the code assumes the value is its
+own global's (a define binds it after making it); a value made before, at
+a sampled call. A named let's or do's loop counts every iteration: each is
+a call of its lambda.
 
 RUSTY_COMPILE_CALLS=N instead compiles a lambda after N calls on the
 reference (0: at its first call), counting every call.
@@ -44,7 +44,6 @@ from .support import WATCH
 SAMPLE = 64             # one warm call in SAMPLE is timed
 CLOCK = perf_counter    # the samples' clock (tests give one of their own)
 CALLS = 8               # a sample times this many of the warm calls it makes, at most
-LINKED = 8              # calls of a value that pay for linking it (its own function and globals, watchers)
 INF = float('inf')
 CPU = thread_time       # the thread's processor time (a sample's share of its time: the machine may be busy)
 
@@ -146,8 +145,6 @@ def door(after=None):
         seen = Seen(len(params))    # the arguments of calls on the reference (evidence.py)
         left = after                # calls on the reference still to go (RUSTY_COMPILE_CALLS)
         spent = 0.0                 # estimated own seconds of its values on the reference
-        calls = 0.0                 # estimated calls of its values (on the reference, or linked at a sample)
-        values = 0                  # values made
         budget = INF                # what spent must reach (judge)
         forms = 0.0                 # its size for the estimates (link.size; 0: not yet counted)
         looked = False              # looked up in the disk cache since armed
@@ -192,8 +189,7 @@ def door(after=None):
 
         def took(weight, t, cpu, acc, start, c) -> None:
             """Add the own time of a sample (t seconds, cpu on the processor) to the lambda's, weighted."""
-            nonlocal spent, calls
-            calls += weight
+            nonlocal spent
             if t <= 0.0:
                 return
             own = t - (elsewhere() - c)
@@ -282,10 +278,11 @@ def door(after=None):
 
         def arm(lam):
             """Give lam the code that runs the reference until the lambda is hot, then links it.
-            A value made once it is compiled is linked at its first call if its values are called
-            LINKED times on average (a named let's loop), else at a sampled call: linking a value
-            costs more than a few calls of it save (a closure made at run time, called once)."""
-            if state and after is None and state[0].__class__ is Compiled and calls >= LINKED * values:
+            A value made once it is compiled is linked now, or at its first call where the code
+            assumes its global holds it (link.Compiled.itself)."""
+            if state and state[0].__class__ is Compiled and not state[0].itself:
+                switched(link.link(state[0], lam, lam.env, unit, disarm), state[0], unit, disarm)
+            elif state and after is None and state[0].__class__ is Compiled:
                 def linking(fr):
                     if state:
                         return linked(lam, fr)
@@ -332,9 +329,6 @@ def door(after=None):
                 again()
 
         def make_compiled(f):
-            nonlocal values
-            if not state:
-                values += 1         # (counted while warming up: the calls are too)
             lam = make(f)
             if not (state and state[0] is None):
                 arm(lam)
