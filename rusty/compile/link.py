@@ -1,9 +1,11 @@
 """Linking compiled lambdas: what the compiler's door (tierup.py, the
 runtime's Unit hook around specials.lambda_maker) does once a lambda is hot:
 look it up in the disk cache (codecache.py), else lower and compile it (and
-store it there); its function is made once per lambda value with globals of
-its own (linking it to that value, its frame, the session and the cells it
-assumes), and a lambda the lowering refuses stays on the reference. Also
+store it there); each value's function is made by a call of the lambda's
+maker (entry.maker) over globals all its values share (a Linker: the
+session, the cells the code assumes, watched once), so linking a value
+costs about what making a Python function does; a lambda the lowering
+refuses stays on the reference. Also
 the compile cost estimates the tier-up judges by (Stats, size).
 
 RUSTY_SPECIALIZE=0 (or RUSTY_COMPILE=0) leaves the hook out: the reference
@@ -96,8 +98,9 @@ def namespace() -> dict:
 
 
 class Compiled:
-    """A lowered lambda: the code of its function (named `name`), the
-    globals every value's copy starts from, and the cells its code assumes
+    """A lowered lambda: the code of its maker (entry.maker; a loop's: of
+    its function), its function's name, the globals its values' shared
+    ones are made from (Linker), the cells its code assumes
     the values of (lower.Lowering.ok), and the globals it calls as no macro
     (`heads`: Deopt watches them)."""
     __slots__ = ('code', 'globals', 'name', 'assumed', 'leaf', 'heads', 'source', 'counts', 'counted', 'linker',
