@@ -75,20 +75,16 @@ def leaf_test(q: str):
 MAKER = 'linker_'       # the function a lowered lambda's module defines: MAKER(E, SELF) -> the value's function
 
 
-def maker(mod, pyname: str, self_call: str):
+def maker(mod, pyname: str):
     """Module mod defining the root's function `pyname` made the Module
     defining MAKER(E, SELF), which gives that function for one lambda value
-    (SELF) and the frame around it (E), both closure cells of it, as is its
-    own name (its calls of itself): linking a value is a call of the maker
-    (link.Linker), and every value's function shares the lambda's globals.
-    `nonlocal SELF` keeps the value at hand in every function (value_of);
-    a parameter `self_call` last (the profiler's calls of itself) defaults to False."""
+    (SELF) and the frame around it (E), both closure cells of it: linking a
+    value is a call of the maker (link.Linker), and every value's function
+    shares the lambda's globals. `nonlocal SELF` keeps the value at hand in
+    every function (value_of)."""
     import ast
     fdef = mod.body[0]
-    args = fdef.args
     at = fdef.lineno
-    if args.args and args.args[-1].arg == self_call:
-        args.defaults = [_at(ast.Constant(False), at)]
     fdef.body.insert(0, _at(ast.Nonlocal(['SELF']), at))
     outer = _at(ast.FunctionDef(name=MAKER, args=ast.arguments(posonlyargs=[], args=[_at(ast.arg('E'), at), _at(
         ast.arg('SELF'), at)], kwonlyargs=[], kw_defaults=[], defaults=[]), body=[
@@ -103,5 +99,8 @@ def _at(node, line: int):
 
 
 def value_of(fn):
-    """The lambda value a function its lambda's maker made was linked for (its cell SELF)."""
-    return fn.__closure__[fn.__code__.co_freevars.index('SELF')].cell_contents
+    """The lambda value a linked function was made for (its cell SELF, or its own global: link.Linker)."""
+    cells = fn.__closure__
+    if cells is None:
+        return fn.__globals__['SELF']
+    return cells[fn.__code__.co_freevars.index('SELF')].cell_contents

@@ -230,7 +230,7 @@ class Deopt:
         k = self.linker()
         if k is None:
             return
-        k.g['OK'] = False
+        k.cleared()
         for fn in k.live():
             lam = value_of(fn)
             code = lam.code
@@ -250,7 +250,7 @@ class Assuming:
     def __call__(self, cell, new):
         k = self.linker()
         if k is not None:
-            k.g['OK'] = False
+            k.cleared()
 
 
 class Refused:
@@ -311,7 +311,8 @@ def lowered(params, rest, body, lscope, span, unit, name, retry=None, key=None, 
         return None
     except (RecursionError, SyntaxError, ValueError):     # past what Python compiles (nesting)
         return None
-    fcode = next(c for c in code.co_consts if c.__class__ is code.__class__ and c.co_name == MAKER)
+    made = pyname if any(value is support.ITSELF for _, value in assumed) else MAKER
+    fcode = next(c for c in code.co_consts if c.__class__ is code.__class__ and c.co_name == made)
     if key and not counting:
         codecache().store(key, fcode, pyname, leaf, consts, table, assumed, heads, perf_counter() - t, params, rest,
                           body, lscope, span, unit)
@@ -321,8 +322,10 @@ def lowered(params, rest, body, lscope, span, unit, name, retry=None, key=None, 
                      (params, rest, body, lscope, span, unit, name, None, False, seen), counting)
 
 
-def _maker(mod, pyname):
-    return maker(mod, pyname, SELF_CALL)
+def _maker(mod, consts, table, assumed, pyname, *_):
+    """The Module defining the maker of the root's functions (entry.maker), unless its code
+    assumes its own global holds the value (Compiled.itself: its values have globals of their own)."""
+    return mod if any(value is support.ITSELF for _, value in assumed) else maker(mod, pyname)
 
 
 def _compiled(fcode, consts, table, assumed, pyname, leaf, heads, unit, source=None, counting=False) -> Compiled:
@@ -347,17 +350,18 @@ _Function = type(session_namespace)
 
 
 class Linker:
-    """The values linked to one Compiled c (link): the function of each is
-    made by c's maker (entry.maker), over globals `g` all share (c's, and
-    OK: true while the cells c's code assumes hold their values, one
-    watcher, Assuming, clearing it; where c assumes its own global holds
-    the value linked, ITSELF, only the value it held at the first link,
-    `own`, sees g, any other value `stale`'s copy, whose OK is false). It
-    also keeps how to make each value's Entry, weak references to the
-    functions made (a deoptimisation, one Deopt, or the profiler's Switch
-    finds the values through them) and the session's state."""
-    __slots__ = ('compiled', 'g', 'make', 'stale', 'own', 'inner', 'fns', 'limit', 'entry', 'enter', 'D', 'end',
-                 'leaf', 'session', 'switch', '__weakref__')
+    """The values linked to one Compiled c (link), over globals `g` made
+    from c's: with OK, true while the cells c's code assumes hold their
+    values (one watcher, Assuming, clears it), and one Deopt. Where c's
+    code assumes its own global holds the value (c.itself: a global
+    function calling itself, linked once or so), each value's function is
+    made from the code with globals of its own (a copy of g, with its own
+    name, SELF, E and OK); else by a call of c's maker (entry.maker) over g
+    itself, shared. It also keeps how to make each value's Entry, and weak
+    references to the functions made (a deoptimisation, or the profiler's
+    Switch, finds the values through them)."""
+    __slots__ = ('compiled', 'g', 'make', 'inner', 'defaults', 'fns', 'limit', 'entry', 'enter', 'D', 'end', 'leaf',
+                 'session', 'switch', '__weakref__')
 
     def __init__(self, c: Compiled, lam, unit, disarm, deopt_as):
         ITSELF = support.ITSELF
@@ -369,7 +373,6 @@ class Linker:
             if cell.current() is not (lam if value is ITSELF else value):
                 ok = False
         g['OK'] = ok
-        self.own = id(lam) if c.itself else None
         if ok and c.assumed:
             g['ASSUMING'] = watcher = Assuming(self)      # (kept alive by the globals)
             mine = ref(watcher)
@@ -380,8 +383,14 @@ class Linker:
             mine = ref(watcher)
             for cell in c.heads:
                 cell.watched_by(mine)
-        self.make, self.stale = _Function(c.code, g, MAKER), None
-        self.inner = next(x for x in c.code.co_consts if x.__class__ is c.code.__class__)    # (its functions' code)
+        code = c.code
+        if c.itself:
+            self.make, self.inner = None, code
+            self.defaults = (False,) if code.co_argcount and code.co_varnames[code.co_argcount - 1] == SELF_CALL \
+                else None       # (the parameter's default: a def in the module would give it)
+        else:
+            self.make = _Function(code, g, MAKER)
+            self.inner = next(x for x in code.co_consts if x.__class__ is code.__class__)    # (its functions' code)
         self.fns, self.limit = [], 64
         n = support.arity(lam)
         self.entry = entry_class(n) if n >= 0 else Entry
@@ -389,13 +398,24 @@ class Linker:
         self.end = 2 + len(lam.params) + (lam.rest is not None)
         self.leaf = n >= 0 and c.leaf
 
-    def stale_maker(self):
-        """The maker over a copy of g whose OK is false (made once)."""
-        if self.stale is None:
-            g = dict(self.g)
-            g['OK'] = False
-            self.stale = _Function(self.compiled.code, g, MAKER)
-        return self.stale
+    def own(self, lam, env):
+        """lam's function of its own globals, OK false unless lam is what its global holds."""
+        c = self.compiled
+        g = dict(self.g)
+        g['E'], g['SELF'] = env, lam
+        fn = g[c.name] = _Function(self.inner, g, c.name, self.defaults)
+        if g['OK']:
+            for cell, value in c.assumed:
+                if value is support.ITSELF and cell.current() is not lam:
+                    g['OK'] = False
+        return fn
+
+    def cleared(self) -> None:
+        """OK false in every value's globals."""
+        self.g['OK'] = False
+        if self.make is None:
+            for fn in self.live():
+                fn.__globals__['OK'] = False
 
     def keep(self, fn) -> None:
         """Keep a weak reference to fn (the dead ones dropped as the list doubles)."""
@@ -411,16 +431,16 @@ class Linker:
 
 
 def link(c: Compiled, lam, env, unit, disarm=None, deopt_as=None):
-    """Make lam run c: its function (given back), made by c's maker (its
-    Linker's, made at the first link) for lam and the frame env around it,
-    and the Entry into it as lam's code. `disarm(lam, compiled)`: what
-    drops a value from its compiled code (tierup.py); `deopt_as`: the
-    Compiled it drops (c's default code when c is its counting variant)."""
+    """Make lam run c: its function (given back), made for lam and the frame
+    env around it by c's Linker (made at the first link), and the Entry into
+    it as lam's code. `disarm(lam, compiled)`: what drops a value from its
+    compiled code (tierup.py); `deopt_as`: the Compiled it drops (c's
+    default code when c is its counting variant)."""
     k = c.linker
     if k is None:
         k = c.linker = Linker(c, lam, unit, disarm, deopt_as)
-    own = k.own
-    fn = (k.make if own is None or own == id(lam) else k.stale_maker())(env, lam)
+    make = k.make
+    fn = make(env, lam) if make is not None else k.own(lam, env)
     k.keep(fn)
     lam.code = e = k.entry(k.enter, fn, k.D, k.end)
     e.direct, e.leaf = fn, fn if k.leaf else None

@@ -425,15 +425,15 @@ def lower(unit, params, rest, body, lscope, span, name, counting=False, seen=Non
 
 def lower_compiled(filename, *args, wrap=None):
     """lower's answer with its Module compiled (under filename): the code in
-    the Module's place (`wrap(Module, pyname)` the Module compiled, if
-    given). The collector is paused meanwhile: the nodes made
+    the Module's place (`wrap(Module, consts, table, assumed, pyname, leaf,
+    heads)` the Module compiled, if given). The collector is paused meanwhile: the nodes made
     all live until compiled, then go, so a collection would walk them in vain."""
     paused = isenabled()
     disable()
     try:
         mod, *rest = lower(*args)
         if wrap is not None:
-            mod = wrap(mod, rest[3])
+            mod = wrap(mod, *rest)
         code = compile(mod, filename, 'exec', dont_inherit=True)
         del mod
         return (code, *rest)
