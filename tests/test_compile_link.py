@@ -5,6 +5,7 @@ lambda's globals and watchers. Held against the reference: late binding of
 globals (a redefined global, an inlined builtin replaced), a deoptimisation
 sending every value back, profiler counts, and whole programs both ways
 (values, reports and backtraces, the depth limit)."""
+import gc
 import os
 import sys
 
@@ -57,6 +58,23 @@ def test_a_deoptimisation_sends_every_value_back_to_the_reference(monkeypatch):
     assert s.run('(a 1)') == 16 and s.run('(b 1)') == 17
     s.run('(define c (adder 3))')       # (made while the lambda warms up again: on the reference)
     assert not compiled(s, 'c') and s.run('(c 1)') == 18
+
+
+def test_values_linked_from_the_reference_are_freed_without_the_collector(monkeypatch):
+    # A value, its Entry and its function are no cycle (the function names neither its value
+    # nor itself: no closure cell of them), so a closure called once and dropped dies at once.
+    s = adders(monkeypatch)
+    s.run('(define (use n) (if (= n 0) 0 (begin ((adder n) n) (use (- n 1)))))')
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        gc.collect()
+        assert s.run('(use 3000)') == 0
+        found = gc.collect()
+    finally:
+        if enabled:
+            gc.enable()
+    assert found < 1000, found
 
 
 LOOP = '(do ((i 0 (+ i 1))) ((= i 6)) (set! fs (cons (let ((n i)) (lambda (x) (+ x n k))) fs)) ((car fs) 0))'

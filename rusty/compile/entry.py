@@ -80,12 +80,12 @@ def maker(mod, pyname: str):
     defining MAKER(E, SELF), which gives that function for one lambda value
     (SELF) and the frame around it (E), both closure cells of it: linking a
     value is a call of the maker (link.Linker), and every value's function
-    shares the lambda's globals. `nonlocal SELF` keeps the value at hand in
-    every function (value_of)."""
+    shares the lambda's globals. (A function that names neither has no
+    cell: the value, its Entry and function are no cycle, freed without
+    the collector.)"""
     import ast
     fdef = mod.body[0]
     at = fdef.lineno
-    fdef.body.insert(0, _at(ast.Nonlocal(['SELF']), at))
     outer = _at(ast.FunctionDef(name=MAKER, args=ast.arguments(posonlyargs=[], args=[_at(ast.arg('E'), at), _at(
         ast.arg('SELF'), at)], kwonlyargs=[], kw_defaults=[], defaults=[]), body=[
         fdef, _at(ast.Return(_at(ast.Name(pyname, ast.Load()), at)), at)], decorator_list=[]), at)
@@ -96,11 +96,3 @@ def _at(node, line: int):
     node.lineno = node.end_lineno = line
     node.col_offset = node.end_col_offset = 0
     return node
-
-
-def value_of(fn):
-    """The lambda value a linked function was made for (its cell SELF, or its own global: link.Linker)."""
-    cells = fn.__closure__
-    if cells is None:
-        return fn.__globals__['SELF']
-    return cells[fn.__code__.co_freevars.index('SELF')].cell_contents

@@ -21,7 +21,7 @@ from ..errors import RESERVE
 from ..resolve import MISSING
 from ..values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, Vector, cons
 from . import support
-from .entry import MAKER, Entry, entry_class, maker, value_of
+from .entry import MAKER, Entry, entry_class, maker
 from .support import SELF_CALL
 
 FILENAME = '<rusty-compiled>'
@@ -172,25 +172,20 @@ class Stats:
 STATS = Stats()
 
 
-def switched(fn, c, unit, disarm) -> None:
-    """Give function fn, just linked for Compiled c, its way between default
-    and counting code (profiled.py: one Switch for all c's values), turned
-    on if the profiler is."""
-    k = c.linker
-    s = k.session
-    if k.switch is None:
-        from .profiled import Switch
+def _switch(k, c, unit, disarm):
+    """The Switch of c's values (profiled.py: their way between default and counting code; made once)."""
+    from .profiled import Switch
 
-        def to_counting(switch, lam):
-            """lam linked to c's counting variant (its function), or None."""
-            if s.ns['PROF'] is None:
-                return None
-            counted = counting_variant(c, unit)
-            return None if counted is None else link(counted, lam, lam.env, unit, disarm, c)
-        k.switch = switch = Switch(k, to_counting)
-        s.switches[id(switch)] = ref(switch, lambda _, key=id(switch), held=s.switches: held.pop(key, None))
-    if s.on:
-        k.switch.on_value(fn)
+    def to_counting(switch, lam):
+        """lam linked to c's counting variant (its function), or None."""
+        if k.session.ns['PROF'] is None:
+            return None
+        counted = counting_variant(c, unit)
+        return None if counted is None else link(counted, lam, lam.env, unit, disarm, c)
+    k.switch = switch = Switch(k, to_counting)
+    s = k.session
+    s.switches[id(switch)] = ref(switch, lambda _, key=id(switch), held=s.switches: held.pop(key, None))
+    return switch
 
 
 def counting_variant(c, unit):
@@ -231,10 +226,8 @@ class Deopt:
         if k is None:
             return
         k.cleared()
-        for fn in k.live():
-            lam = value_of(fn)
-            code = lam.code
-            if isinstance(code, partial) and code.args and code.args[0] is fn:   # (still the value's code: an Entry, or profiled.py's)
+        for lam in k.live():
+            if k.mine(lam.code):        # (still on this code: its Entry, or profiled.py's)
                 self.disarm(lam, self.compiled)
 
 
@@ -357,11 +350,11 @@ class Linker:
     function calling itself, linked once or so), each value's function is
     made from the code with globals of its own (a copy of g, with its own
     name, SELF, E and OK); else by a call of c's maker (entry.maker) over g
-    itself, shared. It also keeps how to make each value's Entry, and weak
-    references to the functions made (a deoptimisation, or the profiler's
-    Switch, finds the values through them)."""
-    __slots__ = ('compiled', 'g', 'make', 'inner', 'defaults', 'fns', 'limit', 'entry', 'enter', 'D', 'end', 'leaf',
-                 'session', 'switch', '__weakref__')
+    itself, shared. It also keeps how to make each value's Entry, weak
+    references to the values linked (a deoptimisation, or the profiler's
+    Switch, finds them so) and the values' Switch (profiled.py)."""
+    __slots__ = ('compiled', 'g', 'make', 'inner', 'defaults', 'values', 'limit', 'owned', 'entry', 'enter', 'D',
+                 'end', 'leaf', 'session', 'switch', '__weakref__')
 
     def __init__(self, c: Compiled, lam, unit, disarm, deopt_as):
         ITSELF = support.ITSELF
@@ -391,7 +384,7 @@ class Linker:
         else:
             self.make = _Function(code, g, MAKER)
             self.inner = next(x for x in code.co_consts if x.__class__ is code.__class__)    # (its functions' code)
-        self.fns, self.limit = [], 64
+        self.values, self.limit, self.owned = [], 64, []
         n = support.arity(lam)
         self.entry = entry_class(n) if n >= 0 else Entry
         self.enter = support.enter_counted if c.counts else support.enter
@@ -404,6 +397,7 @@ class Linker:
         g = dict(self.g)
         g['E'], g['SELF'] = env, lam
         fn = g[c.name] = _Function(self.inner, g, c.name, self.defaults)
+        self.owned.append(ref(fn))      # (few: a global function is linked once or so)
         if g['OK']:
             for cell, value in c.assumed:
                 if value is support.ITSELF and cell.current() is not lam:
@@ -411,37 +405,52 @@ class Linker:
         return fn
 
     def cleared(self) -> None:
-        """OK false in every value's globals."""
+        """OK false in every value's globals (the shared ones, and each of its own: `owned`)."""
         self.g['OK'] = False
-        if self.make is None:
-            for fn in self.live():
+        for r in self.owned:
+            fn = r()
+            if fn is not None:
                 fn.__globals__['OK'] = False
 
-    def keep(self, fn) -> None:
-        """Keep a weak reference to fn (the dead ones dropped as the list doubles)."""
-        fns = self.fns
-        fns.append(ref(fn))
-        if len(fns) >= self.limit:
-            fns[:] = [r for r in fns if r() is not None]
-            self.limit = max(64, 2 * len(fns))
+    def function(self, lam, env):
+        """A function of c's code for lam and the frame env around it."""
+        make = self.make
+        return make(env, lam) if make is not None else self.own(lam, env)
+
+    def mine(self, code) -> bool:
+        """True if a value's code enters a function of c's code (its Entry, or profiled.py's stand-in)."""
+        return isinstance(code, partial) and bool(code.args) and getattr(code.args[0], '__code__', None) is self.inner
+
+    def keep(self, lam) -> None:
+        """Keep a weak reference to lam (the dead ones dropped as the list doubles)."""
+        values = self.values
+        values.append(ref(lam))
+        if len(values) >= self.limit:
+            values[:] = [r for r in values if r() is not None]
+            self.limit = max(64, 2 * len(values))
 
     def live(self) -> list:
-        """The functions made that are still alive."""
-        return [f for f in (r() for r in self.fns) if f is not None]
+        """The values linked that are still alive."""
+        return [v for v in (r() for r in self.values) if v is not None]
 
 
 def link(c: Compiled, lam, env, unit, disarm=None, deopt_as=None):
     """Make lam run c: its function (given back), made for lam and the frame
     env around it by c's Linker (made at the first link), and the Entry into
-    it as lam's code. `disarm(lam, compiled)`: what drops a value from its
-    compiled code (tierup.py); `deopt_as`: the Compiled it drops (c's
-    default code when c is its counting variant)."""
+    it as lam's code, or, c being default code while the profiler is on,
+    profiled.py's stand-in. `disarm(lam, compiled)`: what drops a value
+    from its compiled code (tierup.py); `deopt_as`: the Compiled it drops
+    (c's default code when c is its counting variant)."""
     k = c.linker
     if k is None:
         k = c.linker = Linker(c, lam, unit, disarm, deopt_as)
+        if not c.counts:
+            _switch(k, c, unit, disarm)
     make = k.make
     fn = make(env, lam) if make is not None else k.own(lam, env)
-    k.keep(fn)
+    k.keep(lam)
     lam.code = e = k.entry(k.enter, fn, k.D, k.end)
     e.direct, e.leaf = fn, fn if k.leaf else None
+    if k.session.on and not c.counts:
+        k.switch.on_value(lam)
     return fn

@@ -6,8 +6,9 @@ into every call's frame): the objects it uses (`k…`), the session's depth
 state D, the line table TABLE, the global environment GENV, and OK: true
 while every global the code assumes the value of (an inlined builtin, the
 lambda's own name) still holds it; but the lambda value SELF and the frame
-E around it (and the function's own name) are closure cells of the maker
-compiling wraps the function in (entry.maker: linking a value calls it).
+E around it are closure cells of the maker compiling wraps the function in
+(entry.maker: linking a value calls it), unless the code assumes its own
+global holds the value (then they are globals of each value's own).
 
 Names are resolved as the reference resolves them (resolve.py, the same Scope
 objects): a local of this lambda or of a lambda nested in it is a Python local

@@ -19,12 +19,11 @@ the profiler's stand-in counts every other entry (`Profiler.counts_itself`).
 from _functools import partial
 
 from . import support
-from .entry import value_of
 
 
 class Switch:
     """The way of the values linked to one lambda's default code (its
-    Linker, link.py, whose functions `live()` gives) between that code and
+    Linker, link.py, whose values `live()` gives) between that code and
     the counting variant, which `to_counting(switch, lam)` links (link.py)
     and gives back (None: none)."""
     __slots__ = ('linker', 'to_counting', '__weakref__')
@@ -33,39 +32,33 @@ class Switch:
         self.linker = linker            # (its globals hold this)
         self.to_counting = to_counting
 
-    def _mine(self, fn, code) -> bool:
-        """True if code (fn's value's) is one this Switch gave it: fn's, or the counting variant's."""
-        if not (isinstance(code, partial) and code.args):
-            return False
-        f = code.args[0]
-        if f is fn:
-            return True
-        counted = self.linker.compiled.counted
-        return bool(counted) and counted.linker is not None and getattr(f, '__code__', None) is counted.linker.inner
-
     def on(self) -> None:
-        for fn in self.linker.live():
-            self.on_value(fn)
+        for lam in self.linker.live():
+            self.on_value(lam)
 
-    def on_value(self, fn) -> None:
-        lam = value_of(fn)
-        if self._mine(fn, lam.code):
-            lam.code = partial(first_profiled, fn, self)     # (args[0]: fn, as link.Deopt tells its value's code; no Entry: not called directly)
+    def on_value(self, lam) -> None:
+        code = lam.code
+        if self.linker.mine(code) and code.func is not first_profiled:
+            lam.code = partial(first_profiled, code.args[0], self, lam)     # (args[0]: the function, as link.Deopt tells its value's code; no Entry: not called directly)
 
     def off(self) -> None:
         k = self.linker
-        for fn in k.live():
-            lam = value_of(fn)
-            if self._mine(fn, lam.code):
-                support.install(fn, lam, k.compiled, k.D)
+        counted = k.compiled.counted
+        counting = counted.linker if counted else None
+        for lam in k.live():
+            code = lam.code
+            if k.mine(code):
+                support.install(code.args[0], lam, k.compiled, k.D)
+            elif counting is not None and counting.mine(code):
+                support.install(k.function(lam, lam.env), lam, k.compiled, k.D)
 
 
-def first_profiled(fn, switch, fr):
+def first_profiled(fn, switch, lam, fr):
     """A switched value's first call under the profiler: link it to the
     counting variant, and run this call on the default code (fn)."""
     D = switch.linker.D
-    lam = value_of(fn)
-    if lam.code.__class__ is partial and lam.code.func is first_profiled and lam.code.args[0] is fn:
+    code = lam.code
+    if code.__class__ is partial and code.func is first_profiled and code.args[0] is fn:
         if switch.to_counting(switch, lam) is None:
             support.install(fn, lam, switch.linker.compiled, D)
     return support.enter(fn, D, -lam.extra or None, fr)

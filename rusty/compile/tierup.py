@@ -38,7 +38,7 @@ from time import perf_counter, process_time, thread_time
 
 from . import link
 from .evidence import Seen
-from .link import Compiled, Refused, codecache_on, switched
+from .link import Compiled, Refused, codecache_on
 from .support import WATCH
 
 SAMPLE = 64             # one warm call in SAMPLE is timed
@@ -271,7 +271,7 @@ def door(after=None):
             elif c.__class__ is Refused:
                 return code()(fr)       # (until the macro it calls changes: Refused)
             else:
-                switched(link.link(c, lam, lam.env, unit, disarm), c, unit, disarm)
+                link.link(c, lam, lam.env, unit, disarm)
             if link.session_namespace(unit.depth)['PROF'] is not None:
                 return code()(fr)       # a profiler's stand-in counts this call: compiled code would count it again
             return lam.code(fr)
@@ -281,7 +281,7 @@ def door(after=None):
             A value made once it is compiled is linked now, or at its first call where the code
             assumes its global holds it (link.Compiled.itself)."""
             if state and state[0].__class__ is Compiled and not state[0].itself:
-                switched(link.link(state[0], lam, lam.env, unit, disarm), state[0], unit, disarm)
+                link.link(state[0], lam, lam.env, unit, disarm)
             elif state and after is None and state[0].__class__ is Compiled:
                 def linking(fr):
                     if state:
