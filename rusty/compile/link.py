@@ -113,7 +113,7 @@ class Compiled:
         self.counts = counts            # this is the counting variant (counting.py)
         self.counted = None             # the counting variant, once lowered (profiled.variant)
         self.linker = None              # its values' Linker, once one is linked (a lambda's; a loop's: none)
-        self.itself = any(value is support.ITSELF for _, value in assumed)   # (OK assumes its global holds the value)
+        self.itself = assumes_itself(assumed)   # (OK assumes its global holds the value: Linker)
 
 
 # Tiering up by hotness (tierup.py): a lambda is lowered once its values have
@@ -304,7 +304,7 @@ def lowered(params, rest, body, lscope, span, unit, name, retry=None, key=None, 
         return None
     except (RecursionError, SyntaxError, ValueError):     # past what Python compiles (nesting)
         return None
-    made = pyname if any(value is support.ITSELF for _, value in assumed) else MAKER
+    made = pyname if assumes_itself(assumed) else MAKER
     fcode = next(c for c in code.co_consts if c.__class__ is code.__class__ and c.co_name == made)
     if key and not counting:
         codecache().store(key, fcode, pyname, leaf, consts, table, assumed, heads, perf_counter() - t, params, rest,
@@ -318,7 +318,12 @@ def lowered(params, rest, body, lscope, span, unit, name, retry=None, key=None, 
 def _maker(mod, consts, table, assumed, pyname, *_):
     """The Module defining the maker of the root's functions (entry.maker), unless its code
     assumes its own global holds the value (Compiled.itself: its values have globals of their own)."""
-    return mod if any(value is support.ITSELF for _, value in assumed) else maker(mod, pyname)
+    return mod if assumes_itself(assumed) else maker(mod, pyname)
+
+
+def assumes_itself(assumed) -> bool:
+    """True if code assuming `assumed` assumes its own global holds the value it runs for (ITSELF)."""
+    return any(value is support.ITSELF for _, value in assumed)
 
 
 def _compiled(fcode, consts, table, assumed, pyname, leaf, heads, unit, source=None, counting=False) -> Compiled:
@@ -447,7 +452,7 @@ def link(c: Compiled, lam, env, unit, disarm=None, deopt_as=None):
         if not c.counts:
             _switch(k, c, unit, disarm)
     make = k.make
-    fn = make(env, lam) if make is not None else k.own(lam, env)
+    fn = make(env, lam) if make is not None else k.own(lam, env)    # (k.function's)
     k.keep(lam)
     lam.code = e = k.entry(k.enter, fn, k.D, k.end)
     e.direct, e.leaf = fn, fn if k.leaf else None
