@@ -244,8 +244,9 @@ class Closure:
     runs; `env` the frame it closes over; `name` is set by define/def/named
     let; `extra` counts slots beyond the parameters (body defines, UNBOUND at
     entry); `fast` is the parameter count when a call can build the frame
-    directly, else -1. Code tests the exact class, never this base."""
-    __slots__ = ('params', 'rest', 'body', 'code', 'env', 'name', 'scope', 'extra', 'fast')
+    directly, else -1. Code tests the exact class, never this base. Weakly
+    referable: the compiler finds the values linked to a lambda's code."""
+    __slots__ = ('params', 'rest', 'body', 'code', 'env', 'name', 'scope', 'extra', 'fast', '__weakref__')
 
     def __init__(self, params, rest, body, code, env, name='lambda', scope=None, extra=0):
         self.params = params

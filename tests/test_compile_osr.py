@@ -38,6 +38,12 @@ def test_a_top_level_do_runs_compiled():
     agree_compiled('(display (do ((i 0 (+ i 1)) (s 0 (+ s i))) ((= i 1000) s)))')
 
 
+def test_a_builtin_the_compiled_loop_assumed_redefined_after_it():
+    # (its cells' watcher clears the loop's OK: it once called the loop's function instead)
+    agree_compiled('(define s 0) (do ((i 0 (+ i 1))) ((= i 1000)) (set! s (+ s i))) (display s)'
+                   ' (define (+ a b) (* a b)) (display (+ 2 3)) (set! + -) (display (+ 2 3))')
+
+
 def test_a_do_in_a_function_called_once():
     agree_compiled('(define (f n) (do ((i 0 (+ i 1)) (acc (list) (cons (* i i) acc))) ((= i n) (reverse acc))))'
                    ' (display (f 20))')

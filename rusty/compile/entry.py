@@ -68,3 +68,31 @@ def leaf_test(q: str):
     from .nodes import L, name, store
     return ast.Compare(ast.NamedExpr(store(q), ast.Attribute(name(q), 'leaf', L)), [ast.IsNot()],
                        [ast.Constant(None)])
+
+
+# ── the linked function's maker ──
+
+MAKER = 'linker_'       # the function a lowered lambda's module defines: MAKER(E, SELF) -> the value's function
+
+
+def maker(mod, pyname: str):
+    """Module mod defining the root's function `pyname` made the Module
+    defining MAKER(E, SELF), which gives that function for one lambda value
+    (SELF) and the frame around it (E), both closure cells of it: linking a
+    value is a call of the maker (link.Linker), and every value's function
+    shares the lambda's globals. (A function that names neither has no
+    cell: the value, its Entry and function are no cycle, freed without
+    the collector.)"""
+    import ast
+    fdef = mod.body[0]
+    at = fdef.lineno
+    outer = _at(ast.FunctionDef(name=MAKER, args=ast.arguments(posonlyargs=[], args=[_at(ast.arg('E'), at), _at(
+        ast.arg('SELF'), at)], kwonlyargs=[], kw_defaults=[], defaults=[]), body=[
+        fdef, _at(ast.Return(_at(ast.Name(pyname, ast.Load()), at)), at)], decorator_list=[]), at)
+    return ast.Module([outer], [])
+
+
+def _at(node, line: int):
+    node.lineno = node.end_lineno = line
+    node.col_offset = node.end_col_offset = 0
+    return node

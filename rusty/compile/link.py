@@ -1,9 +1,11 @@
 """Linking compiled lambdas: what the compiler's door (tierup.py, the
 runtime's Unit hook around specials.lambda_maker) does once a lambda is hot:
 look it up in the disk cache (codecache.py), else lower and compile it (and
-store it there); its function is made once per lambda value with globals of
-its own (linking it to that value, its frame, the session and the cells it
-assumes), and a lambda the lowering refuses stays on the reference. Also
+store it there); each value's function is made by a call of the lambda's
+maker (entry.maker) over globals all its values share (a Linker: the
+session, the cells the code assumes, watched once), so linking a value
+costs about what making a Python function does; a lambda the lowering
+refuses stays on the reference. Also
 the compile cost estimates the tier-up judges by (Stats, size).
 
 RUSTY_SPECIALIZE=0 (or RUSTY_COMPILE=0) leaves the hook out: the reference
@@ -19,6 +21,7 @@ from ..errors import RESERVE
 from ..resolve import MISSING
 from ..values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, Vector, cons
 from . import support
+from .entry import MAKER, Entry, entry_class, maker
 from .support import SELF_CALL
 
 FILENAME = '<rusty-compiled>'
@@ -95,11 +98,13 @@ def namespace() -> dict:
 
 
 class Compiled:
-    """A lowered lambda: the code of its function (named `name`), the
-    globals every value's copy starts from, and the cells its code assumes
+    """A lowered lambda: the code of its maker (entry.maker; a loop's: of
+    its function), its function's name, the globals its values' shared
+    ones are made from (Linker), the cells its code assumes
     the values of (lower.Lowering.ok), and the globals it calls as no macro
     (`heads`: Deopt watches them)."""
-    __slots__ = ('code', 'globals', 'name', 'assumed', 'leaf', 'heads', 'source', 'counts', 'counted')
+    __slots__ = ('code', 'globals', 'name', 'assumed', 'leaf', 'heads', 'source', 'counts', 'counted', 'linker',
+                 'itself')
 
     def __init__(self, code, globals_, name, assumed, leaf=False, heads=(), source=None, counts=False):
         self.code, self.globals, self.name, self.assumed, self.leaf = code, globals_, name, assumed, leaf
@@ -107,6 +112,8 @@ class Compiled:
         self.source = source            # lowered's arguments: the counting variant is lowered from them
         self.counts = counts            # this is the counting variant (counting.py)
         self.counted = None             # the counting variant, once lowered (profiled.variant)
+        self.linker = None              # its values' Linker, once one is linked (a lambda's; a loop's: none)
+        self.itself = assumes_itself(assumed)   # (OK assumes its global holds the value: Linker)
 
 
 # Tiering up by hotness (tierup.py): a lambda is lowered once its values have
@@ -173,22 +180,20 @@ class Stats:
 STATS = Stats()
 
 
-def switched(fn, c, unit, disarm) -> None:
-    """Give linked function fn (of Compiled c) its value's Switch between
-    default and counting code (profiled.py), turned on if the profiler is."""
+def _switch(k, c, unit, disarm):
+    """The Switch of c's values (profiled.py: their way between default and counting code; made once)."""
     from .profiled import Switch
 
     def to_counting(switch, lam):
         """lam linked to c's counting variant (its function), or None."""
-        if session_namespace(unit.depth)['PROF'] is None:
+        if k.session.ns['PROF'] is None:
             return None
         counted = counting_variant(c, unit)
         return None if counted is None else link(counted, lam, lam.env, unit, disarm, c)
-    s = _session(unit.depth)
-    fn.__globals__['SWITCH'] = switch = Switch(fn, c, unit, to_counting)
-    s.switches[id(switch)] = ref(switch, lambda _, k=id(switch), held=s.switches: held.pop(k, None))
-    if s.on:
-        switch.on()
+    k.switch = switch = Switch(k, to_counting)
+    s = k.session
+    s.switches[id(switch)] = ref(switch, lambda _, key=id(switch), held=s.switches: held.pop(key, None))
+    return switch
 
 
 def counting_variant(c, unit):
@@ -210,44 +215,43 @@ def _not_own_time(unit, seconds) -> None:
 
 
 class Deopt:
-    """Watches, for one linked lambda value, a global its compiled code calls
-    (Cell.trip calls it before the value changes): when the global becomes a
-    macro, or held a macro (whose expansion the code has in place:
-    macros.py), or turns dyn, the value's compiled code is dropped
-    (`disarm`) and it runs the reference again, which expands the macro in
-    its own frames."""
-    __slots__ = ('compiled', 'disarm', 'fn', '__weakref__')
+    """Watches, for the values linked to one Compiled (a Linker), a global
+    its code calls (Cell.trip calls it before the value changes): when the
+    global becomes a macro, or held a macro (whose expansion the code has
+    in place: macros.py), or turns dyn, each value still on that code is
+    dropped from it (`disarm`) and runs the reference again, which expands
+    the macro in its own frames."""
+    __slots__ = ('compiled', 'disarm', 'linker', '__weakref__')
 
-    def __init__(self, compiled, disarm, fn):
-        self.compiled, self.disarm, self.fn = compiled, disarm, ref(fn)     # (fn's globals hold this)
+    def __init__(self, compiled, disarm, linker):
+        self.compiled, self.disarm, self.linker = compiled, disarm, ref(linker)     # (the linker's globals hold this)
 
     def __call__(self, cell, new):
         if new is not MISSING and new.__class__ is not Macro and not cell.holds_macro():
             cell.watched_by(ref(self))          # (trip emptied the list)
             return
-        fn = self.fn()
-        if fn is None:
+        k = self.linker()
+        if k is None:
             return
-        g = fn.__globals__
-        g['OK'] = False
-        lam, code = g['SELF'], g['SELF'].code
-        if isinstance(code, partial) and code.args and code.args[0] is fn:   # (still the value's code: an Entry, or profiled.py's)
-            self.disarm(lam, self.compiled)
+        k.cleared()
+        for lam in k.live():
+            if k.mine(lam.code):        # (still on this code: its Entry, or profiled.py's)
+                self.disarm(lam, self.compiled)
 
 
 class Assuming:
-    """Watches the cells a linked function's code assumes the values of
-    (Compiled.assumed): the first change of any clears the function's OK,
-    after which its code reads the cells."""
-    __slots__ = ('fn', '__weakref__')
+    """Watches the cells the code of a Linker's values assumes the values of
+    (Compiled.assumed): the first change of any clears their OK, after which
+    their code reads the cells."""
+    __slots__ = ('linker', '__weakref__')
 
-    def __init__(self, fn):
-        self.fn = ref(fn)
+    def __init__(self, linker):
+        self.linker = ref(linker)
 
     def __call__(self, cell, new):
-        fn = self.fn()
-        if fn is not None:
-            fn.__globals__['OK'] = False
+        k = self.linker()
+        if k is not None:
+            k.cleared()
 
 
 class Refused:
@@ -301,14 +305,15 @@ def lowered(params, rest, body, lscope, span, unit, name, retry=None, key=None, 
     t = perf_counter()
     try:
         code, consts, table, assumed, pyname, leaf, heads = lower_compiled(FILENAME, unit, params, rest, body, lscope,
-                                                                           span, name, counting, seen)
+                                                                           span, name, counting, seen, wrap=_maker)
     except Unsupported as e:
         if e.cell is not None and retry is not None:
             return Refused(e.cell, retry)
         return None
     except (RecursionError, SyntaxError, ValueError):     # past what Python compiles (nesting)
         return None
-    fcode = next(c for c in code.co_consts if c.__class__ is code.__class__ and c.co_name == pyname)
+    made = pyname if assumes_itself(assumed) else MAKER
+    fcode = next(c for c in code.co_consts if c.__class__ is code.__class__ and c.co_name == made)
     if key and not counting:
         codecache().store(key, fcode, pyname, leaf, consts, table, assumed, heads, perf_counter() - t, params, rest,
                           body, lscope, span, unit)
@@ -316,6 +321,17 @@ def lowered(params, rest, body, lscope, span, unit, name, retry=None, key=None, 
               if c.__class__ is _MakerSpec else c for c in consts]
     return _compiled(fcode, consts, table, assumed, pyname, leaf, heads, unit,
                      (params, rest, body, lscope, span, unit, name, None, False, seen), counting)
+
+
+def _maker(mod, consts, table, assumed, pyname, *_):
+    """The Module defining the maker of the root's functions (entry.maker), unless its code
+    assumes its own global holds the value (Compiled.itself: its values have globals of their own)."""
+    return mod if assumes_itself(assumed) else maker(mod, pyname)
+
+
+def assumes_itself(assumed) -> bool:
+    """True if code assuming `assumed` assumes its own global holds the value it runs for (ITSELF)."""
+    return any(value is support.ITSELF for _, value in assumed)
 
 
 def _compiled(fcode, consts, table, assumed, pyname, leaf, heads, unit, source=None, counting=False) -> Compiled:
@@ -339,33 +355,115 @@ def module_globals(consts, D, table, genv, counting=False) -> dict:
 _Function = type(session_namespace)
 
 
+class Linker:
+    """The values linked to one Compiled c (link), over globals `g` made
+    from c's: with OK, true while the cells c's code assumes hold their
+    values (one watcher, Assuming, clears it), and one Deopt. Where c's
+    code assumes its own global holds the value (c.itself: a global
+    function calling itself, linked once or so), each value's function is
+    made from the code with globals of its own (a copy of g, with its own
+    name, SELF, E and OK); else by a call of c's maker (entry.maker) over g
+    itself, shared. It also keeps how to make each value's Entry, weak
+    references to the values linked (a deoptimisation, or the profiler's
+    Switch, finds them so) and the values' Switch (profiled.py)."""
+    __slots__ = ('compiled', 'g', 'make', 'inner', 'defaults', 'values', 'limit', 'owned', 'entry', 'enter', 'D',
+                 'end', 'leaf', 'session', 'switch', '__weakref__')
+
+    def __init__(self, c: Compiled, lam, unit, disarm, deopt_as):
+        ITSELF = support.ITSELF
+        self.compiled, self.D, self.session, self.switch = c, unit.depth, _session(unit.depth), None
+        g = self.g = dict(c.globals)
+        g['LINKER'] = self
+        ok = True
+        for cell, value in c.assumed:
+            if cell.current() is not (lam if value is ITSELF else value):
+                ok = False
+        g['OK'] = ok
+        if ok and c.assumed:
+            g['ASSUMING'] = watcher = Assuming(self)      # (kept alive by the globals)
+            mine = ref(watcher)
+            for cell, _ in c.assumed:
+                cell.watched_by(mine)
+        if disarm is not None and c.heads:
+            g['DEOPT'] = watcher = Deopt(deopt_as or c, disarm, self)
+            mine = ref(watcher)
+            for cell in c.heads:
+                cell.watched_by(mine)
+        code = c.code
+        if c.itself:
+            self.make, self.inner = None, code
+            self.defaults = (False,) if code.co_argcount and code.co_varnames[code.co_argcount - 1] == SELF_CALL \
+                else None       # (the parameter's default: a def in the module would give it)
+        else:
+            self.make = _Function(code, g, MAKER)
+            self.inner = next(x for x in code.co_consts if x.__class__ is code.__class__)    # (its functions' code)
+        self.values, self.limit, self.owned = [], 64, []
+        n = support.arity(lam)
+        self.entry = entry_class(n) if n >= 0 else Entry
+        self.enter = support.enter_counted if c.counts else support.enter
+        self.end = 2 + len(lam.params) + (lam.rest is not None)
+        self.leaf = n >= 0 and c.leaf
+
+    def own(self, lam, env):
+        """lam's function of its own globals, OK false unless lam is what its global holds."""
+        c = self.compiled
+        g = dict(self.g)
+        g['E'], g['SELF'] = env, lam
+        fn = g[c.name] = _Function(self.inner, g, c.name, self.defaults)
+        self.owned.append(ref(fn))      # (few: a global function is linked once or so)
+        if g['OK']:
+            for cell, value in c.assumed:
+                if value is support.ITSELF and cell.current() is not lam:
+                    g['OK'] = False
+        return fn
+
+    def cleared(self) -> None:
+        """OK false in every value's globals (the shared ones, and each of its own: `owned`)."""
+        self.g['OK'] = False
+        for r in self.owned:
+            fn = r()
+            if fn is not None:
+                fn.__globals__['OK'] = False
+
+    def function(self, lam, env):
+        """A function of c's code for lam and the frame env around it."""
+        make = self.make
+        return make(env, lam) if make is not None else self.own(lam, env)
+
+    def mine(self, code) -> bool:
+        """True if a value's code enters a function of c's code (its Entry, or profiled.py's stand-in)."""
+        return isinstance(code, partial) and bool(code.args) and getattr(code.args[0], '__code__', None) is self.inner
+
+    def keep(self, lam) -> None:
+        """Keep a weak reference to lam (the dead ones dropped as the list doubles)."""
+        values = self.values
+        values.append(ref(lam))
+        if len(values) >= self.limit:
+            values[:] = [r for r in values if r() is not None]
+            self.limit = max(64, 2 * len(values))
+
+    def live(self) -> list:
+        """The values linked that are still alive."""
+        return [v for v in (r() for r in self.values) if v is not None]
+
+
 def link(c: Compiled, lam, env, unit, disarm=None, deopt_as=None):
-    """Make lam run c: a function of its own (given back), whose globals add to c's its
-    lambda value SELF, the frame E around it and OK, true while the cells
-    c's code assumes hold their values (each watched: a change clears OK for
-    good, and the code reads the cells from then on). A value linked while
-    its name holds another starts with OK false. `deopt_as`: the Compiled
-    that a deoptimisation drops (c's default code when c is its counting variant)."""
-    ITSELF = support.ITSELF
-    g = dict(c.globals)
-    g['E'], g['SELF'] = env, lam
-    code = c.code
-    own = code.co_argcount and code.co_varnames[code.co_argcount - 1] == SELF_CALL
-    fn = g[c.name] = _Function(code, g, c.name, (False,) if own else None)     # (the parameter's default)
-    ok = True
-    for cell, value in c.assumed:
-        if cell.current() is not (lam if value is ITSELF else value):
-            ok = False
-    g['OK'] = ok
-    if ok:
-        g['ASSUMING'] = watcher = Assuming(fn)      # (kept alive by the function's globals)
-        mine = ref(watcher)
-        for cell, _ in c.assumed:
-            cell.watched_by(mine)
-    if disarm is not None and c.heads:
-        g['DEOPT'] = watcher = Deopt(deopt_as or c, disarm, fn)       # (kept alive by the function's globals)
-        mine = ref(watcher)
-        for cell in c.heads:
-            cell.watched_by(mine)
-    support.install(fn, lam, c, unit.depth)
+    """Make lam run c: its function (given back), made for lam and the frame
+    env around it by c's Linker (made at the first link), and the Entry into
+    it as lam's code, or, c being default code while the profiler is on,
+    profiled.py's stand-in. `disarm(lam, compiled)`: what drops a value
+    from its compiled code (tierup.py); `deopt_as`: the Compiled it drops
+    (c's default code when c is its counting variant)."""
+    k = c.linker
+    if k is None:
+        k = c.linker = Linker(c, lam, unit, disarm, deopt_as)
+        if not c.counts:
+            _switch(k, c, unit, disarm)
+    make = k.make
+    fn = make(env, lam) if make is not None else k.own(lam, env)    # (k.function's)
+    k.keep(lam)
+    lam.code = e = k.entry(k.enter, fn, k.D, k.end)
+    e.direct, e.leaf = fn, fn if k.leaf else None
+    if k.session.on and not c.counts:
+        k.switch.on_value(lam)
     return fn

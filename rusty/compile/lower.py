@@ -1,12 +1,14 @@
 """Lisp to Python: one lambda (and every lambda nested in it) lowered to the
 `ast` of a module defining the lambda's positional function `fn(d, arg…)`.
 Everything the code names besides its locals is a global of the function
-(link.link gives each lambda value its own globals: closure cells would be
-copied into every call's frame): the objects it uses (`k…`), the lambda
-value SELF and the frame E around it, the session's depth state D, the line
-table TABLE, the global environment GENV, and OK: true while every global
-the code assumes the value of (an inlined builtin, the lambda's own name)
-still holds it.
+(shared by the lambda's values, link.Linker: closure cells would be copied
+into every call's frame): the objects it uses (`k…`), the session's depth
+state D, the line table TABLE, the global environment GENV, and OK: true
+while every global the code assumes the value of (an inlined builtin, the
+lambda's own name) still holds it; but the lambda value SELF and the frame
+E around it are closure cells of the maker compiling wraps the function in
+(entry.maker: linking a value calls it), unless the code assumes its own
+global holds the value (then they are globals of each value's own).
 
 Names are resolved as the reference resolves them (resolve.py, the same Scope
 objects): a local of this lambda or of a lambda nested in it is a Python local
@@ -408,7 +410,7 @@ FORMS = {
 def lower(unit, params, rest, body, lscope, span, name, counting=False, seen=None):
     """(Module, consts, table, assumed, pyname, leaf, heads) of the root lambda, or
     Unsupported: the Module defines the root's function `pyname`, whose
-    globals (link.link) are its objects k…, E, SELF, D, TABLE, GENV and OK;
+    globals (link.Linker) are its objects k…, D, TABLE, GENV and OK (E and SELF: entry.maker's);
     `assumed` pairs cells with the values OK says they hold; `leaf`: its
     code calls no other global's lambda directly in tail position (so a
     tail call of it may call it directly: Lowering.lambda_call); `heads`: the
@@ -422,14 +424,17 @@ def lower(unit, params, rest, body, lscope, span, name, counting=False, seen=Non
             tuple(low.heads.values()))
 
 
-def lower_compiled(filename, *args):
+def lower_compiled(filename, *args, wrap=None):
     """lower's answer with its Module compiled (under filename): the code in
-    the Module's place. The collector is paused meanwhile: the nodes made
+    the Module's place (`wrap(Module, consts, table, assumed, pyname, leaf,
+    heads)` the Module compiled, if given). The collector is paused meanwhile: the nodes made
     all live until compiled, then go, so a collection would walk them in vain."""
     paused = isenabled()
     disable()
     try:
         mod, *rest = lower(*args)
+        if wrap is not None:
+            mod = wrap(mod, *rest)
         code = compile(mod, filename, 'exec', dont_inherit=True)
         del mod
         return (code, *rest)

@@ -199,7 +199,8 @@ class Loop:
         ok = all(cell.current() is value for cell, value in c.assumed)
         g['OK'] = ok
         if ok:
-            mine = ref(fn)
+            g['ASSUMING'] = watcher = link.Assuming(self)     # (clears OK: cleared; kept alive by the globals)
+            mine = ref(watcher)
             for cell, _ in c.assumed:
                 cell.watched_by(mine)
         if c.heads:
@@ -208,6 +209,10 @@ class Loop:
             for cell in c.heads:
                 cell.watched_by(mine)
         self.resume = resumer(fn, unit.depth)
+
+    def cleared(self) -> None:
+        """A cell the code assumes changed: OK false (link.Assuming)."""
+        self.fn.__globals__['OK'] = False
 
 
 def resumer(fn, D):

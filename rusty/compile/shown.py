@@ -9,8 +9,8 @@ def python_source(lam, unit) -> str:
     from .lower import Unsupported, lower
     code, seen = lam.code, None
     if isinstance(code, partial) and code.args and hasattr(code.args[0], '__globals__'):
-        switch = code.args[0].__globals__.get('SWITCH')
-        seen = switch.compiled.source[-1] if switch is not None else None
+        linker = code.args[0].__globals__.get('LINKER')
+        seen = linker.compiled.source[-1] if linker is not None else None
     try:
         mod, consts = lower(unit, lam.params, lam.rest, lam.body, lam.scope, None, lam.name, False, seen)[:2]
     except Unsupported as e:

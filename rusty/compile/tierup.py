@@ -39,12 +39,12 @@ and taken out of its own time, up to CALLS of them (then its share of the
 time it saw stands for the rest), as are compiles and collections, and
 scaled by the thread's share of the processor; that own time, times the
 calls it stands for (SAMPLE; 1 for a first call), is added to its lambda's.
-Once a lambda is compiled, a value is linked to compiled code at its first
-call if its values were called LINKED times each on average while warming
-up (a named let's loop made at each call of a function), else at a sampled
-call (linking a value costs more than a few calls of it save: a closure
-made at run time and called once or twice stays on the reference). A named let's or do's loop
-counts every iteration: each is a call of its lambda.
+Once a lambda is compiled, a value made after is linked to compiled code as
+it is made (linking costs about what making a Python function does:
+link.Linker), or at its first call where the code assumes the value is its
+own global's (a define binds it after making it); a value made before, at
+a sampled call. A named let's or do's loop counts every iteration: each is
+a call of its lambda.
 
 RUSTY_COMPILE_CALLS=N instead compiles a lambda after N calls on the
 reference (0: at its first call), counting every call.
@@ -55,13 +55,12 @@ from time import perf_counter, process_time, thread_time
 
 from . import link
 from .evidence import Seen
-from .link import Compiled, Refused, codecache_on, switched
+from .link import Compiled, Refused, codecache_on
 from .support import WATCH
 
 SAMPLE = 64             # one warm call in SAMPLE is timed
 CLOCK = perf_counter    # the samples' clock (tests give one of their own)
 CALLS = 8               # a sample times this many of the warm calls it makes, at most
-LINKED = 8              # calls of a value that pay for linking it (its own function and globals, watchers)
 INF = float('inf')
 CPU = thread_time       # the thread's processor time (a sample's share of its time: the machine may be busy)
 
@@ -164,13 +163,12 @@ def door(after=None):
         seen = Seen(len(params))    # the arguments of calls on the reference (evidence.py)
         left = after                # calls on the reference still to go (RUSTY_COMPILE_CALLS)
         spent = 0.0                 # estimated own seconds of its values on the reference
-        calls = 0.0                 # estimated calls of its values (on the reference, or linked at a sample)
-        values = 0                  # values made
         budget = INF                # what spent must reach (judge)
         forms = 0.0                 # its size for the estimates (link.size; 0: not yet counted)
         looked = False              # looked up in the disk cache since armed
         key = None                  # its disk cache key ('': none; None: not yet made)
         maker = making              # the lambda whose body holds this one (its `credit`), or None
+        values = 0                  # values made while warming up
         many = False                # more than one value made: the maker makes one at each call
         doubted = False             # an earlier run left it on the reference (codecache.missed_before)
 
@@ -217,8 +215,7 @@ def door(after=None):
 
         def took(weight, t, cpu, acc, start, c) -> None:
             """Add the own time of a sample (t seconds, cpu on the processor) to the lambda's, weighted."""
-            nonlocal spent, calls
-            calls += weight
+            nonlocal spent
             if t <= 0.0:
                 return
             own = t - (elsewhere() - c)
@@ -318,22 +315,29 @@ def door(after=None):
                 lam.code = code()
             elif c.__class__ is Refused:
                 return code()(fr)       # (until the macro it calls changes: Refused)
-            elif many and maker is not None:     # (a value its maker made on the reference: linking
-                t = CLOCK()                     # it is time compiling the maker saves)
-                switched(link.link(c, lam, lam.env, unit, disarm), c, unit, disarm)
-                maker(CLOCK() - t)
             else:
-                switched(link.link(c, lam, lam.env, unit, disarm), c, unit, disarm)
+                link_value(c, lam)
             if link.session_namespace(unit.depth)['PROF'] is not None:
                 return code()(fr)       # a profiler's stand-in counts this call: compiled code would count it again
             return lam.code(fr)
 
+        def link_value(c, lam) -> None:
+            """Link lam to c; a value its maker made on the reference charges the
+            maker with the link: compiling the maker saves it."""
+            if many and maker is not None:
+                t = CLOCK()
+                link.link(c, lam, lam.env, unit, disarm)
+                maker(CLOCK() - t)
+            else:
+                link.link(c, lam, lam.env, unit, disarm)
+
         def arm(lam):
             """Give lam the code that runs the reference until the lambda is hot, then links it.
-            A value made once it is compiled is linked at its first call if its values are called
-            LINKED times on average (a named let's loop), else at a sampled call: linking a value
-            costs more than a few calls of it save (a closure made at run time, called once)."""
-            if state and after is None and state[0].__class__ is Compiled and calls >= LINKED * values:
+            A value made once it is compiled is linked now, or at its first call where the code
+            assumes its global holds it (link.Compiled.itself)."""
+            if state and state[0].__class__ is Compiled and not state[0].itself:
+                link_value(state[0], lam)
+            elif state and after is None and state[0].__class__ is Compiled:
                 def linking(fr):
                     if state:
                         return linked(lam, fr)
