@@ -9,6 +9,13 @@ builtin of the arity as apply.call_builtin does, builds the frame of a lambda
 taking exactly these arguments (Lambda.fast) as apply.make_frame does (a tail
 call returns it to apply.run's loop), or hands anything else to
 apply.apply_procedure. So a call costs two host frames, not five.
+
+A site with a global head also remembers the builtin it last called there
+(`hit`, its function `hfn`): while the cell still holds that very builtin,
+the call is its arguments and `hfn`, with no test of class or arity (a
+builtin's function and arity never change). A two-argument call with a
+literal argument (`(+ i 1)`, `(* 365 y)`) holds the literal's value rather
+than its code (call2_k1, call2_k0).
 """
 from .apply import apply_procedure, located, run
 from .errors import give_back_if_out_of_memory
@@ -47,11 +54,23 @@ def call0(cell, head_code, arg_codes, expand, span, tail, D):
     return call
 
 
+NOT_YET = object()       # a site's `hit` before it has called a builtin
+
+
 def call1(cell, head_code, arg_codes, expand, span, tail, D):
     a0, = arg_codes
+    hit = NOT_YET
 
     def call(f):
+        nonlocal hit
         p = cell.value
+        if p is hit:
+            x0 = a0(f)
+            try:
+                return p.fn(x0)
+            except BaseException as e:
+                give_back_if_out_of_memory(e)
+                raise located(e, span, D)
         if p is MISSING:
             p = head_code(f)
         cls = p.__class__
@@ -59,6 +78,7 @@ def call1(cell, head_code, arg_codes, expand, span, tail, D):
             return expand(f, p)
         x0 = a0(f)
         if cls is Builtin and p.lo <= 1 <= p.hi:
+            hit = p
             try:
                 return p.fn(x0)
             except BaseException as e:
@@ -71,11 +91,26 @@ def call1(cell, head_code, arg_codes, expand, span, tail, D):
     return call
 
 
-def call2(cell, head_code, arg_codes, expand, span, tail, D):
+def call2(cell, head_code, arg_codes, expand, span, tail, D, literals=(NOT_YET, NOT_YET)):
+    k0, k1 = literals
+    if k1 is not NOT_YET and k0 is NOT_YET:
+        return call2_k1(cell, head_code, arg_codes[0], k1, expand, span, tail, D)
+    if k0 is not NOT_YET and k1 is NOT_YET:
+        return call2_k0(cell, head_code, k0, arg_codes[1], expand, span, tail, D)
     a0, a1 = arg_codes
+    hit = NOT_YET
 
     def call(f):
+        nonlocal hit
         p = cell.value
+        if p is hit:
+            x0 = a0(f)
+            x1 = a1(f)
+            try:
+                return p.fn(x0, x1)
+            except BaseException as e:
+                give_back_if_out_of_memory(e)
+                raise located(e, span, D)
         if p is MISSING:
             p = head_code(f)
         cls = p.__class__
@@ -84,6 +119,75 @@ def call2(cell, head_code, arg_codes, expand, span, tail, D):
         x0 = a0(f)
         x1 = a1(f)
         if cls is Builtin and p.lo <= 2 <= p.hi:
+            hit = p
+            try:
+                return p.fn(x0, x1)
+            except BaseException as e:
+                give_back_if_out_of_memory(e)
+                raise located(e, span, D)
+        if cls is Lambda and p.fast == 2:
+            fr = [p.env, p.scope, x0, x1]
+            return (p, fr, span) if tail else run(p, fr, span, D)
+        return apply_procedure(p, [x0, x1], span, tail, D)
+    return call
+
+
+def call2_k1(cell, head_code, a0, x1, expand, span, tail, D):
+    """call2 whose second argument is the literal x1."""
+    hit = NOT_YET
+
+    def call(f):
+        nonlocal hit
+        p = cell.value
+        if p is hit:
+            x0 = a0(f)
+            try:
+                return p.fn(x0, x1)
+            except BaseException as e:
+                give_back_if_out_of_memory(e)
+                raise located(e, span, D)
+        if p is MISSING:
+            p = head_code(f)
+        cls = p.__class__
+        if cls is Macro:
+            return expand(f, p)
+        x0 = a0(f)
+        if cls is Builtin and p.lo <= 2 <= p.hi:
+            hit = p
+            try:
+                return p.fn(x0, x1)
+            except BaseException as e:
+                give_back_if_out_of_memory(e)
+                raise located(e, span, D)
+        if cls is Lambda and p.fast == 2:
+            fr = [p.env, p.scope, x0, x1]
+            return (p, fr, span) if tail else run(p, fr, span, D)
+        return apply_procedure(p, [x0, x1], span, tail, D)
+    return call
+
+
+def call2_k0(cell, head_code, x0, a1, expand, span, tail, D):
+    """call2 whose first argument is the literal x0."""
+    hit = NOT_YET
+
+    def call(f):
+        nonlocal hit
+        p = cell.value
+        if p is hit:
+            x1 = a1(f)
+            try:
+                return p.fn(x0, x1)
+            except BaseException as e:
+                give_back_if_out_of_memory(e)
+                raise located(e, span, D)
+        if p is MISSING:
+            p = head_code(f)
+        cls = p.__class__
+        if cls is Macro:
+            return expand(f, p)
+        x1 = a1(f)
+        if cls is Builtin and p.lo <= 2 <= p.hi:
+            hit = p
             try:
                 return p.fn(x0, x1)
             except BaseException as e:
@@ -98,9 +202,20 @@ def call2(cell, head_code, arg_codes, expand, span, tail, D):
 
 def call3(cell, head_code, arg_codes, expand, span, tail, D):
     a0, a1, a2 = arg_codes
+    hit = NOT_YET
 
     def call(f):
+        nonlocal hit
         p = cell.value
+        if p is hit:
+            x0 = a0(f)
+            x1 = a1(f)
+            x2 = a2(f)
+            try:
+                return p.fn(x0, x1, x2)
+            except BaseException as e:
+                give_back_if_out_of_memory(e)
+                raise located(e, span, D)
         if p is MISSING:
             p = head_code(f)
         cls = p.__class__
@@ -110,6 +225,7 @@ def call3(cell, head_code, arg_codes, expand, span, tail, D):
         x1 = a1(f)
         x2 = a2(f)
         if cls is Builtin and p.lo <= 3 <= p.hi:
+            hit = p
             try:
                 return p.fn(x0, x1, x2)
             except BaseException as e:

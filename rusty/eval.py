@@ -16,7 +16,7 @@ running long continues in compiled code (let_forms.comp_do).
 from _operator import itemgetter       # the C module (operator imports more)
 
 from .apply import Depth, make_frame, recursion_message, run
-from .call_sites import CALLS, NO_CELL, call_n
+from .call_sites import CALLS, NO_CELL, NOT_YET, call2, call_n
 from .errors import EvalError, RecursionLimit
 from .forms import NAMES
 from .printer import display_form
@@ -366,8 +366,15 @@ def comp_call(x: List, scope, tail, span, unit):
         if sym_head:
             return expand_macro(m, arg_forms, f, scope, tail, span, unit, cache)
         raise EvalError('Not callable: ' + display_form(m), span)
+    cell = head_cell(head, scope, unit)
+    if len(arg_codes) == 2:     # a literal argument is passed as its value
+        literals = tuple(c.car if c.car.__class__ in _LITERALS else NOT_YET for c in arg_forms.cells())
+        return call2(cell, head_code, arg_codes, expand, span, tail, unit.depth, literals)
     make = CALLS.get(len(arg_codes), call_n)     # (call_sites.py)
-    return make(head_cell(head, scope, unit), head_code, arg_codes, expand, span, tail, unit.depth)
+    return make(cell, head_code, arg_codes, expand, span, tail, unit.depth)
+
+
+_LITERALS = (int, float, str, bool)     # the forms comp makes a const of
 
 
 def head_cell(head, scope, unit):

@@ -87,3 +87,26 @@ def test_set_of_a_global_in_its_cell_or_by_name(monkeypatch, fast):
              (list n inner)'''
     assert write_form(s.run(src, '<test>')) == '(4 7)'
     assert outcome(lambda: s.run('(set! never-defined 1)', '<test>'))[1] == "set!: undefined variable 'never-defined'"
+
+
+# A site that met a builtin calls it again without its tests (call_sites' `hit`), and a
+# two-argument site holds a literal argument's value: each run twice at one site, the
+# head rebound between the runs, must give what apply_procedure gives.
+REPEATED = ['(+ x 1)', '(- 10 x)', '(* x y)', '(substring "hello" x y)', '(car x)', '(+ x "a")',
+            '(< x 2.5)', '(list x "s" #t)', '(string-append "a" y)', '(cons #f x)']
+
+
+@pytest.mark.parametrize('src', REPEATED)
+@pytest.mark.parametrize('rebind', ['+', 'car', 'substring', '-'])
+def test_a_call_site_called_again_and_rebound_applies_as_apply_procedure_does(monkeypatch, src, rebind):
+    s = session_on_path(monkeypatch, False)
+    s.run('(define (site x y) %s)' % src, '<test>')
+    got, want = [], []
+    for x, y in ((1, 3), (2, 4), (0, 2), ('"s"', 1)):
+        for _ in range(2):
+            got.append(outcome(lambda: s.run('(site %s %s)' % (x, y), '<test>'))[:3])     # (not site's frame)
+            head, *args = [s.run(text, '<test>') for text in parts(src.replace('x', str(x)).replace('y', str(y)))]
+            want.append(outcome(lambda: apply.apply_procedure(head, args, None, False, s.depth))[:3])
+        s.run('(define %s (lambda args (list (quote rebound) args)))' % rebind, '<test>')
+    assert got == want
+    assert s.depth.n == 0
