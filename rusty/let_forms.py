@@ -86,8 +86,10 @@ def _comp_let_star(x, scope, tail, span, unit, rec: bool):
     lscope = Scope([], scope)
     for n in names:
         lscope.add(n, maybe_unbound=not rec)
-    inits = [(lscope.index[b[0]], comp(b[1], lscope, False, _binding_span(b, span, unit), unit))
-             for b in binds]
+    inits = []
+    for b in binds:     # a name is bound once its init has run: later inits read its slot plainly
+        inits.append((lscope.index[b[0]], comp(b[1], lscope, False, _binding_span(b, span, unit), unit)))
+        lscope.maybe_unbound.discard(b[0])
     lscope.maybe_unbound.clear()
     for d in body_defines(x.cdr.cdr):
         if d not in lscope.index:

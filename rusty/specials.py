@@ -155,6 +155,8 @@ def comp_cond(x, scope, tail, span, unit):
                 otherwise = body
             break
         clauses.append((test, body))
+    if all(body is not None for _, body in clauses) and 2 <= len(clauses) <= 3:
+        return _cond_unrolled(clauses, otherwise)
 
     def ev(f):
         for test, body in clauses:
@@ -163,6 +165,30 @@ def comp_cond(x, scope, tail, span, unit):
                 return body(f) if body is not None else v
         return otherwise(f)
     return ev
+
+
+def _cond_unrolled(clauses, otherwise):
+    """cond's walk written out for 2 or 3 clauses that each have a body."""
+    if len(clauses) == 2:
+        (t0, b0), (t1, b1) = clauses
+
+        def ev(f):
+            if t0(f) is not False:
+                return b0(f)
+            if t1(f) is not False:
+                return b1(f)
+            return otherwise(f)
+        return ev
+    (t0, b0), (t1, b1), (t2, b2) = clauses
+    def ev3(f):
+        if t0(f) is not False:
+            return b0(f)
+        if t1(f) is not False:
+            return b1(f)
+        if t2(f) is not False:
+            return b2(f)
+        return otherwise(f)
+    return ev3
 
 
 @special('eval-when')

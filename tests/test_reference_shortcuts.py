@@ -110,3 +110,36 @@ def test_a_call_site_called_again_and_rebound_applies_as_apply_procedure_does(mo
         s.run('(define %s (lambda args (list (quote rebound) args)))' % rebind, '<test>')
     assert got == want
     assert s.depth.n == 0
+
+
+# cond of 2 or 3 clauses with bodies is written out (specials._cond_unrolled); a clause
+# without a body keeps the walk: both must choose as nested ifs do, in tail position too.
+CONDS = ['(cond ((< x 1) (quote a)) ((< x 2) (quote b)))',
+         '(cond ((< x 1) (quote a)) ((< x 2) (quote b)) (else (f (- x 1))))',
+         '(cond ((< x 1) (quote a)) ((< x 2) (quote b)) ((< x 3) (f 0)))',
+         '(cond ((< x 1) (quote a)) ((< x 2) (quote b)) ((< x 3) (f 0)) (else (car x)))',
+         '(cond ((< x 1) (quote a)) ((member x (list 2 3))) (else (quote c)))']
+
+
+def as_ifs(src: str) -> str:
+    """The cond `src` as nested ifs (a clause without a body gives its test's value)."""
+    from rusty.reader import read
+    clauses = list(read(src, '<test>').car.cdr)
+    out = '()'
+    for c in reversed(clauses):
+        parts = [write_form(p) for p in c]
+        if parts[0] == 'else':
+            out = parts[1]
+        elif len(parts) == 1:
+            out = '(let ((v %s)) (if v v %s))' % (parts[0], out)
+        else:
+            out = '(if %s %s %s)' % (parts[0], parts[1], out)
+    return out
+
+
+@pytest.mark.parametrize('src', CONDS)
+def test_cond_chooses_as_nested_ifs(monkeypatch, src):
+    s = session_on_path(monkeypatch, False)
+    s.run('(define (f x) %s) (define (g x) %s)' % (src, as_ifs(src)), '<test>')
+    for x in ('0', '1', '2', '3', '4', '"s"'):
+        assert outcome(lambda: s.run('(f %s)' % x, '<test>'))[:3] == outcome(lambda: s.run('(g %s)' % x, '<test>'))[:3]
