@@ -248,7 +248,9 @@ def call_n(cell, head_code, arg_codes, expand, span, tail, D):
         cls = p.__class__
         if cls is Macro:
             return expand(f, p)
-        args = [a(f) for a in arg_codes]
+        args = []
+        for a in arg_codes:         # (a loop: a comprehension would be one more host frame)
+            args.append(a(f))
         if cls is Builtin and p.lo <= n <= p.hi:
             try:
                 return p.fn(*args)

@@ -45,6 +45,9 @@ def comp_let(x, scope, tail, span, unit):
     if not extra and len(inits) == 2:
         i0, i1 = inits
         return lambda f: body([f, lscope, i0(f), i1(f)])
+    if not extra and len(inits) == 3:
+        i0, i1, i2 = inits
+        return lambda f: body([f, lscope, i0(f), i1(f), i2(f)])
 
     def ev(f):
         fr = [f, lscope]
@@ -66,12 +69,20 @@ def comp_named_let(x, scope, tail, span, unit):
     make = lambda_maker(tuple(b[0] for b in binds), None, x.cdr.cdr.cdr, outer, span, unit, name.name)
     D = unit.depth
 
+    n = len(inits)
+
     def ev(f):
-        args = [i(f) for i in inits]
+        args = []
+        for i in inits:
+            args.append(i(f))
         f1 = [f, outer, None]
         loop = make(f1)
         f1[2] = loop
-        fr = make_frame(loop, args, span)
+        if loop.fast == n:      # (its frame is just the arguments, as make_frame would build it)
+            fr = [loop.env, loop.scope]
+            fr += args
+        else:
+            fr = make_frame(loop, args, span)
         if tail:
             return (loop, fr, span)
         return run(loop, fr, span, D)
