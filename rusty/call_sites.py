@@ -74,6 +74,9 @@ def call1(cell, head_code, arg_codes, expand, span, tail, D):
         if p is MISSING:
             p = head_code(f)
         cls = p.__class__
+        if cls is Lambda and p.fast == 1:
+            fr = [p.env, p.scope, a0(f)]
+            return (p, fr, span) if tail else run(p, fr, span, D)
         if cls is Macro:
             return expand(f, p)
         x0 = a0(f)
@@ -84,9 +87,6 @@ def call1(cell, head_code, arg_codes, expand, span, tail, D):
             except BaseException as e:
                 give_back_if_out_of_memory(e)
                 raise located(e, span, D)
-        if cls is Lambda and p.fast == 1:
-            fr = [p.env, p.scope, x0]
-            return (p, fr, span) if tail else run(p, fr, span, D)
         return apply_procedure(p, [x0], span, tail, D)
     return call
 
@@ -114,6 +114,9 @@ def call2(cell, head_code, arg_codes, expand, span, tail, D, literals=(NOT_YET, 
         if p is MISSING:
             p = head_code(f)
         cls = p.__class__
+        if cls is Lambda and p.fast == 2:
+            fr = [p.env, p.scope, a0(f), a1(f)]
+            return (p, fr, span) if tail else run(p, fr, span, D)
         if cls is Macro:
             return expand(f, p)
         x0 = a0(f)
@@ -125,9 +128,6 @@ def call2(cell, head_code, arg_codes, expand, span, tail, D, literals=(NOT_YET, 
             except BaseException as e:
                 give_back_if_out_of_memory(e)
                 raise located(e, span, D)
-        if cls is Lambda and p.fast == 2:
-            fr = [p.env, p.scope, x0, x1]
-            return (p, fr, span) if tail else run(p, fr, span, D)
         return apply_procedure(p, [x0, x1], span, tail, D)
     return call
 
@@ -149,6 +149,9 @@ def call2_k1(cell, head_code, a0, x1, expand, span, tail, D):
         if p is MISSING:
             p = head_code(f)
         cls = p.__class__
+        if cls is Lambda and p.fast == 2:
+            fr = [p.env, p.scope, a0(f), x1]
+            return (p, fr, span) if tail else run(p, fr, span, D)
         if cls is Macro:
             return expand(f, p)
         x0 = a0(f)
@@ -159,9 +162,6 @@ def call2_k1(cell, head_code, a0, x1, expand, span, tail, D):
             except BaseException as e:
                 give_back_if_out_of_memory(e)
                 raise located(e, span, D)
-        if cls is Lambda and p.fast == 2:
-            fr = [p.env, p.scope, x0, x1]
-            return (p, fr, span) if tail else run(p, fr, span, D)
         return apply_procedure(p, [x0, x1], span, tail, D)
     return call
 
@@ -183,6 +183,9 @@ def call2_k0(cell, head_code, x0, a1, expand, span, tail, D):
         if p is MISSING:
             p = head_code(f)
         cls = p.__class__
+        if cls is Lambda and p.fast == 2:
+            fr = [p.env, p.scope, x0, a1(f)]
+            return (p, fr, span) if tail else run(p, fr, span, D)
         if cls is Macro:
             return expand(f, p)
         x1 = a1(f)
@@ -193,9 +196,6 @@ def call2_k0(cell, head_code, x0, a1, expand, span, tail, D):
             except BaseException as e:
                 give_back_if_out_of_memory(e)
                 raise located(e, span, D)
-        if cls is Lambda and p.fast == 2:
-            fr = [p.env, p.scope, x0, x1]
-            return (p, fr, span) if tail else run(p, fr, span, D)
         return apply_procedure(p, [x0, x1], span, tail, D)
     return call
 
@@ -219,6 +219,9 @@ def call3(cell, head_code, arg_codes, expand, span, tail, D):
         if p is MISSING:
             p = head_code(f)
         cls = p.__class__
+        if cls is Lambda and p.fast == 3:
+            fr = [p.env, p.scope, a0(f), a1(f), a2(f)]
+            return (p, fr, span) if tail else run(p, fr, span, D)
         if cls is Macro:
             return expand(f, p)
         x0 = a0(f)
@@ -231,9 +234,6 @@ def call3(cell, head_code, arg_codes, expand, span, tail, D):
             except BaseException as e:
                 give_back_if_out_of_memory(e)
                 raise located(e, span, D)
-        if cls is Lambda and p.fast == 3:
-            fr = [p.env, p.scope, x0, x1, x2]
-            return (p, fr, span) if tail else run(p, fr, span, D)
         return apply_procedure(p, [x0, x1, x2], span, tail, D)
     return call
 
