@@ -131,9 +131,11 @@ def test_statements_are_read_in_their_order():
 
 def test_the_integer_copy_is_the_copy_entered_first(monkeypatch):
     # one copy of a small body for exact integers, entered first: the
-    # general code after it holds no second copy of the body
+    # general code after it holds no second copy of the body, and both
+    # are inside the one try whose handler locates failures
     src = source(monkeypatch, '(define (f a b) (if (< a b) (+ a b) (- a b)))', 'f')
     code = '\n'.join(line for line in src.splitlines() if not line.startswith('#'))
-    assert re.search(r'def f_f\(d, v_a_\d+, v_b_\d+\):\n    if OK and v_a_\d+.__class__ is int and', code), code
+    assert re.search(r'def f_f\(d, v_a_\d+, v_b_\d+\):\n    try:\n        if OK and v_a_\d+.__class__ is int and', code), code
+    assert code.count('except BaseException') == 1, code      # (the copy and the general code share one handler)
     assert len(re.findall(r'return v_a_\d+ \+ v_b_\d+', code)) == 2, code     # the copy's and the general body's
     assert len(re.findall(r'return v_a_\d+ - v_b_\d+', code)) == 2, code

@@ -242,27 +242,28 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         if self.counting:       # (the profiler's variant: counting.py)
             quick = []
         else:
-            quick = self.uncounted(stmts, failed, fn.looped, fn.self_called, fn.quiet, sized[0] if sized else None)
+            quick = self.uncounted(stmts, fn.looped, fn.self_called, fn.quiet, sized[0] if sized else None)
             stmts = counting.generic(stmts, quick)
             if fn.self_called and not quick:        # (no INTS to pass: no SELF_CALL parameter)
                 fn.self_called = counting.unmarked(stmts)
+        opening = []
         if fn.looped:       # (site: the last self tail call's, also after the copy's loop left off)
-            quick = [assign('site', const(None))] + quick
+            opening = [assign('site', const(None))]
             stmts = [ast.While(const(True), stmts, [])]
         if fn.consed:
-            quick = trmc.opening() + quick
+            opening = trmc.opening() + opening
         decls = [ast.Nonlocal(sorted(fn.assigned_outer))] if fn.assigned_outer else []
         args = self.arguments(['d'] + fn.params)
         if fn.self_called:
             args.args.append(ast.arg(counting.SELF_CALL))
             args.defaults.append(const(False))
-        if not self.counting:
-            return ast.FunctionDef(fn.pyname, args, decls + quick + [ast.Try(stmts, [handler], [], [])], [])
+        if not self.counting:       # (the copy and the general code in one try: one handler)
+            return ast.FunctionDef(fn.pyname, args, decls + opening + [ast.Try(quick + stmts, [handler], [], [])], [])
         label = attr(name(fn.selfname), 'name') if fn.selfname else const(fn.label)
-        return ast.FunctionDef(fn.pyname, args, decls + quick + counting.function_body(
+        return ast.FunctionDef(fn.pyname, args, decls + opening + counting.function_body(
             stmts, handler, self.k(body), label, fn.self_called), [])
 
-    def uncounted(self, stmts, failed, looped, self_called, quiet=False, size=None) -> list:
+    def uncounted(self, stmts, looped, self_called, quiet=False, size=None) -> list:
         """For a body given an integer copy (kinds.specialize), or a small
         self tail loop or a TINY body of any kinds, the copy entered first:
         the integer copy (then `stmts` keep only the general body:
@@ -290,11 +291,10 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
             loop = ast.While(const(True), body, [])
             loop.holds = spec_test          # true at each entry of the loop's body (guards.py, kinds.py)
             body = [loop]
-        handler = ast.ExceptHandler(name('BaseException'), 'e', [ast.Raise(kinds.clone(failed), None)])
         test = kinds.clone(spec_test)
         if self_called:
             test = ast.BoolOp(ast.Or(), [is_(name(counting.SELF_CALL), name('INTS')), test])
-        entry = ast.If(test, [ast.Try(body, [handler], [], [])], [])
+        entry = ast.If(test, body, [])     # (inside the function's try: its handler is the general code's)
         entry.uncounted_copy = not looped or quiet      # (kinds.py: what its calls of itself return)
         entry.quiet = quiet
         entry.holds = ast.BoolOp(ast.And(), parts)   # (guards.py, kinds.py; never written out)
