@@ -109,7 +109,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         todo = list(nodes)
         get = PARTS.get
         placed = _PLACED.get
-        where = {'lineno': ln, 'end_lineno': ln, 'col_offset': 0, 'end_col_offset': 0}
+        where = {'lineno': ln, 'col_offset': 0}     # (the end positions: None, the classes' own)
         while todo:         # a node with a position has all its descendants stamped
             node = todo.pop()
             d = node.__dict__
@@ -336,7 +336,8 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
             if method is None:
                 raise Unsupported(kind)
             out = method(self, x, scope, span, fn, False)
-            return self.stamp(out[0], self.line(span, scope)), self.stamp([out[1]], self.line(span, scope))[0]
+            ln = self.line(span, scope)
+            return self.stamp(out[0], ln), self.stamp([out[1]], ln)[0]
         ln = self.line(span, scope)
         cls = x.__class__
         if cls is Symbol:
