@@ -242,7 +242,8 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         if self.counting:       # (the profiler's variant: counting.py)
             quick = []
         else:
-            quick = self.uncounted(stmts, fn.looped, fn.self_called, fn.quiet, sized[0] if sized else None)
+            quick = self.uncounted(stmts, fn.looped, fn.self_called, fn.quiet, sized[0] if sized else None,
+                                   len(sized) < 2 or sized[1])
             stmts = counting.generic(stmts, quick)
             if fn.self_called and not quick:        # (no INTS to pass: no SELF_CALL parameter)
                 fn.self_called = counting.unmarked(stmts)
@@ -263,7 +264,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         return ast.FunctionDef(fn.pyname, args, decls + opening + counting.function_body(
             stmts, handler, self.k(body), label, fn.self_called), [])
 
-    def uncounted(self, stmts, looped, self_called, quiet=False, size=None) -> list:
+    def uncounted(self, stmts, looped, self_called, quiet=False, size=None, tests_ok=True) -> list:
         """For a body given an integer copy (kinds.specialize), or a small
         self tail loop or a TINY body of any kinds, the copy entered first:
         the integer copy (then `stmts` keep only the general body:
@@ -274,10 +275,11 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         function pass INTS (kinds.py) where they know that OK holds and
         every argument is an exact integer: the callee enters the copy on
         that alone. (The profiler's variant has no such copy: counting.py.)
-        `size`: stmts' nodes as kinds.specialize counted them, if it did."""
+        `size`: stmts' nodes as kinds.specialize counted them, if it did;
+        `tests_ok`: False if they test no OK (a copy would decide nothing: none)."""
         if len(stmts) == 1 and stmts[0].__class__ is ast.If and getattr(stmts[0], 'integer_copy', False):
             spec_test, body = stmts[0].test, stmts[0].body      # (the copy itself: counting.generic drops its If)
-        elif kinds.small(stmts, kinds.SPECIALIZED_NODES if looped else TINY, size):    # the copy runs while OK holds
+        elif tests_ok and kinds.small(stmts, kinds.SPECIALIZED_NODES if looped else TINY, size):    # runs while OK holds
             spec_test, body = name('OK'), kinds.twin(stmts, is_temp, self.fresh, uncounted=True)
         else:
             return []
