@@ -139,3 +139,17 @@ def test_the_integer_copy_is_the_copy_entered_first(monkeypatch):
     assert code.count('except BaseException') == 1, code      # (the copy and the general code share one handler)
     assert len(re.findall(r'return v_a_\d+ \+ v_b_\d+', code)) == 2, code     # the copy's and the general body's
     assert len(re.findall(r'return v_a_\d+ - v_b_\d+', code)) == 2, code
+
+
+def test_a_body_testing_no_ok_gets_no_copy_entered_first(monkeypatch):
+    # a tiny body with no OK test (builtins called through their globals):
+    # a copy entered while OK holds would be the same code again
+    src = source(monkeypatch, '(define (f a b) (str a))', 'f')
+    assert 'OK' not in src and src.count('.fn(') == 1, src      # (the builtin called at one place)
+
+
+def test_a_repeated_class_test_and_a_literal_divisor_are_folded(monkeypatch):
+    # `(* a a)`'s guard tests a's class once; `(modulo x 7)`'s `7 != 0` is decided
+    src = source(monkeypatch, '(define (f a b) (modulo (* a a) 7))', 'f')
+    assert not re.search(r'(v_a_\d+)\.__class__ is int and \1\.__class__ is int', src), src
+    assert '7 != 0' not in src, src
