@@ -131,9 +131,25 @@ def test_statements_are_read_in_their_order():
 
 def test_the_integer_copy_is_the_copy_entered_first(monkeypatch):
     # one copy of a small body for exact integers, entered first: the
-    # general code after it holds no second copy of the body
+    # general code after it holds no second copy of the body, and both
+    # are inside the one try whose handler locates failures
     src = source(monkeypatch, '(define (f a b) (if (< a b) (+ a b) (- a b)))', 'f')
     code = '\n'.join(line for line in src.splitlines() if not line.startswith('#'))
-    assert re.search(r'def f_f\(d, v_a_\d+, v_b_\d+\):\n    if OK and v_a_\d+.__class__ is int and', code), code
+    assert re.search(r'def f_f\(d, v_a_\d+, v_b_\d+\):\n    try:\n        if OK and v_a_\d+.__class__ is int and', code), code
+    assert code.count('except BaseException') == 1, code      # (the copy and the general code share one handler)
     assert len(re.findall(r'return v_a_\d+ \+ v_b_\d+', code)) == 2, code     # the copy's and the general body's
     assert len(re.findall(r'return v_a_\d+ - v_b_\d+', code)) == 2, code
+
+
+def test_a_body_testing_no_ok_gets_no_copy_entered_first(monkeypatch):
+    # a tiny body with no OK test (builtins called through their globals):
+    # a copy entered while OK holds would be the same code again
+    src = source(monkeypatch, '(define (f a b) (str a))', 'f')
+    assert 'OK' not in src and src.count('.fn(') == 1, src      # (the builtin called at one place)
+
+
+def test_a_repeated_class_test_and_a_literal_divisor_are_folded(monkeypatch):
+    # `(* a a)`'s guard tests a's class once; `(modulo x 7)`'s `7 != 0` is decided
+    src = source(monkeypatch, '(define (f a b) (modulo (* a a) 7))', 'f')
+    assert not re.search(r'(v_a_\d+)\.__class__ is int and \1\.__class__ is int', src), src
+    assert '7 != 0' not in src, src

@@ -97,6 +97,9 @@ def _fold(e, known: dict):
             if (op is ast.Is or op is ast.IsNot) and left.__class__ is ast.Name and known.get(left.id) == LIST \
                     and right.__class__ is ast.Name and right.id in ('EMPTY', 'NIL'):
                 return _const(op is ast.IsNot, e)       # a pair is neither
+            if (op is ast.NotEq or op is ast.Eq) and left.__class__ is ast.Constant and right.__class__ is ast.Constant \
+                    and left.value.__class__ is int and right.value.__class__ is int:
+                return _const((left.value == right.value) is (op is ast.Eq), e)     # (`1000 != 0`: a literal divisor)
             if right.__class__ is ast.Constant and right.value is False and kind_of(left, known) == BOOL:
                 if op is ast.IsNot:
                     return left
@@ -106,10 +109,17 @@ def _fold(e, known: dict):
     if cls is ast.BoolOp:
         vals = [v if v.__class__ in _LEAVES else _fold(v, known) for v in e.values]
         stop, skip = (False, True) if e.op.__class__ is ast.And else (True, False)
-        kept = []
+        kept, tested = [], set()
         for v in vals:
             if v.__class__ is ast.Constant and v.value is skip:
                 continue
+            test = _class_test(v) if stop is False else None
+            if test is not None:
+                if test in tested:
+                    continue            # (`x.__class__ is int and x.__class__ is int`: once)
+                tested.add(test)
+            elif v.__class__ is not ast.Name:
+                tested.clear()          # (a test between may assign the name: `(x := …)`)
             if v.__class__ is ast.Constant and v.value is stop:
                 if not kept:
                     return v
@@ -150,6 +160,15 @@ def _fold(e, known: dict):
             and all(kind_of(a, known) == INT for a in e.args[1:-1]):
         e.args[-1] = ast.copy_location(ast.Name('INTS', ast.Load()), e.args[-1])
     return e
+
+
+def _class_test(v):
+    """(name, class name) if v is `name.__class__ is class`, else None."""
+    if v.__class__ is ast.Compare and len(v.ops) == 1 and v.ops[0].__class__ is ast.Is \
+            and v.left.__class__ is ast.Attribute and v.left.attr == '__class__' \
+            and v.left.value.__class__ is ast.Name and v.comparators[0].__class__ is ast.Name:
+        return v.left.value.id, v.comparators[0].id
+    return None
 
 
 _EXPR_FIELDS: dict = {}        # ast class -> the fields that hold expressions (made at its first node)

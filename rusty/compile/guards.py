@@ -198,13 +198,21 @@ def finish_checks(fdef: ast.FunctionDef, quiet: bool = False) -> None:
     OK holds (lower.Fn.quiet), so nothing shuts the gate while it runs: a
     call of it made inside the gate (`d < GATE`, as every direct call is)
     never sees a self tail call's hop fail for the gate."""
-    free = {fdef.name: not _returns_pending(fdef.body, False, quiet)}
+    checks, defs = [], {}
     for st in statements(fdef.body):
         if st.__class__ is ast.FunctionDef:
             finish_checks(st)           # (its own calls lie inside it)
-            free[st.name] = not _returns_pending(st.body, False)
-    for node in statements(fdef.body):
-        if node.__class__ is ast.If and free.get(getattr(node, 'callee', None)):
+            defs[st.name] = st
+        elif st.__class__ is ast.If and getattr(st, 'callee', None) is not None:
+            checks.append(st)
+    free = {}           # (each callee's, only where a test asks, all before any test changes)
+    for node in checks:
+        c = node.callee
+        if c not in free:
+            free[c] = not _returns_pending(defs[c].body, False) if c in defs else \
+                c == fdef.name and not _returns_pending(fdef.body, False, quiet)
+    for node in checks:
+        if free[node.callee]:
             node.test = ast.copy_location(ast.BoolOp(ast.And(), [
                 ast.copy_location(ast.UnaryOp(ast.Not(), ast.copy_location(ast.Name('OK', ast.Load()), node)), node),
                 node.test]), node.test)

@@ -319,7 +319,8 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=N
     the calls seen on the reference gave them no exact integer, evidence.py);
     the copy's temporaries are renamed (`twin`). `sized`: a list given
     the nodes counted in stmts (SPECIALIZED_NODES + 1: more, or a function
-    among them), so that `small` need not count them again; `uncounted`:
+    among them), so that `small` need not count them again, then whether
+    they test OK, if counted to the end; `uncounted`:
     the copy is the one entered first (lower.Lowering.uncounted: its calls
     of the function itself marked so)."""
     if sized is not None:
@@ -354,6 +355,7 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=N
             tested.append(node.left.value.id)
     if sized is not None:
         sized[-1] = size
+        sized.append(uses_ok)
     tested += [copies[n] for n in tested if n in copies and copies[n] not in tested]
     chosen = [p for p in params if p in tested and p not in never]
     chosen += sorted(n for n in tested if n not in params and n in stable and n not in stored)

@@ -109,7 +109,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         todo = list(nodes)
         get = PARTS.get
         placed = _PLACED.get
-        where = {'lineno': ln, 'end_lineno': ln, 'col_offset': 0, 'end_col_offset': 0}
+        where = {'lineno': ln, 'col_offset': 0}     # (the end positions: None, the classes' own)
         while todo:         # a node with a position has all its descendants stamped
             node = todo.pop()
             d = node.__dict__
@@ -242,27 +242,29 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         if self.counting:       # (the profiler's variant: counting.py)
             quick = []
         else:
-            quick = self.uncounted(stmts, failed, fn.looped, fn.self_called, fn.quiet, sized[0] if sized else None)
+            quick = self.uncounted(stmts, fn.looped, fn.self_called, fn.quiet, sized[0] if sized else None,
+                                   len(sized) < 2 or sized[1])
             stmts = counting.generic(stmts, quick)
             if fn.self_called and not quick:        # (no INTS to pass: no SELF_CALL parameter)
                 fn.self_called = counting.unmarked(stmts)
+        opening = []
         if fn.looped:       # (site: the last self tail call's, also after the copy's loop left off)
-            quick = [assign('site', const(None))] + quick
+            opening = [assign('site', const(None))]
             stmts = [ast.While(const(True), stmts, [])]
         if fn.consed:
-            quick = trmc.opening() + quick
+            opening = trmc.opening() + opening
         decls = [ast.Nonlocal(sorted(fn.assigned_outer))] if fn.assigned_outer else []
         args = self.arguments(['d'] + fn.params)
         if fn.self_called:
             args.args.append(ast.arg(counting.SELF_CALL))
             args.defaults.append(const(False))
-        if not self.counting:
-            return ast.FunctionDef(fn.pyname, args, decls + quick + [ast.Try(stmts, [handler], [], [])], [])
+        if not self.counting:       # (the copy and the general code in one try: one handler)
+            return ast.FunctionDef(fn.pyname, args, decls + opening + [ast.Try(quick + stmts, [handler], [], [])], [])
         label = attr(name(fn.selfname), 'name') if fn.selfname else const(fn.label)
-        return ast.FunctionDef(fn.pyname, args, decls + quick + counting.function_body(
+        return ast.FunctionDef(fn.pyname, args, decls + opening + counting.function_body(
             stmts, handler, self.k(body), label, fn.self_called), [])
 
-    def uncounted(self, stmts, failed, looped, self_called, quiet=False, size=None) -> list:
+    def uncounted(self, stmts, looped, self_called, quiet=False, size=None, tests_ok=True) -> list:
         """For a body given an integer copy (kinds.specialize), or a small
         self tail loop or a TINY body of any kinds, the copy entered first:
         the integer copy (then `stmts` keep only the general body:
@@ -273,10 +275,11 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         function pass INTS (kinds.py) where they know that OK holds and
         every argument is an exact integer: the callee enters the copy on
         that alone. (The profiler's variant has no such copy: counting.py.)
-        `size`: stmts' nodes as kinds.specialize counted them, if it did."""
+        `size`: stmts' nodes as kinds.specialize counted them, if it did;
+        `tests_ok`: False if they test no OK (a copy would decide nothing: none)."""
         if len(stmts) == 1 and stmts[0].__class__ is ast.If and getattr(stmts[0], 'integer_copy', False):
             spec_test, body = stmts[0].test, stmts[0].body      # (the copy itself: counting.generic drops its If)
-        elif kinds.small(stmts, kinds.SPECIALIZED_NODES if looped else TINY, size):    # the copy runs while OK holds
+        elif tests_ok and kinds.small(stmts, kinds.SPECIALIZED_NODES if looped else TINY, size):    # runs while OK holds
             spec_test, body = name('OK'), kinds.twin(stmts, is_temp, self.fresh, uncounted=True)
         else:
             return []
@@ -290,11 +293,10 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
             loop = ast.While(const(True), body, [])
             loop.holds = spec_test          # true at each entry of the loop's body (guards.py, kinds.py)
             body = [loop]
-        handler = ast.ExceptHandler(name('BaseException'), 'e', [ast.Raise(kinds.clone(failed), None)])
         test = kinds.clone(spec_test)
         if self_called:
             test = ast.BoolOp(ast.Or(), [is_(name(counting.SELF_CALL), name('INTS')), test])
-        entry = ast.If(test, [ast.Try(body, [handler], [], [])], [])
+        entry = ast.If(test, body, [])     # (inside the function's try: its handler is the general code's)
         entry.uncounted_copy = not looped or quiet      # (kinds.py: what its calls of itself return)
         entry.quiet = quiet
         entry.holds = ast.BoolOp(ast.And(), parts)   # (guards.py, kinds.py; never written out)
@@ -336,7 +338,8 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
             if method is None:
                 raise Unsupported(kind)
             out = method(self, x, scope, span, fn, False)
-            return self.stamp(out[0], self.line(span, scope)), self.stamp([out[1]], self.line(span, scope))[0]
+            ln = self.line(span, scope)
+            return self.stamp(out[0], ln), self.stamp([out[1]], ln)[0]
         ln = self.line(span, scope)
         cls = x.__class__
         if cls is Symbol:
