@@ -102,6 +102,8 @@ def test_quoted_vectors_and_vectors_in_quoted_lists():
     ('(vector->list #())', '()'),
     ('(vector-length #(a b c))', '3'),
     ('(vector-length #())', '0'),
+    ('(exact? (vector-length #(a b c)))', '#t'),
+    ('(list (vector-length (make-vector 3 0)) (quotient (vector-length #(1 2 3 4 5)) 2))', '(3 2)'),
     ('(vector-ref #(a b c) 0)', 'a'),
     ('(vector-ref #(a b c) 2)', 'c'),
     ('(vector-ref #(a b c) 1.0)', 'b'),

@@ -61,10 +61,10 @@ def vector_p(x):
     return x.__class__ is Vector
 
 
-@TABLE.fn('vector-length', 1, 1, doc='The number of elements.', sig='(vector-length v)',
-          examples=(('(vector-length #(a b c))', '3'),))
+@TABLE.fn('vector-length', 1, 1, doc='The number of elements, an exact integer (as `length` gives).',
+          sig='(vector-length v)', examples=(('(vector-length #(a b c))', '3'), ('(exact? (vector-length #(a)))', '#t')))
 def vector_length(v):
-    return float(len(vector_arg('vector-length', v).items))
+    return len(vector_arg('vector-length', v).items)
 
 
 @TABLE.fn('vector-ref', 2, 2, doc='The element at index i, counting from 0.', sig='(vector-ref v i)',

@@ -201,8 +201,7 @@ INLINE = {
                                            ast.Compare(_binop(x, ast.Mod(), _const(1)), [ast.Eq()], [_const(0)])),
                                       ast.Call(_g('str'), [ast.Call(_g('int'), [x], [])], []))]),
     'vector-ref': (2, _vector_ref),
-    'vector-length': (1, lambda v: [(_cls_is(v, 'VECTOR'), ast.Call(_g('float'), [ast.Call(
-        _g('len'), [_attr(v, 'items')], [])], []))]),
+    'vector-length': (1, lambda v: [(_cls_is(v, 'VECTOR'), ast.Call(_g('len'), [_attr(v, 'items')], []))]),
     '/': (2, _div),
     # floor modulo of exact integers, the divisor not zero (Python's %)
     'modulo': (2, lambda x, y: [(_and(_int2(x, y), ast.Compare(y, [ast.NotEq()], [_const(0)])),
