@@ -252,6 +252,20 @@ def test_a_second_run_compiles_nothing_on_evidence_the_first_found_marginal(monk
     assert link.STATS.compiled == 1 and compiled(fresh, 'f')
 
 
+def test_a_run_that_loaded_code_compiles_what_the_cache_misses_only_on_firm_evidence(monkeypatch, tmp_path):
+    # The first run compiles h and never calls g; a second run loads h, and g (which the first
+    # never looked up: its samples there may have said little) needs MARGIN times its budget.
+    program = '(define (h) (spend 0.001)) (define (g) (spend 0.001)) (define (run f n) (do ((i 0 (+ i 1))) ((= i n) n) (f)))'
+    first = timed_session(monkeypatch, budget=0.05, cache=tmp_path)
+    first.run(program + ' (run h 80)')
+    assert link.STATS.compiled == 1 and compiled(first, 'h')
+    second = timed_session(monkeypatch, budget=0.05, cache=tmp_path)
+    second.run(program + ' (run h 20) (run g 80)')
+    assert link.STATS.loaded == 1 and link.STATS.compiled == 0 and not compiled(second, 'g')
+    second.run('(run g 120)')           # 200 ms in all: more than MARGIN (3) times 50 ms
+    assert link.STATS.compiled == 1 and compiled(second, 'g')
+
+
 def test_a_second_run_compiles_no_loop_on_evidence_the_first_found_marginal(monkeypatch, tmp_path):
     # osr.py's `do` loops as the lambdas above: looked up (10 ms) and left on the reference (60 ms
     # of 100) by the first run, a second with 150 ms leaves it there; a run with no earlier one compiles it.

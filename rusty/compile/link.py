@@ -164,6 +164,11 @@ class Stats:
         return ((self.cost + self.saved + PER_FORM * PRIOR_FORMS)
                 / (self.forms + self.saved_forms + PRIOR_FORMS))
 
+    def warm(self) -> bool:
+        """True once this process has loaded compiled code: an earlier run compiled what paid, and
+        left on the reference what the cache misses now, whether it looked it up or not."""
+        return bool(self.loaded or self.loops_loaded)
+
     def per_form_loaded(self) -> float:
         """Seconds per (weighted) form of the lambdas looked up in the cache so far, from the prior PER_FORM_LOADED."""
         return (self.load_seconds + PER_FORM_LOADED * PRIOR_FORMS) / (self.load_forms + PRIOR_FORMS)

@@ -24,7 +24,9 @@ each call of a function called often). A maker called once is not charged:
 its one value runs compiled once its lambda is.
 
 A lambda (or `do` loop, osr.py) that an earlier run looked up in the disk
-cache and left on the reference (codecache.missed_before) is compiled only
+cache and left on the reference (codecache.missed_before), or that the cache
+misses in a run that loaded code (Stats.warm: the earlier run left it on the
+reference, whether it looked it up or not: its samples are noisy), is compiled only
 once it has spent link.MARGIN (3) times its budget, and never ahead of it
 within the allowance: evidence the first run found marginal, and a second
 finds marginal again (timing differs from run to run), compiles nothing;
@@ -301,7 +303,7 @@ def door(after=None):
                 link.STATS.loaded += 1
                 link.STATS.saved_forms += n
             elif key and after is None:
-                doubted = link.codecache().missed_before(key)
+                doubted = link.codecache().missed_before(key) or link.STATS.warm()
             t = perf_counter() - t
             link.STATS.load_seconds += t
             link.STATS.load_forms += n
