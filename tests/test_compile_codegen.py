@@ -7,7 +7,7 @@ from rusty.printer import write_form
 from rusty.runtime import Session
 from rusty.values import sym
 
-from test_compile_paths import outcomes_both_ways
+from test_compile_paths import outcomes_both_ways, runs_counted
 
 
 def session(monkeypatch, fast: bool) -> Session:
@@ -39,20 +39,6 @@ def both_ways(monkeypatch, defs: str, *srcs) -> list:
         got.append([outcome(s, src) for src in srcs])
     assert got[0] == got[1]
     return got[1]
-
-
-def runs_counted(monkeypatch, *modules) -> list:
-    """The names of the lambdas `run` (as each module calls it) enters from now on."""
-    from rusty import apply
-    entered = []
-    real = apply.run
-
-    def counting(p, fr, site, D):
-        entered.append(p.name)
-        return real(p, fr, site, D)
-    for module in modules:
-        monkeypatch.setattr(module, 'run', counting)
-    return entered
 
 
 LOOPING = ('(define count-down (lambda (n acc) (if (= n 0) acc (count-down (- n 1) (+ acc (car (list 1)))))))'
