@@ -4,25 +4,13 @@ the same values, errors and backtraces with RUSTY_SPECIALIZE=0, and the
 fast path pinned as taken (no way out through run or the reference)."""
 from rusty.errors import RustyError
 from rusty.printer import write_form
-from rusty.runtime import Session
 from rusty.values import sym
 
-from test_compile_paths import outcomes_both_ways, runs_counted
-
-
-def session(monkeypatch, fast: bool) -> Session:
-    """A session on the reference alone, or one compiling every lambda on its first call."""
-    monkeypatch.setenv('RUSTY_SPECIALIZE', '1' if fast else '0')
-    monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
-    s = Session()
-    monkeypatch.delenv('RUSTY_SPECIALIZE')
-    monkeypatch.delenv('RUSTY_COMPILE_CALLS')
-    return s
+from test_compile_paths import outcomes_both_ways, runs_counted, session
 
 
 def outcome(s, src: str):
     """The printed value of src, or its error's message, position and backtrace."""
-    from rusty.printer import write_form
     try:
         return write_form(s.run(src, '<prog>'))
     except RustyError as e:
