@@ -107,3 +107,67 @@ def test_the_exit_is_taken_only_when_an_assumption_failed(monkeypatch):
     s.run('(define (g p) (+ (flip) (car p)))')
     assert s.run("(g '(1))") == 99
     assert taken == ['(car p)']
+
+
+# ── the exit reads the compiled locals from its caller's frame ────────────
+
+FLIP_CAR = "(define (flip) (set! car (lambda (p) 99)) 0) "     # (every later inlined car exits)
+
+
+@pytest.mark.parametrize('body, out', [
+    # the exited form sets a parameter and a let's local: both written back (the list exits too, reading them)
+    ('(define (f x) (let ((y 1)) (flip) (car (begin (set! x 7) (set! y (+ y 1)) (list y))) (list x y)))'
+     ' (show (f 5))', '(7 2)\n'),
+    # an exit in a nested function sets a local of the enclosing one
+    ("(define (f n) (let ((acc 0)) (define (add k) (car (begin (set! acc (+ acc k)) '(0))) acc) (add 1) (flip)"
+     " (add 2) acc)) (show (f 0))", '3\n'),
+    ("(define (f x) (let ((y 1)) (define (g) (flip) (car (begin (set! y 2) (set! x 3) '(0))) y)"
+     " (let ((r (g))) (list r x y)))) (show (f 0))", '(2 3 2)\n'),
+    # ... and one two functions out, from a lambda in a lambda
+    ("(define (f n) (let ((acc n)) ((lambda (a) ((lambda (b) (flip) (car (begin (set! acc (+ acc a b)) '(0))))"
+     " 2)) 1) acc)) (show (f 10))", '13\n'),
+    # a builtin redefined mid-loop: the rest of the loop exits and sees the loop's locals
+    ('(define (f n) (do ((i 0 (+ i 1)) (s 0 (+ s (car (list i))))) ((= i n) s) (if (= i 3) (flip))))'
+     ' (show (f 6)) (show (f 6))', '300\n594\n'),
+    ('(define (f n) (let loop ((i 0) (s 0)) (if (= i n) s (begin (if (= i 3) (flip))'
+     ' (loop (+ i 1) (+ s (car (begin (set! n (+ n 0)) (list i))))))))) (show (f 6))', '300\n'),
+    # a compiled closure the exited form calls sets the local, the form does not: the closure's value stays
+    ("(define (f) (let ((x 1)) (let ((set-x (lambda (v) (set! x v)))) (flip) (car (begin (set-x 5) '(0))) x)))"
+     ' (show (f))', '5\n'),
+    # the form sets a local, then fails: caught in the function, which sees the local set
+    ('(define (f) (let ((y 1)) (flip) (try-catch (car (begin (set! y 2) (vector-ref (vector) 0))) (e) y)))'
+     ' (show (f))', '2\n'),
+    # a body's define not yet run when the exit is taken: unbound there, as on the reference
+    ("(define (f) (define a (begin (flip) (car (begin (set! b 4) '(1))))) (define b 2) (list a b)) (show (f))", None),
+    ('(define (f) (define a (begin (flip) (car (list b)))) (define b 2) (list a b)) (show (f))', None),
+])
+def test_an_exit_writes_back_what_the_form_set(body, out):
+    text = SHOW + FLIP_CAR + body
+    compiled, reference = run(text, True), run(text, False)
+    assert compiled == reference
+    assert 'internal error:' not in compiled[2]
+    if out is not None:
+        assert compiled == (0, out, '')
+    else:
+        assert compiled[0] != 0 and "'b'" in compiled[2]
+
+
+def test_a_macro_expanded_at_run_time_sets_an_enclosing_local():
+    text = (SHOW + '(defmacro setm (a) `(set! ,a 40)) (define (m a) 0) (define (flip) (set! m setm) 0)'
+            ' (define (f x) (let ((y 1)) (define (g) (flip) (m y) (m x) y) (let ((r (g))) (list r x y)))) (show (f 3))')
+    compiled, reference = run(text, True), run(text, False)
+    assert compiled == reference == (0, '(40 40 40)\n', '')
+
+
+def test_an_exit_names_no_local(monkeypatch):
+    """However many locals are in sight, an exit is one short statement: it finds them in the frame."""
+    lets = ' '.join('(v%d (+ x %d))' % (i, i) for i in range(20))
+    text = ('(define (h x) x) (define (f x) (let (%s) (define (g y) (h (+ y v3))) (+ (g v1) (h v19))))'
+            ' (f 1)' % lets)
+    mod = lowered_module(monkeypatch, text, 'f')
+    exits = [node for node in ast.walk(mod) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+             and node.func.id in ('EXIT', 'EXPAND_EXIT')]
+    assert exits
+    for node in exits:
+        assert not {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} & {'v_v3_4', 'x', 'y'}
+        assert sum(1 for _ in ast.walk(node)) <= 12, ast.unparse(node)

@@ -27,13 +27,14 @@ from .nodes import call, name
 def to_reference(low, x, scope, span, fn, tail: bool):
     """The statements running call x on the reference (tail: returning its
     value or pending tail call), else (statements, expression of its value):
-    `r, own… = EXIT(key, E, (own…), lambda: (outer…), d, D)`
-    (expansion.exit_statement; support.reference_exit builds the frames)."""
-    layout, own, outer = exit_values(low, scope, fn)
+    `r = EXIT(key, E, d, D)` (expansion.exit_statement; support.reference_exit
+    reads the compiled locals from the frame of the function calling it)."""
+    layout = exit_values(low, scope, fn)
     if not layout:      # (no compiled local in sight: the frames are the enclosing reference's)
         run = call(name('REF'), low.k([x, scope, tail, span, low.unit, None]), name('E'), name('d'), name('D'))
         return [ast.Return(run)] if tail else ([], run)
+    run = call(name('EXIT'), low.k([x, scope, tail, span, low.unit, None, layout]))
+    if tail:
+        return [exit_statement(None, layout, run)]
     r = low.fresh('r')
-    st = exit_statement(r, own, outer, call(name('EXIT'), low.k([x, scope, tail, span, low.unit, None, layout,
-                                                                  tuple(outer)])))
-    return [st, ast.Return(name(r))] if tail else ([st], name(r))
+    return [exit_statement(r, layout, run)], name(r)

@@ -31,63 +31,74 @@ compiled frame (`define` of a name the frame does not bind).
 """
 import ast
 
-from .nodes import L, S, assign, call, const, name, store
+from .nodes import L, assign, call, const, name
 
 
 def expansion(low, p: str, x, scope, span, fn, tail: bool, r: str) -> list:
     """The statements expanding macro p at call x (its value into r, or
     returned in tail position) in frames of the compiled locals, then
-    writing the frames back into them (as an exit does: exit_statement)."""
-    layout, own, outer = exit_values(low, scope, fn)
+    writing back the slots it changed (as an exit does: exit_statement)."""
+    layout = exit_values(low, scope, fn)
     if not layout:      # (no compiled local in sight: the frames are the enclosing reference's)
         key = low.k([x.cdr, scope, span, low.unit, [None, -1, None]])
         run = call(name('EXPAND'), name(p), key, name('d'), name('D'), name('E'), const(tail))
         return [ast.Return(run)] if tail else [assign(r, run)]
-    key = low.k([x.cdr, scope, span, low.unit, [None, -1, None], layout, tuple(outer)])
-    st = exit_statement(r, own, outer, call(name('EXPAND_EXIT'), name(p), key), [const(tail)])
-    return [st, ast.Return(name(r))] if tail else [st]
+    key = low.k([x.cdr, scope, span, low.unit, [None, -1, None], layout])
+    return [exit_statement(None if tail else r, layout, call(name('EXPAND_EXIT'), name(p), key), [const(tail)])]
 
 
-def exit_statement(r: str, own: list, outer: list, run, more=()):
-    """`r, own… = run(…, E, (own…), lambda: (outer…), d, D, more…)`: the
-    call `run` (given its first arguments) of the reference in frames of the
-    compiled locals (support.reference_exit, expand_exit), fn's own locals
-    passed and written back by the assignment, those of enclosing Python
-    functions read and written through the holder's closure cells (a
-    `nonlocal` would cost the function its integer copy: kinds.specialize);
-    the names written are no longer deferred as unchanging (Lowering.in_order)."""
-    holder = ast.Lambda(ast.arguments([], [], None, [], [], None, []), ast.Tuple([name(py) for py in outer], L)) \
-        if outer else const(None)
-    run.args += [name('E'), ast.Tuple([name(py) for py in own], L), holder, name('d'), name('D')] + list(more)
-    st = ast.Assign([ast.Tuple([store(r)] + [store(py) for py in own], S)], run)
-    st.write_back = True        # (hoist.py computes its tests again after it)
-    st.written = set(outer)     # (kinds.simplify forgets them there)
+def exit_statement(r, layout, run, more=()):
+    """`r = run(…, E, d, D, more…)`, or `return run(…)` when r is None: the
+    call `run` (given its first arguments) of the reference in frames of
+    the compiled locals of `layout`, which support.reference_exit and
+    expand_exit read from the calling function's frame and write back
+    into it (the function's own locals, and those of enclosing Python
+    functions through its closure cells: pinned); the locals written are
+    marked on the statement for the passes after the lowering (`written`:
+    kinds.simplify forgets what it knew of them there; `write_back`:
+    hoist.py computes its tests again after it)."""
+    run.args += [name('E'), name('d'), name('D')] + list(more)
+    if r is None:
+        return ast.Return(run)
+    st = assign(r, run)
+    st.write_back = True
+    st.written = {py for _, names in layout for py in names}
     return st
 
 
-def exit_values(low, scope, fn):
+def exit_values(low, scope, fn) -> tuple:
     """What an exit passes the reference of the compiled locals visible
-    from scope, and writes back after it: (layout: (scope, slots)…
-    outermost first, as Lowering.frames nests them; fn's own locals in that
-    order; those of enclosing Python functions in that order), each local
-    marked written back (Lowering.written_back, cell_written)."""
+    from scope, and writes back after it: the layout ((scope, the Python
+    names of its slots)…) outermost first, as Lowering.frames nests them;
+    each local marked written back (Lowering.written_back), those of
+    enclosing Python functions also as written by fn (Lowering.cell_written:
+    kinds.simplify, unchanged_by_others; pinned)."""
     chain = []
     sc = scope
     while sc is not None and id(sc) in low.compiled_scopes:
         chain.append(sc)
         sc = sc.parent
-    layout, own, outer = [], [], []
+    layout = []
     for sc in reversed(chain):
-        layout.append((sc, len(sc.names)))
+        names = []
         for i in range(len(sc.names)):
             py, owner = low.vars[(id(sc), i + 2)]
             low.written_back.add(py)
-            if owner is fn:
-                own.append(py)
-            else:
+            if owner is not fn:
                 low.cell_written.setdefault(py, set()).add(fn.pyname)
-                outer.append(py)
-    return tuple(layout), own, outer
+            names.append(py)
+        layout.append((sc, tuple(names)))
+    return tuple(layout)
+
+
+def pinned(low, fn) -> list:
+    """`if 0: (outer…)`, never run: the locals of enclosing Python functions
+    fn's exits read and write (Lowering.cell_written), named in fn so that
+    Python makes them its free variables, seen in its frame (support.reference_exit)."""
+    outer = sorted(py for py, writers in low.cell_written.items() if fn.pyname in writers)
+    if not outer:
+        return []
+    return [ast.If(const(0), [ast.Expr(ast.Tuple([name(py) for py in outer], L))], [])]
 
 
 def unchanged_by_others(low, fn) -> set:

@@ -34,7 +34,7 @@ def simplify(fdef: ast.FunctionDef, root: bool = True, cells=None) -> None:
     """Fold fdef's known kinds into its code (each nested function on its
     own; a local a nested function assigns, `nonlocal`, is never known: one
     it only reads changes only where fdef assigns it). `cells` maps each
-    local written into closure cells (an exit's holder: expansion.exit_statement) to the names of
+    local an exit writes into closure cells (expansion.exit_values) to the names of
     the functions writing it: it is never known in any other function; in
     those it is forgotten where they write it."""
     if root:
@@ -258,8 +258,10 @@ def _block(stmts, known, seen):
             parts = _rebound(targets, st.value, known)
             if len(targets) == 1 and targets[0].__class__ is ast.Name:
                 known.pop(targets[0].id, None)
-            else:       # (an exit's write-back also forgets the locals it writes into cells: exits.py)
-                known = _forget(known, _assigned(targets) | getattr(st, 'written', _NONE))
+            else:
+                known = _forget(known, _assigned(targets))
+            if 'written' in st.__dict__:        # (an exit's write-back: the locals it may write, exits.py)
+                known = _forget(known, st.written)
             known.update((n, kp) for n, kp in parts if n not in seen)
             audit = _AUDIT[0]
             if k is None and audit is not None and audit.on and audit.result(st.value, known):

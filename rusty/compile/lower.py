@@ -29,7 +29,7 @@ from ..values import EMPTY, Lambda, List, Symbol, Vector, sym
 from . import case_lower, counting, effect_forms, guards, kinds, loops, macros, match_lower, quasi, trmc, try_form
 from .builtin_calls import BuiltinCalls
 from .calls import Calls
-from .expansion import unchanged_by_others
+from .expansion import pinned, unchanged_by_others
 from .finish import give_back_first, tidy_temporaries
 from .hoist import hoist
 from .inline import library_spec
@@ -224,7 +224,8 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         first = len(self.table) + 1
         stmts += self.body(body, scope, span, fn, tail=True)
         sized = []          # (the nodes specialize counted: uncounted's size)
-        if not fn.assigned_outer:
+        reads_outer = any(fn.pyname in w for w in self.cell_written.values())   # (its exits do: no copies, below)
+        if not fn.assigned_outer and not reads_outer:
             never = self.seen.never_int(fn.params) if fn is self.root_fn and self.seen is not None else ()
             stmts = kinds.specialize(stmts, fn.params, unchanged_by_others(self, fn), is_temp, self.fresh, never,
                                      sized, uncounted=not self.counting)
@@ -242,8 +243,8 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         if self.counting:       # (the profiler's variant: counting.py)
             quick = []
         else:
-            quick = self.uncounted(stmts, fn.looped, fn.self_called, fn.quiet, sized[0] if sized else None,
-                                   len(sized) < 2 or sized[1])
+            quick = [] if reads_outer else self.uncounted(stmts, fn.looped, fn.self_called, fn.quiet,
+                                                          sized[0] if sized else None, len(sized) < 2 or sized[1])
             stmts = counting.generic(stmts, quick)
             if fn.self_called and not quick:        # (no INTS to pass: no SELF_CALL parameter)
                 fn.self_called = counting.unmarked(stmts)
@@ -254,6 +255,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         if fn.consed:
             opening = trmc.opening() + opening
         decls = [ast.Nonlocal(sorted(fn.assigned_outer))] if fn.assigned_outer else []
+        decls += pinned(self, fn)      # (the enclosing locals its exits read: expansion.pinned)
         args = self.arguments(['d'] + fn.params)
         if fn.self_called:
             args.args.append(ast.arg(counting.SELF_CALL))

@@ -14,6 +14,9 @@ through the adapter); an error that leaves a function after a tail call
 within its run level carries that call (`rusty_tail`: site, name) for them.
 """
 
+import sys
+from sys import _getframe
+
 from ..apply import apply_procedure, call_builtin, located, make_frame, recursion_message, run
 from ..errors import Abort, EvalError, Exit, RecursionLimit, RustyError, give_back_if_out_of_memory
 from ..eval import expand_macro, undefined_error
@@ -85,50 +88,77 @@ def reference_site(key, f, d, D):
     return code(f)
 
 
-def reference_exit(key, E, own, holder, d, D):
+def reference_exit(key, E, d, D):
     """reference_site in the frames of the compiled locals visible from the
-    call (exits.to_reference: `key` adds the frames' layout, ((scope,
-    slots)…) outermost first, and the names of `holder`'s locals), built
-    around E from the values of fn's own locals (`own`) and of the enclosing
-    functions' (`holder()`); written back after it: the enclosing functions'
-    into holder's closure cells, and (value, own locals…) given back."""
-    f = _frames(key[6], E, own, holder)
-    return _written_back(reference_site(key, f, d, D), f, key[6], key[7], own, holder)
+    call (exits.to_reference: `key` adds the frames' layout, ((scope, the
+    Python names of its slots)…) outermost first), built around E from the
+    locals of the compiled function calling it (its frame's: closure cells
+    included), the slots the form changed written back into them after it,
+    also when it fails (the reference's frames keep what it set)."""
+    fr = _getframe(1)
+    f, made = _frames(key[6], E, fr.f_locals)
+    try:
+        return reference_site(key, f, d, D)
+    finally:
+        _written_back(made, fr)
 
 
-def expand_exit(m, key, E, own, holder, d, D, tail):
+def expand_exit(m, key, E, d, D, tail):
     """expand_at in frames built and written back as reference_exit's
-    (`key` adds the layout and the holder's names to expand_at's)."""
-    f = _frames(key[5], E, own, holder)
+    (`key` adds the layout to expand_at's)."""
+    fr = _getframe(1)
+    f, made = _frames(key[5], E, fr.f_locals)
     D.n = d
     arg_forms, scope, span, unit, cache = key[:5]
-    value = expand_macro(m, arg_forms, f, scope, tail, span, unit, cache)
-    return _written_back(value, f, key[5], key[6], own, holder)
+    try:
+        return expand_macro(m, arg_forms, f, scope, tail, span, unit, cache)
+    finally:
+        _written_back(made, fr)
 
 
-def _frames(layout, E, own, holder):
-    """The frame chain around E of layout's scopes, holding holder()'s values, then own's."""
-    vals = holder() + own if holder is not None else own
-    f, i = E, 0
-    for sc, n in layout:
-        f = [f, sc, *vals[i:i + n]]
-        i += n
-    return f
+def _frames(layout, E, here):
+    """(The frame chain around E of layout's scopes, holding the values of
+    the Python locals `here` names (UNBOUND: none), [(frame, its names,
+    the values put in it)…])."""
+    f, made = E, []
+    for sc, names in layout:
+        vals = [here.get(py, UNBOUND) for py in names]
+        f = [f, sc, *vals]
+        made.append((f, names, vals))
+    return f, made
 
 
-def _written_back(value, f, layout, names, own, holder) -> tuple:
-    """(value, own locals…) from frame chain f (built by _frames), the
-    enclosing functions' locals `names` written into holder's closure cells."""
-    got = []
-    for n in range(len(layout) - 1, -1, -1):      # (innermost first, each frame's slots put in front)
-        got[:0] = f[2:2 + layout[n][1]]
-        f = f[0]
-    k = len(got) - len(own)
-    if k:
-        cells, free = holder.__closure__, holder.__code__.co_freevars
-        for py, v in zip(names, got):
-            cells[free.index(py)].cell_contents = v
-    return (value, *got[k:])
+def _written_back(made, fr) -> None:
+    """Each slot of the frames `made` (by _frames) holding another value
+    than was put in it, written into its Python local in frame fr (the
+    others left alone: a compiled closure's write meanwhile stays)."""
+    changed = {}
+    for f, names, vals in made:
+        for py, old, new in zip(names, vals, f[2:]):
+            if new is not old:
+                changed[py] = new
+    if changed:
+        here = fr.f_locals      # (read again: the locals as they are now)
+        for py, v in changed.items():
+            here[py] = v
+        if not _TO_FAST:
+            _TO_FAST.append(_locals_to_fast())
+        if _TO_FAST[0] is not None:
+            _TO_FAST[0](fr)
+
+
+_TO_FAST: list = []     # [_locals_to_fast()], made at the first write-back
+
+
+def _locals_to_fast():
+    """What writes a frame's f_locals back into its locals and cells
+    (before Python 3.13, whose f_locals writes through), or None."""
+    if sys.version_info >= (3, 13):
+        return None
+    import ctypes
+    f = ctypes.pythonapi.PyFrame_LocalsToFast
+    f.argtypes, f.restype = (ctypes.py_object, ctypes.c_int), None
+    return lambda fr: f(fr, 0)
 
 
 # ── Failures ─────────────────────────────────────────────────────────────
