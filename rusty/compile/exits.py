@@ -27,8 +27,8 @@ from .nodes import call, name
 def to_reference(low, x, scope, span, fn, tail: bool):
     """The statements running call x on the reference (tail: returning its
     value or pending tail call), else (statements, expression of its value):
-    `r = EXIT(key, E, d, D)` (expansion.exit_statement; support.reference_exit
-    reads the compiled locals from the frame of the function calling it)."""
+    `r = EXIT(key)` (expansion.exit_statement; support.reference_exit reads
+    the compiled locals, E and d from the frame of the function calling it)."""
     layout = exit_values(low, scope, fn)
     if not layout:      # (no compiled local in sight: the frames are the enclosing reference's)
         run = call(name('REF'), low.k([x, scope, tail, span, low.unit, None]), name('E'), name('d'), name('D'))

@@ -44,20 +44,19 @@ def expansion(low, p: str, x, scope, span, fn, tail: bool, r: str) -> list:
         run = call(name('EXPAND'), name(p), key, name('d'), name('D'), name('E'), const(tail))
         return [ast.Return(run)] if tail else [assign(r, run)]
     key = low.k([x.cdr, scope, span, low.unit, [None, -1, None], layout])
-    return [exit_statement(None if tail else r, layout, call(name('EXPAND_EXIT'), name(p), key), [const(tail)])]
+    return [exit_statement(None if tail else r, layout, call(name('EXPAND_EXIT'), name(p), key, const(tail)))]
 
 
-def exit_statement(r, layout, run, more=()):
-    """`r = run(…, E, d, D, more…)`, or `return run(…)` when r is None: the
-    call `run` (given its first arguments) of the reference in frames of
-    the compiled locals of `layout`, which support.reference_exit and
-    expand_exit read from the calling function's frame and write back
-    into it (the function's own locals, and those of enclosing Python
-    functions through its closure cells: pinned); the locals written are
-    marked on the statement for the passes after the lowering (`written`:
-    kinds.simplify forgets what it knew of them there; `write_back`:
-    hoist.py computes its tests again after it)."""
-    run.args += [name('E'), name('d'), name('D')] + list(more)
+def exit_statement(r, layout, run):
+    """`r = run`, or `return run` when r is None: the call `run` of the
+    reference in frames of the compiled locals of `layout`, which
+    support.reference_exit and expand_exit read (and E, d, D) from the
+    calling function's frame and write back into it (the function's own
+    locals, and those of enclosing Python functions through its closure
+    cells: pinned); the locals written are marked on the statement for the
+    passes after the lowering (`written`: kinds.simplify forgets what it
+    knew of them there; `write_back`: hoist.py computes its tests again
+    after it)."""
     if r is None:
         return ast.Return(run)
     st = assign(r, run)
@@ -79,6 +78,7 @@ def exit_values(low, scope, fn) -> tuple:
         chain.append(sc)
         sc = sc.parent
     layout = []
+    reads = fn.exit_reads = fn.exit_reads or set()
     for sc in reversed(chain):
         names = []
         for i in range(len(sc.names)):
@@ -86,19 +86,20 @@ def exit_values(low, scope, fn) -> tuple:
             low.written_back.add(py)
             if owner is not fn:
                 low.cell_written.setdefault(py, set()).add(fn.pyname)
+                reads.add(py)
             names.append(py)
         layout.append((sc, tuple(names)))
     return tuple(layout)
 
 
-def pinned(low, fn) -> list:
-    """`if 0: (outer…)`, never run: the locals of enclosing Python functions
-    fn's exits read and write (Lowering.cell_written), named in fn so that
-    Python makes them its free variables, seen in its frame (support.reference_exit)."""
-    outer = sorted(py for py, writers in low.cell_written.items() if fn.pyname in writers)
-    if not outer:
+def pinned(fn) -> list:
+    """`if 0: (E, outer…)`, never run, in a function with exits: E and the
+    locals of enclosing Python functions its exits read (exit_values),
+    named in it so that Python makes them its free variables, seen in its
+    frame (support.reference_exit)."""
+    if fn.exit_reads is None:
         return []
-    return [ast.If(const(0), [ast.Expr(ast.Tuple([name(py) for py in outer], L))], [])]
+    return [ast.If(const(0), [ast.Expr(ast.Tuple([name(py) for py in ['E'] + sorted(fn.exit_reads)], L))], [])]
 
 
 def unchanged_by_others(low, fn) -> set:

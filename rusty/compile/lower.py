@@ -77,6 +77,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         self.heads: dict = {}           # id(cell) -> cell: globals called, assumed no macro (link.Deopt)
         self.written_back: set = set()  # python names a macro expanded at run time may change (expansion.py)
         self.cell_written: dict = {}    # of them, those of enclosing functions -> the functions writing them
+        self.pinning: list = []         # (FunctionDef, its pin) of each function with exits (expansion.pinned)
         self.expanded: dict = {}        # id(macro call form) -> its macros.Expansion (None: not expanded)
         self.expanding = 0              # expansions being lowered inside one another
 
@@ -192,6 +193,9 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         give_back_first(handlers, self.stamp)
         if top.consed:
             trmc.finish_returns(fdef)
+        for f, pin in self.pinning:     # (last: never run, no pass need see them)
+            self.stamp([pin], f.lineno)
+            f.body.append(pin)
         return ast.Module([fdef], [])
 
     def library_car_cdr(self, cell, head, nargs) -> bool:
@@ -224,7 +228,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         first = len(self.table) + 1
         stmts += self.body(body, scope, span, fn, tail=True)
         sized = []          # (the nodes specialize counted: uncounted's size)
-        reads_outer = any(fn.pyname in w for w in self.cell_written.values())   # (its exits do: no copies, below)
+        reads_outer = bool(fn.exit_reads)     # (its exits read enclosing locals: no copies, below)
         if not fn.assigned_outer and not reads_outer:
             never = self.seen.never_int(fn.params) if fn is self.root_fn and self.seen is not None else ()
             stmts = kinds.specialize(stmts, fn.params, unchanged_by_others(self, fn), is_temp, self.fresh, never,
@@ -255,16 +259,18 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         if fn.consed:
             opening = trmc.opening() + opening
         decls = [ast.Nonlocal(sorted(fn.assigned_outer))] if fn.assigned_outer else []
-        decls += pinned(self, fn)      # (the enclosing locals its exits read: expansion.pinned)
         args = self.arguments(['d'] + fn.params)
         if fn.self_called:
             args.args.append(ast.arg(counting.SELF_CALL))
             args.defaults.append(const(False))
         if not self.counting:       # (the copy and the general code in one try: one handler)
-            return ast.FunctionDef(fn.pyname, args, decls + opening + [ast.Try(quick + stmts, [handler], [], [])], [])
-        label = attr(name(fn.selfname), 'name') if fn.selfname else const(fn.label)
-        return ast.FunctionDef(fn.pyname, args, decls + opening + counting.function_body(
-            stmts, handler, self.k(body), label, fn.self_called), [])
+            fdef = ast.FunctionDef(fn.pyname, args, decls + opening + [ast.Try(quick + stmts, [handler], [], [])], [])
+        else:
+            label = attr(name(fn.selfname), 'name') if fn.selfname else const(fn.label)
+            fdef = ast.FunctionDef(fn.pyname, args, decls + opening + counting.function_body(
+                stmts, handler, self.k(body), label, fn.self_called), [])
+        self.pinning += [(fdef, pin) for pin in pinned(fn)]
+        return fdef
 
     def uncounted(self, stmts, looped, self_called, quiet=False, size=None, tests_ok=True) -> list:
         """For a body given an integer copy (kinds.specialize), or a small

@@ -88,27 +88,30 @@ def reference_site(key, f, d, D):
     return code(f)
 
 
-def reference_exit(key, E, d, D):
+def reference_exit(key):
     """reference_site in the frames of the compiled locals visible from the
     call (exits.to_reference: `key` adds the frames' layout, ((scope, the
-    Python names of its slots)…) outermost first), built around E from the
-    locals of the compiled function calling it (its frame's: closure cells
-    included), the slots the form changed written back into them after it,
-    also when it fails (the reference's frames keep what it set)."""
+    Python names of its slots)…) outermost first), built from the locals
+    of the compiled function calling it (its frame's, closure cells
+    included: also E, the frames around it, and its depth d), the slots
+    the form changed written back into them after it, also when it fails
+    (the reference's frames keep what it set)."""
     fr = _getframe(1)
-    f, made = _frames(key[6], E, fr.f_locals)
+    here = fr.f_locals
+    f, made = _frames(key[6], here, fr)
     try:
-        return reference_site(key, f, d, D)
+        return reference_site(key, f, here['d'], fr.f_globals['D'])
     finally:
         _written_back(made, fr)
 
 
-def expand_exit(m, key, E, d, D, tail):
+def expand_exit(m, key, tail):
     """expand_at in frames built and written back as reference_exit's
     (`key` adds the layout to expand_at's)."""
     fr = _getframe(1)
-    f, made = _frames(key[5], E, fr.f_locals)
-    D.n = d
+    here = fr.f_locals
+    f, made = _frames(key[5], here, fr)
+    fr.f_globals['D'].n = here['d']
     arg_forms, scope, span, unit, cache = key[:5]
     try:
         return expand_macro(m, arg_forms, f, scope, tail, span, unit, cache)
@@ -116,11 +119,12 @@ def expand_exit(m, key, E, d, D, tail):
         _written_back(made, fr)
 
 
-def _frames(layout, E, here):
-    """(The frame chain around E of layout's scopes, holding the values of
-    the Python locals `here` names (UNBOUND: none), [(frame, its names,
-    the values put in it)…])."""
-    f, made = E, []
+def _frames(layout, here, fr):
+    """(The frame chain of layout's scopes around E (a closure cell of
+    frame fr's function, or its global), holding the values of the Python
+    locals `here` names (UNBOUND: none), [(frame, its names, the values
+    put in it)…])."""
+    f, made = here['E'] if 'E' in here else fr.f_globals['E'], []
     for sc, names in layout:
         vals = [here.get(py, UNBOUND) for py in names]
         f = [f, sc, *vals]

@@ -25,6 +25,7 @@ class Fn:
         self.trmc = False               # it may loop at a cons of a call of itself (trmc.py)
         self.consed = False             # and does, somewhere
         self.quiet = False              # the root, its body running no Lisp code but its own while OK holds
+        self.exit_reads = None          # the enclosing functions' locals its exits read (a set; None: no exit)
 
 
 class Variables:
