@@ -33,7 +33,7 @@ def to_reference(low, x, scope, span, fn, tail: bool):
     if not layout:      # (no compiled local in sight: the frames are the enclosing reference's)
         run = call(name('REF'), low.k([x, scope, tail, span, low.unit, None]), name('E'), name('d'), name('D'))
         return [ast.Return(run)] if tail else ([], run)
-    run = call(name('EXIT'), low.k([x, scope, tail, span, low.unit, None, layout]))
+    run = call(name('EXIT'), low.k([x, scope, tail, span, low.unit, None, layout, None]))
     if tail:
         return [exit_statement(None, layout, run)]
     r = low.fresh('r')

@@ -43,7 +43,7 @@ def expansion(low, p: str, x, scope, span, fn, tail: bool, r: str) -> list:
         key = low.k([x.cdr, scope, span, low.unit, [None, -1, None]])
         run = call(name('EXPAND'), name(p), key, name('d'), name('D'), name('E'), const(tail))
         return [ast.Return(run)] if tail else [assign(r, run)]
-    key = low.k([x.cdr, scope, span, low.unit, [None, -1, None], layout])
+    key = low.k([x.cdr, scope, span, low.unit, [None, -1, None], layout, None])
     return [exit_statement(None if tail else r, layout, call(name('EXPAND_EXIT'), name(p), key, const(tail)))]
 
 

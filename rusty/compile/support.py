@@ -15,6 +15,7 @@ within its run level carries that call (`rusty_tail`: site, name) for them.
 """
 
 import sys
+from operator import is_not, itemgetter
 from sys import _getframe
 
 from ..apply import apply_procedure, call_builtin, located, make_frame, recursion_message, run
@@ -91,60 +92,81 @@ def reference_site(key, f, d, D):
 def reference_exit(key):
     """reference_site in the frames of the compiled locals visible from the
     call (exits.to_reference: `key` adds the frames' layout, ((scope, the
-    Python names of its slots)…) outermost first), built from the locals
-    of the compiled function calling it (its frame's, closure cells
-    included: also E, the frames around it, and its depth d), the slots
-    the form changed written back into them after it, also when it fails
-    (the reference's frames keep what it set)."""
+    Python names of its slots)…) outermost first, and a slot for its
+    _Layout), built from the locals of the compiled function calling it
+    (its frame's, closure cells included: also E, the frames around it,
+    and its depth d), the slots the form changed written back into them
+    after it, also when it fails (the reference's frames keep what it set)."""
     fr = _getframe(1)
-    here = fr.f_locals
-    f, made = _frames(key[6], here, fr)
+    lay = key[7] or _layout(key, 7)
+    f, vals, made = lay.frames(fr)
     try:
-        return reference_site(key, f, here['d'], fr.f_globals['D'])
+        return reference_site(key, f, vals[-1], fr.f_globals['D'])
     finally:
-        _written_back(made, fr)
+        lay.written_back(vals, made, fr)
 
 
 def expand_exit(m, key, tail):
     """expand_at in frames built and written back as reference_exit's
-    (`key` adds the layout to expand_at's)."""
+    (`key` adds the layout and its _Layout's slot to expand_at's)."""
     fr = _getframe(1)
-    here = fr.f_locals
-    f, made = _frames(key[5], here, fr)
-    fr.f_globals['D'].n = here['d']
+    lay = key[6] or _layout(key, 6)
+    f, vals, made = lay.frames(fr)
+    fr.f_globals['D'].n = vals[-1]
     arg_forms, scope, span, unit, cache = key[:5]
     try:
         return expand_macro(m, arg_forms, f, scope, tail, span, unit, cache)
     finally:
-        _written_back(made, fr)
+        lay.written_back(vals, made, fr)
 
 
-def _frames(layout, here, fr):
-    """(The frame chain of layout's scopes around E (a closure cell of
-    frame fr's function, or its global), holding the values of the Python
-    locals `here` names (UNBOUND: none), [(frame, its names, the values
-    put in it)…])."""
-    f, made = here['E'] if 'E' in here else fr.f_globals['E'], []
-    for sc, names in layout:
-        vals = [here.get(py, UNBOUND) for py in names]
-        f = [f, sc, *vals]
-        made.append((f, names, vals))
-    return f, made
+def _layout(key, i):
+    """The _Layout of the layout in key[i - 1], kept in key[i]."""
+    lay = key[i] = _Layout(key[i - 1])
+    return lay
 
 
-def _written_back(made, fr) -> None:
-    """Each slot of the frames `made` (by _frames) holding another value
-    than was put in it, written into its Python local in frame fr (the
-    others left alone: a compiled closure's write meanwhile stays)."""
-    changed = {}
-    for f, names, vals in made:
-        for py, old, new in zip(names, vals, f[2:]):
-            if new is not old:
-                changed[py] = new
-    if changed:
+class _Layout:
+    """How an exit's frames are made from the compiled locals (a layout:
+    ((scope, Python names of its slots)…) outermost first), and written back."""
+    __slots__ = ('scopes', 'names', 'get')
+
+    def __init__(self, layout):
+        self.scopes = [(sc, len(names)) for sc, names in layout]
+        self.names = tuple(py for _, names in layout for py in names) + ('d',)
+        self.get = itemgetter(*self.names)
+
+    def frames(self, fr):
+        """(The frame chain of the scopes around E (a closure cell of frame
+        fr's function, or its global), holding the values of its Python
+        locals (UNBOUND: none), those values and d's after them, the frames
+        made)."""
+        here = fr.f_locals
+        try:
+            vals = self.get(here)
+        except KeyError:        # (a local not bound yet)
+            vals = tuple([here.get(py, UNBOUND) for py in self.names])
+        f = here['E'] if 'E' in here else fr.f_globals['E']
+        made, i = [], 0
+        for sc, n in self.scopes:
+            f = [f, sc, *vals[i:i + n]]
+            made.append(f)
+            i += n
+        return f, vals, made
+
+    def written_back(self, vals, made, fr) -> None:
+        """Each slot of the frames `made` holding another value than was put
+        in it (vals), written into its Python local in frame fr (the others
+        left alone: a compiled closure's write meanwhile stays)."""
+        now = []
+        for f, (_, n) in zip(made, self.scopes):
+            now += f[2:2 + n]
+        if not any(map(is_not, now, vals)):
+            return
         here = fr.f_locals      # (read again: the locals as they are now)
-        for py, v in changed.items():
-            here[py] = v
+        for py, v, old in zip(self.names, now, vals):
+            if v is not old:
+                here[py] = v
         if not _TO_FAST:
             _TO_FAST.append(_locals_to_fast())
         if _TO_FAST[0] is not None:
