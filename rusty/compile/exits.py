@@ -29,12 +29,12 @@ def to_reference(low, x, scope, span, fn, tail: bool):
     value or pending tail call), else (statements, expression of its value):
     `r = EXIT(key)` (expansion.exit_statement; support.reference_exit reads
     the compiled locals, E and d from the frame of the function calling it)."""
-    layout = exit_values(low, scope, fn)
+    layout, written = exit_values(low, scope, fn)
     if not layout:      # (no compiled local in sight: the frames are the enclosing reference's)
         run = call(name('REF'), low.k([x, scope, tail, span, low.unit, None]), name('E'), name('d'), name('D'))
         return [ast.Return(run)] if tail else ([], run)
     run = call(name('EXIT'), low.k([x, scope, tail, span, low.unit, None, layout, None]))
     if tail:
-        return [exit_statement(None, layout, run)]
+        return [exit_statement(None, written, run)]
     r = low.fresh('r')
-    return [exit_statement(r, layout, run)], name(r)
+    return [exit_statement(r, written, run)], name(r)

@@ -38,47 +38,50 @@ def expansion(low, p: str, x, scope, span, fn, tail: bool, r: str) -> list:
     """The statements expanding macro p at call x (its value into r, or
     returned in tail position) in frames of the compiled locals, then
     writing back the slots it changed (as an exit does: exit_statement)."""
-    layout = exit_values(low, scope, fn)
+    layout, written = exit_values(low, scope, fn)
     if not layout:      # (no compiled local in sight: the frames are the enclosing reference's)
         key = low.k([x.cdr, scope, span, low.unit, [None, -1, None]])
         run = call(name('EXPAND'), name(p), key, name('d'), name('D'), name('E'), const(tail))
         return [ast.Return(run)] if tail else [assign(r, run)]
     key = low.k([x.cdr, scope, span, low.unit, [None, -1, None], layout, None])
-    return [exit_statement(None if tail else r, layout, call(name('EXPAND_EXIT'), name(p), key, const(tail)))]
+    return [exit_statement(None if tail else r, written, call(name('EXPAND_EXIT'), name(p), key, const(tail)))]
 
 
-def exit_statement(r, layout, run):
+def exit_statement(r, written, run):
     """`r = run`, or `return run` when r is None: the call `run` of the
-    reference in frames of the compiled locals of `layout`, which
-    support.reference_exit and expand_exit read (and E, d, D) from the
-    calling function's frame and write back into it (the function's own
-    locals, and those of enclosing Python functions through its closure
-    cells: pinned); the locals written are marked on the statement for the
-    passes after the lowering (`written`: kinds.simplify forgets what it
-    knew of them there; `write_back`: hoist.py computes its tests again
-    after it)."""
+    reference in frames of the compiled locals (`written`: their Python
+    names), which support.reference_exit and expand_exit read (and E, d,
+    D) from the calling function's frame and write back into it (the
+    function's own locals, and those of enclosing Python functions through
+    its closure cells: pinned); the locals written are marked on the
+    statement for the passes after the lowering (`written`: kinds.simplify
+    forgets what it knew of them there; `write_back`: hoist.py computes its
+    tests again after it)."""
     if r is None:
         return ast.Return(run)
     st = assign(r, run)
     st.write_back = True
-    st.written = {py for _, names in layout for py in names}
+    st.written = written
     return st
 
 
 def exit_values(low, scope, fn) -> tuple:
     """What an exit passes the reference of the compiled locals visible
-    from scope, and writes back after it: the layout ((scope, the Python
+    from scope, and writes back after it: (the layout ((scope, the Python
     names of its slots)…) outermost first, as Lowering.frames nests them;
+    the set of those names), made once per scope of fn (Fn.exit_layouts),
     each local marked written back (Lowering.written_back), those of
     enclosing Python functions also as written by fn (Lowering.cell_written:
     kinds.simplify, unchanged_by_others; pinned)."""
+    got = fn.exit_layouts.get(id(scope))
+    if got is not None:
+        return got
     chain = []
     sc = scope
     while sc is not None and id(sc) in low.compiled_scopes:
         chain.append(sc)
         sc = sc.parent
-    layout = []
-    reads = fn.exit_reads = fn.exit_reads or set()
+    layout, reads = [], set()
     for sc in reversed(chain):
         names = []
         for i in range(len(sc.names)):
@@ -89,7 +92,10 @@ def exit_values(low, scope, fn) -> tuple:
                 reads.add(py)
             names.append(py)
         layout.append((sc, tuple(names)))
-    return tuple(layout)
+    if layout:
+        fn.exit_reads = (fn.exit_reads or set()) | reads
+    got = fn.exit_layouts[id(scope)] = (tuple(layout), frozenset(py for _, names in layout for py in names))
+    return got
 
 
 def pinned(fn) -> list:

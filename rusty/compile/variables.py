@@ -26,6 +26,7 @@ class Fn:
         self.consed = False             # and does, somewhere
         self.quiet = False              # the root, its body running no Lisp code but its own while OK holds
         self.exit_reads = None          # the enclosing functions' locals its exits read (a set; None: no exit)
+        self.exit_layouts = {}          # id(scope) -> (layout, locals written) of its exits there (expansion.py)
 
 
 class Variables:
