@@ -3,7 +3,7 @@ defines is called directly like any other of its arity (support.arity); a
 body's `define` of a lambda, run first and alone, is a known local function
 (SpecialForms.known_define: called directly, its self tail calls a loop);
 the closures compiled code makes are no cycles of their own
-(expansion.write_back's holder lambda). Each program runs both ways (RUSTY_SPECIALIZE=0 and
+(a nested function's exits reach enclosing locals through its own cells: expansion.pinned). Each program runs both ways (RUSTY_SPECIALIZE=0 and
 compiled from the first call) with identical output, status and report."""
 import gc
 import io
@@ -128,10 +128,10 @@ def test_a_local_function_under_the_tools_agrees():
 # ── no cycles of their own ────────────────────────────────────────────────
 
 def test_closures_compiled_code_makes_are_freed_without_the_collector(monkeypatch):
-    """A nested function's write-backs (a call that may turn out a macro)
-    reach the enclosing locals through a lambda made only then: the function
-    is not in its own closure, so a closure that escapes nowhere dies with
-    its last reference."""
+    """A nested function's exits (a call that may turn out a macro) reach
+    the enclosing locals through its own closure cells, not through its own
+    name: the function is not in its own closure, so a closure that escapes
+    nowhere dies with its last reference."""
     s = compiling_session(monkeypatch)
     s.run('(define (g x) x) (define (f n) (let ((h (lambda (k) (g (+ k n))))) (h 1)))')
     assert s.run('(f 1)') == 2

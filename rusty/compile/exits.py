@@ -2,9 +2,11 @@
 the call no longer holds (OK is false: a global it reads changed; the global
 called is no longer what it was when lowered; a macro now), the whole call
 form runs on the reference, in frames made of the compiled locals' values,
-as support.expand_at runs a macro's expansion, and every local is written
-back after it (expansion.exit_statement). The form's reference code is made the
-first time the exit is taken (support.reference_site) and kept.
+as support.expand_at runs a macro's expansion, and each slot the form
+changed is written back after it (expansion.exit_statement; the locals
+read from, and written into, the frame of the function taking the exit:
+exit_frames.reference_exit). The form's reference code is made the first time
+the exit is taken (support.reference_site) and kept.
 
 So the generic code of a site costs a few statements, whatever the size of
 the form: its arguments are not compiled a second time without their fast
@@ -15,7 +17,10 @@ whole form exactly as it would have.
 Not followed, as for a macro expanded at run time (expansion.py): a closure
 the form makes on the reference keeps the frames it was made in, so its
 later writes and the compiled code's later writes to a local they share are
-not seen by the other (writes made while the form runs are written back).
+not seen by the other (writes made while the form runs are written back);
+nor does the form see what a closure compiled code made writes to such a
+local while the form runs (the closure's write stays, unless the form
+sets the local too).
 An exit happens only once an assumption failed: a global the code assumed
 was redefined while the call ran."""
 import ast
@@ -27,7 +32,7 @@ from .nodes import call, name
 def to_reference(low, x, scope, span, fn, tail: bool):
     """The statements running call x on the reference (tail: returning its
     value or pending tail call), else (statements, expression of its value):
-    `r = EXIT(key)` (expansion.exit_statement; support.reference_exit reads
+    `r = EXIT(key)` (expansion.exit_statement; exit_frames.reference_exit reads
     the compiled locals, E and d from the frame of the function calling it)."""
     layout, written = exit_values(low, scope, fn)
     if not layout:      # (no compiled local in sight: the frames are the enclosing reference's)

@@ -4,17 +4,18 @@ sends the later calls back to the reference).
 
 The expansion is evaluated, as the reference evaluates it, in reference
 frames: one list per compiled scope around the call (Lowering.frames), made
-of the compiled locals' values. That frame chain is the compiled code's
-state while the expansion runs: after it returns, every slot is written back
-into its Python local (a local of an enclosing Python function through
-its closure cell), so a `set!` or a `define` of a bound name in the expansion
-changes the compiled local, and a closure the compiled code made over it
-sees the change. What the code knows of a local written back is kept sound:
-the write-back of the function's own local is an ordinary assignment (its
-kind is forgotten there, as after any assignment); a local of an enclosing
-Python function is written into its closure cell (support.expand_exit,
-reference_exit: through the exit's holder lambda): its kind is
-then known in no other function of the unit, and forgotten where the
+of the compiled locals' values, which exit_frames.expand_exit reads from the
+frame of the function running (as exit_frames.reference_exit does for an
+exit: exits.py). That frame chain is the compiled code's state while the
+expansion runs: after it returns (or fails), each slot it changed is
+written back into its Python local (a local of an enclosing Python
+function through the function's closure cell: pinned), so a `set!` or a
+`define` of a bound name in the expansion changes the compiled local, and
+a closure the compiled code made over it sees the change. What the code
+knows of a local written back is kept sound: the exit's statement names
+the locals it may write (`written`: kinds.simplify forgets their kinds
+there, as after an assignment); a local of an enclosing Python function
+is then known in no other function of the unit, and forgotten where the
 function writing it does (Lowering.cell_written: kinds.simplify,
 unchanged_by_others for kinds.specialize); a test hoisted out of a loop
 (hoist.py) is computed again after each write-back in the loop; and a
@@ -50,7 +51,7 @@ def expansion(low, p: str, x, scope, span, fn, tail: bool, r: str) -> list:
 def exit_statement(r, written, run):
     """`r = run`, or `return run` when r is None: the call `run` of the
     reference in frames of the compiled locals (`written`: their Python
-    names), which support.reference_exit and expand_exit read (and E, d,
+    names), which exit_frames.reference_exit and expand_exit read (and E, d,
     D) from the calling function's frame and write back into it (the
     function's own locals, and those of enclosing Python functions through
     its closure cells: pinned); the locals written are marked on the
@@ -102,7 +103,7 @@ def pinned(fn) -> list:
     """`if 0: (E, outer…)`, never run, in a function with exits: E and the
     locals of enclosing Python functions its exits read (exit_values),
     named in it so that Python makes them its free variables, seen in its
-    frame (support.reference_exit)."""
+    frame (exit_frames.reference_exit)."""
     if fn.exit_reads is None:
         return []
     return [ast.If(const(0), [ast.Expr(ast.Tuple([name(py) for py in ['E'] + sorted(fn.exit_reads)], L))], [])]

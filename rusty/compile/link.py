@@ -80,13 +80,14 @@ def session_namespace(D) -> dict:
 def namespace() -> dict:
     if not NAMESPACE:
         from ..resolve import MISSING, UNBOUND
+        from . import exit_frames
         NAMESPACE.update({
             'List': List, 'EMPTY': EMPTY, 'NIL': NIL, 'Symbol': Symbol, 'int': int, 'float': float, 'str': str, 'bool': bool, 'len': len,
             'Lambda': Lambda, 'Macro': Macro, 'Builtin': Builtin, 'UNBOUND': UNBOUND, 'MISSING': MISSING, 'CONS': cons, 'NEW': List, 'VECTOR': Vector,
             'tuple': tuple, 'BaseException': BaseException, 'MemoryError': MemoryError, 'SystemError': SystemError,
             'RESERVE': RESERVE, 'INTS': support.INTS, 'COUNTED': support.enter_counted, 'CLOCK': perf_counter, 'REFS': getrefcount,
             'CALL_ANY': support.call_any, 'CALL_BUILTIN': support.call_builtin_at, 'FINISH': support.finish_tail,
-            'EXPAND': support.expand_at, 'REF': support.reference_site, 'EXIT': support.reference_exit, 'EXPAND_EXIT': support.expand_exit, 'TOO_DEEP': support.too_deep,
+            'EXPAND': support.expand_at, 'REF': support.reference_site, 'EXIT': exit_frames.reference_exit, 'EXPAND_EXIT': exit_frames.expand_exit, 'TOO_DEEP': support.too_deep,
             'CALL_FAILED': support.call_failed,
             'FAILED': support.failed_here, 'TAILED': support.tailed, 'ENV_READ': support.env_read,
             'UNWOUND': support.unwound, 'CONSED': support.consed_onto,
