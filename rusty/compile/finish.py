@@ -109,9 +109,10 @@ def fuse_tests(fdef, uses: dict) -> set:
                             or len(prev.targets) != 1 or prev.targets[0].__class__ is not ast.Name \
                             or prev.targets[0].id != t.id or prev.value.__class__ is ast.Constant:
                         break               # (a constant put in `t is not False` would be a literal `is`)
-                    if 'write_back' in prev.__dict__:       # (an exit's: its marks go with its call, never into a test)
-                        if st.__class__ is ast.If:
-                            break
+                    if 'write_back' in prev.__dict__:       # (an exit's: its marks go with its call, into no test)
+                        if st.__class__ is ast.If or st.__class__ is ast.Assign and not (
+                                len(st.targets) == 1 and st.targets[0].__class__ is ast.Name and is_temp(st.targets[0].id)):
+                            break       # (hoist._stores passes over a write-back: it may assign a temporary alone)
                         if st.__class__ is ast.Assign:
                             st.write_back, st.written = prev.write_back, prev.written
                     setattr(st, part, _put_first(getattr(st, part), prev.value))
