@@ -53,7 +53,6 @@ def simplify(fdef: ast.FunctionDef, root: bool = True, cells=None) -> None:
 
 
 _CELLS = [{}]       # the `cells` of the unit being simplified
-_NONE = frozenset()
 _BELOW: dict = {}   # each function of the unit -> the names the functions defined in it (at any depth) declare nonlocal
 
 
