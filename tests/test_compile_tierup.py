@@ -215,6 +215,22 @@ def test_a_loop_made_at_each_call_is_linked_as_it_is_made_once_compiled(monkeypa
         assert s.run('(count-to 20)') == 20 and len(linked) == n
 
 
+def test_the_values_made_while_a_lambda_warms_past_a_few_share_one_code(monkeypatch):
+    # A function per value warming is an allocation per value and a cycle (value, its code) the
+    # collector must free: past tierup.FEW values, they share the lambda's one; they still count.
+    s = timed_session(monkeypatch, budget=0.05)
+    monkeypatch.setattr(link, 'size', lambda body: 1e6 if sym('huge') in list(body) else 1.0)
+    s.run('(define huge 0) (define (adder n) huge (lambda (x) (spend 0.0001) (+ x n)))')
+    s.run('(define fs (map adder (iota 40)))')
+    codes = [v.code for v in s.run('fs')]
+    assert len(set(map(id, codes[:tierup.FEW]))) == tierup.FEW and len(set(map(id, codes[tierup.FEW:]))) == 1
+    s.run('(define (all k) (if (> k 0) (begin (for-each (lambda (f) (f 1)) fs) (all (- k 1))) k))')
+    assert s.run('(all 100)') == 0 and s.run('((car (cdr fs)) 1)') == 2     # (400 ms on the reference: it pays)
+    assert link.STATS.compiled == 1
+    s.run('(define k (adder 5))')
+    assert compiled(s, 'k') and s.run('(k 1)') == 6
+
+
 def test_a_maker_called_often_counts_the_time_of_the_closures_it_makes(monkeypatch):
     # adder's own time is next to nothing, its closures' (each called once) 200 ms: compiling
     # adder pays, and the closures it makes from then on are born compiled (no link per value).

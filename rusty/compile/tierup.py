@@ -63,6 +63,7 @@ from .support import WATCH
 SAMPLE = 64             # one warm call in SAMPLE is timed
 CLOCK = perf_counter    # the samples' clock (tests give one of their own)
 CALLS = 8               # a sample times this many of the warm calls it makes, at most
+FEW = 16                # values made while warming, each with a `warm` of its own; the rest share one
 INF = float('inf')
 CPU = thread_time       # the thread's processor time (a sample's share of its time: the machine may be busy)
 
@@ -173,6 +174,7 @@ def door(after=None):
         values = 0                  # values made while warming up
         many = False                # more than one value made: the maker makes one at each call
         doubted = False             # an earlier run left it on the reference (codecache.missed_before)
+        anonymous = None            # the code of its values made once FEW were (`warming`), once made
 
         def first(fr):
             """The lambda's first call: make the reference's body and run this
@@ -311,8 +313,11 @@ def door(after=None):
             return got is not None
 
         def linked(lam, fr):
-            """Run this call of lam as the lambda's state says: compiled (linking lam), or the reference."""
+            """Run this call of lam as the lambda's state says: compiled (linking lam), or the
+            reference (lam None: one of the values `warming` gives its code, not linked)."""
             c = state[0]
+            if lam is None:
+                return code()(fr)
             if c is None:
                 lam.code = code()
             elif c.__class__ is Refused:
@@ -346,6 +351,8 @@ def door(after=None):
                     arm(lam)            # (warming up again: a redefinition)
                     return lam.code(fr)
                 lam.code = linking
+            elif after is None and values > FEW:
+                lam.code = anonymous or warming()
             elif after is None:
                 def warm(fr):
                     nonlocal tick
@@ -366,6 +373,23 @@ def door(after=None):
                         tier_up()
                     return linked(lam, fr)
                 lam.code = counted
+
+        def warming():
+            """The code of the lambda's values made once its maker has made FEW while it
+            warms (made once: a function per value is an allocation per value, and
+            a cycle the collector must free): as `warm`, but one such value still on
+            the reference once the lambda is compiled stays there (made at each call
+            of its maker, it is short-lived; those made after are linked as made)."""
+            nonlocal anonymous
+
+            def warm(fr):
+                nonlocal tick
+                tick -= 1
+                if tick:
+                    return run(fr)
+                return due(None, fr)
+            anonymous = warm
+            return warm
 
         def again() -> None:
             """Back to the start: warm up anew."""
