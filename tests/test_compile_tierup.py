@@ -158,12 +158,13 @@ def test_the_compile_cost_estimate_starts_from_the_prior_and_learns():
     assert abs(st.per_form() - 1.0 / (100 * link.PRIOR_FORMS)) < link.PER_FORM / 50
 
 
-def test_a_form_of_a_large_body_weighs_more():
+def test_the_size_of_a_body_is_a_fixed_part_and_one_per_form():
+    # (measured: compiling grows as the body does; a large body weighed more was never compiled)
     def body(n):
         return read('(' + ' '.join(['(f)'] * n) + ')', '<t>').car
-    small, large = link.size(body(1)), link.size(body(3000))
-    assert small == link.MIN_FORMS * (1 + 3 / link.LARGE)
-    assert large > 6000 * 2
+    sizes = [link.size(body(n)) for n in (1, 1000, 3000, 5000)]
+    assert sizes[0] == link.MIN_FORMS + 3
+    assert sizes[1:] == [link.MIN_FORMS + 2 * n + 1 for n in (1000, 3000, 5000)]
 
 
 def test_a_value_made_once_its_lambda_is_compiled_is_linked_as_it_is_made(monkeypatch):
