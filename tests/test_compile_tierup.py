@@ -243,6 +243,25 @@ def test_a_maker_called_often_counts_the_time_of_the_closures_it_makes(monkeypat
     assert compiled(s, 'k') and s.run('(k 1)') == 6
 
 
+def test_a_maker_not_much_larger_than_the_hot_loop_it_makes_is_compiled_instead(monkeypatch):
+    # count-to's loop is hot first (its time is count-to's too): count-to, as large, is compiled in
+    # its stead and makes its loops compiled; the loop's forms are lowered once, not twice.
+    s = timed_session(monkeypatch, budget=0.02)
+    s.run('(define (count-to n) (let loop ((i 0)) (spend 0.0001) (if (< i n) (loop (+ i 1)) i)))')
+    for _ in range(40):
+        assert s.run('(count-to 20)') == 20
+    assert link.STATS.compiled == 1 and compiled(s, 'count-to')
+
+
+def test_a_maker_much_larger_than_the_hot_loop_it_makes_is_not_compiled_for_it(monkeypatch):
+    s = timed_session(monkeypatch, budget=0.02)
+    monkeypatch.setattr(link, 'size', lambda body: 3.0 if sym('big') in list(body) else 1.0)
+    s.run('(define big 0) (define (count-to n) big (let loop ((i 0)) (spend 0.0001) (if (< i n) (loop (+ i 1)) i)))')
+    for _ in range(20):
+        assert s.run('(count-to 20)') == 20
+    assert link.STATS.compiled == 1 and not compiled(s, 'count-to')
+
+
 def test_a_maker_called_once_is_not_charged_for_its_loop(monkeypatch):
     # once's loop is one value, called 200 times: it is compiled, once (its own time nil) is not.
     s = timed_session(monkeypatch, budget=0.02)

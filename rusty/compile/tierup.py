@@ -53,6 +53,7 @@ reference (0: at its first call), counting every call.
 """
 import gc
 import os
+from _weakref import ref
 from time import perf_counter, process_time, thread_time
 
 from . import link
@@ -63,6 +64,7 @@ from .support import WATCH
 SAMPLE = 64             # one warm call in SAMPLE is timed
 CLOCK = perf_counter    # the samples' clock (tests give one of their own)
 CALLS = 8               # a sample times this many of the warm calls it makes, at most
+TAKEOVER = 2.0          # a maker at most this many times as large as a hot lambda it makes at each call is compiled instead
 FEW = 16                # values made while warming, each with a `warm` of its own; the rest share one
 INF = float('inf')
 CPU = thread_time       # the thread's processor time (a sample's share of its time: the machine may be busy)
@@ -175,6 +177,15 @@ def door(after=None):
         many = False                # more than one value made: the maker makes one at each call
         doubted = False             # an earlier run left it on the reference (codecache.missed_before)
         anonymous = None            # the code of its values made once FEW were (`warming`), once made
+        deferred = False            # its maker was asked to take over (ready)
+        firsts = []                 # weak references to the values given a `warm` of their own, while warming
+
+        if os.environ.get('RUSTY_TIERLOG'):
+            import atexit, sys
+            def dump():
+                if spent > 0.001 or state:
+                    print('END %-14s n=%4d spent=%.4f budget=%.4f values=%d many=%s state=%s' % (name, link.support.form_count(body), spent, budget, values, many, state[0].__class__.__name__ if state else '-'), file=sys.stderr)
+            atexit.register(dump)  # DUMP
 
         def first(fr):
             """The lambda's first call: make the reference's body and run this
@@ -245,6 +256,41 @@ def door(after=None):
             if many and maker is not None:
                 maker(seconds)
 
+        def takes_over(n) -> bool:
+            """A lambda of its body of size n, whose values it makes at each call, is
+            hot: True if this one is compiled, or (warm, not more than TAKEOVER times
+            as large, and hot to 1/TAKEOVER of its budget: its time counts theirs)
+            is compiled (or loaded) now instead, or its own maker so: its code makes
+            them compiled, their forms lowered once, in it (else both would be, the
+            maker later)."""
+            nonlocal forms
+            if state:                   # (compiled already: its code makes them)
+                return state[0].__class__ is Compiled
+            forms = forms or link.size(body)
+            if forms > TAKEOVER * n:
+                return False
+            if many and maker is not None and maker.takes_over(n):
+                return True
+            if spent * TAKEOVER < link.PAYBACK * forms * link.STATS.per_form() * (link.MARGIN if doubted else 1.0):
+                return False
+            if not tier_up():           # (a miss in the disk cache)
+                tier_up()
+            return state[0].__class__ is Compiled
+        credit.takes_over = takes_over
+
+        def ready() -> bool:
+            """The lambda is hot: load it, else lower it, unless then its maker takes
+            over (asked once: its values made from then on are the maker's, and the
+            time counted so far is forgotten; if those made before run on, they earn
+            it again)."""
+            nonlocal spent, deferred
+            if many and maker is not None and not deferred and (looked or not codecache_on()):
+                deferred = True
+                if maker.takes_over(forms or link.size(body)):
+                    spent = 0.0
+                    return False
+            return tier_up()
+
         def judge() -> None:
             """The time the lambda must spend on the reference to pay for the next
             step (loading, else compiling), with the estimates as they are now."""
@@ -261,7 +307,7 @@ def door(after=None):
         def entered(lam, fr):
             """Run this call of lam: linked once the lambda is compiled (or now, if
             hot and not a cache miss), else on the reference."""
-            if not state and not (spent >= budget and tier_up()):
+            if not state and not (spent >= budget and ready()):
                 return run(fr)
             return linked(lam, fr)
 
@@ -288,6 +334,7 @@ def door(after=None):
                 link.STATS.compiled += 1
                 forms = forms or link.size(body)
                 link.STATS.forms += forms
+                link_firsts()
             else:
                 link.STATS.refused += 1
             return True
@@ -302,6 +349,7 @@ def door(after=None):
             got = link.from_cache(key, params, rest, body, lscope, span, unit, name, seen) if key else None
             if got is not None:
                 state.append(got)
+                link_firsts()
                 link.STATS.loaded += 1
                 link.STATS.saved_forms += n
             elif key and after is None:
@@ -327,6 +375,16 @@ def door(after=None):
             if link.session_namespace(unit.depth)['PROF'] is not None:
                 return code()(fr)       # a profiler's stand-in counts this call: compiled code would count it again
             return lam.code(fr)
+
+        def link_firsts() -> None:
+            """Link the values given a `warm` of their own that are alive and still warm
+            (a global function, a maker's running value: else linked at a sampled call,
+            one in SAMPLE of all the warm calls)."""
+            for r, warm in firsts:
+                lam = r()
+                if lam is not None and getattr(lam.code, '__code__', None) is warm:
+                    arm(lam)
+            del firsts[:]
 
         def link_value(c, lam) -> None:
             """Link lam to c; a value its maker made on the reference charges the
@@ -361,6 +419,7 @@ def door(after=None):
                         return run(fr)
                     return due(lam, fr)
                 lam.code = warm
+                firsts.append((ref(lam), warm.__code__))
             else:
                 def counted(fr):
                     nonlocal left
