@@ -8,7 +8,8 @@ some 3 to 10 times faster than the reference, and a lambda that has spent T
 there is likely to spend about T again: compiling at cost C pays once T is
 a small multiple of C, and a lambda compiled just before it stops being
 called costs at most 1/PAYBACK of what it ran. The estimate is the body's
-size (link.size) times the compile seconds per weighted form measured so
+size (link.size: a fixed part and one per form, as measured compiles grow)
+times the compile seconds per weighted form measured so
 far (link.Stats.per_form), or, before the cache is looked up, the seconds
 per form loading takes (the cache first: loading costs next to nothing);
 the budget is judged anew at each sample. Within an allowance (BANK seconds
@@ -21,7 +22,12 @@ each call counts its time as its maker's too, and so do the links of those
 values once it is compiled: compiled, the maker makes them compiled, with
 no link per value (a named let's loop, a closure passed to `map`, made at
 each call of a function called often). A maker called once is not charged:
-its one value runs compiled once its lambda is.
+its one value runs compiled once its lambda is. When such a lambda is hot
+(and not in the disk cache), its maker, if at most TAKEOVER times as large
+and hot to 1/TAKEOVER of its budget (or its own maker so), is compiled in
+its stead, once: the lambda's forms are lowered once, in the maker, not
+once alone and again in the maker later; the lambda's time so far is
+forgotten (values it made before that run on earn it again).
 
 A lambda (or `do` loop, osr.py) that an earlier run looked up in the disk
 cache and left on the reference (codecache.missed_before), or that the cache
@@ -33,7 +39,13 @@ finds marginal again (timing differs from run to run), compiles nothing;
 the second run loads what the first compiled and runs as it did.
 
 The warm-up costs next to nothing: a value not yet compiled runs `warm`,
-which counts the session's warm calls down and runs the reference's body.
+which counts the session's warm calls down and runs the reference's body;
+a lambda's first FEW values made while it warms get a `warm` of their own
+(and are linked as the lambda is compiled or loaded: a global function, a
+maker's running value), the rest share one (a function per value was an
+allocation, and a cycle for the collector, per closure made at each call;
+one still on the reference when the lambda is compiled stays there, short-
+lived: those made after are linked as they are made).
 One warm call in SAMPLE (at random gaps) is a sample, and so is each
 lambda's first call: timed, with the calls it makes (warm ones through
 `due`, compiled ones through support.enter, which asks WATCH) timed whole
@@ -44,8 +56,9 @@ calls it stands for (SAMPLE; 1 for a first call), is added to its lambda's.
 Once a lambda is compiled, a value made after is linked to compiled code as
 it is made (linking costs about what making a Python function does:
 link.Linker), or at its first call where the code assumes the value is its
-own global's (a define binds it after making it); a value made before, at
-a sampled call. A named let's or do's loop counts every iteration: each is
+own global's (a define binds it after making it); a value made before, as
+the lambda is compiled (one with a `warm` of its own), else at a sampled
+call. A named let's or do's loop counts every iteration: each is
 a call of its lambda.
 
 RUSTY_COMPILE_CALLS=N instead compiles a lambda after N calls on the
@@ -273,7 +286,9 @@ def door(after=None):
                 return True
             if spent * TAKEOVER < link.PAYBACK * forms * link.STATS.per_form() * (link.MARGIN if doubted else 1.0):
                 return False
-            if not tier_up():           # (a miss in the disk cache)
+            if not tier_up():           # (a miss in the disk cache: compiled if its evidence is still enough)
+                if spent * TAKEOVER < budget:
+                    return False
                 tier_up()
             return state[0].__class__ is Compiled
         credit.takes_over = takes_over
