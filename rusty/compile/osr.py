@@ -29,7 +29,7 @@ from time import perf_counter, thread_time
 from ..errors import give_back_if_out_of_memory
 from ..resolve import MISSING
 from ..values import List, Macro, sym
-from . import link, support, tierup
+from . import link, support
 
 MAKERS = frozenset(map(sym, ('lambda', 'fn', 'λ')))
 DEFINERS = frozenset(map(sym, ('define', 'def')))
@@ -59,8 +59,7 @@ def loop_door(x, dscope, span, unit, after):
         return None
     state = []              # [] warming; [None] on the reference for good; [Loop]
     left = [after]
-    spent = [0.0, -1.0, 0, 0.0, 0.0, 0.0, 0.0]  # seconds on the reference (by the clock), when to judge (-1: not
-                                    # yet), id of the frame, last clock, the budget, the clock and the thread's time then
+    spent = [0.0, -1.0, 0, 0.0]     # seconds on the reference, budget (-1: not yet), id of the frame, last clock
     cache = [None, False, False]    # the disk cache's key ('' none; None: not yet made), looked up since warming,
                                     # an earlier run left it on the reference (codecache.missed_before)
 
@@ -75,7 +74,7 @@ def loop_door(x, dscope, span, unit, after):
                 left[0] -= 1
                 return None
         else:
-            t = perf_counter() - tierup.elsewhere()     # (compiles, loads and collections are not its time)
+            t = perf_counter()
             if spent[2] == id(fr):
                 spent[0] += t - spent[3]
             else:
@@ -84,10 +83,8 @@ def loop_door(x, dscope, span, unit, after):
             if spent[1] < 0:
                 stats = link.STATS
                 per = stats.per_form_loaded() if not cache[1] and link.codecache_on() else per_form_compiled()
-                spent[1] = spent[4] = link.PAYBACK * link.size(x) * per * (link.MARGIN if cache[2] else 1.0)
-                if not spent[5]:
-                    spent[5], spent[6] = perf_counter(), thread_time()
-            if spent[0] < spent[1] or not budgeted(spent):
+                spent[1] = link.PAYBACK * link.size(x) * per * (link.MARGIN if cache[2] else 1.0)
+            if spent[0] < spent[1]:
                 return None
         if link.session_namespace(unit.depth)['PROF'] is not None:
             return None
@@ -103,7 +100,7 @@ def loop_door(x, dscope, span, unit, after):
                 if after is None:           # not in the cache: warm on until compiling pays
                     spent[1] = -1.0
                     cache[2] = bool(cache[0]) and (link.codecache().missed_before(cache[0]) or link.STATS.warm())
-                    spent[3] = perf_counter() - tierup.elsewhere()     # (the look-up's time is not the loop's)
+                    spent[3] = perf_counter()   # (the look-up's time is not the loop's)
                     return None
         state.append(compiled(x, dscope, span, unit, forget, cache[0]))
         return hot(fr)
@@ -113,23 +110,9 @@ def loop_door(x, dscope, span, unit, after):
         if state and state[0] is loop:
             del state[:]
             left[0] = after
-            spent[0], spent[1], spent[5], cache[1] = 0.0, -1.0, 0.0, False
+            spent[0], spent[1], cache[1] = 0.0, -1.0, False
             link.STATS.deopts += 1
     return hot
-
-
-def budgeted(spent) -> bool:
-    """True if the loop's time (spent[0], by the clock) has reached its budget
-    (spent[4]) as its share of the processor since it began warming (on a busy
-    machine the clock runs on while the thread waits: a lambda's samples count
-    their share too); else spent[1] is when to judge again."""
-    wall = perf_counter() - spent[5]
-    share = min(1.0, (thread_time() - spent[6]) / wall) if wall > 0.0 else 1.0
-    own = spent[0] * share
-    if own >= spent[4]:
-        return True
-    spent[1] = spent[0] + min(spent[4] - own, spent[4])     # (judged again once the clock has run the shortfall)
-    return False
 
 
 def per_form_compiled() -> float:
