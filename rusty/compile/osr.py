@@ -3,11 +3,8 @@
 The reference runs a `do` (let_forms.comp_do) as a Python loop over one
 frame `fr` it updates in place. With this door, after each iteration it asks
 `hot(fr)`; once the loop is hot (it has run PAYBACK times its estimated
-compile cost on the reference, as tierup.door reckons a lambda's: by the
-clock, less compiles, loads and collections during its iterations
-(tierup.elsewhere), judged as its share of the processor since it began
-warming (`budgeted`: on a busy machine the clock runs on while the thread
-waits); or RUSTY_COMPILE_CALLS iterations when that is set), the answer is `resume`:
+compile cost on the reference, as link.compile_lambda reckons a lambda's, or
+RUSTY_COMPILE_CALLS iterations when that is set), the answer is `resume`:
 the loop lowered once (osr_lower.py) into a function of the frame around the
 loop and the loop's slots, which continues from `fr` as it stands (at the
 test) and returns the loop's result. So a long loop at top level, or in a
