@@ -158,12 +158,13 @@ def test_the_compile_cost_estimate_starts_from_the_prior_and_learns():
     assert abs(st.per_form() - 1.0 / (100 * link.PRIOR_FORMS)) < link.PER_FORM / 50
 
 
-def test_a_form_of_a_large_body_weighs_more():
+def test_the_size_of_a_body_is_a_fixed_part_and_one_per_form():
+    # (measured: compiling grows as the body does; a large body weighed more was never compiled)
     def body(n):
         return read('(' + ' '.join(['(f)'] * n) + ')', '<t>').car
-    small, large = link.size(body(1)), link.size(body(3000))
-    assert small == link.MIN_FORMS * (1 + 3 / link.LARGE)
-    assert large > 6000 * 2
+    sizes = [link.size(body(n)) for n in (1, 1000, 3000, 5000)]
+    assert sizes[0] == link.MIN_FORMS + 3
+    assert sizes[1:] == [link.MIN_FORMS + 2 * n + 1 for n in (1000, 3000, 5000)]
 
 
 def test_a_value_made_once_its_lambda_is_compiled_is_linked_as_it_is_made(monkeypatch):
@@ -215,6 +216,22 @@ def test_a_loop_made_at_each_call_is_linked_as_it_is_made_once_compiled(monkeypa
         assert s.run('(count-to 20)') == 20 and len(linked) == n
 
 
+def test_the_values_made_while_a_lambda_warms_past_a_few_share_one_code(monkeypatch):
+    # A function per value warming is an allocation per value and a cycle (value, its code) the
+    # collector must free: past tierup.FEW values, they share the lambda's one; they still count.
+    s = timed_session(monkeypatch, budget=0.05)
+    monkeypatch.setattr(link, 'size', lambda body: 1e6 if sym('huge') in list(body) else 1.0)
+    s.run('(define huge 0) (define (adder n) huge (lambda (x) (spend 0.0001) (+ x n)))')
+    s.run('(define fs (map adder (iota 40)))')
+    codes = [v.code for v in s.run('fs')]
+    assert len(set(map(id, codes[:tierup.FEW]))) == tierup.FEW and len(set(map(id, codes[tierup.FEW:]))) == 1
+    s.run('(define (all k) (if (> k 0) (begin (for-each (lambda (f) (f 1)) fs) (all (- k 1))) k))')
+    assert s.run('(all 100)') == 0 and s.run('((car (cdr fs)) 1)') == 2     # (400 ms on the reference: it pays)
+    assert link.STATS.compiled == 1
+    s.run('(define k (adder 5))')
+    assert compiled(s, 'k') and s.run('(k 1)') == 6
+
+
 def test_a_maker_called_often_counts_the_time_of_the_closures_it_makes(monkeypatch):
     # adder's own time is next to nothing, its closures' (each called once) 200 ms: compiling
     # adder pays, and the closures it makes from then on are born compiled (no link per value).
@@ -224,6 +241,25 @@ def test_a_maker_called_often_counts_the_time_of_the_closures_it_makes(monkeypat
     assert compiled(s, 'adder')
     s.run('(define k (adder 5))')
     assert compiled(s, 'k') and s.run('(k 1)') == 6
+
+
+def test_a_maker_not_much_larger_than_the_hot_loop_it_makes_is_compiled_instead(monkeypatch):
+    # count-to's loop is hot first (its time is count-to's too): count-to, as large, is compiled in
+    # its stead and makes its loops compiled; the loop's forms are lowered once, not twice.
+    s = timed_session(monkeypatch, budget=0.02)
+    s.run('(define (count-to n) (let loop ((i 0)) (spend 0.0001) (if (< i n) (loop (+ i 1)) i)))')
+    for _ in range(40):
+        assert s.run('(count-to 20)') == 20
+    assert link.STATS.compiled == 1 and compiled(s, 'count-to')
+
+
+def test_a_maker_much_larger_than_the_hot_loop_it_makes_is_not_compiled_for_it(monkeypatch):
+    s = timed_session(monkeypatch, budget=0.02)
+    monkeypatch.setattr(link, 'size', lambda body: 3.0 if sym('big') in list(body) else 1.0)
+    s.run('(define big 0) (define (count-to n) big (let loop ((i 0)) (spend 0.0001) (if (< i n) (loop (+ i 1)) i)))')
+    for _ in range(20):
+        assert s.run('(count-to 20)') == 20
+    assert link.STATS.compiled == 1 and not compiled(s, 'count-to')
 
 
 def test_a_maker_called_once_is_not_charged_for_its_loop(monkeypatch):

@@ -122,9 +122,10 @@ class Compiled:
 # it likely spends as much again there, and compiled code runs it some 3 to 10
 # times faster, so compiling pays, and one compiled just before it stops being
 # called adds at most 1/PAYBACK to what running it there cost. The estimate is the
-# body's size in weighted forms (`size`: a fixed part of MIN_FORMS forms, and
-# a form of a large body costs more: lowering grows faster than the body)
-# times the compile seconds per weighted form measured so far in this process
+# body's size in weighted forms (`size`: a fixed part of MIN_FORMS forms, and one
+# per form: measured, a compile grows as the body does, large or small, and
+# weighing a form of a large body more made a 1,300-form lambda look four times
+# dearer than it is) times the compile seconds per weighted form measured so far in this process
 # and stored with the entries loaded from the disk cache (STATS.per_form),
 # which starts from PER_FORM and moves away from it as compiles are measured
 # (PRIOR_FORMS: the prior's weight).
@@ -138,13 +139,11 @@ PER_FORM = 2e-4
 PER_FORM_LOADED = 1e-5  # (loading from the disk cache)
 PRIOR_FORMS = 300       # (the priors weigh as much as this many measured forms)
 MIN_FORMS = 10          # (the fixed part of a compile: about what 10 forms cost)
-LARGE = 300             # (a form of a body of n forms costs 1 + n/LARGE times what one of a small body does)
 
 
 def size(body) -> float:
     """The size of a lambda's (or loop's) body for the compile cost estimates, in weighted forms."""
-    n = support.form_count(body)
-    return max(MIN_FORMS, n) * (1.0 + n / LARGE)
+    return MIN_FORMS + support.form_count(body, 1 << 20)
 
 
 class Stats:

@@ -169,7 +169,7 @@ def looked_up(x, dscope, span, unit, forget, key):
     t = perf_counter()
     got = link.codecache().load(key, (), None, x, dscope, span, unit) if key else None
     stats = link.STATS
-    forms = max(link.MIN_FORMS, support.form_count(x))
+    forms = link.size(x)
     loop = None
     if got is not None:
         fcode, consts, table, assumed, pyname, _, heads, seconds = got

@@ -8,7 +8,8 @@ some 3 to 10 times faster than the reference, and a lambda that has spent T
 there is likely to spend about T again: compiling at cost C pays once T is
 a small multiple of C, and a lambda compiled just before it stops being
 called costs at most 1/PAYBACK of what it ran. The estimate is the body's
-size (link.size) times the compile seconds per weighted form measured so
+size (link.size: a fixed part and one per form, as measured compiles grow)
+times the compile seconds per weighted form measured so
 far (link.Stats.per_form), or, before the cache is looked up, the seconds
 per form loading takes (the cache first: loading costs next to nothing);
 the budget is judged anew at each sample. Within an allowance (BANK seconds
@@ -21,7 +22,12 @@ each call counts its time as its maker's too, and so do the links of those
 values once it is compiled: compiled, the maker makes them compiled, with
 no link per value (a named let's loop, a closure passed to `map`, made at
 each call of a function called often). A maker called once is not charged:
-its one value runs compiled once its lambda is.
+its one value runs compiled once its lambda is. When such a lambda is hot
+(and not in the disk cache), its maker, if at most TAKEOVER times as large
+and hot to 1/TAKEOVER of its budget (or its own maker so), is compiled in
+its stead, once: the lambda's forms are lowered once, in the maker, not
+once alone and again in the maker later; the lambda's time so far is
+forgotten (values it made before that run on earn it again).
 
 A lambda (or `do` loop, osr.py) that an earlier run looked up in the disk
 cache and left on the reference (codecache.missed_before), or that the cache
@@ -33,7 +39,13 @@ finds marginal again (timing differs from run to run), compiles nothing;
 the second run loads what the first compiled and runs as it did.
 
 The warm-up costs next to nothing: a value not yet compiled runs `warm`,
-which counts the session's warm calls down and runs the reference's body.
+which counts the session's warm calls down and runs the reference's body;
+a lambda's first FEW values made while it warms get a `warm` of their own
+(and are linked as the lambda is compiled or loaded: a global function, a
+maker's running value), the rest share one (a function per value was an
+allocation, and a cycle for the collector, per closure made at each call;
+one still on the reference when the lambda is compiled stays there, short-
+lived: those made after are linked as they are made).
 One warm call in SAMPLE (at random gaps) is a sample, and so is each
 lambda's first call: timed, with the calls it makes (warm ones through
 `due`, compiled ones through support.enter, which asks WATCH) timed whole
@@ -44,8 +56,9 @@ calls it stands for (SAMPLE; 1 for a first call), is added to its lambda's.
 Once a lambda is compiled, a value made after is linked to compiled code as
 it is made (linking costs about what making a Python function does:
 link.Linker), or at its first call where the code assumes the value is its
-own global's (a define binds it after making it); a value made before, at
-a sampled call. A named let's or do's loop counts every iteration: each is
+own global's (a define binds it after making it); a value made before, as
+the lambda is compiled (one with a `warm` of its own), else at a sampled
+call. A named let's or do's loop counts every iteration: each is
 a call of its lambda.
 
 RUSTY_COMPILE_CALLS=N instead compiles a lambda after N calls on the
@@ -53,6 +66,7 @@ reference (0: at its first call), counting every call.
 """
 import gc
 import os
+from _weakref import ref
 from time import perf_counter, process_time, thread_time
 
 from . import link
@@ -63,6 +77,8 @@ from .support import WATCH
 SAMPLE = 64             # one warm call in SAMPLE is timed
 CLOCK = perf_counter    # the samples' clock (tests give one of their own)
 CALLS = 8               # a sample times this many of the warm calls it makes, at most
+TAKEOVER = 2.0          # a maker at most this many times as large as a hot lambda it makes at each call is compiled instead
+FEW = 16                # values made while warming, each with a `warm` of its own; the rest share one
 INF = float('inf')
 CPU = thread_time       # the thread's processor time (a sample's share of its time: the machine may be busy)
 
@@ -173,6 +189,16 @@ def door(after=None):
         values = 0                  # values made while warming up
         many = False                # more than one value made: the maker makes one at each call
         doubted = False             # an earlier run left it on the reference (codecache.missed_before)
+        anonymous = None            # the code of its values made once FEW were (`warming`), once made
+        deferred = False            # its maker was asked to take over (ready)
+        firsts = []                 # weak references to the values given a `warm` of their own, while warming
+
+        if os.environ.get('RUSTY_TIERLOG'):
+            import atexit, sys
+            def dump():
+                if spent > 0.001 or state:
+                    print('END %-14s n=%4d spent=%.4f budget=%.4f values=%d many=%s state=%s' % (name, link.support.form_count(body), spent, budget, values, many, state[0].__class__.__name__ if state else '-'), file=sys.stderr)
+            atexit.register(dump)  # DUMP
 
         def first(fr):
             """The lambda's first call: make the reference's body and run this
@@ -243,6 +269,43 @@ def door(after=None):
             if many and maker is not None:
                 maker(seconds)
 
+        def takes_over(n) -> bool:
+            """A lambda of its body of size n, whose values it makes at each call, is
+            hot: True if this one is compiled, or (warm, not more than TAKEOVER times
+            as large, and hot to 1/TAKEOVER of its budget: its time counts theirs)
+            is compiled (or loaded) now instead, or its own maker so: its code makes
+            them compiled, their forms lowered once, in it (else both would be, the
+            maker later)."""
+            nonlocal forms
+            if state:                   # (compiled already: its code makes them)
+                return state[0].__class__ is Compiled
+            forms = forms or link.size(body)
+            if forms > TAKEOVER * n:
+                return False
+            if many and maker is not None and maker.takes_over(n):
+                return True
+            if spent * TAKEOVER < link.PAYBACK * forms * link.STATS.per_form() * (link.MARGIN if doubted else 1.0):
+                return False
+            if not tier_up():           # (a miss in the disk cache: compiled if its evidence is still enough)
+                if spent * TAKEOVER < budget:
+                    return False
+                tier_up()
+            return state[0].__class__ is Compiled
+        credit.takes_over = takes_over
+
+        def ready() -> bool:
+            """The lambda is hot: load it, else lower it, unless then its maker takes
+            over (asked once: its values made from then on are the maker's, and the
+            time counted so far is forgotten; if those made before run on, they earn
+            it again)."""
+            nonlocal spent, deferred
+            if many and maker is not None and not deferred and (looked or not codecache_on()):
+                deferred = True
+                if maker.takes_over(forms or link.size(body)):
+                    spent = 0.0
+                    return False
+            return tier_up()
+
         def judge() -> None:
             """The time the lambda must spend on the reference to pay for the next
             step (loading, else compiling), with the estimates as they are now."""
@@ -259,7 +322,7 @@ def door(after=None):
         def entered(lam, fr):
             """Run this call of lam: linked once the lambda is compiled (or now, if
             hot and not a cache miss), else on the reference."""
-            if not state and not (spent >= budget and tier_up()):
+            if not state and not (spent >= budget and ready()):
                 return run(fr)
             return linked(lam, fr)
 
@@ -286,6 +349,7 @@ def door(after=None):
                 link.STATS.compiled += 1
                 forms = forms or link.size(body)
                 link.STATS.forms += forms
+                link_firsts()
             else:
                 link.STATS.refused += 1
             return True
@@ -300,6 +364,7 @@ def door(after=None):
             got = link.from_cache(key, params, rest, body, lscope, span, unit, name, seen) if key else None
             if got is not None:
                 state.append(got)
+                link_firsts()
                 link.STATS.loaded += 1
                 link.STATS.saved_forms += n
             elif key and after is None:
@@ -311,8 +376,11 @@ def door(after=None):
             return got is not None
 
         def linked(lam, fr):
-            """Run this call of lam as the lambda's state says: compiled (linking lam), or the reference."""
+            """Run this call of lam as the lambda's state says: compiled (linking lam), or the
+            reference (lam None: one of the values `warming` gives its code, not linked)."""
             c = state[0]
+            if lam is None:
+                return code()(fr)
             if c is None:
                 lam.code = code()
             elif c.__class__ is Refused:
@@ -322,6 +390,16 @@ def door(after=None):
             if link.session_namespace(unit.depth)['PROF'] is not None:
                 return code()(fr)       # a profiler's stand-in counts this call: compiled code would count it again
             return lam.code(fr)
+
+        def link_firsts() -> None:
+            """Link the values given a `warm` of their own that are alive and still warm
+            (a global function, a maker's running value: else linked at a sampled call,
+            one in SAMPLE of all the warm calls)."""
+            for r, warm in firsts:
+                lam = r()
+                if lam is not None and getattr(lam.code, '__code__', None) is warm:
+                    arm(lam)
+            del firsts[:]
 
         def link_value(c, lam) -> None:
             """Link lam to c; a value its maker made on the reference charges the
@@ -346,6 +424,8 @@ def door(after=None):
                     arm(lam)            # (warming up again: a redefinition)
                     return lam.code(fr)
                 lam.code = linking
+            elif after is None and values > FEW:
+                lam.code = anonymous or warming()
             elif after is None:
                 def warm(fr):
                     nonlocal tick
@@ -354,6 +434,7 @@ def door(after=None):
                         return run(fr)
                     return due(lam, fr)
                 lam.code = warm
+                firsts.append((ref(lam), warm.__code__))
             else:
                 def counted(fr):
                     nonlocal left
@@ -366,6 +447,23 @@ def door(after=None):
                         tier_up()
                     return linked(lam, fr)
                 lam.code = counted
+
+        def warming():
+            """The code of the lambda's values made once its maker has made FEW while it
+            warms (made once: a function per value is an allocation per value, and
+            a cycle the collector must free): as `warm`, but one such value still on
+            the reference once the lambda is compiled stays there (made at each call
+            of its maker, it is short-lived; those made after are linked as made)."""
+            nonlocal anonymous
+
+            def warm(fr):
+                nonlocal tick
+                tick -= 1
+                if tick:
+                    return run(fr)
+                return due(None, fr)
+            anonymous = warm
+            return warm
 
         def again() -> None:
             """Back to the start: warm up anew."""
