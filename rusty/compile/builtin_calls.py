@@ -78,6 +78,8 @@ class BuiltinCalls:
         fallback = call(name('CALL_BUILTIN'), self.k(b), ast.List(args, L), self.k(span), name('d'), name('D'))
         fallback.int_closed = b.name in INT_CLOSED         # (expr_kinds.kind_of)
         fallback.pair_only = b.name in PAIR_ONLY            # (expr_kinds._pair_known)
+        if getattr(builder, 'stores', False):
+            return self.inline_effect(x, arg_stmts, builder(*args), fallback, cell, b, scope, span, fn, tail, r)
         value = fallback
         for guard, v in reversed(builder(*args)):
             if guard is None or (guard.__class__ is ast.Constant and guard.value is True):
@@ -92,6 +94,21 @@ class BuiltinCalls:
             return [ast.If(held, arg_stmts + fast, generic)]
         g_stmts, g_value = generic
         fast = [assign(r, value)] if fast is None else fast
+        return [ast.If(held, arg_stmts + fast, g_stmts + [assign(r, g_value)])], name(r)
+
+    def inline_effect(self, x, arg_stmts, cases, fallback, cell, b, scope, span, fn, tail, r):
+        """An inlined builtin with an effect (inline.Effect: vector-set!):
+        under its guard the store made in place and r its value, else the
+        builtin called (its exact result or error); the generic call
+        unless the global still holds it."""
+        (guard, effect), = cases
+        fast = [ast.If(guard, [ast.Assign([effect.target], effect.value), assign(r, effect.result)],
+                       [assign(r, fallback)])]
+        generic = to_reference(self, x, scope, span, fn, tail)
+        held = self.ok(cell, b)
+        if tail:
+            return [ast.If(held, arg_stmts + fast + [ast.Return(_no_tail_call(name(r)))], generic)]
+        g_stmts, g_value = generic
         return [ast.If(held, arg_stmts + fast, g_stmts + [assign(r, g_value)])], name(r)
 
     def cells_into(self, r, value):

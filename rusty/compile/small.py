@@ -62,8 +62,8 @@ def _plan(low, x, lam, depth: int, held: list):
     b = ref.cell.current()
     args = list(x.cdr)
     spec = INLINE.get(b.name) if b.__class__ is Builtin else None
-    if spec is None or spec[0] != len(args):
-        return None
+    if spec is None or spec[0] != len(args) or getattr(spec[1], 'stores', False):
+        return None     # (an effect, inline.Effect, is no expression to compute in place)
     plans = [_plan(low, a, lam, depth - 1, held) for a in args]
     if any(p is None for p in plans):
         return None
