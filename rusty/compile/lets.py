@@ -9,7 +9,7 @@ from ..resolve import Scope, body_defines
 from ..values import EMPTY, List, Symbol, sym
 from . import macros
 from .nodes import L, S, Unsupported, _ident, assign, attr, call, const, is_not, name
-from .special_forms import FN_FORMS, _makes_functions, _params
+from .special_forms import FN_FORMS, _makes_functions, _params, only_called
 
 
 # The references to a named let's loop when only its own frame (env[2]) and
@@ -57,6 +57,9 @@ class Lets:
             bspan = sub_span(b[2], sub_span(b[3], span, self.unit), self.unit)
             var = self.vars[(id(lscope), lscope.index[b[0]])][0]
             s, e = self.known_lambda(b[1], var, lscope, bspan, fn) if b[0] in once else (None, None)
+            if s is not None and only_called([c[1] for c in binds if c is not b] + list(x.cdr.cdr)
+                                             + list(b[1].cdr.cdr), b[0], self.expanded):
+                self.releasable.add(var)        # (freed after a tail call of it: Calls.known_call)
             if s is None:
                 s, e = self.value(b[1], lscope, bspan, fn)
             stmts += s + [assign(var, e)]

@@ -13,6 +13,7 @@ from .variables import Fn
 
 FN_FORMS = frozenset(map(sym, ('lambda', 'fn', 'λ')))
 DOT, ELSE, BEGIN, DEFINE, DEF = sym('.'), sym('else'), sym('begin'), sym('define'), sym('def')
+QUOTE = sym('quote')
 
 
 class SpecialForms:
@@ -218,6 +219,13 @@ class SpecialForms:
         pyname = self.fresh('f_' + _ident(s.name) + '_')
         self.known[var] = (pyname, len(params))
         self.known_defines[var] = (x, pyname)
+        body = self.define_bodies.get(id(x))
+        if body is not None and x.cdr.car.__class__ is List and only_called(_but(body, x) + list(x.cdr.cdr), s,
+                                                                             self.expanded):
+            self.releasable.add(var)
+        elif body is not None and x.cdr.car.__class__ is Symbol and only_called(
+                _but(body, x) + list(x.cdr.cdr.car.cdr.cdr), s, self.expanded):
+            self.releasable.add(var)
         return pyname
 
     def not_known_yet(self, x, var) -> None:
@@ -245,6 +253,7 @@ class SpecialForms:
                 names = _one_name(y.cdr)
                 if names and counts.get(names[0]) == 1:
                     self.sure_defines.add(id(y))
+                    self.define_bodies[id(y)] = body
 
     def f_def(self, x, scope, span, fn, tail):
         if len(x) == 3:
@@ -356,6 +365,47 @@ def _params(p):
         return parse_params(p)
     except Usage as u:
         raise Unsupported(u.message) from None
+
+
+def only_called(forms, s, expanded=None) -> bool:
+    """True if symbol s occurs in forms only as the head of a call, and they
+    make no functions and define nothing (no closure but the known
+    function's own holds the cell of a local function so called: what
+    Calls.release_known frees); a macro call is read as its expansion."""
+    if _makes_functions(forms, expanded):
+        return False
+    stack = list(forms)
+    while stack:
+        x = stack.pop()
+        if x is s:
+            return False
+        if x.__class__ is List and x is not EMPTY:
+            if x.car is QUOTE:
+                continue
+            if x.car is DEFINE or x.car is DEF:
+                return False
+            if expanded and id(x) in expanded:
+                e = expanded[id(x)]
+                if e is None or e.form is macros.FAILED:
+                    return False
+                stack.append(e.form)
+            if x.car is not s:
+                stack.append(x.car)
+            stack.extend(x.cdr)
+    return True
+
+
+def _but(body, x) -> list:
+    """The forms of body but x (and its begins' forms, x among them, spread)."""
+    out = []
+    for y in body:
+        if y is x:
+            continue
+        if y.__class__ is List and y is not EMPTY and y.car is BEGIN:
+            out += _but(y.cdr, x)
+        else:
+            out.append(y)
+    return out
 
 
 def _makes_functions(forms, expanded=None) -> bool:
