@@ -15,6 +15,9 @@ SHAPES = {
               " (loop 0 '())))",
     'not-tail-inside': "(define (f n) (define (loop i acc) (if (< i n) (cons i (loop (+ i 1) acc)) acc))"
                        " (loop 0 '()))",
+    'nested-named-lets': "(define (f n) (let loop1 ((l (list n n)) (acc '())) (if (null? l) acc"
+                         " (let loop2 ((i (car l)) (acc acc)) (if (= i 0) (loop1 (cdr l) acc)"
+                         " (loop2 (- i 1) (cons i acc)))))))",
     'in-begin': "(define (f n) (begin (define (loop i acc) (if (< i n) (loop (+ i 1) (cons i acc)) acc)))"
                 " (loop 0 '()))",
 }
@@ -64,6 +67,8 @@ KEEP = "(define saved #f) (defmacro keep (i) `(begin (set! saved (lambda () (loo
 ESCAPES = [
     "(define (f n m) (define (loop i) (if (< i n) (+ 1 (loop (+ i 1))) (m i))) (loop 0))",
     "(define (f n m) (letrec ((loop (lambda (i) (if (< i n) (+ 1 (loop (+ i 1))) (m i))))) (loop 0)))",
+    "(define (f n m) (let loop ((i 0)) (if (< i n) (let loop2 ((j 0)) (if (< j 1) (loop2 (+ j 1))"
+    " (+ (m j) (loop (+ i 1))))) i)))",
 ]
 
 

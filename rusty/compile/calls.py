@@ -12,7 +12,7 @@ from .exits import to_reference
 from .expansion import expansion
 from .inline import inline_spec, library_spec
 from .small import small_spec
-from .nodes import L, S, Unsupported, assign, attr, attr_store, call, const, is_, is_not, is_temp, name, pure, store
+from .nodes import L, S, Unsupported, assign, attr, attr_store, call, const, is_, is_temp, name, pure, store
 from .support import ITSELF
 
 
@@ -312,7 +312,7 @@ class Calls:
             frame = ast.List([attr(name(var), 'env'), attr(name(var), 'scope')] + args, L)
             tests = [ast.Compare(name('GATE'), [ast.GtE()], [const(0)])] + self.unprofiled()
             room = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
-            return arg_stmts + [ast.If(room, [direct] + _release(self, var, loopfn, r) + [ast.Return(name(r))],
+            return arg_stmts + [ast.If(room, [direct] + _release(self, var, loopfn) + [ast.Return(name(r))],
                                        [ast.Return(ast.Tuple([name(var), frame, site], L))])]
         if tail:        # a tail call from elsewhere: by the run loop (no host stack grows)
             p = self.fresh('p')
@@ -323,10 +323,11 @@ class Calls:
                                             fn if fn.pyname == loopfn else None), name(r)
 
 
-def _release(self, var: str, loopfn: str, r: str) -> list:
+def _release(self, var: str, loopfn: str) -> list:
     """After a tail call of a known local function (a body's define or a
-    letrec's lambda) returned r: when r is no pending tail call, the body
-    around it names the function only as a call's head and makes no other
+    letrec's lambda) returned (a pending tail call holds the values it
+    needs: a call of this one counts): when the body around it names the
+    function only as a call's head and makes no other
     (SpecialForms.known_define: `releasable`) and nothing but its variable
     holds its value (the count of references says none escaped), the
     variable's cell and the function's own name cleared, breaking the
@@ -334,8 +335,7 @@ def _release(self, var: str, loopfn: str, r: str) -> list:
     rather than by the cycle collector (as a named let's loop: Lets.release)."""
     if var not in self.releasable:
         return []
-    free = ast.BoolOp(ast.And(), [is_not(attr(name(r), '__class__'), name('tuple')),
-                                  ast.Compare(call(name('REFS'), name(var)), [ast.Eq()], [const(KNOWN_REFS)])])
+    free = ast.Compare(call(name('REFS'), name(var)), [ast.Eq()], [const(KNOWN_REFS)])
     return [ast.If(free, [assign(var, const(None)), assign(loopfn, const(None))], [])]
 
 

@@ -13,7 +13,7 @@ from .variables import Fn
 
 FN_FORMS = frozenset(map(sym, ('lambda', 'fn', 'λ')))
 DOT, ELSE, BEGIN, DEFINE, DEF = sym('.'), sym('else'), sym('begin'), sym('define'), sym('def')
-QUOTE = sym('quote')
+QUOTE, LET = sym('quote'), sym('let')
 
 
 class SpecialForms:
@@ -368,31 +368,39 @@ def _params(p):
 
 
 def only_called(forms, s, expanded=None) -> bool:
-    """True if symbol s occurs in forms only as the head of a call, and they
-    make no functions and define nothing (no closure but the known
-    function's own holds the cell of a local function so called: what
-    Calls.release_known frees); a macro call is read as its expansion."""
-    if _makes_functions(forms, expanded):
-        return False
+    """True if symbol s, and the name of each named let in forms, occurs in
+    forms only as the head of a call, and they make no other function
+    (lambda, define): no closure but those functions' own can hold the cell
+    of a local function so called, and they only while their values live
+    (what Lets.release and calls._release free); a macro call is read as its
+    expansion too."""
+    names, values = {s}, set()
     stack = list(forms)
     while stack:
         x = stack.pop()
-        if x is s:
+        if x.__class__ is Symbol:
+            values.add(x)
+            continue
+        if x.__class__ is not List or x is EMPTY:
+            continue
+        head = x.car
+        if head is QUOTE:
+            continue
+        if head in FN_FORMS or head is DEFINE or head is DEF:
             return False
-        if x.__class__ is List and x is not EMPTY:
-            if x.car is QUOTE:
-                continue
-            if x.car is DEFINE or x.car is DEF:
+        if expanded and id(x) in expanded:
+            e = expanded[id(x)]
+            if e is None or e.form is macros.FAILED:
                 return False
-            if expanded and id(x) in expanded:
-                e = expanded[id(x)]
-                if e is None or e.form is macros.FAILED:
-                    return False
-                stack.append(e.form)
-            if x.car is not s:
-                stack.append(x.car)
-            stack.extend(x.cdr)
-    return True
+            stack.append(e.form)
+        if head is LET and x.cdr is not EMPTY and x.cdr.car.__class__ is Symbol:
+            names.add(x.cdr.car)        # a named let: its name too only called
+            stack.extend(x.cdr.cdr)
+            continue
+        if head.__class__ is not Symbol:
+            stack.append(head)
+        stack.extend(x.cdr)
+    return not (names & values)
 
 
 def _but(body, x) -> list:
