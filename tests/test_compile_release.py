@@ -83,3 +83,21 @@ def test_a_function_escaping_at_run_time_is_kept(monkeypatch, defs):
 def test_freed_functions_compute_as_the_reference(monkeypatch, shape):
     want, got = outcomes_both_ways(monkeypatch, SHAPES[shape], ['(f 3)'], '(list (f 0) (f 4) (f 2) (f (quote x)))')
     assert want == got
+
+
+NAMED = ("(define (f n) (define g (lambda (x) (car x))) (g n))"
+         " (define (h n) (define g (lambda (x) (+ x n))) (list g (g 1)))")
+
+
+def test_a_known_local_function_made_by_define_of_a_lambda_fails_under_its_name(monkeypatch):
+    want, got = outcomes_both_ways(monkeypatch, NAMED, ["(f '(1))", '(h 1)'], '(f 1)')
+    assert want[0] == 'error' and want == got
+
+
+def test_a_known_local_function_made_by_define_of_a_lambda_has_its_name(monkeypatch):
+    names = []
+    for fast in (False, True):
+        s = session(monkeypatch, fast)
+        s.run(NAMED + " (f '(1)) (h 1) (h 1)")
+        names.append(s.run('(h 2)').car.name)
+    assert names == ['g', 'g']

@@ -185,12 +185,13 @@ class SpecialForms:
                 if len(init) >= 3:
                     params, rest = _params(init.cdr.car)
                     known = self.known_define(x, target, var, params, rest)
-                    if known is not None:       # (a lambda made as lambda_maker makes it, then named by define)
+                    if known is not None:       # (a lambda made as lambda_maker makes it, named as define names it)
                         vs, ve = self.nested(params, rest, init.cdr.cdr, scope, self.span_of(x.cdr.cdr, span), fn,
-                                             'lambda', var, known)
+                                             target.name, var, known)
                         ve = self.stamp([ve], self.line(self.span_of(x.cdr.cdr, span), scope))[0]
                         vs = self.stamp(vs, self.line(self.span_of(x.cdr.cdr, span), scope))
-                        init = None
+                        self.naming = None      # (made with define's name: no NAMED call, support.named)
+                        return self.result(vs + [assign(var, ve)], name('NIL'), tail)
             if init is not None:
                 vs, ve = self.value(init, scope, self.span_of(x.cdr.cdr, span), fn)
             self.naming = None
