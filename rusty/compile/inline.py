@@ -239,6 +239,14 @@ INLINE = {
     'number?': (1, _always(lambda x: _num(x))),
     'symbol?': (1, _always(lambda x: _is(_cls(x), _g('Symbol')))),
     'string?': (1, _always(lambda x: _is(_cls(x), _g('str')))),
+    'boolean?': (1, _always(lambda x: _is(_cls(x), _g('bool')))),
+    'vector?': (1, _always(lambda x: _is(_cls(x), _g('VECTOR')))),
+    'list?': (1, _always(lambda x: _or(_is(_cls(x), _g('List')), _is(x, _g('NIL'))))),
+    # a float's is_integer is false for infinities and NaN (the builtin's isfinite)
+    'integer?': (1, _always(lambda x: _or(_cls_is(x, 'int'), _and(_cls_is(x, 'float'),
+                                                                  ast.Call(_attr(x, 'is_integer'), [], []))))),
+    'exact?': (1, lambda x: [(_cls_is(x, 'int'), _const(True)), (_cls_is(x, 'float'), _const(False))]),
+    'inexact?': (1, lambda x: [(_cls_is(x, 'float'), _const(True)), (_cls_is(x, 'int'), _const(False))]),
 }
 for _alias, _op in (('add', '+'), ('sub', '-'), ('mul', '*'), ('lt', '<'), ('gt', '>'), ('le', '<='),
                     ('ge', '>='), ('first', 'car'), ('rest', 'cdr'), ('nil?', 'null?'),
