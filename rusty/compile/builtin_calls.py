@@ -25,19 +25,24 @@ class BuiltinCalls:
                 else ast.Compare(name('d'), [ast.Lt()], [name('GATE')]))
         test = ast.BoolOp(ast.And(), [self.ok(cell, b), room] + self.unprofiled())
         arg_stmts, args = self.args(cells, scope, span, fn)
-        guard, value = spec(*args)
+        cases = spec(*args)
+        cases = [cases] if cases.__class__ is tuple else cases     # (small.py's: alternatives)
         lam, site, r = self.k(b), self.k(span), self.fresh('r')
         other = to_reference(self, x, scope, span, fn, tail)
         if tail:        # the lambda itself: a tail call of it, as dispatch makes one
             frame = ast.List([attr(lam, 'env'), attr(lam, 'scope')] + args, L)
-            fast = arg_stmts + [ast.If(guard, [ast.Return(value)], [ast.Return(ast.Tuple([lam, frame, site], L))])]
-            return [ast.If(test, fast, other)]
+            fast = [ast.Return(ast.Tuple([lam, frame, site], L))]
+            for guard, value in reversed(cases):
+                fast = [ast.If(guard, [ast.Return(value)], fast)]
+            return [ast.If(test, arg_stmts + fast, other)]
         q = self.fresh('q')
-        called = [ast.If(entry.test(self, lam, q, len(args)),
-                         [entry.unwrap(q)] + self.direct_call(name(q), lam, args, site, r),
-                         [assign(r, call(name('CALL_ANY'), lam, ast.List(args, L), site, const(False), name('d'),
-                                         name('D')))])]
-        fast = arg_stmts + [ast.If(guard, [assign(r, value)], called)]
+        fast = [ast.If(entry.test(self, lam, q, len(args)),
+                       [entry.unwrap(q)] + self.direct_call(name(q), lam, args, site, r),
+                       [assign(r, call(name('CALL_ANY'), lam, ast.List(args, L), site, const(False), name('d'),
+                                       name('D')))])]
+        for guard, value in reversed(cases):
+            fast = [ast.If(guard, [assign(r, value)], fast)]
+        fast = arg_stmts + fast
         o_stmts, o_value = other
         return [ast.If(test, fast, o_stmts + [assign(r, o_value)])], name(r)
 
