@@ -23,6 +23,9 @@ COUNTER = """
       (if (< i k) (begin (c) (loop (+ i 1))) (c)))))
 """
 
+VSUM = ("(define (vsum v n) (let loop ((i 0) (s 0)) (if (< i n) (loop (+ i 1) (+ s (vector-ref v i))) s)))"
+        " (define (fill v n) (let loop ((i 0)) (when (< i n) (vector-set! v i (* i i)) (loop (+ i 1)))) v) ")
+
 PROGRAMS = [
     COUNTER + "(list (count-up 10) (count-up 0) (count-up 1000))",
     # the procedure a parameter: a new one for each run of the loop; one the reference made, compiled
@@ -46,6 +49,16 @@ PROGRAMS = [
     "(define (f l p) (filter (lambda (x) (= 0 (mod x p))) l))"
     " (display (list (f '(1 2 3 4) 2) (f '(1 2 3 4) 2.0) (f '() 'a))) (f '(1 2) 'a)",
     "(define (f l p) (map (lambda (x) (+ x p)) l)) (list (f '(1 2) 1) (f '(1 2) 0.5) (f '(1 2) 100000000000000000000))",
+    # a vector's class and length, read and written in a loop: in range, past it, a float index, no vector
+    VSUM + "(display (list (vsum (vector 1 2 3) 3) (vsum (vector 1.5 2) 2) (vsum (vector) 0)"
+    " (vsum (vector 1 2 3) 2.0) (fill (make-vector 3 0) 3))) (vsum (vector 1 2) 3)",
+    VSUM + "(display (vsum (vector 1 2) 2)) (vsum '(1 2) 2)",
+    VSUM + "(display (fill (make-vector 2 0) 2)) (fill (make-vector 2 0) 3)",
+    VSUM + "(display (vsum (vector 1 2) 2)) (fill 'v 1)",
+    # the vector replaced by a macro expanded at run time in the loop (its write-back): the length again
+    "(defmacro shorter () '(set! v (vector 7 8))) (defmacro same () '(set! v (vector 7 8 9)))"
+    " (define (g v n m) (let loop ((i 0) (s 0)) (if (< i n) (begin (when (= i 1) (m))"
+    " (loop (+ i 1) (+ s (vector-ref v i)))) s))) (display (g (vector 1 2 3) 3 same)) (g (vector 1 2 3) 3 shorter)",
 ]
 
 
@@ -64,3 +77,15 @@ def test_the_loop_tests_the_procedure_once_before_it(monkeypatch):
     src = s.python_source(s.genv.lookup(sym('count-up')))
     before, loop = src.split('while True:', 1)
     assert '.code if ' in before and 'hoisted' in loop      # (the procedure's Entry: compile/entry.py)
+
+
+def test_the_loop_reads_a_vectors_length_once_before_it(monkeypatch):
+    """vsum's loop indexes a vector parameter: its class and its length
+    (a vector never changes length) are read before the loop."""
+    monkeypatch.setenv('RUSTY_SPECIALIZE', '1')
+    s = Session(out=io.StringIO())
+    s.run(VSUM)
+    assert [s.run('(vsum (vector 1 2 3) 3)') for _ in range(3)] == [6, 6, 6]
+    src = s.python_source(s.genv.lookup(sym('vsum')))
+    before, loop = src.split('while True:', 1)
+    assert 'len(v_v' in before and '< hoisted' in loop, src

@@ -30,6 +30,11 @@ def test_a_small_function_is_computed_where_it_is_called(monkeypatch):
     assert '.cdr.car' in src and ' + 1' in src
 
 
+def test_a_small_function_is_computed_in_place_on_floats_too(monkeypatch):
+    src = _lowered_source(monkeypatch, "(define (sq x) (* x x)) (define (f a) (sq a)) (f 1.5)", 'f')
+    assert 'is float' in src and 'is int' in src and ' * ' in src, src
+
+
 def test_a_function_that_is_not_small_is_called(monkeypatch):
     src = _lowered_source(monkeypatch, "(define (g p) (if (pair? p) (car p) 0)) (define (f l) (g l)) (f '(1))", 'f')
     assert '.car' not in src
@@ -41,6 +46,10 @@ def test_a_function_that_is_not_small_is_called(monkeypatch):
      " (show (f '(1 2))) (show (f '(a 2.5))) (show (f '(1.5 x)))", None),
     ("(define (f l) (inc (kar l))) (show (f '(1))) (show (f '(a)))", None),
     ("(define (f l) (kadr l)) (show (f '(1 2))) (show (f '(1)))", None),
+    # floats (the second case of each builtin's guards), mixed kinds and the rest: as the reference
+    ("(define (sq x) (* x x)) (define (lin a x) (+ (* a x) 1)) (define (half x) (/ x 2.0))"
+     " (define (f a b) (list (sq a) (sq b) (lin a b) (lin b a) (half a) (half b)))"
+     " (show (f 3 4)) (show (f 1.5 -0.0)) (show (f 2 2.5)) (show (f 1e308 1e-300)) (show (f (quote x) 1))", None),
     # the small function redefined: seen at once, in a running call too
     ("(define (f l) (list (kar l) (begin (set! kar cdr) 0) (kar l))) (show (f '(1 2))) (show (f '(3 4)))",
      '(1 0 (2))\n((4) 0 (4))\n'),

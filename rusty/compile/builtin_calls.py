@@ -25,19 +25,24 @@ class BuiltinCalls:
                 else ast.Compare(name('d'), [ast.Lt()], [name('GATE')]))
         test = ast.BoolOp(ast.And(), [self.ok(cell, b), room] + self.unprofiled())
         arg_stmts, args = self.args(cells, scope, span, fn)
-        guard, value = spec(*args)
+        cases = spec(*args)
+        cases = [cases] if cases.__class__ is tuple else cases     # (small.py's: alternatives)
         lam, site, r = self.k(b), self.k(span), self.fresh('r')
         other = to_reference(self, x, scope, span, fn, tail)
         if tail:        # the lambda itself: a tail call of it, as dispatch makes one
             frame = ast.List([attr(lam, 'env'), attr(lam, 'scope')] + args, L)
-            fast = arg_stmts + [ast.If(guard, [ast.Return(value)], [ast.Return(ast.Tuple([lam, frame, site], L))])]
-            return [ast.If(test, fast, other)]
+            fast = [ast.Return(ast.Tuple([lam, frame, site], L))]
+            for guard, value in reversed(cases):
+                fast = [ast.If(guard, [ast.Return(value)], fast)]
+            return [ast.If(test, arg_stmts + fast, other)]
         q = self.fresh('q')
-        called = [ast.If(entry.test(self, lam, q, len(args)),
-                         [entry.unwrap(q)] + self.direct_call(name(q), lam, args, site, r),
-                         [assign(r, call(name('CALL_ANY'), lam, ast.List(args, L), site, const(False), name('d'),
-                                         name('D')))])]
-        fast = arg_stmts + [ast.If(guard, [assign(r, value)], called)]
+        fast = [ast.If(entry.test(self, lam, q, len(args)),
+                       [entry.unwrap(q)] + self.direct_call(name(q), lam, args, site, r),
+                       [assign(r, call(name('CALL_ANY'), lam, ast.List(args, L), site, const(False), name('d'),
+                                       name('D')))])]
+        for guard, value in reversed(cases):
+            fast = [ast.If(guard, [assign(r, value)], fast)]
+        fast = arg_stmts + fast
         o_stmts, o_value = other
         return [ast.If(test, fast, o_stmts + [assign(r, o_value)])], name(r)
 
@@ -78,6 +83,8 @@ class BuiltinCalls:
         fallback = call(name('CALL_BUILTIN'), self.k(b), ast.List(args, L), self.k(span), name('d'), name('D'))
         fallback.int_closed = b.name in INT_CLOSED         # (expr_kinds.kind_of)
         fallback.pair_only = b.name in PAIR_ONLY            # (expr_kinds._pair_known)
+        if getattr(builder, 'stores', False):
+            return self.inline_effect(x, arg_stmts, builder(*args), fallback, cell, b, scope, span, fn, tail, r)
         value = fallback
         for guard, v in reversed(builder(*args)):
             if guard is None or (guard.__class__ is ast.Constant and guard.value is True):
@@ -92,6 +99,21 @@ class BuiltinCalls:
             return [ast.If(held, arg_stmts + fast, generic)]
         g_stmts, g_value = generic
         fast = [assign(r, value)] if fast is None else fast
+        return [ast.If(held, arg_stmts + fast, g_stmts + [assign(r, g_value)])], name(r)
+
+    def inline_effect(self, x, arg_stmts, cases, fallback, cell, b, scope, span, fn, tail, r):
+        """An inlined builtin with an effect (inline.Effect: vector-set!):
+        under its guard the store made in place and r its value, else the
+        builtin called (its exact result or error); the generic call
+        unless the global still holds it."""
+        (guard, effect), = cases
+        fast = [ast.If(guard, [ast.Assign([effect.target], effect.value), assign(r, effect.result)],
+                       [assign(r, fallback)])]
+        generic = to_reference(self, x, scope, span, fn, tail)
+        held = self.ok(cell, b)
+        if tail:
+            return [ast.If(held, arg_stmts + fast + [ast.Return(_no_tail_call(name(r)))], generic)]
+        g_stmts, g_value = generic
         return [ast.If(held, arg_stmts + fast, g_stmts + [assign(r, g_value)])], name(r)
 
     def cells_into(self, r, value):

@@ -312,7 +312,7 @@ class Calls:
             frame = ast.List([attr(name(var), 'env'), attr(name(var), 'scope')] + args, L)
             tests = [ast.Compare(name('GATE'), [ast.GtE()], [const(0)])] + self.unprofiled()
             room = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
-            return arg_stmts + [ast.If(room, [direct, ast.Return(name(r))],
+            return arg_stmts + [ast.If(room, [direct] + _release(self, var, loopfn) + [ast.Return(name(r))],
                                        [ast.Return(ast.Tuple([name(var), frame, site], L))])]
         if tail:        # a tail call from elsewhere: by the run loop (no host stack grows)
             p = self.fresh('p')
@@ -321,6 +321,27 @@ class Calls:
         r = self.fresh('r')
         return arg_stmts + self.direct_call(name(loopfn), name(var), args, site, r, loopfn,
                                             fn if fn.pyname == loopfn else None), name(r)
+
+
+def _release(self, var: str, loopfn: str) -> list:
+    """After a tail call of a known local function (a body's define or a
+    letrec's lambda) returned (a pending tail call holds the values it
+    needs: a call of this one counts): when the body around it names the
+    function only as a call's head and makes no other
+    (SpecialForms.known_define: `releasable`) and nothing but its variable
+    holds its value (the count of references says none escaped), the
+    variable's cell and the function's own name cleared, breaking the
+    cycles cell -> value -> function -> cell, so the value is freed at once
+    rather than by the cycle collector (as a named let's loop: Lets.release)."""
+    if var not in self.releasable:
+        return []
+    free = ast.Compare(call(name('REFS'), name(var)), [ast.Eq()], [const(KNOWN_REFS)])
+    return [ast.If(free, [assign(var, const(None)), assign(loopfn, const(None))], [])]
+
+
+# The references to a known local function's value when only its variable (a
+# closure cell) holds it, as sys.getrefcount counts them (the argument is one more).
+KNOWN_REFS = 2
 
 
 def _no_tail_call(e):

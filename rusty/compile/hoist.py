@@ -14,7 +14,9 @@ into a local of its own:
 - the procedure's Entry, or None: the test becomes `(q := h) is not None
   or <the test>` (a lambda compiled only later, no Entry yet at the loop's
   entry, is called directly once it is);
-- the class test's value: the test becomes that local.
+- the class test's value: the test becomes that local;
+- a vector's length in an index's range test (`0 <= i < len(p.items)`):
+  a vector never changes length (-1 when p is no vector: the test fails).
 
 Such a p is bound before the loop can run (a parameter at the function's
 entry, a `let` variable before its body), so reading it there cannot fail.
@@ -26,7 +28,7 @@ import ast
 
 from .nodes import PARTS, attr, const, is_, is_not, name, parts, statements, store, walk_parts
 
-_CLASSES = frozenset(('int', 'float', 'List', 'Lambda', 'Symbol'))
+_CLASSES = frozenset(('int', 'float', 'List', 'Lambda', 'Symbol', 'VECTOR'))
 
 
 def hoist(fdef: ast.FunctionDef, stable: set) -> None:
@@ -134,6 +136,10 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
     while todo:             # (loop's nodes, not inside a function it defines, parents first)
         node = todo.pop()
         cls = node.__class__
+        if cls is ast.Compare:
+            v = _range_of(node, fixed)
+            if v is not None:       # (its bound a local: nothing else to hoist in it)
+                node.comparators[1] = _at(name(local(('size', v), _size(v))), node)
         if cls is ast.If or cls is ast.IfExp:
             found = _callee_test(node.test, fixed)
             if found is not None:
@@ -246,6 +252,27 @@ def _class_test(x, fixed: set):
     if c.__class__ is not ast.Name or c.id not in _CLASSES:
         return None
     return p, c.id
+
+
+def _range_of(x, fixed: set):
+    """p when x is an index's range test `0 <= i < len(p.items)` (inline.py:
+    a vector's) of a fixed p, else None."""
+    if len(x.ops) != 2 or x.ops[0].__class__ is not ast.LtE or x.ops[1].__class__ is not ast.Lt \
+            or x.left.__class__ is not ast.Constant or x.left.value != 0:
+        return None
+    size = x.comparators[1]
+    if size.__class__ is not ast.Call or not _is_name(size.func, 'len') or len(size.args) != 1:
+        return None
+    p = _attr_of(size.args[0], 'items')
+    return p if p in fixed else None
+
+
+def _size(p: str):
+    """`len(p.items) if p.__class__ is VECTOR else -1`: a vector's length
+    (which never changes), or one no index is below (the test then fails,
+    and the builtin is called, as it was when p is no vector)."""
+    return ast.IfExp(is_(attr(name(p), '__class__'), name('VECTOR')),
+                     ast.Call(name('len'), [attr(name(p), 'items')], []), const(-1))
 
 
 def _single(x, op):

@@ -112,6 +112,26 @@ def _vector_ref(v, i):
              ast.Subscript(items, ast.Call(_g('int'), [i], []), ast.Load()))]
 
 
+def _vector_set(v, i, x):
+    """vector-set! at an exact integer index in range: the element stored,
+    the value Nil (an Effect, not an expression: BuiltinCalls.inline)."""
+    items = _attr(v, 'items')
+    in_range = ast.Compare(_const(0), [ast.LtE(), ast.Lt()], [i, ast.Call(_g('len'), [items], [])])
+    return [(_and(_cls_is(v, 'VECTOR'), _cls_is(i, 'int'), in_range),
+             Effect(ast.Subscript(items, i, ast.Store()), x, _g('NIL')))]
+
+
+_vector_set.stores = True      # (its value an Effect: small.py computes no such call in place)
+
+
+class Effect:
+    """An inlined builtin's effect: `target = value`, then `result` its value."""
+    __slots__ = ('target', 'value', 'result')
+
+    def __init__(self, target, value, result):
+        self.target, self.value, self.result = target, value, result
+
+
 def _div(x, y):
     """/ of two floats, the divisor not zero (the builtin divides by the
     product of the rest, 1.0 * y), or of a float by a non-zero integer
@@ -201,6 +221,7 @@ INLINE = {
                                            ast.Compare(_binop(x, ast.Mod(), _const(1)), [ast.Eq()], [_const(0)])),
                                       ast.Call(_g('str'), [ast.Call(_g('int'), [x], [])], []))]),
     'vector-ref': (2, _vector_ref),
+    'vector-set!': (3, _vector_set),
     'vector-length': (1, lambda v: [(_cls_is(v, 'VECTOR'), ast.Call(_g('len'), [_attr(v, 'items')], []))]),
     '/': (2, _div),
     # floor modulo of exact integers, the divisor not zero (Python's %)
@@ -218,6 +239,14 @@ INLINE = {
     'number?': (1, _always(lambda x: _num(x))),
     'symbol?': (1, _always(lambda x: _is(_cls(x), _g('Symbol')))),
     'string?': (1, _always(lambda x: _is(_cls(x), _g('str')))),
+    'boolean?': (1, _always(lambda x: _is(_cls(x), _g('bool')))),
+    'vector?': (1, _always(lambda x: _is(_cls(x), _g('VECTOR')))),
+    'list?': (1, _always(lambda x: _or(_is(_cls(x), _g('List')), _is(x, _g('NIL'))))),
+    # a float's is_integer is false for infinities and NaN (the builtin's isfinite)
+    'integer?': (1, _always(lambda x: _or(_cls_is(x, 'int'), _and(_cls_is(x, 'float'),
+                                                                  ast.Call(_attr(x, 'is_integer'), [], []))))),
+    'exact?': (1, lambda x: [(_cls_is(x, 'int'), _const(True)), (_cls_is(x, 'float'), _const(False))]),
+    'inexact?': (1, lambda x: [(_cls_is(x, 'float'), _const(True)), (_cls_is(x, 'int'), _const(False))]),
 }
 for _alias, _op in (('add', '+'), ('sub', '-'), ('mul', '*'), ('lt', '<'), ('gt', '>'), ('le', '<='),
                     ('ge', '>='), ('first', 'car'), ('rest', 'cdr'), ('nil?', 'null?'),

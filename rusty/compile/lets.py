@@ -8,8 +8,8 @@ from ..eval import sub_span
 from ..resolve import Scope, body_defines
 from ..values import EMPTY, List, Symbol, sym
 from . import macros
-from .nodes import L, S, Unsupported, _ident, assign, attr, call, const, is_not, name
-from .special_forms import FN_FORMS, _makes_functions, _params
+from .nodes import L, S, Unsupported, _ident, assign, attr, call, const, name
+from .special_forms import FN_FORMS, _makes_functions, _params, only_called
 
 
 # The references to a named let's loop when only its own frame (env[2]) and
@@ -57,6 +57,9 @@ class Lets:
             bspan = sub_span(b[2], sub_span(b[3], span, self.unit), self.unit)
             var = self.vars[(id(lscope), lscope.index[b[0]])][0]
             s, e = self.known_lambda(b[1], var, lscope, bspan, fn) if b[0] in once else (None, None)
+            if s is not None and only_called([c[1] for c in binds if c is not b] + list(x.cdr.cdr)
+                                             + list(b[1].cdr.cdr), b[0], self.expanded):
+                self.releasable.add(var)        # (freed after a tail call of it: Calls.known_call)
             if s is None:
                 s, e = self.value(b[1], lscope, bspan, fn)
             stmts += s + [assign(var, e)]
@@ -114,7 +117,7 @@ class Lets:
         site = self.k(span)
         r = self.fresh('r')
         body = x.cdr.cdr.cdr
-        release = self.release(var, r) if loopvar is not None and _only_called(body, lname, self.expanded) else []
+        release = self.release(var, r) if loopvar is not None and only_called(body, lname, self.expanded) else []
         if tail:        # the loop in this run level (past the gate: run's tail call)
             direct = ast.Try([assign(r, call(name(loopfn), name('d'), *vals))], [
                 ast.ExceptHandler(name('BaseException'), 'e', [
@@ -128,14 +131,14 @@ class Lets:
                 + self.direct_call(name(q), name(var), vals, site, r, loopfn) + release), name(r)
 
     def release(self, var: str, r: str) -> list:
-        """After a named let's loop returned r: when r is no pending tail
-        call and nothing but the loop's own frame and variable holds the
+        """After a named let's loop returned r (a pending tail call, of a
+        loop around it say, holds what it needs: one of this loop counts):
+        when nothing but the loop's own frame and variable holds the
         loop (its name only called, no function made in it: the count of
         references says none escaped), break the cycles they make (frame ->
         loop -> frame; variable's cell -> loop -> its function -> cell), so
         the loop is freed at once instead of by the cycle collector."""
-        free = ast.BoolOp(ast.And(), [is_not(attr(name(r), '__class__'), name('tuple')),
-                                      ast.Compare(call(name('REFS'), name(var)), [ast.Eq()], [const(LOOP_REFS)])])
+        free = ast.Compare(call(name('REFS'), name(var)), [ast.Eq()], [const(LOOP_REFS)])
         return [ast.If(free, [ast.Assign([ast.Subscript(attr(name(var), 'env'), const(2), S)], const(None)),
                               assign(var, const(None))], [])]
 

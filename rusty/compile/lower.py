@@ -67,6 +67,8 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         self.known: dict = {}           # python name of a named let's loop -> (its function, its arity)
         self.sure_defines: set = set()  # ids of body defines run first and alone (SpecialForms.known_define)
         self.known_defines: dict = {}   # python name of a local so defined -> (its define, its function)
+        self.define_bodies: dict = {}   # id(sure define) -> the body it is in (SpecialForms.known_define)
+        self.releasable: set = set()    # known local functions freed after a tail call of them (Calls.known_call)
         self.defs_made: dict = {}       # id(def form) -> the define form f_def made of it
         self.finished: dict = {}        # python name of a nested function lowered -> its Fn
         self.assumed: dict = {}         # id(cell) -> (cell, the value the fast code assumes it holds)

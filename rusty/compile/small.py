@@ -7,8 +7,10 @@ builtin (inline.INLINE), or a few nested, on its parameters and literals —
 (BuiltinCalls.library_call): while OK holds (the global still holds that
 lambda, and each builtin's global its builtin: all assumed), the depth limit
 has room for the call it stands for and no profiler counts calls, the value
-is computed in place under the first case of each builtin's guards; when a
-guard fails, the lambda itself is called (so every error is its own). The
+is computed in place under the first case of each builtin's guards (exact
+integers), else under the second (floats: `(define (sq x) (* x x))` on
+floats); when no guard holds, the lambda itself is called (so every error is
+its own). The
 lambda's value is named in the disk cache by its global and its text
 (codecache: a changed body is a miss)."""
 import ast
@@ -18,11 +20,12 @@ from ..values import EMPTY, Builtin, List, Symbol
 from .inline import INLINE, _and
 
 DEPTH = 2               # builtin calls nested at most this deep
+MOST_CASES = 2          # alternatives tried in place (exact integers, floats) before the call
 _LITERALS = (int, float, str, bool)
 
 
 def small_spec(low, lam, nargs: int):
-    """The builder `spec(*args) -> (guard, value)` of lambda `lam` (a global's)
+    """The builder `spec(*args) -> [(guard, value)…]` (its alternatives) of lambda `lam` (a global's)
     called with nargs arguments, if it is a small function computed in place;
     the cells of the builtins it calls are then assumed (Lowering.ok)."""
     if lam.env is not None or lam.rest is not None or len(lam.params) != nargs or lam.fast != nargs:
@@ -41,9 +44,15 @@ def small_spec(low, lam, nargs: int):
         low.ok(cell, b)
 
     def spec(*args):
-        guards = []
-        value = _built(plan, args, guards)
-        return _and(*guards), value
+        cases = []
+        for i in range(_cases(plan)):
+            guards = []
+            value = _built(plan, args, guards, i)
+            guard = _and(*guards)
+            if not (guard.__class__ is ast.Constant and guard.value is False) \
+                    and all(ast.dump(guard) != ast.dump(g) for g, _ in cases):
+                cases.append((guard, value))
+        return cases or [(ast.Constant(False), ast.Constant(None))]
     return spec
 
 
@@ -62,8 +71,8 @@ def _plan(low, x, lam, depth: int, held: list):
     b = ref.cell.current()
     args = list(x.cdr)
     spec = INLINE.get(b.name) if b.__class__ is Builtin else None
-    if spec is None or spec[0] != len(args):
-        return None
+    if spec is None or spec[0] != len(args) or getattr(spec[1], 'stores', False):
+        return None     # (an effect, inline.Effect, is no expression to compute in place)
     plans = [_plan(low, a, lam, depth - 1, held) for a in args]
     if any(p is None for p in plans):
         return None
@@ -71,14 +80,26 @@ def _plan(low, x, lam, depth: int, held: list):
     return ('call', spec[1], plans)
 
 
-def _built(plan, args, guards: list):
-    """The expression of plan on the argument expressions args, its guards added to guards."""
+def _cases(plan) -> int:
+    """How many alternatives plan is computed under: the most cases any of
+    its builtins has (their guards for exact integers first, then floats:
+    inline.py), at most MOST_CASES."""
+    if plan[0] != 'call':
+        return 1
+    n = len(plan[1](*[ast.Name('_', ast.Load()) for _ in plan[2]]))
+    return min(MOST_CASES, max([n] + [_cases(p) for p in plan[2]]))
+
+
+def _built(plan, args, guards: list, case: int = 0):
+    """The expression of plan on the argument expressions args under each
+    builtin's case `case` (its last if it has fewer), its guards added to guards."""
     kind = plan[0]
     if kind == 'arg':
         return args[plan[1]]
     if kind == 'const':
         return ast.Constant(plan[1])
-    guard, value = plan[1](*[_built(p, args, guards) for p in plan[2]])[0]
+    cases = plan[1](*[_built(p, args, guards, case) for p in plan[2]])
+    guard, value = cases[min(case, len(cases) - 1)]
     if guard is not None and not (guard.__class__ is ast.Constant and guard.value is True):
         guards.append(guard)
     return value

@@ -13,6 +13,7 @@ from .variables import Fn
 
 FN_FORMS = frozenset(map(sym, ('lambda', 'fn', 'λ')))
 DOT, ELSE, BEGIN, DEFINE, DEF = sym('.'), sym('else'), sym('begin'), sym('define'), sym('def')
+QUOTE, LET = sym('quote'), sym('let')
 
 
 class SpecialForms:
@@ -184,12 +185,13 @@ class SpecialForms:
                 if len(init) >= 3:
                     params, rest = _params(init.cdr.car)
                     known = self.known_define(x, target, var, params, rest)
-                    if known is not None:       # (a lambda made as lambda_maker makes it, then named by define)
+                    if known is not None:       # (a lambda made as lambda_maker makes it, named as define names it)
                         vs, ve = self.nested(params, rest, init.cdr.cdr, scope, self.span_of(x.cdr.cdr, span), fn,
-                                             'lambda', var, known)
+                                             target.name, var, known)
                         ve = self.stamp([ve], self.line(self.span_of(x.cdr.cdr, span), scope))[0]
                         vs = self.stamp(vs, self.line(self.span_of(x.cdr.cdr, span), scope))
-                        init = None
+                        self.naming = None      # (made with define's name: no NAMED call, support.named)
+                        return self.result(vs + [assign(var, ve)], name('NIL'), tail)
             if init is not None:
                 vs, ve = self.value(init, scope, self.span_of(x.cdr.cdr, span), fn)
             self.naming = None
@@ -218,6 +220,13 @@ class SpecialForms:
         pyname = self.fresh('f_' + _ident(s.name) + '_')
         self.known[var] = (pyname, len(params))
         self.known_defines[var] = (x, pyname)
+        body = self.define_bodies.get(id(x))
+        if body is not None and x.cdr.car.__class__ is List and only_called(_but(body, x) + list(x.cdr.cdr), s,
+                                                                             self.expanded):
+            self.releasable.add(var)
+        elif body is not None and x.cdr.car.__class__ is Symbol and only_called(
+                _but(body, x) + list(x.cdr.cdr.car.cdr.cdr), s, self.expanded):
+            self.releasable.add(var)
         return pyname
 
     def not_known_yet(self, x, var) -> None:
@@ -245,6 +254,7 @@ class SpecialForms:
                 names = _one_name(y.cdr)
                 if names and counts.get(names[0]) == 1:
                     self.sure_defines.add(id(y))
+                    self.define_bodies[id(y)] = body
 
     def f_def(self, x, scope, span, fn, tail):
         if len(x) == 3:
@@ -356,6 +366,55 @@ def _params(p):
         return parse_params(p)
     except Usage as u:
         raise Unsupported(u.message) from None
+
+
+def only_called(forms, s, expanded=None) -> bool:
+    """True if symbol s, and the name of each named let in forms, occurs in
+    forms only as the head of a call, and they make no other function
+    (lambda, define): no closure but those functions' own can hold the cell
+    of a local function so called, and they only while their values live
+    (what Lets.release and calls._release free); a macro call is read as its
+    expansion too."""
+    names, values = {s}, set()
+    stack = list(forms)
+    while stack:
+        x = stack.pop()
+        if x.__class__ is Symbol:
+            values.add(x)
+            continue
+        if x.__class__ is not List or x is EMPTY:
+            continue
+        head = x.car
+        if head is QUOTE:
+            continue
+        if head in FN_FORMS or head is DEFINE or head is DEF:
+            return False
+        if expanded and id(x) in expanded:
+            e = expanded[id(x)]
+            if e is None or e.form is macros.FAILED:
+                return False
+            stack.append(e.form)
+        if head is LET and x.cdr is not EMPTY and x.cdr.car.__class__ is Symbol:
+            names.add(x.cdr.car)        # a named let: its name too only called
+            stack.extend(x.cdr.cdr)
+            continue
+        if head.__class__ is not Symbol:
+            stack.append(head)
+        stack.extend(x.cdr)
+    return not (names & values)
+
+
+def _but(body, x) -> list:
+    """The forms of body but x (and its begins' forms, x among them, spread)."""
+    out = []
+    for y in body:
+        if y is x:
+            continue
+        if y.__class__ is List and y is not EMPTY and y.car is BEGIN:
+            out += _but(y.cdr, x)
+        else:
+            out.append(y)
+    return out
 
 
 def _makes_functions(forms, expanded=None) -> bool:
