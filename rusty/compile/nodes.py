@@ -120,12 +120,15 @@ def _children_of(cls):
     head = cls.__name__ + '('
     if not cls._fields:             # (a context, an operator, `pass`…: no field at all)
         f = _CHILDREN[cls] = PARTS[cls] = _none
+        BARE[cls] = 0
         return f
     if not sig.startswith(head) or not sig.endswith(')'):
         _CHILDREN[cls] = _any_children
         PARTS[cls] = lambda n: [x for x in _any_children(n) if x.__class__._fields or x.__class__._attributes]
+        BARE[cls] = lambda n: len(_any_children(n)) - len(PARTS[cls](n))
         return _any_children
     parts, kinds, maybe_none = [], [], cls is ast.Dict         # (a dict's keys hold None for `**`)
+    bare, bare_lists = 0, []
     for typed in filter(None, sig[len(head):-1].split(', ')):
         kind, field = typed.split(' ')
         if kind.rstrip('*?') in _SCALARS:
@@ -136,9 +139,22 @@ def _children_of(cls):
         else:
             parts.append('n.' + field)
             maybe_none = maybe_none or kind.endswith('?')
+        if kinds[-1] in _BARE:
+            if kind.endswith('*'):
+                bare_lists.append('len(n.%s)' % field)
+            else:
+                bare += 1
     _CHILDREN[cls] = f = _reader(parts, maybe_none)
     PARTS[cls] = _reader([p for p, kind in zip(parts, kinds) if kind not in _BARE], maybe_none)
+    BARE[cls] = _counter(bare, bare_lists) if bare_lists else bare
     return f
+
+
+def _counter(bare: int, lists: list):
+    """A function giving how many contexts and operators a node holds (`lists`: `len(n.field)`)."""
+    scope: dict = {}
+    exec('def bare(n):\n    return %d + %s\n' % (bare, ' + '.join(lists)), scope)
+    return scope['bare']
 
 
 def _none(node) -> list:
@@ -159,6 +175,7 @@ def _reader(parts: list, maybe_none: bool):
 # contexts and operators): `parts` leaves them out.
 _BARE = frozenset(('expr_context', 'operator', 'boolop', 'cmpop', 'unaryop'))
 PARTS: dict = {}               # ast class -> its parts function
+BARE: dict = {}                # ast class -> how many of its children parts leaves out: a number, or a function of the node
 
 
 def parts(node) -> list:
