@@ -94,29 +94,42 @@ def fuse_tests(fdef, uses: dict) -> set:
     fdef). Gives back the temporaries fused away."""
     fused = set()
     todo = [fdef]
+    fusing = _FUSED.get
+    Assign, Name, Constant = ast.Assign, ast.Name, ast.Constant
     while todo:
         node = todo.pop()
+        d = node.__dict__
         for field in ('body', 'orelse', 'finalbody'):
-            stmts = getattr(node, field, None)
+            stmts = d.get(field)
             if not stmts or stmts.__class__ is not list:
                 continue
             out = []
             for st in stmts:
-                part = _FUSED.get(st.__class__)
-                while part is not None and out and getattr(st, part) is not None:
+                part = fusing(st.__class__)
+                if part is None:
+                    out.append(st)
+                    if st.__class__ in _NESTING:
+                        todo.append(st)
+                    continue
+                while out and getattr(st, part) is not None:
                     prev, t = out[-1], _first_in(getattr(st, part))
-                    if t is None or uses.get(t.id) != 2 or prev.__class__ is not ast.Assign \
-                            or len(prev.targets) != 1 or prev.targets[0].__class__ is not ast.Name \
-                            or prev.targets[0].id != t.id or prev.value.__class__ is ast.Constant:
+                    if t is None or prev.__class__ is not Assign or uses.get(t.id) != 2 \
+                            or len(prev.targets) != 1 or prev.targets[0].__class__ is not Name \
+                            or prev.targets[0].id != t.id or prev.value.__class__ is Constant:
                         break               # (a constant put in `t is not False` would be a literal `is`)
                     setattr(st, part, _put_first(getattr(st, part), prev.value))
                     fused.add(t.id)
                     out.pop()
                 out.append(st)
-            setattr(node, field, out)
-            todo.extend(out)
-        todo.extend(getattr(node, 'handlers', ()))
+                if st.__class__ is ast.If:
+                    todo.append(st)
+            d[field] = out
+        todo.extend(d.get('handlers', ()))
     return fused
+
+
+# The statements holding blocks (fuse_tests looks into them: an `if` besides, fused or not).
+_NESTING = frozenset((ast.While, ast.For, ast.Try, ast.With, ast.FunctionDef, ast.ExceptHandler))
 
 
 def give_back_first(handlers, stamp) -> None:

@@ -51,15 +51,17 @@ def _ident(text: str) -> str:
     return ''.join(c if c.isascii() and (c.isalnum() or c == '_') else '_' for c in text)
 
 
-def statements(stmts):
+def statements(stmts) -> list:
     """Every statement in stmts and the blocks inside them (an `if`'s
-    branches, a loop's, a `try`'s and its handlers'), not looking into
-    expressions nor into a nested function's body (the def itself is one)."""
-    todo = list(reversed(stmts))
+    branches, a loop's, a `try`'s and its handlers'), in the code's order,
+    not looking into expressions nor into a nested function's body (the def
+    itself is one)."""
+    out = []
+    todo = stmts[::-1]
     blocks = _BLOCKS.get
     while todo:
         st = todo.pop()
-        yield st
+        out.append(st)
         fields = blocks(st.__class__)
         if fields is None:
             fields = _blocks(st.__class__)
@@ -70,9 +72,10 @@ def statements(stmts):
                 if inner and inner.__class__ is list:
                     if field == 'handlers':
                         for h in reversed(inner):
-                            todo.extend(reversed(h.body))
+                            todo += h.body[::-1]
                     else:
-                        todo.extend(reversed(inner))
+                        todo += inner[::-1]
+    return out
 
 
 _BLOCKS: dict = {}      # statement class -> its fields statements looks into, in its order ('handlers' last)
