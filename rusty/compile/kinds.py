@@ -342,8 +342,18 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=N
     copies = {}         # temporary -> the local it copies (Lowering.in_order: a local read before a call)
     todo = [ast.Module(stmts, [])]
     get, bare = PARTS.get, BARE.get
+    Name, Load = ast.Name, ast.Load
     for node in todo:           # (nodes.walk's order, written out, less the contexts and operators: counted)
         cls = node.__class__
+        if cls is Name:         # (most nodes: a name and its context, no part)
+            size += 2
+            if size > SPECIALIZED_NODES:
+                return stmts
+            if node.id == 'OK':
+                uses_ok = True
+            elif node.ctx.__class__ is not Load:
+                stored.add(node.id)
+            continue
         f = get(cls)
         try:
             todo += parts(node) if f is None else f(node)
@@ -401,6 +411,8 @@ def twin(stmts: list, temp, fresh, uncounted=False) -> list:
 
 
 _PLAIN = frozenset((str, int, float, bool, type(None)))     # attribute values copied as they are
+_Name = ast.Name
+_NAME_KEYS = frozenset(ast.Name._fields) | frozenset(ast.Name._attributes)     # (an unmarked name's)
 _SCALARS = frozenset(('identifier', 'string', 'constant', 'int'))
 _BARE = frozenset(('expr_context', 'operator', 'boolop', 'cmpop', 'unaryop'))
 _SHAPES: dict = {}          # ast class -> (its fields and positions, the fields that may hold nodes), or None: shared
@@ -434,6 +446,17 @@ def _clone(node, memo: dict, rename=None):
     position (a context, an operator) is shared. `rename`: (temp, new,
     uncounted), the temporaries' names renamed as they are copied (twin)."""
     cls = node.__class__
+    if cls is _Name:            # (most nodes: a name, unmarked, copied here)
+        got = memo.get(id(node))
+        if got is not None:
+            return got
+        d = node.__dict__.copy()
+        if d.keys() <= _NAME_KEYS:
+            if rename is not None and rename[0](d['id']):
+                d['id'] = rename[1](d['id'])
+            got = memo[id(node)] = _Name.__new__(_Name)
+            got.__dict__ = d
+            return got
     shape = _SHAPES.get(cls, _LIST)
     if shape is _LIST:
         if cls is list:
