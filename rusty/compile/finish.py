@@ -164,17 +164,21 @@ def coalesce(order: list) -> None:
     every temporary before using it): fewer locals, smaller frames. (A
     temporary fused away, gone from the code, is left out of the order: `x
     = t` fused with `t = E` keeps x after E, where it is assigned.)"""
-    spans = {}
+    firsts, lasts = {}, {}          # (firsts: in the order of the temporaries' first occurrences)
     for i, node in enumerate(order, 1):
-        first, _ = spans.get(node.id, (i, 0))
-        spans[node.id] = (first, i)
+        t = node.id
+        if t not in firsts:
+            firsts[t] = i
+        lasts[t] = i
     free, live, names = [], [], {}
-    for temp, (first, last) in sorted(spans.items(), key=lambda kv: kv[1]):
+    for temp, first in firsts.items():
         for end, n in [x for x in live if x[0] < first]:
             live.remove((end, n))
             free.append(n)
         n = free.pop() if free else 'x%d' % (len(live) + len(free))
-        live.append((last, n))
+        live.append((lasts[temp], n))
         names[temp] = n
-    for node in {id(node): node for node in order}.values():     # a node may sit in several places
-        node.id = names[node.id]
+    for node in order:              # (a node may sit in several places: renamed once, its new name no temporary's)
+        n = names.get(node.id)
+        if n is not None:
+            node.id = n

@@ -106,10 +106,18 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
 
     def stamp(self, nodes, ln: int):
         """Give every node (and descendant) without a position line ln."""
-        todo = list(nodes)
+        todo = []
         get = PARTS.get
         placed = _PLACED.get
-        where = {'lineno': ln, 'col_offset': 0}     # (the end positions: None, the classes' own)
+        Name, Constant = ast.Name, ast.Constant
+        for x in nodes:
+            if x.__class__ is Name or x.__class__ is Constant:
+                d = x.__dict__
+                if 'lineno' not in d:
+                    d['lineno'] = ln
+                    d['col_offset'] = 0     # (the end positions: None, the classes' own)
+            else:
+                todo.append(x)
         while todo:         # a node with a position has all its descendants stamped
             node = todo.pop()
             d = node.__dict__
@@ -120,17 +128,21 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
             if kind is None:
                 kind = _placed(cls)
             if kind:
-                d.update(where)
-                if kind == _LEAF:
-                    continue
+                d['lineno'] = ln
+                d['col_offset'] = 0
             f = get(cls)
-            if f is None:
-                todo += parts(node)
-            else:
-                try:
-                    todo += f(node)
-                except AttributeError:      # (a field left out when the node was made)
-                    todo += parts(node)
+            try:
+                kids = parts(node) if f is None else f(node)
+            except AttributeError:      # (a field left out when the node was made)
+                kids = parts(node)
+            for x in kids:      # (the names and constants, most nodes, stamped here: never on the stack)
+                if x.__class__ is Name or x.__class__ is Constant:
+                    d = x.__dict__
+                    if 'lineno' not in d:
+                        d['lineno'] = ln
+                        d['col_offset'] = 0
+                else:
+                    todo.append(x)
         return nodes
 
     def ok(self, cell, value) -> ast.Name:
@@ -379,13 +391,12 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         return stmts + [assign(target, e)]
 
 
-_LEAF = 2
-_PLACED: dict = {}      # ast class -> 0: no position, 1: a position, _LEAF: a position and no part (a name, a constant)
+_PLACED: dict = {}      # ast class -> 0: no position, 1: a position (a name's and a constant's: stamp's own)
 
 
 def _placed(cls) -> int:
     """What stamp does with a node of class cls (_PLACED)."""
-    kind = _PLACED[cls] = _LEAF if cls is ast.Name or cls is ast.Constant else int('lineno' in cls._attributes)
+    kind = _PLACED[cls] = int('lineno' in cls._attributes)
     return kind
 
 
