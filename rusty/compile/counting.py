@@ -21,7 +21,7 @@ of counting).
 """
 import ast
 
-from .nodes import assign, attr, attr_store, call, const, children, is_not, name, store, walk_parts
+from .nodes import assign, attr, attr_store, call, const, is_not, name, parts, store, walk_parts
 from .support import SELF_CALL
 
 PROF, ROW, SAVED, START, VALUE = 'prof_', 'prow_', 'psaved_', 'pstart_', 'pret_'
@@ -57,7 +57,7 @@ def unmarked(stmts: list) -> bool:
         if node.__class__ is ast.Call and getattr(node, 'self_call', False):
             node.args.pop()
             node.self_call = False
-        todo += children(node)
+        todo += parts(node)
     return False
 
 

@@ -148,14 +148,17 @@ def _fold(e, known: dict):
     fields = _EXPR_FIELDS.get(cls)
     if fields is None:
         fields = _expr_fields(cls)
+    d = e.__dict__
     for field in fields:
-        value = getattr(e, field, None)
+        value = d.get(field)
         c = value.__class__
         if c is list:
-            setattr(e, field, [v if v.__class__ in _LEAVES else _fold(v, known) if isinstance(v, ast.expr) else v
-                               for v in value])
-        elif c not in _LEAVES and isinstance(value, ast.expr):      # (a name, a constant: as they are)
-            setattr(e, field, _fold(value, known))
+            d[field] = [v if v.__class__ in _LEAVES else _fold(v, known) if isinstance(v, ast.expr) else v
+                        for v in value]
+        elif c not in _LEAVES and value is not None and isinstance(value, ast.expr):    # (a name, a constant: as they are)
+            new = _fold(value, known)
+            if new is not value:
+                d[field] = new
     if cls is ast.Call and getattr(e, 'uncounted', False) and getattr(e, 'ok_known', False) \
             and all(kind_of(a, known) == INT for a in e.args[1:-1]):
         e.args[-1] = ast.copy_location(ast.Name('INTS', ast.Load()), e.args[-1])

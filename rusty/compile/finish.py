@@ -94,20 +94,28 @@ def fuse_tests(fdef, uses: dict) -> set:
     fdef). Gives back the temporaries fused away."""
     fused = set()
     todo = [fdef]
+    fusing = _FUSED.get
+    Assign, Name, Constant = ast.Assign, ast.Name, ast.Constant
     while todo:
         node = todo.pop()
+        d = node.__dict__
         for field in ('body', 'orelse', 'finalbody'):
-            stmts = getattr(node, field, None)
+            stmts = d.get(field)
             if not stmts or stmts.__class__ is not list:
                 continue
             out = []
             for st in stmts:
-                part = _FUSED.get(st.__class__)
-                while part is not None and out and getattr(st, part) is not None:
+                part = fusing(st.__class__)
+                if part is None:
+                    out.append(st)
+                    if st.__class__ in _NESTING:
+                        todo.append(st)
+                    continue
+                while out and getattr(st, part) is not None:
                     prev, t = out[-1], _first_in(getattr(st, part))
-                    if t is None or uses.get(t.id) != 2 or prev.__class__ is not ast.Assign \
-                            or len(prev.targets) != 1 or prev.targets[0].__class__ is not ast.Name \
-                            or prev.targets[0].id != t.id or prev.value.__class__ is ast.Constant:
+                    if t is None or prev.__class__ is not Assign or uses.get(t.id) != 2 \
+                            or len(prev.targets) != 1 or prev.targets[0].__class__ is not Name \
+                            or prev.targets[0].id != t.id or prev.value.__class__ is Constant:
                         break               # (a constant put in `t is not False` would be a literal `is`)
                     if 'write_back' in prev.__dict__:       # (an exit's: its marks go with its call, into no test)
                         if st.__class__ is ast.If or st.__class__ is ast.Assign and not (
@@ -119,10 +127,15 @@ def fuse_tests(fdef, uses: dict) -> set:
                     fused.add(t.id)
                     out.pop()
                 out.append(st)
-            setattr(node, field, out)
-            todo.extend(out)
-        todo.extend(getattr(node, 'handlers', ()))
+                if st.__class__ is ast.If:
+                    todo.append(st)
+            d[field] = out
+        todo.extend(d.get('handlers', ()))
     return fused
+
+
+# The statements holding blocks (fuse_tests looks into them: an `if` besides, fused or not).
+_NESTING = frozenset((ast.While, ast.For, ast.Try, ast.With, ast.FunctionDef, ast.ExceptHandler))
 
 
 def give_back_first(handlers, stamp) -> None:
@@ -157,17 +170,21 @@ def coalesce(order: list) -> None:
     every temporary before using it): fewer locals, smaller frames. (A
     temporary fused away, gone from the code, is left out of the order: `x
     = t` fused with `t = E` keeps x after E, where it is assigned.)"""
-    spans = {}
+    firsts, lasts = {}, {}          # (firsts: in the order of the temporaries' first occurrences)
     for i, node in enumerate(order, 1):
-        first, _ = spans.get(node.id, (i, 0))
-        spans[node.id] = (first, i)
+        t = node.id
+        if t not in firsts:
+            firsts[t] = i
+        lasts[t] = i
     free, live, names = [], [], {}
-    for temp, (first, last) in sorted(spans.items(), key=lambda kv: kv[1]):
+    for temp, first in firsts.items():
         for end, n in [x for x in live if x[0] < first]:
             live.remove((end, n))
             free.append(n)
         n = free.pop() if free else 'x%d' % (len(live) + len(free))
-        live.append((last, n))
+        live.append((lasts[temp], n))
         names[temp] = n
-    for node in {id(node): node for node in order}.values():     # a node may sit in several places
-        node.id = names[node.id]
+    for node in order:              # (a node may sit in several places: renamed once, its new name no temporary's)
+        n = names.get(node.id)
+        if n is not None:
+            node.id = n

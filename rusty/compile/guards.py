@@ -9,7 +9,7 @@ of inlined builtins into one test.
 """
 import ast
 
-from .nodes import statements, walk_parts
+from .nodes import PARTS, parts, statements
 
 # Calls that never run Lisp code: an inlined builtin's own function on the
 # operands its fast path refused (arithmetic, car, comparisons: they only
@@ -24,14 +24,27 @@ def _is_ok(node) -> bool:
 def _runs_code(node, quiet: bool = False) -> bool:
     """True if evaluating node may call anything that runs Lisp code (or
     makes a function); `quiet`: no call does while OK holds (see fold)."""
-    for n in walk_parts(node):
+    todo = [node]
+    get = PARTS.get
+    Call, Name, FunctionDef, Lambda = ast.Call, ast.Name, ast.FunctionDef, ast.Lambda
+    for n in todo:              # (walk_parts' order, written out: it grows as it goes)
         cls = n.__class__
-        if cls is ast.Call:
+        if cls is Name:
+            continue
+        if cls is Call:
             f = n.func
-            if not quiet and (f.__class__ is not ast.Name or f.id not in QUIET):
+            if not quiet and (f.__class__ is not Name or f.id not in QUIET):
                 return True
-        elif cls is ast.FunctionDef or cls is ast.Lambda:
+        elif cls is FunctionDef or cls is Lambda:
             return True
+        f = get(cls)
+        if f is None:
+            todo += parts(n)
+        else:
+            try:
+                todo += f(n)
+            except AttributeError:      # (a field left out when the node was made)
+                todo += parts(n)
     return False
 
 

@@ -23,7 +23,7 @@ import ast
 
 from .expr_kinds import INT, INT_IF_OK, LIST, OK_FALSE, _fold, _int_tests_if_ok, _learned, _pair_known, kind_of
 from .guards import gate_open
-from .nodes import _CHILDREN, children, parts, statements, walk
+from .nodes import BARE, PARTS, parts, statements, walk, walk_parts
 
 SPECIALIZED_NODES = 5000        # a body this large (in ast nodes) is not copied
 
@@ -102,6 +102,12 @@ class _ResultAudit:
             value = value.body
         sure = {k: (INT if v == INT_IF_OK else v) for k, v in known.items()}
         self.returns.append(kind_of(value, sure) == INT)
+        if not self.returns[-1]:
+            raise _Disproved
+
+
+class _Disproved(Exception):
+    """The audit's assumption is shown false: the trial fold stops there (_audited)."""
 
 
 _AUDIT: list = [None]           # the _ResultAudit of the function being folded
@@ -120,11 +126,15 @@ def _audited(body, known, seen, audit, quiet=False):
         return _block(body, known, seen)
     trial = _clone(body, {})
     audit.on, audit.returns, audit.loops, audit.quiet = True, [], False, quiet
+    proved = False
     try:
         folded, k = _block(trial, dict(known), seen)
+        proved = audit.returns and all(audit.returns) and (quiet or not audit.loops)
+    except _Disproved:          # (a return or a loop the assumption fails at: the rest not folded in vain)
+        pass
     finally:
         audit.on = audit.quiet = False
-    if audit.returns and all(audit.returns) and (quiet or not audit.loops):
+    if proved:
         return folded, k
     return _block(body, known, seen)
 
@@ -132,7 +142,7 @@ def _audited(body, known, seen, audit, quiet=False):
 def _calls_itself(body, audit) -> bool:
     """True if body calls the audited function itself (or, at the root, GATED)."""
     me = (audit.me, 'GATED') if audit.root else (audit.me,)
-    for node in walk(ast.Module(body, [])):
+    for node in walk_parts(ast.Module(body, [])):
         if node.__class__ is ast.Call and node.func.__class__ is ast.Name and node.func.id in me:
             return True
     return False
@@ -236,8 +246,11 @@ def _block(stmts, known, seen):
                     if a is not None and a.get(OK_FALSE) is False and b is not None:
                         known.update((n, v) for n, v in b.items() if v == INT_IF_OK)
         elif cls is ast.While:          # (a self tail call's loop: it rebinds the parameters)
-            if _AUDIT[0] is not None:
-                _AUDIT[0].loops = True
+            audit = _AUDIT[0]
+            if audit is not None:
+                audit.loops = True
+                if audit.on and not audit.quiet:
+                    raise _Disproved
             holds = getattr(st, 'holds', None)      # a test true at each entry of the body (lower.uncounted)
             entry = {} if holds is None else {k: v for k, v in _learned(holds, {}).items() if k not in seen}
             st.body, _ = _block(st.body, entry, seen)
@@ -283,7 +296,7 @@ def _block(stmts, known, seen):
                 st.exc = _fold(st.exc, known)
             audit = _AUDIT[0]
             if cls is ast.Break and audit is not None and audit.on and known.get(OK_FALSE) is not False:
-                audit.returns.append(False)     # leaving the copy while OK may hold: the general code decides
+                raise _Disproved        # leaving the copy while OK may hold: the general code decides
             known = None
         elif cls is ast.FunctionDef:
             simplify(st, root=False)
@@ -329,17 +342,28 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=N
     tested, stored, size, uses_ok = [], set(), 0, False
     copies = {}         # temporary -> the local it copies (Lowering.in_order: a local read before a call)
     todo = [ast.Module(stmts, [])]
-    get = _CHILDREN.get
-    for node in todo:           # (nodes.walk's order, written out: it grows as it goes)
-        size += 1
-        if size > SPECIALIZED_NODES:
-            return stmts
+    get, bare = PARTS.get, BARE.get
+    Name, Load = ast.Name, ast.Load
+    for node in todo:           # (nodes.walk's order, written out, less the contexts and operators: counted)
         cls = node.__class__
+        if cls is Name:         # (most nodes: a name and its context, no part)
+            size += 2
+            if size > SPECIALIZED_NODES:
+                return stmts
+            if node.id == 'OK':
+                uses_ok = True
+            elif node.ctx.__class__ is not Load:
+                stored.add(node.id)
+            continue
         f = get(cls)
         try:
-            todo += children(node) if f is None else f(node)
+            todo += parts(node) if f is None else f(node)
         except AttributeError:      # (a field left out when the node was made)
-            todo += children(node)
+            todo += parts(node)
+        extra = bare(cls)
+        size += 1 + (extra if extra.__class__ is int else extra(node))
+        if size > SPECIALIZED_NODES:
+            return stmts
         if cls is ast.Assign and node.value.__class__ is ast.Name and node.targets[0].__class__ is ast.Name \
                 and temp(node.targets[0].id) and not temp(node.value.id):
             copies[node.targets[0].id] = node.value.id
@@ -388,6 +412,8 @@ def twin(stmts: list, temp, fresh, uncounted=False) -> list:
 
 
 _PLAIN = frozenset((str, int, float, bool, type(None)))     # attribute values copied as they are
+_Name = ast.Name
+_NAME_KEYS = frozenset(ast.Name._fields) | frozenset(ast.Name._attributes)     # (an unmarked name's)
 _SCALARS = frozenset(('identifier', 'string', 'constant', 'int'))
 _BARE = frozenset(('expr_context', 'operator', 'boolop', 'cmpop', 'unaryop'))
 _SHAPES: dict = {}          # ast class -> (its fields and positions, the fields that may hold nodes), or None: shared
@@ -421,6 +447,17 @@ def _clone(node, memo: dict, rename=None):
     position (a context, an operator) is shared. `rename`: (temp, new,
     uncounted), the temporaries' names renamed as they are copied (twin)."""
     cls = node.__class__
+    if cls is _Name:            # (most nodes: a name, unmarked, copied here)
+        got = memo.get(id(node))
+        if got is not None:
+            return got
+        d = node.__dict__.copy()
+        if d.keys() <= _NAME_KEYS:
+            if rename is not None and rename[0](d['id']):
+                d['id'] = rename[1](d['id'])
+            got = memo[id(node)] = _Name.__new__(_Name)
+            got.__dict__ = d
+            return got
     shape = _SHAPES.get(cls, _LIST)
     if shape is _LIST:
         if cls is list:

@@ -26,7 +26,7 @@ from ..eval import SPECIALS, sub_span
 from ..resolve import body_defines
 from ..syntax import problem
 from ..values import EMPTY, Lambda, List, Symbol, Vector, sym
-from . import case_lower, counting, effect_forms, guards, kinds, loops, macros, match_lower, quasi, trmc, try_form
+from . import counting, guards, kinds, macros, trmc
 from .builtin_calls import BuiltinCalls
 from .calls import Calls
 from .expansion import pinned, unchanged_by_others
@@ -109,10 +109,18 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
 
     def stamp(self, nodes, ln: int):
         """Give every node (and descendant) without a position line ln."""
-        todo = list(nodes)
+        todo = []
         get = PARTS.get
         placed = _PLACED.get
-        where = {'lineno': ln, 'col_offset': 0}     # (the end positions: None, the classes' own)
+        Name, Constant = ast.Name, ast.Constant
+        for x in nodes:
+            if x.__class__ is Name or x.__class__ is Constant:
+                d = x.__dict__
+                if 'lineno' not in d:
+                    d['lineno'] = ln
+                    d['col_offset'] = 0     # (the end positions: None, the classes' own)
+            else:
+                todo.append(x)
         while todo:         # a node with a position has all its descendants stamped
             node = todo.pop()
             d = node.__dict__
@@ -123,17 +131,21 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
             if kind is None:
                 kind = _placed(cls)
             if kind:
-                d.update(where)
-                if kind == _LEAF:
-                    continue
+                d['lineno'] = ln
+                d['col_offset'] = 0
             f = get(cls)
-            if f is None:
-                todo += parts(node)
-            else:
-                try:
-                    todo += f(node)
-                except AttributeError:      # (a field left out when the node was made)
-                    todo += parts(node)
+            try:
+                kids = parts(node) if f is None else f(node)
+            except AttributeError:      # (a field left out when the node was made)
+                kids = parts(node)
+            for x in kids:      # (the names and constants, most nodes, stamped here: never on the stack)
+                if x.__class__ is Name or x.__class__ is Constant:
+                    d = x.__dict__
+                    if 'lineno' not in d:
+                        d['lineno'] = ln
+                        d['col_offset'] = 0
+                else:
+                    todo.append(x)
         return nodes
 
     def ok(self, cell, value) -> ast.Name:
@@ -389,13 +401,12 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         return stmts + [assign(target, e)]
 
 
-_LEAF = 2
-_PLACED: dict = {}      # ast class -> 0: no position, 1: a position, _LEAF: a position and no part (a name, a constant)
+_PLACED: dict = {}      # ast class -> 0: no position, 1: a position (a name's and a constant's: stamp's own)
 
 
 def _placed(cls) -> int:
     """What stamp does with a node of class cls (_PLACED)."""
-    kind = _PLACED[cls] = _LEAF if cls is ast.Name or cls is ast.Constant else int('lineno' in cls._attributes)
+    kind = _PLACED[cls] = int('lineno' in cls._attributes)
     return kind
 
 
@@ -407,16 +418,31 @@ def _located(node, where):
     return node
 
 
+def _later(module: str, function: str):
+    """The lowering of a rarer form, its module imported when the first such
+    form is lowered (not with the compiler: a program may never use it)."""
+    def first(low, x, scope, span, fn, tail):
+        from importlib import import_module
+        f = getattr(import_module('.' + module, __package__), function)
+        for form, got in list(FORMS.items()):
+            if got is first:
+                FORMS[form] = f
+        return f(low, x, scope, span, fn, tail)
+    return first
+
+
 FORMS = {
     'quote': Lowering.f_quote, 'if': Lowering.f_if, 'begin': Lowering.f_begin, 'and': Lowering.f_and,
     'or': Lowering.f_or, 'when': Lowering.f_when, 'unless': Lowering.f_unless, 'cond': Lowering.f_cond,
     'set!': Lowering.f_set, 'lambda': Lowering.f_lambda, 'fn': Lowering.f_lambda, 'λ': Lowering.f_lambda,
     'define': Lowering.f_define, 'def': Lowering.f_def, 'let': Lowering.f_let, 'let*': Lowering.f_let_star, 'letrec': Lowering.f_letrec, 'letrec*': Lowering.f_letrec,
-    'do': loops.f_do,
-    'try-catch': try_form.f_try, 'case': case_lower.f_case, 'match': match_lower.f_match,
-    'quasiquote': quasi.f_quasiquote, 'eval-when': effect_forms.f_eval_when, 'load': effect_forms.f_load,
-    'load-relative': effect_forms.f_load_relative, 'import': effect_forms.f_import, '.': effect_forms.f_attribute,
-    'set': effect_forms.f_set_plain, 'defrust': effect_forms.f_defrust, 'defrust*': effect_forms.f_defrust_star,
+    'do': _later('loops', 'f_do'),
+    'try-catch': _later('try_form', 'f_try'), 'case': _later('case_lower', 'f_case'),
+    'match': _later('match_lower', 'f_match'), 'quasiquote': _later('quasi', 'f_quasiquote'),
+    'eval-when': _later('effect_forms', 'f_eval_when'), 'load': _later('effect_forms', 'f_load'),
+    'load-relative': _later('effect_forms', 'f_load_relative'), 'import': _later('effect_forms', 'f_import'),
+    '.': _later('effect_forms', 'f_attribute'), 'set': _later('effect_forms', 'f_set_plain'),
+    'defrust': _later('effect_forms', 'f_defrust'), 'defrust*': _later('effect_forms', 'f_defrust_star'),
 }
 
 

@@ -51,15 +51,17 @@ def _ident(text: str) -> str:
     return ''.join(c if c.isascii() and (c.isalnum() or c == '_') else '_' for c in text)
 
 
-def statements(stmts):
+def statements(stmts) -> list:
     """Every statement in stmts and the blocks inside them (an `if`'s
-    branches, a loop's, a `try`'s and its handlers'), not looking into
-    expressions nor into a nested function's body (the def itself is one)."""
-    todo = list(reversed(stmts))
+    branches, a loop's, a `try`'s and its handlers'), in the code's order,
+    not looking into expressions nor into a nested function's body (the def
+    itself is one)."""
+    out = []
+    todo = stmts[::-1]
     blocks = _BLOCKS.get
     while todo:
         st = todo.pop()
-        yield st
+        out.append(st)
         fields = blocks(st.__class__)
         if fields is None:
             fields = _blocks(st.__class__)
@@ -70,9 +72,10 @@ def statements(stmts):
                 if inner and inner.__class__ is list:
                     if field == 'handlers':
                         for h in reversed(inner):
-                            todo.extend(reversed(h.body))
+                            todo += h.body[::-1]
                     else:
-                        todo.extend(reversed(inner))
+                        todo += inner[::-1]
+    return out
 
 
 _BLOCKS: dict = {}      # statement class -> its fields statements looks into, in its order ('handlers' last)
@@ -120,12 +123,15 @@ def _children_of(cls):
     head = cls.__name__ + '('
     if not cls._fields:             # (a context, an operator, `pass`…: no field at all)
         f = _CHILDREN[cls] = PARTS[cls] = _none
+        BARE[cls] = 0
         return f
     if not sig.startswith(head) or not sig.endswith(')'):
         _CHILDREN[cls] = _any_children
         PARTS[cls] = lambda n: [x for x in _any_children(n) if x.__class__._fields or x.__class__._attributes]
+        BARE[cls] = lambda n: len(_any_children(n)) - len(PARTS[cls](n))
         return _any_children
     parts, kinds, maybe_none = [], [], cls is ast.Dict         # (a dict's keys hold None for `**`)
+    bare, bare_lists = 0, []
     for typed in filter(None, sig[len(head):-1].split(', ')):
         kind, field = typed.split(' ')
         if kind.rstrip('*?') in _SCALARS:
@@ -136,9 +142,22 @@ def _children_of(cls):
         else:
             parts.append('n.' + field)
             maybe_none = maybe_none or kind.endswith('?')
+        if kinds[-1] in _BARE:
+            if kind.endswith('*'):
+                bare_lists.append('len(n.%s)' % field)
+            else:
+                bare += 1
     _CHILDREN[cls] = f = _reader(parts, maybe_none)
     PARTS[cls] = _reader([p for p, kind in zip(parts, kinds) if kind not in _BARE], maybe_none)
+    BARE[cls] = _counter(bare, bare_lists) if bare_lists else bare
     return f
+
+
+def _counter(bare: int, lists: list):
+    """A function giving how many contexts and operators a node holds (`lists`: `len(n.field)`)."""
+    scope: dict = {}
+    exec('def bare(n):\n    return %d + %s\n' % (bare, ' + '.join(lists)), scope)
+    return scope['bare']
 
 
 def _none(node) -> list:
@@ -159,6 +178,7 @@ def _reader(parts: list, maybe_none: bool):
 # contexts and operators): `parts` leaves them out.
 _BARE = frozenset(('expr_context', 'operator', 'boolop', 'cmpop', 'unaryop'))
 PARTS: dict = {}               # ast class -> its parts function
+BARE: dict = {}                # ast class -> how many of its children parts leaves out: a number, or a function of the node
 
 
 def parts(node) -> list:
