@@ -3,7 +3,7 @@ script compiles nothing.
 
 An entry is content-addressed: its key (`lambda_key`) hashes the lambda's
 forms as text (parameters, body, name), the layout of the scopes around it,
-the compiler's version (`version`: its sources' sizes and times) and Python's. It
+the compiler's version (a hash of its sources, `version`) and Python's. It
 holds the marshalled code of the lambda's function and, for each object the
 code names (k0, k1, …: lower.Lowering.k), a recipe that rebuilds it from the
 live lambda when loading (recipes.py: paths into the body's forms, globals
@@ -40,27 +40,20 @@ _VERSION: list = []                     # the compiler's version, once computed
 
 def version() -> bytes:
     """A hash of the compiler's sources and of the modules its lowering reads
-    (computed once per process, when the first lambda is looked up), each
-    told apart as Python's imports tell a source from its cached bytecode:
-    by its size and modification time (a stat each, not a read: a tenth of
-    the time, paid by every run that looks a lambda up)."""
+    (computed once per process, when the first lambda is looked up)."""
     if not _VERSION:
         h = diskcache._hasher()
         here = os.path.dirname(os.path.abspath(__file__))
         up = os.path.dirname(here)
-        files = []
-        for d, dirs, names in os.walk(here):
-            dirs[:] = [x for x in dirs if x != '__pycache__']
-            files += [os.path.join(d, f) for f in names if f.endswith('.py')]
-        files.sort()
+        files = sorted(os.path.join(d, f) for d, _, names in os.walk(here) for f in names if f.endswith('.py'))
         files += [os.path.join(up, f) for f in ('eval.py', 'resolve.py', 'values.py', 'specials.py', 'syntax.py')]
         for path in files:
             try:
-                st = os.stat(path)
-                h.update(b'%d:%d:' % (st.st_size, st.st_mtime_ns))
+                with open(path, 'rb') as fh:
+                    h.update(fh.read())
             except OSError:
                 h.update(b'?')
-            h.update(path[len(up) + 1:].encode())        # (its path under the package: os.path.relpath's)
+            h.update(os.path.relpath(path, up).encode())
         _VERSION.append(h.digest() + sys.implementation.cache_tag.encode())
     return _VERSION[0]
 
