@@ -149,9 +149,13 @@ class Calls:
         return ast.If(looping, again, [other])
 
     def direct_call(self, fnv, lam, args, site, r, callee=None, caller=None):
-        """A non-tail call of positional function fnv (lambda lam): the call,
-        its failures and a tail call it returns, as run does; past the gate
-        (the depth limit, or a tool watching calls: Depth.gate, copied by link.session_namespace) through run.
+        """A non-tail call of positional function fnv (lambda lam): the call
+        and a tail call it returns, as run does; past the gate (the depth
+        limit, or a tool watching calls: Depth.gate, copied by
+        link.session_namespace) through run. A failure in the callee is the
+        function's handler's to report (sites.py: the call gets a line of
+        its own, which names its site and lam: lam is a name, read again
+        there).
         `callee`: the Python name of fnv's function when it is this code's
         own (guards.finish_checks may skip the tail call test); `caller`:
         the Fn making the call when that is fnv's function itself, which
@@ -162,9 +166,10 @@ class Calls:
             mine = [const(True)]
         fcall = call(fnv, ast.BinOp(name('d'), ast.Add(), const(1)), *args, *mine)
         fcall.self_call = caller is not None            # (kinds.py may pass INTS instead)
-        go = ast.Try([assign(r, fcall)],
-                     [ast.ExceptHandler(name('BaseException'), 'e', [
-                         ast.Raise(call(name('CALL_FAILED'), name('e'), lam, site, name('D')), None)])], [], [])
+        fcall.site_lam, fcall.site_key = lam, site      # (sites.place: its line, its failures)
+        if self.sites is None:
+            self.sites = {}
+        go = assign(r, fcall)
         finish = ast.If(is_(attr(name(r), '__class__'), name('tuple')),
                         [assign(r, call(name('FINISH'), name(r), lam, site, name('d'), name('D')))], [])
         finish.callee = callee

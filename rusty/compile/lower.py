@@ -26,7 +26,7 @@ from ..eval import SPECIALS, sub_span
 from ..resolve import body_defines
 from ..syntax import problem
 from ..values import EMPTY, Lambda, List, Symbol, Vector, sym
-from . import case_lower, counting, effect_forms, guards, kinds, loops, macros, match_lower, quasi, trmc, try_form
+from . import case_lower, counting, effect_forms, guards, kinds, loops, macros, match_lower, quasi, sites, trmc, try_form
 from .builtin_calls import BuiltinCalls
 from .calls import Calls
 from .expansion import unchanged_by_others
@@ -79,6 +79,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         self.cell_written: dict = {}    # of them, those of enclosing functions -> the functions writing them
         self.expanded: dict = {}        # id(macro call form) -> its macros.Expansion (None: not expanded)
         self.expanding = 0              # expansions being lowered inside one another
+        self.sites = None               # line -> the lambda a direct call there calls (sites.py), once one is made
 
     # ── bookkeeping ──
 
@@ -192,6 +193,8 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         give_back_first(handlers, self.stamp)
         if top.consed:
             trmc.finish_returns(fdef)
+        if self.sites is not None:
+            sites.place(fdef, self.table, self.consts, self.sites)
         return ast.Module([fdef], [])
 
     def library_car_cdr(self, cell, head, nargs) -> bool:
@@ -234,8 +237,11 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
                              ast.Tuple([name('site'), attr(name(fn.selfname), 'name')], L))
         else:
             tail = const(None)
+        lets = self.let_frames(fn, scope, lines)
         failed = call(name('FAILED'), name('e'), name('TABLE'), name('D'), tail, self.frame_names(fn, scope),
-                      self.k(self.let_frames(fn, scope, lines)))
+                      self.k(lets))
+        if self.sites is not None:          # (its direct calls' failures: sites.py)
+            failed.args.append(self.k(self.sites))
         if fn.consed:
             failed = trmc.unwinding(failed, self.frame_names(fn, scope))
         handler = ast.ExceptHandler(name('BaseException'), 'e', [ast.Raise(failed, None)])
@@ -259,10 +265,13 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
             args.args.append(ast.arg(counting.SELF_CALL))
             args.defaults.append(const(False))
         if not self.counting:       # (the copy and the general code in one try: one handler)
-            return ast.FunctionDef(fn.pyname, args, decls + opening + [ast.Try(quick + stmts, [handler], [], [])], [])
-        label = attr(name(fn.selfname), 'name') if fn.selfname else const(fn.label)
-        return ast.FunctionDef(fn.pyname, args, decls + opening + counting.function_body(
-            stmts, handler, self.k(body), label, fn.self_called), [])
+            fdef = ast.FunctionDef(fn.pyname, args, decls + opening + [ast.Try(quick + stmts, [handler], [], [])], [])
+        else:
+            label = attr(name(fn.selfname), 'name') if fn.selfname else const(fn.label)
+            fdef = ast.FunctionDef(fn.pyname, args, decls + opening + counting.function_body(
+                stmts, handler, self.k(body), label, fn.self_called), [])
+        fdef.lets = lets            # (sites.place adds its calls' lines)
+        return fdef
 
     def uncounted(self, stmts, looped, self_called, quiet=False, size=None, tests_ok=True) -> list:
         """For a body given an integer copy (kinds.specialize), or a small

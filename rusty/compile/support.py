@@ -21,6 +21,7 @@ from ..resolve import MISSING, UNBOUND, assign_by_name
 from ..values import EMPTY, NIL, Lambda, List, cons
 from .entry import Entry, entry_class
 from .entry import make as make_entry
+from .sites import callee
 
 
 # ── Calls ────────────────────────────────────────────────────────────────
@@ -239,14 +240,25 @@ def _tail(e, site, p):
     return (site, p.name) if t is None else t
 
 
-def failed_here(e, table, D, tail, names=(), lets=None):
+def failed_here(e, table, D, tail, names=(), lets=None, sites=None):
     """An exception leaving a compiled function: one its own code raised (an
     inlined builtin's host error, Ctrl-C) becomes the rusty error the builtin
     would have raised, at the position of the code (`table`: line -> span);
-    `tail` is the (site, name) of the tail call the function's run level made,
-    or None; `names` pairs its scope's Lisp names with its Python locals,
+    one from a direct call's callee (`sites`: line -> the Python name of the
+    lambda called there, compile/sites.py) first gets the backtrace entry of
+    the level the call entered (call_failed, at the call's site); `tail` is
+    the (site, name) of the tail call the function's run level made, or
+    None; `names` pairs its scope's Lisp names with its Python locals,
     `lets` gives the lets around each line (frame_of)."""
     give_back_if_out_of_memory(e)
+    if sites is not None:
+        tb = e.__traceback__
+        if tb is not None and tb.tb_next is not None:       # (from a frame below: a call's)
+            py = sites.get(tb.tb_lineno)
+            if py is not None:
+                e = call_failed(e, callee(tb.tb_frame, py), table.get(tb.tb_lineno), D)
+                if e.__traceback__ is None:
+                    e.__traceback__ = tb        # (the line failed at, for frame_of)
     if D.tools is None:
         lets = None         # as run: the lets' frames only for the debugger (apply.run, Tools.failing_frame)
     if isinstance(e, (RustyError, KeyboardInterrupt)):
