@@ -5,6 +5,7 @@ run would give it, at that call's site, with no `try` around the call. Each
 case against the reference (values, messages, positions, backtrace entries
 and their frames), the callers pinned as compiled and as written so."""
 import ast
+import collections
 
 import pytest
 
@@ -32,11 +33,17 @@ SITES = CALLEES + '''
 (define (w n) (if (= n 0) (car n) (+ (w 0) (w (- n 1)))))
 (define (u n) (if (< n 2) (car n) (+ (u (- n 1)) (u (- n 2)))))
 (define (local n) (define (in x) (car x)) (+ (in (list n)) (in (if (= n 9) n (list n)))))
+(define cnt 0)
+(define (gg x) (set! cnt (+ cnt 1)) (car x))
+(define (tl x) (gg x))
+(define (via x) (+ 1 (tl x)))
+(define (kn n) (define (in2 k) (if (= k 0) (car k) (in2 (- k 1)))) (in2 n))
 '''
-WARM = ['(f 0)', '(w 0)', '(list (w 1) (w 2))', '(local 1)', '(u 1)']
+WARM = ['(f 0)', '(w 0)', '(list (w 1) (w 2))', '(local 1)', '(u 1)', '(via (list 1))', '(kn 0)']
 
 
-def outcomes(monkeypatch, srcs, defs=SITES, warm=WARM, tools=False, compiled=('f', 'g', 'h', 'w', 'u', 'ap', 'local')):
+def outcomes(monkeypatch, srcs, defs=SITES, warm=WARM, tools=False,
+             compiled=('f', 'g', 'h', 'w', 'u', 'ap', 'local', 'gg', 'tl', 'via', 'kn')):
     """Each src's outcome on the reference and compiled, after defs and the
     warm-up (rusty/compile: every lambda compiled at its first call; those
     named `compiled` asserted so)."""
@@ -58,7 +65,8 @@ def outcomes(monkeypatch, srcs, defs=SITES, warm=WARM, tools=False, compiled=('f
     return got
 
 
-FAILING = ['(f 1)', '(f 2)', '(f 3)', '(f 4)', '(f 5)', '(w 3)', '(u 6)', '(local 9)', '(ap g 5)', '(ap car 5)']
+FAILING = ['(f 1)', '(f 2)', '(f 3)', '(f 4)', '(f 5)', '(w 3)', '(u 6)', '(local 9)', '(ap g 5)', '(ap car 5)',
+           '(via 5)', '(tl 5)', '(kn 3)']
 
 
 @pytest.mark.parametrize('tools', [False, True], ids=['plain', 'tools'])
@@ -79,14 +87,15 @@ def test_the_calls_have_no_try_of_their_own(monkeypatch):
             s.run(w, '<warm>')
         except Exception:
             pass
-    for n in ('f', 'w', 'u', 'ap', 'local'):
+    assert 'D.tails' in s.python_source(s.genv.lookup(sym('tl')))      # (a tail call made directly)
+    for n in ('f', 'w', 'u', 'ap', 'local', 'tl', 'via', 'kn'):
         src = s.python_source(s.genv.lookup(sym(n)))
         tree = ast.parse(src)
         functions = sum(1 for x in ast.walk(tree) if x.__class__ is ast.FunctionDef)
         raised = [x.body[-1].exc.func.id for x in ast.walk(tree) if x.__class__ is ast.ExceptHandler]
         assert 'CALL_FAILED' not in src, (n, src)
         assert raised.count('FAILED') == functions and set(raised) <= {'FAILED', 'LOCATED'}, (n, raised)
-        assert 'd + 1' in src, n          # (a direct call made)
+        assert '(d + 1, ' in src or '(d, ' in src, n      # (a call made directly)
 
 
 OWN = '''
@@ -153,3 +162,51 @@ def test_ctrl_c_in_a_callee_is_reported_at_the_call_as_the_reference(monkeypatch
         if fast:
             assert direct_of(s.genv.lookup(sym('f'))) is not None
     assert got[0] == got[1] and got[0][0] == 'error' and got[0][1] == 'interrupted', got
+
+
+@pytest.mark.parametrize('program,args', [('earley', '5 1'), ('boyer', '0 1'), ('matrix', '5 5 1')])
+def test_every_call_made_directly_has_a_line_of_its_own_naming_what_it_calls(monkeypatch, program, args):
+    # whatever the passes made of the code (copies, fused temporaries, shared
+    # names), each direct call (or tail call made directly) sits on a line of
+    # its own, which the handler's table maps to a name the function can read
+    import io
+    import os
+    from rusty import cli
+    from rusty.compile import sites
+    seen, real = [], sites.place
+
+    def spy(fdef, table, consts, found):
+        real(fdef, table, consts, found)
+        seen.append((fdef, found))
+    monkeypatch.setattr(sites, 'place', spy)
+    monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
+    monkeypatch.setenv('RUSTY_CODE_CACHE', '0')
+    path = os.path.join(os.path.dirname(__file__), '..', 'benchmarks', 'programs', 'classics', program + '.lisp')
+    assert cli.main([path] + args.split(), stdout=io.StringIO(), stderr=io.StringIO(), stdin=io.StringIO()) == 0
+    calls = 0
+    for fdef, found in seen:
+        lines = collections.Counter(getattr(x, 'lineno', None) for x in ast.walk(fdef))
+        functions = [fdef] + [x for x in ast.walk(fdef) if x.__class__ is ast.FunctionDef and x is not fdef]
+        for f in functions:
+            names = {x.id for x in ast.walk(f) if x.__class__ is ast.Name} | {a.arg for a in f.args.args}
+            for c in ast.walk(f):
+                if c.__class__ is ast.Call and getattr(c, 'site_lam', None) is not None:
+                    calls += 1
+                    py = found.get(c.lineno)
+                    py = py if py.__class__ is str else py[0]
+                    assert py == c.site_lam.id and py in names, (ast.unparse(c), py)
+                    assert lines[c.lineno] == 1, ast.unparse(c)      # (nothing else on its line)
+    assert calls > 10
+
+
+def test_a_failed_tail_call_made_directly_is_no_longer_counted_as_running(monkeypatch):
+    # D.tails bounds the tail calls made directly that run at once: one that
+    # failed (caught within the same top-level form) is counted off
+    got = []
+    for fast in (False, True):
+        s = session(monkeypatch, fast)
+        s.genv.define(sym('tails'), Builtin('tails', lambda s=s: s.depth.tails, 0, 0))
+        s.run(SITES, '<defs>')
+        s.run('(via (list 1))', '<warm>')
+        got.append(outcome(lambda: s.run('(define (c) (try-catch (via 5) (e) e)) (list (c) (c) (tails))', '<prog>')))
+    assert got[0] == got[1] and got[0][0] == 'value', got

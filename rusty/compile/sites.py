@@ -33,7 +33,7 @@ def place(fdef, table: dict, consts: list, sites: dict) -> None:
             cls = st.__class__
             if cls is ast.FunctionDef:
                 todo.append(st)
-            elif cls is ast.Assign:
+            elif cls is ast.Assign or cls is ast.Return:        # (`return r` fused with `r = call`: finish.py)
                 c = st.value
                 lam = getattr(c, 'site_lam', None)
                 if lam is not None:
@@ -44,7 +44,8 @@ def place(fdef, table: dict, consts: list, sites: dict) -> None:
                         if around:
                             lets[n] = around
                     c.lineno = n
-                    sites[n] = lam.id
+                    tail = getattr(c, 'site_tail', None)
+                    sites[n] = lam.id if tail is None else (lam.id, tail)
 
 
 def callee(frame, py: str):

@@ -246,7 +246,9 @@ def failed_here(e, table, D, tail, names=(), lets=None, sites=None):
     would have raised, at the position of the code (`table`: line -> span);
     one from a direct call's callee (`sites`: line -> the Python name of the
     lambda called there, compile/sites.py) first gets the backtrace entry of
-    the level the call entered (call_failed, at the call's site); `tail` is
+    the level the call entered (call_failed, at the call's site), one from a
+    tail call made directly (line -> (name, counted)) is the level's after
+    that call (tailed, the call uncounted from D.tails); `tail` is
     the (site, name) of the tail call the function's run level made, or
     None; `names` pairs its scope's Lisp names with its Python locals,
     `lets` gives the lets around each line (frame_of)."""
@@ -255,10 +257,14 @@ def failed_here(e, table, D, tail, names=(), lets=None, sites=None):
         tb = e.__traceback__
         if tb is not None and tb.tb_next is not None:       # (from a frame below: a call's)
             py = sites.get(tb.tb_lineno)
-            if py is not None:
+            if py.__class__ is str:         # a direct call's
                 e = call_failed(e, callee(tb.tb_frame, py), table.get(tb.tb_lineno), D)
                 if e.__traceback__ is None:
                     e.__traceback__ = tb        # (the line failed at, for frame_of)
+            elif py is not None:            # a tail call made directly: (name, counted in D.tails)
+                if py[1]:
+                    D.tails -= 1
+                e = tailed(e, table.get(tb.tb_lineno), callee(tb.tb_frame, py[0]))
     if D.tools is None:
         lets = None         # as run: the lets' frames only for the debugger (apply.run, Tools.failing_frame)
     if isinstance(e, (RustyError, KeyboardInterrupt)):
