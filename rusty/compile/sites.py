@@ -1,30 +1,37 @@
-"""A direct call's failures, reported by the calling function's one handler.
+"""A call's failures: what run does with an exception leaving the level a
+call entered (call_failed; after a tail call made directly, tailed), and
+how compiled code reports a failure of a call it made directly with no
+`try` of the call's own.
 
 A compiled function calls a compiled lambda's function directly
 (calls.Calls.direct_call: `r = fn(d + 1, a…)`, its arguments names or
-constants, inside the gate). When the callee fails, run would append the
-backtrace entry of the level it entered (support.call_failed: the call's
-site and the lambda's name). Rather than a `try` around every such call,
-each call is given a line of its own (`place`, after the passes: the code
-is final) mapped in the function's `TABLE` to the call's site and in a
-table of the module's sites to the Python name of the lambda it called (a
-local, a closure's or a global: read from the frame when it fails). The
-function's handler (support.failed_here) looks at the line its frame was
-at: a site's line, and an exception that came from a frame below it (only
-the call on that line runs one), is a failure of that call, made the
-callee level's first (call_failed), then the function's own.
+constants, inside the gate; a tail call, `r = fn(d, a…)`:
+Calls.tail_site). When the callee fails, run would append the backtrace
+entry of the level it entered (call_failed: the call's site and the
+lambda's name). Rather than a `try` around every such call, each call is
+given a line of its own (`place`, after the passes: the code is final)
+mapped in the function's `TABLE` to the call's site and in a table of the
+module's sites to the Python name of the lambda it called (a local, a
+closure's or a global: read from the frame when it fails). The function's
+handler (support.failed_here) looks at the line its frame was at: a site's
+line, and an exception that came from a frame below it (only the call on
+that line runs one), is a failure of that call, made the callee level's
+first (from_call), then the function's own.
 """
 import ast
 
+from ..apply import located
+from ..errors import RustyError, give_back_if_out_of_memory
 from .nodes import statements
 
 
 def place(fdef, table: dict, consts: list, sites: dict) -> None:
-    """Give every direct call in fdef (and the functions it defines) a line
-    of its own: in `table` its site (k… in `consts`), in the lets' table
-    of its function (`lets`, set by lower.Lowering.function) the lets around
-    it, and in `sites` the Python name of the lambda it calls. A copy of a
-    body (kinds.twin) holds its own calls: each gets its own line."""
+    """Give every call made directly in fdef (and the functions it defines)
+    a line of its own: in `table` its site (k… in `consts`), in the lets'
+    table of its function (`lets`, set by lower.Lowering.function) the lets
+    around it, and in `sites` the Python name of the lambda it calls (with,
+    for a tail call, whether D.tails counts it). A copy of a body
+    (kinds.twin) holds its own calls: each gets its own line."""
     todo = [fdef]
     while todo:
         f = todo.pop()
@@ -46,6 +53,63 @@ def place(fdef, table: dict, consts: list, sites: dict) -> None:
                     c.lineno = n
                     tail = getattr(c, 'site_tail', None)
                     sites[n] = lam.id if tail is None else (lam.id, tail)
+
+
+def from_call(e, sites: dict, table: dict, D):
+    """e, leaving a compiled function, as the level a call made directly at
+    the line its frame was at entered leaves it (`sites`: line -> the name
+    of the lambda a direct call there calls, or (that name, counted in
+    D.tails) for a tail call made directly; `table`: line -> site), if it
+    came from that call (a frame below); else e."""
+    tb = e.__traceback__
+    if tb is None or tb.tb_next is None:
+        return e
+    py = sites.get(tb.tb_lineno)
+    if py.__class__ is str:
+        e = call_failed(e, callee(tb.tb_frame, py), table.get(tb.tb_lineno), D)
+        if e.__traceback__ is None:
+            e.__traceback__ = tb        # (the line failed at, for support.frame_of)
+    elif py is not None:
+        if py[1]:
+            D.tails -= 1
+        e = tailed(e, table.get(tb.tb_lineno), callee(tb.tb_frame, py[0]))
+    return e
+
+
+def call_failed(e, p, site, D):
+    """What run does with an exception leaving lambda p's run level entered at site."""
+    give_back_if_out_of_memory(e)
+    e.__dict__.pop('rusty_owner', None)     # (the frame is rusty_frame's, the failing function's own)
+    if isinstance(e, RustyError):
+        here, name = _tail(e, site, p)
+        e.trace.append((here, name, site, e.__dict__.pop('rusty_frame', None)))
+        e.__traceback__ = None
+        return e
+    if isinstance(e, KeyboardInterrupt):
+        here, name = _tail(e, site, p)
+        frame = e.__dict__.pop('rusty_frame', None)
+        err = located(e, here, D)
+        err.trace.append((here, name, None, frame))
+        return err
+    return e
+
+
+def _tail(e, site, p):
+    """(site, name) of the call the failing run level last made: a tail call's, else its entry."""
+    t = e.__dict__.pop('rusty_tail', None)
+    return (site, p.name) if t is None else t
+
+
+def tailed(e, site, lam):
+    """An exception leaving a tail call made directly (a named let's first
+    call): the run level's last call was that one."""
+    if isinstance(e, RustyError) or isinstance(e, KeyboardInterrupt):
+        if 'rusty_tail' not in e.__dict__:
+            e.rusty_tail = (site, lam.name)
+        if 'rusty_owner' not in e.__dict__:
+            e.rusty_owner = lam     # (the function that failed at the level: its frame, for enter)
+    return e
+
 
 
 def callee(frame, py: str):
