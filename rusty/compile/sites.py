@@ -113,9 +113,11 @@ def tailed(e, site, lam):
 
 
 def callee(frame, py: str):
-    """The value of Python name py in frame: a local, a closure's, a global."""
-    v = frame.f_locals.get(py, _NONE)
-    return frame.f_globals.get(py) if v is _NONE else v
+    """The value of Python name py in frame: a global (a k…, or SELF where
+    the code has its own globals: no local has such a name), else a local
+    or a closure's (f_locals copies every local: only when needed)."""
+    v = frame.f_globals.get(py, _NONE)
+    return frame.f_locals[py] if v is _NONE else v
 
 
 _NONE = object()
