@@ -179,6 +179,7 @@ def test_every_call_made_directly_has_a_line_of_its_own_naming_what_it_calls(mon
         real(fdef, table, consts, found)
         seen.append((fdef, found))
     monkeypatch.setattr(sites, 'place', spy)
+    monkeypatch.setenv('RUSTY_SPECIALIZE', '1')
     monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
     monkeypatch.setenv('RUSTY_CODE_CACHE', '0')
     path = os.path.join(os.path.dirname(__file__), '..', 'benchmarks', 'programs', 'classics', program + '.lisp')
