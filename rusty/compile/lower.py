@@ -238,12 +238,12 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         else:
             tail = const(None)
         lets = self.let_frames(fn, scope, lines)
-        failed = call(name('FAILED'), name('e'), name('TABLE'), name('D'), tail, self.frame_names(fn, scope),
-                      self.k(lets))
+        names = self.k(tuple((p.elts[0].value, p.elts[1].value) for p in self.frame_names(fn, scope).elts))
+        failed = call(name('FAILED'), name('e'), name('TABLE'), name('D'), tail, names, self.k(lets))
         if self.sites is not None:          # (its direct calls' failures: sites.py)
             failed.args.append(self.k(self.sites))
         if fn.consed:
-            failed = trmc.unwinding(failed, self.frame_names(fn, scope))
+            failed = trmc.unwinding(failed, names)
         handler = ast.ExceptHandler(name('BaseException'), 'e', [ast.Raise(failed, None)])
         if self.counting:       # (the profiler's variant: counting.py)
             quick = []
