@@ -1,9 +1,10 @@
 """A direct call's failure reported by its caller's one handler
-(compile/sites.py): each call has a line of its own that names its site and
-the lambda it called, so a failure in a callee gets the backtrace entry
-run would give it, at that call's site, with no `try` around the call. Each
-case against the reference (values, messages, positions, backtrace entries
-and their frames), the callers pinned as compiled and as written so."""
+(compile/sites.py, compile/call_lines.py): each call has a line of its own
+that names its site and the lambda it called, so a failure in a callee gets
+the backtrace entry run would give it, at that call's site, with no `try`
+around the call. Each case against the reference (values, messages,
+positions, backtrace entries and their frames), the callers pinned as
+compiled and as written so."""
 import ast
 import collections
 
@@ -172,13 +173,13 @@ def test_every_call_made_directly_has_a_line_of_its_own_naming_what_it_calls(mon
     import io
     import os
     from rusty import cli
-    from rusty.compile import sites
-    seen, real = [], sites.place
+    from rusty.compile import call_lines
+    seen, real = [], call_lines.place
 
     def spy(fdef, table, consts, found):
         real(fdef, table, consts, found)
         seen.append((fdef, found))
-    monkeypatch.setattr(sites, 'place', spy)
+    monkeypatch.setattr(call_lines, 'place', spy)
     monkeypatch.setenv('RUSTY_SPECIALIZE', '1')
     monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
     monkeypatch.setenv('RUSTY_CODE_CACHE', '0')

@@ -166,7 +166,7 @@ class Calls:
             mine = [const(True)]
         fcall = call(fnv, ast.BinOp(name('d'), ast.Add(), const(1)), *args, *mine)
         fcall.self_call = caller is not None            # (kinds.py may pass INTS instead)
-        fcall.site_lam, fcall.site_key = lam, site      # (sites.place: its line, its failures)
+        fcall.site_lam, fcall.site_key = lam, site      # (call_lines.place: its line, its failures)
         if self.sites is None:
             self.sites = {}
         go = assign(r, fcall)
@@ -242,7 +242,7 @@ class Calls:
         r = self.fresh('r')
         tails = attr(name('D'), 'tails')
         count = [ast.Assign([attr_store(name('D'), 'tails')], ast.BinOp(tails, ast.Add(), const(1)))]
-        lam = name(p)       # (in the test below: the node sites.place reads the lambda's final name from)
+        lam = name(p)       # (in the test below: the node call_lines.place reads the lambda's final name from)
         call_it = self.tail_site(call(name(q), name('d'), *args), lam, site, True, r)
         test = ast.BoolOp(ast.And(), [entry.test(self, lam, q, len(args)),
                                       ast.Compare(name('GATE'), [ast.GtE()], [const(0)]),

@@ -26,7 +26,7 @@ from ..eval import SPECIALS, sub_span
 from ..resolve import body_defines
 from ..syntax import problem
 from ..values import EMPTY, Lambda, List, Symbol, Vector, sym
-from . import case_lower, counting, effect_forms, guards, kinds, loops, macros, match_lower, quasi, sites, trmc, try_form
+from . import call_lines, case_lower, counting, effect_forms, guards, kinds, loops, macros, match_lower, quasi, trmc, try_form
 from .builtin_calls import BuiltinCalls
 from .calls import Calls
 from .expansion import unchanged_by_others
@@ -79,7 +79,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         self.cell_written: dict = {}    # of them, those of enclosing functions -> the functions writing them
         self.expanded: dict = {}        # id(macro call form) -> its macros.Expansion (None: not expanded)
         self.expanding = 0              # expansions being lowered inside one another
-        self.sites = None               # line -> the lambda a direct call there calls (sites.py), once one is made
+        self.sites = None               # line -> the lambda a direct call there calls (call_lines.py), once one is made
 
     # ── bookkeeping ──
 
@@ -194,7 +194,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         if top.consed:
             trmc.finish_returns(fdef)
         if self.sites is not None:
-            sites.place(fdef, self.table, self.consts, self.sites)
+            call_lines.place(fdef, self.table, self.consts, self.sites)
         return ast.Module([fdef], [])
 
     def library_car_cdr(self, cell, head, nargs) -> bool:
@@ -270,7 +270,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
             label = attr(name(fn.selfname), 'name') if fn.selfname else const(fn.label)
             fdef = ast.FunctionDef(fn.pyname, args, decls + opening + counting.function_body(
                 stmts, handler, self.k(body), label, fn.self_called), [])
-        fdef.lets = lets            # (sites.place adds its calls' lines)
+        fdef.lets = lets            # (call_lines.place adds its calls' lines)
         return fdef
 
     def uncounted(self, stmts, looped, self_called, quiet=False, size=None, tests_ok=True) -> list:

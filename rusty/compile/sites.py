@@ -9,7 +9,7 @@ constants, inside the gate; a tail call, `r = fn(d, a…)`:
 Calls.tail_site). When the callee fails, run would append the backtrace
 entry of the level it entered (call_failed: the call's site and the
 lambda's name). Rather than a `try` around every such call, each call is
-given a line of its own (`place`, after the passes: the code is final)
+given a line of its own (call_lines.place, after the passes: the code is final)
 mapped in the function's `TABLE` to the call's site and in a table of the
 module's sites to the Python name of the lambda it called (a local, a
 closure's or a global: read from the frame when it fails). The function's
@@ -18,41 +18,8 @@ line, and an exception that came from a frame below it (only the call on
 that line runs one), is a failure of that call, made the callee level's
 first (from_call), then the function's own.
 """
-import ast
-
 from ..apply import located
 from ..errors import RustyError, give_back_if_out_of_memory
-from .nodes import statements
-
-
-def place(fdef, table: dict, consts: list, sites: dict) -> None:
-    """Give every call made directly in fdef (and the functions it defines)
-    a line of its own: in `table` its site (k… in `consts`), in the lets'
-    table of its function (`lets`, set by lower.Lowering.function) the lets
-    around it, and in `sites` the Python name of the lambda it calls (with,
-    for a tail call, whether D.tails counts it). A copy of a body
-    (kinds.twin) holds its own calls: each gets its own line."""
-    todo = [fdef]
-    while todo:
-        f = todo.pop()
-        lets = getattr(f, 'lets', None)
-        for st in statements(f.body):
-            cls = st.__class__
-            if cls is ast.FunctionDef:
-                todo.append(st)
-            elif cls is ast.Assign or cls is ast.Return:        # (`return r` fused with `r = call`: finish.py)
-                c = st.value
-                lam = getattr(c, 'site_lam', None)
-                if lam is not None:
-                    n = len(table) + 1
-                    table[n] = consts[int(c.site_key.id[1:])]
-                    if lets:
-                        around = lets.get(c.lineno)
-                        if around:
-                            lets[n] = around
-                    c.lineno = n
-                    tail = getattr(c, 'site_tail', None)
-                    sites[n] = lam.id if tail is None else (lam.id, tail)
 
 
 def from_call(e, sites: dict, table: dict, D):
