@@ -149,9 +149,13 @@ class Calls:
         return ast.If(looping, again, [other])
 
     def direct_call(self, fnv, lam, args, site, r, callee=None, caller=None):
-        """A non-tail call of positional function fnv (lambda lam): the call,
-        its failures and a tail call it returns, as run does; past the gate
-        (the depth limit, or a tool watching calls: Depth.gate, copied by link.session_namespace) through run.
+        """A non-tail call of positional function fnv (lambda lam): the call
+        and a tail call it returns, as run does; past the gate (the depth
+        limit, or a tool watching calls: Depth.gate, copied by
+        link.session_namespace) through run. A failure in the callee is the
+        function's handler's to report (sites.py: the call gets a line of
+        its own, which names its site and lam: lam is a name, read again
+        there).
         `callee`: the Python name of fnv's function when it is this code's
         own (guards.finish_checks may skip the tail call test); `caller`:
         the Fn making the call when that is fnv's function itself, which
@@ -162,9 +166,10 @@ class Calls:
             mine = [const(True)]
         fcall = call(fnv, ast.BinOp(name('d'), ast.Add(), const(1)), *args, *mine)
         fcall.self_call = caller is not None            # (kinds.py may pass INTS instead)
-        go = ast.Try([assign(r, fcall)],
-                     [ast.ExceptHandler(name('BaseException'), 'e', [
-                         ast.Raise(call(name('CALL_FAILED'), name('e'), lam, site, name('D')), None)])], [], [])
+        fcall.site_lam, fcall.site_key = lam, site      # (call_lines.place: its line, its failures)
+        if self.sites is None:
+            self.sites = {}
+        go = assign(r, fcall)
         finish = ast.If(is_(attr(name(r), '__class__'), name('tuple')),
                         [assign(r, call(name('FINISH'), name(r), lam, site, name('d'), name('D')))], [])
         finish.callee = callee
@@ -229,23 +234,32 @@ class Calls:
         than TAIL_HOPS such calls are running (D.tails): its function
         called at this run level's depth, as run would continue the level
         with it: its value (or its own pending tail call) is this one's, and
-        a failure is reported as the level's after a tail call (TAILED).
-        Past the bound the pending tail call goes to run as before, so the
-        host stack stays bounded (a million mutual tail calls: constant)."""
+        a failure is reported as the level's after a tail call (sites.tailed,
+        by the function's handler: tail_site). Past the bound the pending
+        tail call goes to run as before, so the host stack stays bounded (a
+        million mutual tail calls: constant)."""
         self.tail_calls = True
         r = self.fresh('r')
         tails = attr(name('D'), 'tails')
         count = [ast.Assign([attr_store(name('D'), 'tails')], ast.BinOp(tails, ast.Add(), const(1)))]
-        uncount = [ast.Assign([attr_store(name('D'), 'tails')], ast.BinOp(attr(name('D'), 'tails'), ast.Sub(), const(1)))]
-        call_it = ast.Try([assign(r, call(name(q), name('d'), *args))], [
-            ast.ExceptHandler(name('BaseException'), 'e', uncount + [
-                ast.Raise(call(name('TAILED'), name('e'), site, name(p)), None)])], [], [])
-        test = ast.BoolOp(ast.And(), [entry.test(self, name(p), q, len(args)),
+        lam = name(p)       # (in the test below: the node call_lines.place reads the lambda's final name from)
+        call_it = self.tail_site(call(name(q), name('d'), *args), lam, site, True, r)
+        test = ast.BoolOp(ast.And(), [entry.test(self, lam, q, len(args)),
                                       ast.Compare(name('GATE'), [ast.GtE()], [const(0)]),
                                       ast.Compare(attr(name('D'), 'tails'), [ast.Lt()], [const(TAIL_HOPS)])]
                           + self.unprofiled())
         again = [ast.Assign([attr_store(name('D'), 'tails')], ast.BinOp(attr(name('D'), 'tails'), ast.Sub(), const(1)))]
         return [ast.If(test, [entry.unwrap(q)] + count + [call_it] + again + [ast.Return(name(r))], [])]
+
+    def tail_site(self, fcall, lam, site, counted: bool, r: str):
+        """`r = fcall`, a tail call made directly of lambda lam (a name the
+        code holds elsewhere too) at site: a failure in it is the function's
+        handler's to report (sites.py), as the level's after a tail call
+        (sites.tailed), the call first uncounted from D.tails if `counted`."""
+        fcall.site_lam, fcall.site_key, fcall.site_tail = lam, site, counted
+        if self.sites is None:
+            self.sites = {}
+        return assign(r, fcall)
 
     def missing(self, p, cell, x, scope, span):
         """A statement making p, read from cell, the name's value by name when the cell had none."""
@@ -306,9 +320,7 @@ class Calls:
             # first call is); such calls only go to functions finished
             # earlier, so they nest no deeper than the unit has functions
             site, r = self.k(span), self.fresh('r')
-            direct = ast.Try([assign(r, call(name(loopfn), name('d'), *args))], [
-                ast.ExceptHandler(name('BaseException'), 'e', [
-                    ast.Raise(call(name('TAILED'), name('e'), site, name(var)), None)])], [], [])
+            direct = self.tail_site(call(name(loopfn), name('d'), *args), name(var), site, False, r)
             frame = ast.List([attr(name(var), 'env'), attr(name(var), 'scope')] + args, L)
             tests = [ast.Compare(name('GATE'), [ast.GtE()], [const(0)])] + self.unprofiled()
             room = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)

@@ -119,9 +119,7 @@ class Lets:
         body = x.cdr.cdr.cdr
         release = self.release(var, r) if loopvar is not None and only_called(body, lname, self.expanded) else []
         if tail:        # the loop in this run level (past the gate: run's tail call)
-            direct = ast.Try([assign(r, call(name(loopfn), name('d'), *vals))], [
-                ast.ExceptHandler(name('BaseException'), 'e', [
-                    ast.Raise(call(name('TAILED'), name('e'), site, name(var)), None)])], [], [])
+            direct = self.tail_site(call(name(loopfn), name('d'), *vals), name(var), site, False, r)
             frame = ast.List([attr(name(var), 'env'), attr(name(var), 'scope')] + vals, L)
             return stmts + [ast.If(ast.Compare(name('GATE'), [ast.GtE()], [const(0)]),
                                    [direct] + release + [ast.Return(name(r))],

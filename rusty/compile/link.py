@@ -89,7 +89,7 @@ def namespace() -> dict:
             'CALL_ANY': support.call_any, 'CALL_BUILTIN': support.call_builtin_at, 'FINISH': support.finish_tail,
             'EXPAND': support.expand_at, 'REF': support.reference_site, 'EXIT': exit_frames.reference_exit, 'EXPAND_EXIT': exit_frames.expand_exit, 'TOO_DEEP': support.too_deep,
             'CALL_FAILED': support.call_failed,
-            'FAILED': support.failed_here, 'TAILED': support.tailed, 'ENV_READ': support.env_read,
+            'FAILED': support.failed_here, 'ENV_READ': support.env_read,
             'UNWOUND': support.unwound, 'CONSED': support.consed_onto,
             'ENV_WRITE': support.env_write, 'GLOBAL_WRITE': support.global_write,
             'GLOBAL_MISSING': support.global_missing, 'NAMED': support.named, 'GATED': support.gated, 'LOCATED': support.located,

@@ -26,7 +26,7 @@ from ..eval import SPECIALS, sub_span
 from ..resolve import body_defines
 from ..syntax import problem
 from ..values import EMPTY, Lambda, List, Symbol, Vector, sym
-from . import counting, guards, kinds, macros, trmc
+from . import call_lines, counting, guards, kinds, macros, trmc
 from .builtin_calls import BuiltinCalls
 from .calls import Calls
 from .expansion import pinned, unchanged_by_others
@@ -82,6 +82,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         self.pinning: list = []         # (FunctionDef, its pin) of each function with exits (expansion.pinned)
         self.expanded: dict = {}        # id(macro call form) -> its macros.Expansion (None: not expanded)
         self.expanding = 0              # expansions being lowered inside one another
+        self.sites = None               # line -> the lambda a direct call there calls (call_lines.py), once one is made
 
     # ── bookkeeping ──
 
@@ -210,6 +211,8 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         for f, pin in self.pinning:     # (last: never run, no pass need see them)
             self.stamp([pin], f.lineno)
             f.body.append(pin)
+        if self.sites is not None:
+            call_lines.place(fdef, self.table, self.consts, self.sites)
         return ast.Module([fdef], [])
 
     def library_car_cdr(self, cell, head, nargs) -> bool:
@@ -253,10 +256,13 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
                              ast.Tuple([name('site'), attr(name(fn.selfname), 'name')], L))
         else:
             tail = const(None)
-        failed = call(name('FAILED'), name('e'), name('TABLE'), name('D'), tail, self.frame_names(fn, scope),
-                      self.k(self.let_frames(fn, scope, lines)))
+        lets = self.let_frames(fn, scope, lines)
+        names = self.k(tuple((p.elts[0].value, p.elts[1].value) for p in self.frame_names(fn, scope).elts))
+        failed = call(name('FAILED'), name('e'), name('TABLE'), name('D'), tail, names, self.k(lets))
+        if self.sites is not None:          # (its direct calls' failures: sites.py)
+            failed.args.append(self.k(self.sites))
         if fn.consed:
-            failed = trmc.unwinding(failed, self.frame_names(fn, scope))
+            failed = trmc.unwinding(failed, names)
         handler = ast.ExceptHandler(name('BaseException'), 'e', [ast.Raise(failed, None)])
         if self.counting:       # (the profiler's variant: counting.py)
             quick = []
@@ -284,6 +290,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
             fdef = ast.FunctionDef(fn.pyname, args, decls + opening + counting.function_body(
                 stmts, handler, self.k(body), label, fn.self_called), [])
         self.pinning += [(fdef, pin) for pin in pinned(fn)]
+        fdef.lets = lets            # (call_lines.place adds its calls' lines)
         return fdef
 
     def uncounted(self, stmts, looped, self_called, quiet=False, size=None, tests_ok=True) -> list:

@@ -21,6 +21,7 @@ from ..resolve import MISSING, UNBOUND, assign_by_name
 from ..values import EMPTY, NIL, Lambda, List, cons
 from .entry import Entry, entry_class
 from .entry import make as make_entry
+from .sites import call_failed, from_call
 
 
 # ── Calls ────────────────────────────────────────────────────────────────
@@ -101,24 +102,6 @@ def too_deep(site, D):
     return RecursionLimit(recursion_message(D), site)
 
 
-def call_failed(e, p, site, D):
-    """What run does with an exception leaving lambda p's run level entered at site."""
-    give_back_if_out_of_memory(e)
-    e.__dict__.pop('rusty_owner', None)     # (the frame is rusty_frame's, the failing function's own)
-    if isinstance(e, RustyError):
-        here, name = _tail(e, site, p)
-        e.trace.append((here, name, site, e.__dict__.pop('rusty_frame', None)))
-        e.__traceback__ = None
-        return e
-    if isinstance(e, KeyboardInterrupt):
-        here, name = _tail(e, site, p)
-        frame = e.__dict__.pop('rusty_frame', None)
-        err = located(e, here, D)
-        err.trace.append((here, name, None, frame))
-        return err
-    return e
-
-
 class FrameView:
     """A compiled function's variables when it failed, as a backtrace entry's
     frame for ,frames and ,locals: its scope's Lisp names and their values."""
@@ -187,20 +170,18 @@ def function_view(frame):
     return frame
 
 
-def _tail(e, site, p):
-    """(site, name) of the call the failing run level last made: a tail call's, else its entry."""
-    t = e.__dict__.pop('rusty_tail', None)
-    return (site, p.name) if t is None else t
-
-
-def failed_here(e, table, D, tail, names=(), lets=None):
+def failed_here(e, table, D, tail, names=(), lets=None, sites=None):
     """An exception leaving a compiled function: one its own code raised (an
     inlined builtin's host error, Ctrl-C) becomes the rusty error the builtin
     would have raised, at the position of the code (`table`: line -> span);
-    `tail` is the (site, name) of the tail call the function's run level made,
-    or None; `names` pairs its scope's Lisp names with its Python locals,
+    one from a call made directly is first the callee level's (`sites`:
+    compile/sites.py's table, from_call); `tail` is
+    the (site, name) of the tail call the function's run level made, or
+    None; `names` pairs its scope's Lisp names with its Python locals,
     `lets` gives the lets around each line (frame_of)."""
     give_back_if_out_of_memory(e)
+    if sites is not None:
+        e = from_call(e, sites, table, D)
     if D.tools is None:
         lets = None         # as run: the lets' frames only for the debugger (apply.run, Tools.failing_frame)
     if isinstance(e, (RustyError, KeyboardInterrupt)):
@@ -219,17 +200,6 @@ def failed_here(e, table, D, tail, names=(), lets=None):
     if tail is not None and (isinstance(e, RustyError) or isinstance(e, KeyboardInterrupt)):
         if 'rusty_tail' not in e.__dict__:
             e.rusty_tail = tail
-    return e
-
-
-def tailed(e, site, lam):
-    """An exception leaving a tail call made directly (a named let's first
-    call): the run level's last call was that one."""
-    if isinstance(e, RustyError) or isinstance(e, KeyboardInterrupt):
-        if 'rusty_tail' not in e.__dict__:
-            e.rusty_tail = (site, lam.name)
-        if 'rusty_owner' not in e.__dict__:
-            e.rusty_owner = lam     # (the function that failed at the level: its frame, for enter)
     return e
 
 
