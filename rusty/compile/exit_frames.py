@@ -6,7 +6,7 @@ the form changed written back into that frame after it. An exit is taken
 only once an assumption failed, so it may be slow: the code taking it is
 one short statement, `r = EXIT(key)`, whatever the number of locals."""
 import sys
-from operator import is_not, itemgetter
+from _operator import is_not, itemgetter   # (the C module: operator.py costs start-up time)
 from sys import _getframe
 
 from ..eval import expand_macro
