@@ -270,6 +270,19 @@ def test_a_maker_called_once_is_not_charged_for_its_loop(monkeypatch):
     assert link.STATS.compiled == 1 and not compiled(s, 'once')
 
 
+def test_a_maker_called_again_after_its_loop_was_compiled_alone_is_compiled_then(monkeypatch):
+    # again's loop is hot in again's first call and compiled alone (again is not charged yet);
+    # again's second call makes a second loop value: the loop's time is again's too, and again,
+    # as large, is compiled then (called rarely, it would reach no sample of its own).
+    s = timed_session(monkeypatch, budget=0.02)
+    s.run('(define (again) (let loop ((i 0)) (spend 0.001) (if (< i 40) (loop (+ i 1)) i)))')
+    assert s.run('(again)') == 40
+    assert link.STATS.compiled == 1 and not compiled(s, 'again')
+    assert s.run('(again)') == 40
+    assert link.STATS.compiled == 2 and compiled(s, 'again')
+    assert s.run('(again)') == 40 and link.STATS.compiled == 2
+
+
 def test_a_second_run_compiles_nothing_on_evidence_the_first_found_marginal(monkeypatch, tmp_path):
     # The first run looks f up (it ran long enough to pay for a load) and leaves it on the
     # reference; a second run with a little more time in f than compiling costs (a busy machine,

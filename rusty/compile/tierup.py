@@ -22,7 +22,9 @@ each call counts its time as its maker's too, and so do the links of those
 values once it is compiled: compiled, the maker makes them compiled, with
 no link per value (a named let's loop, a closure passed to `map`, made at
 each call of a function called often). A maker called once is not charged:
-its one value runs compiled once its lambda is. When such a lambda is hot
+its one value runs compiled once its lambda is; when it makes a second, the
+lambda's time so far is the maker's too, and the maker is loaded, or compiled
+once over its budget (`hot_now`: one called rarely reaches no sample). When such a lambda is hot
 (and not in the disk cache), its maker, if at most TAKEOVER times as large
 and hot to 1/TAKEOVER of its budget (or its own maker so), is compiled in
 its stead, once: the lambda's forms are lowered once, in the maker, not
@@ -31,21 +33,18 @@ forgotten (values it made before that run on earn it again).
 
 A lambda (or `do` loop, osr.py) that an earlier run looked up in the disk
 cache and left on the reference (codecache.missed_before), or that the cache
-misses in a run that loaded code (Stats.warm: the earlier run left it on the
-reference, whether it looked it up or not: its samples are noisy), is compiled only
-once it has spent link.MARGIN (3) times its budget, and never ahead of it
-within the allowance: evidence the first run found marginal, and a second
-finds marginal again (timing differs from run to run), compiles nothing;
-the second run loads what the first compiled and runs as it did.
+misses in a run that loaded code (Stats.warm: its samples are noisy), is
+compiled only once it has spent link.MARGIN (3) times its budget, never ahead
+of it within the allowance: evidence found marginal once, and again (timing
+differs from run to run), compiles nothing; a second run loads what the first
+compiled and runs as it did.
 
 The warm-up costs next to nothing: a value not yet compiled runs `warm`,
 which counts the session's warm calls down and runs the reference's body;
 a lambda's first FEW values made while it warms get a `warm` of their own
-(and are linked as the lambda is compiled or loaded: a global function, a
-maker's running value), the rest share one (a function per value was an
-allocation, and a cycle for the collector, per closure made at each call;
-one still on the reference when the lambda is compiled stays there, short-
-lived: those made after are linked as they are made).
+(linked as the lambda is compiled or loaded), the rest share one (a function
+per value was an allocation and a cycle per closure; one still running on the
+reference when the lambda is compiled stays there, short-lived).
 One warm call in SAMPLE (at random gaps) is a sample, and so is each
 lambda's first call: timed, with the calls it makes (warm ones through
 `due`, compiled ones through support.enter, which asks WATCH) timed whole
@@ -193,13 +192,6 @@ def door(after=None):
         deferred = False            # its maker was asked to take over (ready)
         firsts = []                 # weak references to the values given a `warm` of their own, while warming
 
-        if os.environ.get('RUSTY_TIERLOG'):
-            import atexit, sys
-            def dump():
-                if spent > 0.001 or state:
-                    print('END %-14s n=%4d spent=%.4f budget=%.4f values=%d many=%s state=%s' % (name, link.support.form_count(body), spent, budget, values, many, state[0].__class__.__name__ if state else '-'), file=sys.stderr)
-            atexit.register(dump)  # DUMP
-
         def first(fr):
             """The lambda's first call: make the reference's body and run this
             call on it, as a sample standing for itself unless one runs."""
@@ -271,11 +263,9 @@ def door(after=None):
 
         def takes_over(n) -> bool:
             """A lambda of its body of size n, whose values it makes at each call, is
-            hot: True if this one is compiled, or (warm, not more than TAKEOVER times
-            as large, and hot to 1/TAKEOVER of its budget: its time counts theirs)
-            is compiled (or loaded) now instead, or its own maker so: its code makes
-            them compiled, their forms lowered once, in it (else both would be, the
-            maker later)."""
+            hot: True if this one is compiled, or (at most TAKEOVER times as large,
+            hot to 1/TAKEOVER of its budget) is compiled or loaded now instead, or
+            its own maker so: their forms lowered once, in it."""
             nonlocal forms
             if state:                   # (compiled already: its code makes them)
                 return state[0].__class__ is Compiled
@@ -292,6 +282,14 @@ def door(after=None):
                 tier_up()
             return state[0].__class__ is Compiled
         credit.takes_over = takes_over
+
+        def hot_now() -> None:
+            """Load it from the disk cache, else tier up once its time reaches its budget."""
+            if state or (not looked and codecache_on() and tier_up()) or spent < budget:
+                return
+            if not ready() and not state and spent >= budget:      # (a miss: judged again)
+                tier_up()
+        credit.hot_now = hot_now
 
         def ready() -> bool:
             """The lambda is hot: load it, else lower it, unless then its maker takes
@@ -487,8 +485,11 @@ def door(after=None):
             nonlocal values, many
             if not state:
                 values += 1         # (counted while warming up: the calls are too)
-            elif values:
-                many = True
+            elif values and not many:
+                many = True         # (compiled alone, in its maker's first call: its time is the maker's too)
+                if maker is not None and state[0].__class__ is Compiled:
+                    maker(spent)
+                    maker.hot_now()
             if values > 1:
                 many = True
             lam = make(f)
