@@ -706,29 +706,32 @@ def test_native_grad_calls_run_the_same_both_ways(monkeypatch, call):
     assert_calls_agree(monkeypatch, src, call)
 
 
+def lambdas_left(s, text) -> int:
+    """The Lambda values running text in session s leaves to the cycle collector."""
+    import gc
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        s.run(text)
+        gc.collect()
+        return sum(1 for o in gc.garbage if o.__class__.__name__ == 'Lambda')
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+
+
 def test_a_named_let_loop_is_freed_without_the_cycle_collector(monkeypatch):
     """A named let's loop (frame -> loop -> frame) in a compiled function is
     released when it returns: none left for the cycle collector."""
-    import gc
     s = session(monkeypatch, True)
     s.run("(define (split lst) (let loop ((lst lst) (a '()) (b '())) "
           "(if (null? lst) (list a b) (loop (cdr lst) b (cons (car lst) a))))) "
           "(define (twice lst) (let loop ((l lst) (n 0)) (if (null? l) n (loop (cdr l) (+ n 1)))))")
     s.run("(define (drive k) (when (> k 0) (split '(1 2 3 4)) (twice '(1 2)) (drive (- k 1)))) (drive 2)")
 
-    def garbage(text):
-        gc.collect()
-        gc.set_debug(gc.DEBUG_SAVEALL)
-        try:
-            s.run(text)
-            gc.collect()
-            return sum(1 for o in gc.garbage if o.__class__.__name__ == 'Lambda')
-        finally:
-            gc.set_debug(0)
-            gc.garbage.clear()
-    assert garbage("(drive 50)") == 0
+    assert lambdas_left(s, "(drive 50)") == 0
     # the reference makes such cycles: the test can tell
-    assert garbage("(dotimes (i 50) ((lambda () (let loop ((i 0)) (if (< i 1) (loop 1) loop)))))") > 0
+    assert lambdas_left(s, "(dotimes (i 50) ((lambda () (let loop ((i 0)) (if (< i 1) (loop 1) loop)))))") > 0
 
 
 def test_constant_tests_compile_without_syntax_warnings(monkeypatch):

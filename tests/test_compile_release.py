@@ -1,11 +1,10 @@
 """Known local functions (a body's define, a letrec's lambda) freed after a
 tail call of them without the cycle collector (calls._release), and, where
 the value may have escaped, kept: every program as the reference runs it."""
-import gc
 
 import pytest
 
-from test_compile_paths import outcomes_both_ways, session
+from test_compile_paths import lambdas_left, outcomes_both_ways, session
 
 SHAPES = {
     'define': "(define (f n) (define (loop i acc) (if (< i n) (loop (+ i 1) (cons i acc)) acc)) (loop 0 '()))",
@@ -24,19 +23,6 @@ SHAPES = {
 
 
 DRIVE = ' (define (drive k) (when (> k 0) (f 3) (drive (- k 1))))'
-
-
-def lambdas_left(s, text) -> int:
-    """The Lambda values running text leaves to the cycle collector."""
-    gc.collect()
-    gc.set_debug(gc.DEBUG_SAVEALL)
-    try:
-        s.run(text)
-        gc.collect()
-        return sum(1 for o in gc.garbage if o.__class__.__name__ == 'Lambda')
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
 
 
 @pytest.mark.parametrize('shape', sorted(SHAPES))

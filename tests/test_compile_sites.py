@@ -53,17 +53,23 @@ def outcomes(monkeypatch, srcs, defs=SITES, warm=WARM, tools=False,
         s = session(monkeypatch, fast)
         if tools:
             assert s.tools is not None      # (the session's tools: frames of lets shown, the gate open)
-        s.run(defs, '<defs>')
-        for w in warm:
-            try:
-                s.run(w, '<warm>')
-            except Exception:
-                pass
+        warmed(s, defs, warm)
         got.append([outcome(lambda: s.run(src, '<prog>')) for src in srcs])
         if fast:
             for n in compiled:
                 assert direct_of(s.genv.lookup(sym(n))) is not None, n
     return got
+
+
+def warmed(s, defs, warm):
+    """Session s after defs and the warm-up runs (their failures expected)."""
+    s.run(defs, '<defs>')
+    for w in warm:
+        try:
+            s.run(w, '<warm>')
+        except Exception:
+            pass
+    return s
 
 
 FAILING = ['(f 1)', '(f 2)', '(f 3)', '(f 4)', '(f 5)', '(w 3)', '(u 6)', '(local 9)', '(ap g 5)', '(ap car 5)',
@@ -81,13 +87,7 @@ def test_a_failure_in_a_callee_is_reported_at_its_own_call_site(monkeypatch, too
 
 
 def test_the_calls_have_no_try_of_their_own(monkeypatch):
-    s = session(monkeypatch, True)
-    s.run(SITES, '<defs>')
-    for w in WARM:
-        try:
-            s.run(w, '<warm>')
-        except Exception:
-            pass
+    s = warmed(session(monkeypatch, True), SITES, WARM)
     assert 'D.tails' in s.python_source(s.genv.lookup(sym('tl')))      # (a tail call made directly)
     for n in ('f', 'w', 'u', 'ap', 'local', 'tl', 'via', 'kn'):
         src = s.python_source(s.genv.lookup(sym(n)))

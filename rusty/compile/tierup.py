@@ -425,14 +425,8 @@ def door(after=None):
             elif after is None and values > FEW:
                 lam.code = anonymous or warming()
             elif after is None:
-                def warm(fr):
-                    nonlocal tick
-                    tick -= 1
-                    if tick:
-                        return run(fr)
-                    return due(lam, fr)
-                lam.code = warm
-                firsts.append((ref(lam), warm.__code__))
+                lam.code = warm_of(lam)
+                firsts.append((ref(lam), lam.code.__code__))
             else:
                 def counted(fr):
                     nonlocal left
@@ -446,6 +440,17 @@ def door(after=None):
                     return linked(lam, fr)
                 lam.code = counted
 
+        def warm_of(lam):
+            """The code of value lam warming up (None: of any value made once FEW
+            were, `warming`): counts the warm calls down, and the one it stops at is `due`."""
+            def warm(fr):
+                nonlocal tick
+                tick -= 1
+                if tick:
+                    return run(fr)
+                return due(lam, fr)
+            return warm
+
         def warming():
             """The code of the lambda's values made once its maker has made FEW while it
             warms (made once: a function per value is an allocation per value, and
@@ -453,15 +458,8 @@ def door(after=None):
             the reference once the lambda is compiled stays there (made at each call
             of its maker, it is short-lived; those made after are linked as made)."""
             nonlocal anonymous
-
-            def warm(fr):
-                nonlocal tick
-                tick -= 1
-                if tick:
-                    return run(fr)
-                return due(None, fr)
-            anonymous = warm
-            return warm
+            anonymous = warm_of(None)
+            return anonymous
 
         def again() -> None:
             """Back to the start: warm up anew."""
