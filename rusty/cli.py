@@ -124,7 +124,7 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
         stdout.write(HELP + '\n')
         return 0
     if mode == 'default':
-        if stdin.isatty() and stdout is sys.stdout:
+        if stdin is not None and stdin.isatty() and stdout is sys.stdout:
             from .repl.session import run_repl
             return run_repl()
         mode = 'stdin'
@@ -141,17 +141,31 @@ def main(argv=None, stdout=None, stderr=None, stdin=None) -> int:
         return run_batch(text, arg, *streams, script=arg, profile=mode == 'profile')
     if mode == 'expr':
         return run_batch(arg, '<expr>', *streams)
-    return run_batch(stdin.read(), '<stdin>', *streams)
+    text = read_stdin(stdin, stderr)
+    return 1 if text is None else run_batch(text, '<stdin>', *streams)
+
+
+def read_stdin(stdin, stderr):
+    """The program on standard input, or None once its failure to read is reported."""
+    try:
+        if stdin is None:       # (started with standard input closed)
+            raise ValueError('standard input is closed')
+        return stdin.read()
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        stderr.write('Error reading <stdin>: %s\n' % os_error_text(e))
+        return None
 
 
 def run_interactive(text: str, file: str, stdout, stderr, stdin, args=()) -> int:
     """`rusty -i FILE`: run FILE, then the REPL in the same session (an error
     in FILE is reported and the REPL opens all the same); without a terminal,
     stdin is then run as a batch script in that session."""
-    if stdin.isatty() and stdout is sys.stdout:
+    if stdin is not None and stdin.isatty() and stdout is sys.stdout:
         from .repl.session import run_repl
         return run_repl(script=(text, file, args))
-    return run_batch(stdin.read(), '<stdin>', stdout, stderr, stdin, args, script=file, prelude=(text, file))
+    rest = read_stdin(stdin, stderr)        # (unreadable: reported, and FILE runs all the same)
+    status = run_batch(rest or '', '<stdin>', stdout, stderr, stdin, args, script=file, prelude=(text, file))
+    return status if rest is not None else max(status, 1)
 
 
 def run_batch(text: str, file: str, stdout, stderr, stdin=None, args=(), script=None, prelude=None,

@@ -96,6 +96,44 @@ def test_read_line_from_a_real_pipe_keeps_a_lone_cr():
     assert p.stdout == '100000\n'
 
 
+@pytest.mark.parametrize('op', ['read-line', 'read-stdin'])
+def test_an_unreadable_or_closed_stdin_is_the_readers_error(op, tmp_path):
+    # standard input open for writing only: the OS refuses the read
+    fd = os.open(str(tmp_path / 'out'), os.O_WRONLY | os.O_CREAT)
+    try:
+        p = subprocess.run([sys.executable, '-m', 'rusty', '-e', '(%s)' % op], stdin=fd, capture_output=True,
+                           text=True, env=dict(os.environ, PYTHONPATH=str(REPO)), timeout=60)
+    finally:
+        os.close(fd)
+    assert p.returncode == 1 and 'internal error' not in p.stderr
+    assert p.stderr.startswith('Error: %s: cannot read standard input: Bad file descriptor (os error 9)' % op)
+    # started with standard input closed: Python gives no stream at all
+    p = subprocess.run([sys.executable, '-m', 'rusty', '-e', '(%s)' % op], capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=str(REPO)), timeout=60, preexec_fn=lambda: os.close(0))
+    assert p.returncode == 1 and 'internal error' not in p.stderr
+    assert p.stderr.startswith('Error: %s: standard input is closed' % op)
+
+
+def test_a_program_on_a_closed_or_unreadable_stdin_is_reported(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    closed = dict(capture_output=True, text=True, env=env, timeout=60, preexec_fn=lambda: os.close(0))
+    for argv in (['-'], []):
+        p = subprocess.run([sys.executable, '-m', 'rusty'] + argv, **closed)
+        assert (p.returncode, p.stdout, p.stderr) == (1, '', 'Error reading <stdin>: standard input is closed\n')
+    fd = os.open(str(tmp_path / 'out'), os.O_WRONLY | os.O_CREAT)
+    try:
+        p = subprocess.run([sys.executable, '-m', 'rusty', '-'], stdin=fd, capture_output=True, text=True,
+                           env=env, timeout=60)
+    finally:
+        os.close(fd)
+    assert (p.returncode, p.stderr) == (1, 'Error reading <stdin>: Bad file descriptor (os error 9)\n')
+    # rusty -i FILE: FILE runs all the same, and the status says stdin could not be read
+    script = tmp_path / 'one.lisp'
+    script.write_text('(println "ran")')
+    p = subprocess.run([sys.executable, '-m', 'rusty', '-i', str(script)], **closed)
+    assert (p.returncode, p.stdout, p.stderr) == (1, 'ran\n', 'Error reading <stdin>: standard input is closed\n')
+
+
 def test_script_reads_stdin_while_dash_program_has_consumed_it():
     assert main(['-'], stdin='(repr (read-line))') == (0, '()\n', '')
 

@@ -7,7 +7,7 @@ inside a line survives), decoded as UTF-8; lines end at `\\n` or `\\r\\n`.
 import os
 import sys
 
-from ..errors import EvalError, Exit
+from ..errors import EvalError, Exit, os_error_text
 from ..printer import display_form, print_form
 from ..values import NIL, BuiltinTable, make_list
 from .args import string_arg
@@ -46,12 +46,7 @@ def getenv(name):
 @TABLE.fn('read-line', 0, 0, host=True, doc='The next line of standard input without its ending, or Nil at the end.',
           sig='(read-line)', examples=(('(procedure? read-line)', '#t'),))
 def read_line(host):
-    stream = _stdin(host)
-    raw = getattr(stream, 'buffer', None)
-    if raw is not None:
-        line = raw.readline().decode('utf-8', errors='replace')
-    else:
-        line = stream.readline()
+    line = _read_input('read-line', host, True)
     if line == '':
         return NIL
     if line.endswith('\n'):
@@ -62,11 +57,22 @@ def read_line(host):
 @TABLE.fn('read-stdin', 0, 0, host=True, doc='All remaining standard input as a string ("" at the end).',
           sig='(read-stdin)', examples=(('(procedure? read-stdin)', '#t'),))
 def read_stdin(host):
+    return _read_input('read-stdin', host, False)
+
+
+def _read_input(name: str, host, line: bool) -> str:
+    """A line (or the rest) of standard input, its bytes decoded as UTF-8; a
+    closed or unreadable stream is `name`'s error, not the host's."""
     stream = _stdin(host)
+    if stream is None:          # (started with standard input closed)
+        raise EvalError('%s: standard input is closed' % name)
     raw = getattr(stream, 'buffer', None)
-    if raw is not None:
-        return raw.read().decode('utf-8', errors='replace')
-    return stream.read()
+    try:
+        if raw is not None:
+            return (raw.readline() if line else raw.read()).decode('utf-8', errors='replace')
+        return stream.readline() if line else stream.read()
+    except (OSError, ValueError) as e:
+        raise EvalError('%s: cannot read standard input: %s' % (name, os_error_text(e))) from None
 
 
 # ── Standard error ───────────────────────────────────────────────────────
