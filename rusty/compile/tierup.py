@@ -485,7 +485,7 @@ def door(after=None):
                 values += 1         # (counted while warming up: the calls are too)
             elif values and not many:
                 many = True         # (compiled alone, in its maker's first call: its time is the maker's too)
-                if maker is not None and state[0].__class__ is Compiled:
+                if maker is not None and after is None and state[0].__class__ is Compiled:
                     maker(spent)
                     maker.hot_now()
             if values > 1:
