@@ -324,7 +324,7 @@ class Calls:
             frame = ast.List([attr(name(var), 'env'), attr(name(var), 'scope')] + args, L)
             tests = [ast.Compare(name('GATE'), [ast.GtE()], [const(0)])] + self.unprofiled()
             room = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
-            return arg_stmts + [ast.If(room, [direct] + _release(self, var, loopfn) + [ast.Return(name(r))],
+            return arg_stmts + [ast.If(room, [direct] + _release(self, var, loopfn, r) + [ast.Return(name(r))],
                                        [ast.Return(ast.Tuple([name(var), frame, site], L))])]
         if tail:        # a tail call from elsewhere: by the run loop (no host stack grows)
             p = self.fresh('p')
@@ -335,7 +335,7 @@ class Calls:
                                             fn if fn.pyname == loopfn else None), name(r)
 
 
-def _release(self, var: str, loopfn: str) -> list:
+def _release(self, var: str, loopfn: str, r: str) -> list:
     """After a tail call of a known local function (a body's define or a
     letrec's lambda) returned (a pending tail call holds the values it
     needs: a call of this one counts): when the body around it names the
@@ -344,10 +344,15 @@ def _release(self, var: str, loopfn: str) -> list:
     holds its value (the count of references says none escaped), the
     variable's cell and the function's own name cleared, breaking the
     cycles cell -> value -> function -> cell, so the value is freed at once
-    rather than by the cycle collector (as a named let's loop: Lets.release)."""
+    rather than by the cycle collector (as a named let's loop: Lets.release).
+    When its env is a LazyEnv, not after a pending tail call (r) of a
+    function defined in it, which holds the variable's cell, unseen by the
+    count (Lets.not_held)."""
     if var not in self.releasable:
         return []
     free = ast.Compare(call(name('REFS'), name(var)), [ast.Eq()], [const(KNOWN_REFS)])
+    if self.finished[loopfn].lazy_env:
+        free = self.not_held(free, r, loopfn)
     return [ast.If(free, [assign(var, const(None)), assign(loopfn, const(None))], [])]
 
 

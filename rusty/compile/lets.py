@@ -112,12 +112,13 @@ class Lets:
         if loopvar is not None:
             self.known[var] = (loopfn, len(params))
         defs, make = self.nested(params, None, x.cdr.cdr.cdr, outer, span, fn, lname.name, loopvar, loopfn, var)
-        stmts += defs + [assign(var, make), ast.Assign(   # the loop's frame holds the loop (as named let's does)
-            [ast.Subscript(attr(name(var), 'env'), const(2), S)], name(var))]
+        lazy = self.finished[loopfn].lazy_env      # (its env read from the cells when asked: the loop's, then)
+        stmts += defs + [assign(var, make)] + ([] if lazy else [ast.Assign(
+            [ast.Subscript(attr(name(var), 'env'), const(2), S)], name(var))])   # the loop's frame holds the loop
         site = self.k(span)
         r = self.fresh('r')
         body = x.cdr.cdr.cdr
-        release = self.release(var, r) if loopvar is not None and only_called(body, lname, self.expanded) else []
+        release = self.release(var, r, lazy, loopfn) if loopvar is not None and only_called(body, lname, self.expanded) else []
         if tail:        # the loop in this run level (past the gate: run's tail call)
             direct = self.tail_site(call(name(loopfn), name('d'), *vals), name(var), site, False, r)
             frame = ast.List([attr(name(var), 'env'), attr(name(var), 'scope')] + vals, L)
@@ -128,17 +129,41 @@ class Lets:
         return (stmts + [assign(q, attr(attr(name(var), 'code'), 'direct'))]
                 + self.direct_call(name(q), name(var), vals, site, r, loopfn) + release), name(r)
 
-    def release(self, var: str, r: str) -> list:
+    def release(self, var: str, r: str, lazy=False, loopfn=None) -> list:
         """After a named let's loop returned r (a pending tail call, of a
         loop around it say, holds what it needs: one of this loop counts):
         when nothing but the loop's own frame and variable holds the
         loop (its name only called, no function made in it: the count of
         references says none escaped), break the cycles they make (frame ->
         loop -> frame; variable's cell -> loop -> its function -> cell), so
-        the loop is freed at once instead of by the cycle collector."""
+        the loop is freed at once instead of by the cycle collector (`lazy`:
+        its env is a LazyEnv, no frame holding the loop)."""
+        if lazy:    # (a pending tail call of a loop in it holds the variable's cell, which no count sees)
+            free = ast.Compare(call(name('REFS'), name(var)), [ast.Eq()], [const(LOOP_REFS - 1)])
+            return [ast.If(self.not_held(free, r, loopfn), [assign(var, const(None))], [])]
         free = ast.Compare(call(name('REFS'), name(var)), [ast.Eq()], [const(LOOP_REFS)])
         return [ast.If(free, [ast.Assign([ast.Subscript(attr(name(var), 'env'), const(2), S)], const(None)),
                               assign(var, const(None))], [])]
+
+    def not_held(self, free, r: str, fn: str):
+        """`free` (the count of references to a local function's value), and,
+        when functions are defined in function fn, that r is no pending tail
+        call of one of them (support.made_in)."""
+        top = self.finished[fn]
+        inner = sorted(n for n, f in self.finished.items() if f is not top and _inside(f, top))
+        if not inner:
+            return free
+        held = call(name('MADE_IN'), name(r), self.k(frozenset(inner)))
+        return ast.BoolOp(ast.And(), [free, ast.UnaryOp(ast.Not(), held)])
+
+
+def _inside(f, top) -> bool:
+    """True if Fn f is defined, at any depth, in Fn top."""
+    while f is not None:
+        if f is top:
+            return True
+        f = f.outer
+    return False
 
 
 def _bound_once(binds, body, assigned) -> set:

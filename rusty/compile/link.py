@@ -88,7 +88,7 @@ def namespace() -> dict:
             'RESERVE': RESERVE, 'INTS': support.INTS, 'COUNTED': support.enter_counted, 'CLOCK': perf_counter, 'REFS': getrefcount,
             'CALL_ANY': support.call_any, 'CALL_BUILTIN': support.call_builtin_at, 'FINISH': support.finish_tail,
             'EXPAND': support.expand_at, 'REF': support.reference_site, 'EXIT': exit_frames.reference_exit, 'EXPAND_EXIT': exit_frames.expand_exit, 'TOO_DEEP': support.too_deep,
-            'CALL_FAILED': support.call_failed,
+            'CALL_FAILED': support.call_failed, 'MADE_IN': support.made_in,
             'FAILED': support.failed_here, 'ENV_READ': support.env_read,
             'UNWOUND': support.unwound, 'CONSED': support.consed_onto,
             'ENV_WRITE': support.env_write, 'GLOBAL_WRITE': support.global_write,
@@ -322,8 +322,7 @@ def lowered(params, rest, body, lscope, span, unit, name, retry=None, key=None, 
     if key and not counting:
         codecache().store(key, fcode, pyname, leaf, consts, table, assumed, heads, perf_counter() - t, params, rest,
                           body, lscope, span, unit)
-    consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth, c.extra, counting)
-              if c.__class__ is _MakerSpec else c for c in consts]
+    consts = [support.maker_of(c, unit.depth, counting) if c.__class__ is _MakerSpec else c for c in consts]
     return _compiled(fcode, consts, table, assumed, pyname, leaf, heads, unit,
                      (params, rest, body, lscope, span, unit, name, None, False, seen), counting)
 

@@ -68,8 +68,7 @@ def lowered_loop(x, dscope, span, unit, key=None):
     if key:
         link.codecache().store(key, fcode, pyname, False, low.consts, low.table, assumed, heads,
                                perf_counter() - t, (), None, x, dscope, span, unit)
-    consts = [support.LambdaMaker(c.params, c.rest, c.body, c.scope, c.name, unit.depth, c.extra)
-              if c.__class__ is _MakerSpec else c for c in low.consts]
+    consts = [support.maker_of(c, unit.depth) if c.__class__ is _MakerSpec else c for c in low.consts]
     return link.Compiled(fcode, link.module_globals(consts, unit.depth, low.table, unit.genv), pyname, assumed,
                          False, heads)
 

@@ -114,7 +114,8 @@ class Encoder:
         if name == 'Scope':
             return ('S', self.enc(x.names), self.enc(x.parent), self.enc(sorted(x.maybe_unbound, key=_name)))
         if name == '_MakerSpec':
-            return ('M', self.enc(x.params), self.enc(x.rest), self.enc(x.body), self.enc(x.scope), x.name, x.extra)
+            return ('M', self.enc(x.params), self.enc(x.rest), self.enc(x.body), self.enc(x.scope), x.name, x.extra,
+                    self.enc(x.layout))
         if name == '_Lambda':
             return ('W',)
         if name == 'Cell':         # (made at load as now, when lowering made its pending value)
@@ -369,7 +370,7 @@ class Decoder:
         if tag == 'M':          # (the LambdaMaker link makes of a lower._MakerSpec)
             from .support import LambdaMaker
             return LambdaMaker(self.dec(e[1]), self.dec(e[2]), self.dec(e[3]), self.dec(e[4]), e[5],
-                               self.roots['unit'].depth, e[6])
+                               self.roots['unit'].depth, e[6], layout=self.dec(e[7]))
         if tag == 'W':
             from .support import _Lambda
             return _Lambda()

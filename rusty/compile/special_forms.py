@@ -299,8 +299,24 @@ class SpecialForms:
         self.bound_once.update(inner.params)
         fdef = self.function(inner, body, lscope, span)
         self.finished[pyname] = inner       # (its calls known: a direct tail call of it may nest no further)
-        maker = self.k(_MakerSpec(params, rest, body, lscope, lname, len(names) - len(slots)))
+        layout = self.env_layout(scope)
+        inner.lazy_env = inner.exit_reads is not None and all(
+            n in inner.exit_reads for _, ns in layout for n in ns)
+        maker = self.k(_MakerSpec(params, rest, body, lscope, lname, len(names) - len(slots),
+                                  layout if inner.lazy_env else None))
+        if inner.lazy_env:      # (its env read from its function's cells when asked: support.LazyEnv)
+            return [fdef], call(maker, name(pyname))
         return [fdef], call(maker, name(pyname), self.frames(scope, fn, pending))
+
+    def env_layout(self, scope) -> tuple:
+        """((scope, the Python names of its slots)…), outermost first, of the
+        compiled scopes visible from scope: the frames a lambda's env holds."""
+        layout = []
+        sc = scope
+        while sc is not None and id(sc) in self.compiled_scopes:
+            layout.append((sc, tuple(self.vars[(id(sc), i + 2)][0] for i in range(len(sc.names)))))
+            sc = sc.parent
+        return tuple(reversed(layout))
 
 
 def _all_defines(forms) -> list:
@@ -327,12 +343,14 @@ def _all_defines(forms) -> list:
 
 
 class _MakerSpec:
-    """What a nested lambda's LambdaMaker needs besides the session's depth."""
-    __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'extra')
+    """What a nested lambda's LambdaMaker needs besides the session's depth
+    (`layout`: its values' env is read from their functions' cells when
+    asked, support.LazyEnv; None: the code passes the frames it built)."""
+    __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'extra', 'layout')
 
-    def __init__(self, params, rest, body, scope, name, extra):
+    def __init__(self, params, rest, body, scope, name, extra, layout=None):
         self.params, self.rest, self.body, self.scope, self.name = params, rest, body, scope, name
-        self.extra = extra
+        self.extra, self.layout = extra, layout
 
 
 def _leaves_in(st, r: str) -> bool:

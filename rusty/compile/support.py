@@ -219,20 +219,26 @@ def thrown(e, fr):
 
 # ── Lambdas made by compiled code ────────────────────────────────────────
 
-def LambdaMaker(params, rest, body, scope, name, D, extra=0, counts=False):
+def LambdaMaker(params, rest, body, scope, name, D, extra=0, counts=False, layout=None):
     """The maker of the Lambda values of one lambda expression in compiled
     code, `make(fn, frames)`: its positional function `fn(d, *args)` as
     `direct`, a frame adapter as the `code` run calls, and as `env` the
-    reference frames of the locals it sees, as they were when it was made
-    (for a body made from it: grad). A function, not an object: compiled
-    code calls it for every value, and a plain function's call costs less
-    than an instance's __call__; its slots are filled one by one, in place."""
+    reference frames of the locals it sees (for a body made from it: grad;
+    a failure's frame): those the code built as they were when it was made,
+    or, given their `layout` (when fn names every local of it: its exits
+    see them), `make(fn)` and one LazyEnv shared by all the values, which
+    reads them from fn's cells when asked (no frames built per value, and
+    no objects for the collector to free with it). A function, not an
+    object: compiled code calls it for every value, and a plain function's
+    call costs less than an instance's __call__; its slots are filled one
+    by one, in place."""
     fast = Lambda(params, rest, body, None, None, name, scope, extra).fast   # as Lambda reckons it
     end = 2 + len(params) + (rest is not None)     # (the frame's slots past its parameters: enter)
     go = enter_counted if counts else enter         # (code that counts its own calls: profiled.py)
     entry = entry_class(len(params)) if rest is None else Entry   # (made once: a value's Entry costs a call less)
+    lazy = None if layout is None else LazyEnv(layout)
 
-    def make(fn, frames):
+    def make(fn, frames=lazy):
         lam = _new_lambda(Lambda)       # Lambda's slots filled in place: no __init__ frame
         lam.params = params
         lam.rest = rest
@@ -250,6 +256,63 @@ def LambdaMaker(params, rest, body, scope, name, D, extra=0, counts=False):
 
 
 _new_lambda = Lambda.__new__
+
+
+def maker_of(spec, D, counts=False):
+    """The LambdaMaker of a lowering's _MakerSpec (special_forms.py)."""
+    return LambdaMaker(spec.params, spec.rest, spec.body, spec.scope, spec.name, D, spec.extra, counts, spec.layout)
+
+
+class LazyEnv:
+    """The env of the values one nested lambda expression of compiled code
+    makes (LambdaMaker): the reference frames of the compiled locals they
+    see, built when asked (`frames`, `env_of`) from the closure cells of a
+    value's function, which names them all, with their values then (as the
+    reference's shared frames would hold them). `layout`: ((scope, the
+    Python names of its slots)…), outermost first, over E."""
+    __slots__ = ('layout',)
+
+    def __init__(self, layout):
+        self.layout = layout
+
+    def frames(self, lam):
+        """lam's env, built now."""
+        return self.frames_of(lam.code.direct)
+
+    def frames_of(self, fn):
+        """The env of a value whose function is fn, built now."""
+        code = fn.__code__
+        cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
+        e = cells.get('E')
+        f = _content(e) if e is not None else fn.__globals__['E']
+        for sc, names in self.layout:
+            f = [f, sc] + [_content(cells.get(n)) for n in names]
+        return f
+
+
+def _content(cell):
+    """A closure cell's value (UNBOUND: none yet)."""
+    try:
+        return cell.cell_contents
+    except (ValueError, AttributeError):
+        return UNBOUND
+
+
+def made_in(r, names) -> bool:
+    """True if r is a pending tail call of a value made by compiled code
+    whose function is one of `names` (the functions defined in a loop's or
+    a local function's: such a value's function holds that one's variable's
+    cell, which its count of references does not see)."""
+    if r.__class__ is not tuple:
+        return False
+    code = r[0].code
+    return isinstance(code, Entry) and code.direct.__name__ in names
+
+
+def env_of(lam):
+    """Lambda lam's env as a frame chain (a LazyEnv's built now)."""
+    env = lam.env
+    return env.frames(lam) if env.__class__ is LazyEnv else env
 
 
 def adapter(fn, D, slots, counts=False, fast=-1, leaf=None):
@@ -296,10 +359,12 @@ def enter(fn, D, end, fr):
         D.n = n
         seen = e.__dict__.pop('rusty_frame', None)
         owner = e.__dict__.pop('rusty_owner', None)
+        if fr[0].__class__ is LazyEnv:
+            fr[0] = fr[0].frames_of(fn)     # (the frame run records: its parents as the reference's)
         if seen is not None:
             view = function_view(seen)
             if owner is not None and len(view.vals) == len(owner.scope.names):
-                fr = [owner.env, owner.scope] + view.vals    # the level's last function, called directly: its frame
+                fr = [env_of(owner), owner.scope] + view.vals    # the level's last function, called directly: its frame
                 if seen is not view:
                     _reparent(seen, view, fr)
                     e.rusty_let = seen

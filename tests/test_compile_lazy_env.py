@@ -1,0 +1,88 @@
+"""The env of a lambda value compiled code makes (support.LazyEnv): no
+frames built per value, the reference frames of the locals it sees built
+when asked, from its function's cells, with their values then (grad, a
+failure's frames); and named lets' loops and local functions whose values
+hold no frames still freed without the collector where nothing holds them,
+and kept where a pending tail call of a loop in them does."""
+
+from rusty.compile import support
+from rusty.values import Lambda
+
+from test_compile_paths import lambdas_left, outcomes_both_ways, session
+
+MAKER = "(define (make k) (let ((j (* k 2))) (lambda (x) (+ (* k x x) j))))"
+
+
+def test_closures_made_by_compiled_code_share_one_env_built_when_asked(monkeypatch):
+    s = session(monkeypatch, True)
+    s.run(MAKER)
+    s.run('(make 1)')
+    a, b = s.run('(make 3)'), s.run('(make 5)')
+    assert a.__class__ is Lambda and a.env.__class__ is support.LazyEnv and a.env is b.env
+    frames = support.env_of(a)             # [[E, make's scope, k], let's scope, j]
+    assert frames[2:] == [6] and frames[0][2:] == [3] and frames[0][0] is None
+    assert support.env_of(b)[2:] == [10]
+
+
+def test_env_holds_the_values_the_locals_hold_when_asked(monkeypatch):
+    """A set! after the closure was made is seen, as in the reference's shared frame."""
+    s = session(monkeypatch, True)
+    s.run("(define (make k) (let ((f (lambda (x) (+ x k)))) (set! k (* k 10)) f))")
+    s.run('(make 1)')
+    f = s.run('(make 2)')
+    assert f.env.__class__ is support.LazyEnv and support.env_of(f)[2:] == [20]
+
+
+def test_grad_of_a_closure_compiled_code_made_agrees(monkeypatch):
+    want, got = outcomes_both_ways(monkeypatch, MAKER, ['(make 1)'], '(list ((grad (make 3)) 2) ((grad (make 0.5)) 4))')
+    assert want[0] == 'value' and want == got
+
+
+FAILS = ("(define (make k) (let ((j (list k))) (lambda (x) (let ((y (+ x 1))) (car (+ y j))))))"
+         " (define (go k xs) (map (make k) xs))")
+
+
+def test_a_closure_failing_shows_its_enclosing_frames_as_the_reference(monkeypatch):
+    """Entered from the reference (map), its failure's frame and the frames
+    around it are the reference's (outcome compares the backtrace's frames)."""
+    want, got = outcomes_both_ways(monkeypatch, FAILS, ["(make 1)"], "(go 7 (list 1 2))")
+    assert want[0] == 'error' and want == got
+
+
+def test_a_failing_closures_frame_has_real_parent_frames(monkeypatch):
+    from rusty.errors import RustyError
+    s = session(monkeypatch, True)
+    s.run(FAILS)
+    s.run('(make 1)')
+    try:
+        s.run('(go 7 (list 1 2))')
+    except RustyError as e:
+        frames = [entry[3] for entry in e.trace if len(entry) > 3 and entry[3] is not None]
+    parents = []
+    for f in frames:
+        while f.__class__ is list:
+            parents.append(f[0])
+            f = f[0]
+    assert parents and all(p is None or p.__class__ is list or p.__class__.__name__ == 'FrameView' for p in parents)
+
+
+# Three loops, each tail-calling the one around it: past TAIL_HOPS direct
+# tail calls a loop's call is left pending, holding a loop made in the
+# outer one, whose function holds the outer loop's cell: the outer loop is
+# kept (a release would leave the pending call a cleared variable).
+NESTED = ("(define (f n) (let loop1 ((l1 (list n n)) (acc 0))"
+          " (if (null? l1) acc (let loop2 ((k n) (acc acc))"
+          " (if (= k 0) (loop1 (cdr l1) acc) (let loop3 ((m 2) (acc acc))"
+          " (if (= m 0) (loop2 (- k 1) acc) (loop3 (- m 1) (+ acc 1)))))))))")
+
+
+def test_loops_tail_calling_outer_loops_past_the_hops_agree(monkeypatch):
+    want, got = outcomes_both_ways(monkeypatch, NESTED, ['(f 2)'], '(list (f 300) (f 5) (f 0))')
+    assert want[0] == 'value' and want == got
+
+
+def test_loops_tail_calling_outer_loops_are_freed_without_the_collector(monkeypatch):
+    s = session(monkeypatch, True)
+    s.run(NESTED + " (define (drive k) (when (> k 0) (f 3) (drive (- k 1))))")
+    s.run('(drive 2)')
+    assert lambdas_left(s, '(drive 40)') == 0
