@@ -49,21 +49,29 @@ def test_a_closure_failing_shows_its_enclosing_frames_as_the_reference(monkeypat
     assert want[0] == 'error' and want == got
 
 
-def test_a_failing_closures_frame_has_real_parent_frames(monkeypatch):
+def enclosing_shown(monkeypatch, fast: bool, src: str) -> list:
+    """The enclosing variables (,locals) of each frame of src's failure's backtrace."""
     from rusty.errors import RustyError
-    s = session(monkeypatch, True)
+    from rusty.frames import outer_bindings
+    from rusty.printer import write_form
+    s = session(monkeypatch, fast)
     s.run(FAILS)
     s.run('(make 1)')
+    s.run('(make 1)')
     try:
-        s.run('(go 7 (list 1 2))')
+        s.run(src)
     except RustyError as e:
-        frames = [entry[3] for entry in e.trace if len(entry) > 3 and entry[3] is not None]
-    parents = []
-    for f in frames:
-        while f.__class__ is list:
-            parents.append(f[0])
-            f = f[0]
-    assert parents and all(p is None or p.__class__ is list or p.__class__.__name__ == 'FrameView' for p in parents)
+        return [[(n, write_form(v)) for n, v in outer_bindings(entry[3])] for entry in e.trace if len(entry) > 3]
+    raise AssertionError('no failure')
+
+
+def test_a_failing_closure_entered_by_run_shows_its_enclosing_variables_as_the_reference(monkeypatch):
+    """Called through run (at top level, in a let), its frame's parents
+    are the frames the reference's closure would have had."""
+    for src in ("((make 7) 1)", "(let ((f (make 7))) (f 1))"):
+        want = enclosing_shown(monkeypatch, False, src)
+        assert any(('k', '7') in shown for shown in want), want
+        assert enclosing_shown(monkeypatch, True, src) == want
 
 
 # Three loops, each tail-calling the one around it: past TAIL_HOPS direct
