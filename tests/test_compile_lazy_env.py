@@ -39,7 +39,8 @@ def test_grad_of_a_closure_compiled_code_made_agrees(monkeypatch):
 
 
 FAILS = ("(define (make k) (let ((j (list k))) (lambda (x) (let ((y (+ x 1))) (car (+ y j))))))"
-         " (define (go k xs) (map (make k) xs))")
+         " (define (go k xs) (map (make k) xs))"
+         " (define (make2 k) (let ((j (list k))) (let ((g (lambda (y) (car (+ y j))))) (lambda (x) (g (+ x 1))))))")
 
 
 def test_a_closure_failing_shows_its_enclosing_frames_as_the_reference(monkeypatch):
@@ -56,8 +57,7 @@ def enclosing_shown(monkeypatch, fast: bool, src: str) -> list:
     from rusty.printer import write_form
     s = session(monkeypatch, fast)
     s.run(FAILS)
-    s.run('(make 1)')
-    s.run('(make 1)')
+    s.run('(list (make 1) (make 1) (make2 1) (make2 1))')
     try:
         s.run(src)
     except RustyError as e:
@@ -66,9 +66,10 @@ def enclosing_shown(monkeypatch, fast: bool, src: str) -> list:
 
 
 def test_a_failing_closure_entered_by_run_shows_its_enclosing_variables_as_the_reference(monkeypatch):
-    """Called through run (at top level, in a let), its frame's parents
-    are the frames the reference's closure would have had."""
-    for src in ("((make 7) 1)", "(let ((f (make 7))) (f 1))"):
+    """Called through run (at top level, in a let; or the closure it
+    tail-calls directly), its frame's parents are the frames the
+    reference's closure would have had."""
+    for src in ("((make 7) 1)", "(let ((f (make 7))) (f 1))", "((make2 7) 1)"):
         want = enclosing_shown(monkeypatch, False, src)
         assert any(('k', '7') in shown for shown in want), want
         assert enclosing_shown(monkeypatch, True, src) == want
