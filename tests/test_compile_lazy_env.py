@@ -97,3 +97,35 @@ def test_loops_tail_calling_outer_loops_are_freed_without_the_collector(monkeypa
     s.run(NESTED + " (define (drive k) (when (> k 0) (f 3) (drive (- k 1))))")
     s.run('(drive 2)')
     assert lambdas_left(s, '(drive 40)') == 0
+
+
+# A body's local functions calling each other, one tail-called by the body:
+# each freed once that call returned (calls._release_group), also the ones
+# only called from the others, not in tail position; quicksort's partition.
+GROUP = ("(define (f n) (define (up i) (if (< i n) (up (+ i 1)) i))"
+         " (define (down j) (if (> j 0) (down (- j 1)) j))"
+         " (define (go i j) (let ((a (up i)) (b (down j))) (if (< a b) (go (+ a 1) (- b 1)) (list a b))))"
+         " (go 0 n))")
+
+
+def test_a_bodys_local_functions_calling_each_other_are_freed_without_the_collector(monkeypatch):
+    s = session(monkeypatch, True)
+    s.run(GROUP + " (define (drive k) (when (> k 0) (f 3) (drive (- k 1))))")
+    s.run('(drive 2)')
+    assert lambdas_left(s, '(drive 40)') == 0
+
+
+MUTUAL = ("(define (f n) (define (ev? k) (if (= k 0) #t (od? (- k 1))))"
+          " (define (od? k) (if (= k 0) #f (ev? (- k 1)))) (list (ev? n) (od? n) (ev? (+ n 1))))")
+ESCAPING = ("(define saved #f) (defmacro keep (i) `(begin (set! saved (lambda () (up 1))) ,i))"
+            " (define (g n m) (define (up i) (if (< i n) (+ 1 (up (+ i 1))) (m i)))"
+            " (define (go i) (up i)) (go 0))")
+
+
+def test_freed_groups_compute_as_the_reference(monkeypatch):
+    from rusty.compile.calls import TAIL_HOPS
+    for defs, warm, src in ((GROUP, '(f 3)', '(list (f 0) (f 9) (f 4))'),
+                            (MUTUAL, '(f 3)', '(list (f 0) (f 7) (f %d))' % (3 * TAIL_HOPS)),
+                            (ESCAPING, '(g 3 -)', '(list (g 3 keep) (saved) (g 2 keep) (saved) (saved))')):
+        want, got = outcomes_both_ways(monkeypatch, defs, [warm], src)
+        assert want[0] == 'value' and want == got, (defs, want, got)

@@ -329,7 +329,7 @@ class Calls:
             frame = ast.List([attr(name(var), 'env'), attr(name(var), 'scope')] + args, L)
             tests = [ast.Compare(name('GATE'), [ast.GtE()], [const(0)])] + self.unprofiled()
             room = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
-            return arg_stmts + [ast.If(room, [direct] + _release(self, var, loopfn, r) + [ast.Return(name(r))],
+            return arg_stmts + [ast.If(room, [direct] + _release(self, var, loopfn, r, fn) + [ast.Return(name(r))],
                                        [ast.Return(ast.Tuple([name(var), frame, site], L))])]
         if tail:        # a tail call from elsewhere: by the run loop (no host stack grows)
             p = self.fresh('p')
@@ -340,7 +340,7 @@ class Calls:
                                             fn if fn.pyname == loopfn else None), name(r)
 
 
-def _release(self, var: str, loopfn: str, r: str) -> list:
+def _release(self, var: str, loopfn: str, r: str, fn) -> list:
     """After a tail call of a known local function (a body's define or a
     letrec's lambda) returned (a pending tail call holds the values it
     needs: a call of this one counts): when the body around it names the
@@ -353,12 +353,40 @@ def _release(self, var: str, loopfn: str, r: str) -> list:
     When its env is a LazyEnv, not after a pending tail call (r) of a
     function defined in it, which holds the variable's cell, unseen by the
     count (Lets.not_held)."""
-    if var not in self.releasable:
+    if var not in self.releasable or _owner(self, var) is not fn:   # (cleared where it is a local)
         return []
     free = ast.Compare(call(name('REFS'), name(var)), [ast.Eq()], [const(KNOWN_REFS)])
     if self.finished[loopfn].lazy_env:
         free = self.not_held(free, r, loopfn)
-    return [ast.If(free, [assign(var, const(None)), assign(loopfn, const(None))], [])]
+    out = [ast.If(free, [assign(var, const(None)), assign(loopfn, const(None))], [])]
+    return out + _release_group(self, var, r)
+
+
+def _owner(self, var: str):
+    """The Fn whose local the Python variable var is."""
+    return next((f for n, f in self.vars.values() if n == var), None)
+
+
+def _release_group(self, var: str, r: str) -> list:
+    """With the tail-called known function var released, the other known
+    local functions of its body, each whose names only calls (no other
+    function made there but theirs: only_called's `group`), also freed
+    when nothing but its variable holds its value, unless r is a pending
+    tail call (of any of them, say, whose closure holds the others' cells,
+    which no count sees)."""
+    body = self.release_groups.get(var)
+    if body is None:
+        return []
+    out = []
+    for other, (_, pyname) in self.known_defines.items():
+        if other == var or other not in self.releasable or self.release_groups.get(other) != body \
+                or pyname not in self.finished or _owner(self, other) is not _owner(self, var):
+            continue
+        free = ast.BoolOp(ast.And(), [
+            ast.Compare(attr(name(r), '__class__'), [ast.IsNot()], [name('tuple')]),
+            ast.Compare(call(name('REFS'), name(other)), [ast.Eq()], [const(KNOWN_REFS)])])
+        out.append(ast.If(free, [assign(other, const(None)), assign(pyname, const(None))], []))
+    return out
 
 
 # The references to a known local function's value when only its variable (a

@@ -69,6 +69,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         self.known_defines: dict = {}   # python name of a local so defined -> (its define, its function)
         self.define_bodies: dict = {}   # id(sure define) -> the body it is in (SpecialForms.known_define)
         self.releasable: set = set()    # known local functions freed after a tail call of them (Calls.known_call)
+        self.release_groups: dict = {}  # such a function's variable -> its body's id (freed with the one tail-called)
         self.defs_made: dict = {}       # id(def form) -> the define form f_def made of it
         self.finished: dict = {}        # python name of a nested function lowered -> its Fn
         self.assumed: dict = {}         # id(cell) -> (cell, the value the fast code assumes it holds)
