@@ -47,10 +47,18 @@ def string_append_list(lst):
     while lst is not EMPTY:     # (the cells walked in place: no generator)
         add(lst.car)
         lst = lst.cdr
+    return _append_items(parts)
+
+
+def _append_items(parts: list) -> str:
+    """string-append-list's value of a list of these elements."""
     try:
         return ''.join(parts)
     except TypeError:           # a non-string: every element in print form
         return ''.join([x if x.__class__ is str else print_form(x) for x in parts])
+
+
+string_append_list.of_items = _append_items     # (compiled code's (string-append-list (reverse x)): lists.reversed_items)
 
 
 @TABLE.fn('substring', 2, 3, doc='The code points from start up to end (both 0 to the length); start >= end gives "".',
