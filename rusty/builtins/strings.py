@@ -109,11 +109,18 @@ def string_to_list(s):
 def list_to_string(lst):
     if lst.__class__ is not List and lst is not NIL:
         raise expected('list->string', 'list', lst)
-    chars = list(lst) if lst is not NIL else []
+    return _string_of_chars(list(lst) if lst is not NIL else [])
+
+
+def _string_of_chars(chars: list) -> str:
+    """list->string's value of a list of these elements."""
     for c in chars:
         if c.__class__ is not str or len(c) != 1:
             raise expected('list->string', 'one-character string', c)
     return ''.join(chars)
+
+
+list_to_string.of_items = _string_of_chars      # (compiled code's (list->string (reverse x)): lists.reversed_items)
 
 
 @TABLE.fn('string-prefix?', 2, 2, doc='True if s begins with prefix.', sig='(string-prefix? s prefix)',
