@@ -89,6 +89,9 @@ PROGRAMS = [
     "(set! string-append-list length) (list r1 r2 (f '(\"a\" \"b\")))",
     "(define (f x) (string-append-list (reverse x))) (f '(\"a\")) (f '(\"a\")) "
     "(defmacro reverse (l) (list 'quote (list \"M\" l))) (f '(\"a\" \"b\"))",
+    # reverse a local: never fused
+    "(define (f reverse x) (string-append-list (reverse x))) (list (f (lambda (l) l) '(\"a\" \"b\")) "
+    "(f reverse '(\"a\" \"b\")) (let ((reverse cdr)) (string-append-list (reverse '(\"a\" \"b\")))))",
     # the argument's own evaluation: once, in order, with its effects
     "(define n 0) (define (next) (set! n (+ n 1)) (list (number->string n) \"x\")) "
     "(define (f) (string-append-list (reverse (next)))) (list (f) (f) (f) n)",
