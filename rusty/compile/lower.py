@@ -245,9 +245,8 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         first = len(self.table) + 1
         stmts += self.body(body, scope, span, fn, tail=True)
         sized = []          # (the nodes specialize counted: uncounted's size)
-        # (a function whose exits read enclosing locals gets its copies too: an exit's write-back
-        # is forgotten where it is (kinds.simplify), and a looped copy tests its kinds again at each hop)
-        if not fn.assigned_outer:
+        reads_outer = bool(fn.exit_reads)     # (its exits read enclosing locals: no copies, below)
+        if not fn.assigned_outer and not reads_outer:
             never = self.seen.never_int(fn.params) if fn is self.root_fn and self.seen is not None else ()
             stmts = kinds.specialize(stmts, fn.params, unchanged_by_others(self, fn), is_temp, self.fresh, never,
                                      sized, uncounted=not self.counting)
@@ -268,8 +267,8 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         if self.counting:       # (the profiler's variant: counting.py)
             quick = []
         else:
-            quick = self.uncounted(stmts, fn.looped, fn.self_called, fn.quiet, sized[0] if sized else None,
-                                   len(sized) < 2 or sized[1])
+            quick = [] if reads_outer else self.uncounted(stmts, fn.looped, fn.self_called, fn.quiet,
+                                                          sized[0] if sized else None, len(sized) < 2 or sized[1])
             stmts = counting.generic(stmts, quick)
             if fn.self_called and not quick:        # (no INTS to pass: no SELF_CALL parameter)
                 fn.self_called = counting.unmarked(stmts)
