@@ -157,6 +157,27 @@ def reverse(x):
     return reverse_onto(list_arg('reverse', x), EMPTY)
 
 
+def reversed_items(x):
+    """The elements reverse's value would hold, in its order, as a fresh
+    Python list; None unless x is a list ending in the empty list (then
+    reverse itself decides). What compiled code hands a builtin reading its
+    list once (its function's `of_items`) for `(f (reverse x))`, no cell made."""
+    if x.__class__ is not List:
+        return None
+    items = []
+    add = items.append
+    while x.__class__ is List and x is not EMPTY:
+        add(x.car)
+        x = x.cdr
+    if x is not EMPTY:
+        return None
+    items.reverse()
+    return items
+
+
+reverse.items_of = reversed_items
+
+
 @TABLE.fn('nth', 2, 2, doc='Element at index i (either argument order).', sig='(nth lst i)',
           examples=(("(nth '(a b c) 1)", 'b'), ("(nth 1 '(a b c))", 'b'),
                     ("(nth '(a b c) 3)", 'error: nth: index 3 out of range [0, 3)')))

@@ -47,10 +47,18 @@ def string_append_list(lst):
     while lst is not EMPTY:     # (the cells walked in place: no generator)
         add(lst.car)
         lst = lst.cdr
+    return _append_items(parts)
+
+
+def _append_items(parts: list) -> str:
+    """string-append-list's value of a list of these elements."""
     try:
         return ''.join(parts)
     except TypeError:           # a non-string: every element in print form
         return ''.join([x if x.__class__ is str else print_form(x) for x in parts])
+
+
+string_append_list.of_items = _append_items     # (compiled code's (string-append-list (reverse x)): lists.reversed_items)
 
 
 @TABLE.fn('substring', 2, 3, doc='The code points from start up to end (both 0 to the length); start >= end gives "".',
@@ -101,11 +109,18 @@ def string_to_list(s):
 def list_to_string(lst):
     if lst.__class__ is not List and lst is not NIL:
         raise expected('list->string', 'list', lst)
-    chars = list(lst) if lst is not NIL else []
+    return _string_of_chars(list(lst) if lst is not NIL else [])
+
+
+def _string_of_chars(chars: list) -> str:
+    """list->string's value of a list of these elements."""
     for c in chars:
         if c.__class__ is not str or len(c) != 1:
             raise expected('list->string', 'one-character string', c)
     return ''.join(chars)
+
+
+list_to_string.of_items = _string_of_chars      # (compiled code's (list->string (reverse x)): lists.reversed_items)
 
 
 @TABLE.fn('string-prefix?', 2, 2, doc='True if s begins with prefix.', sig='(string-prefix? s prefix)',

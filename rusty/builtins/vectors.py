@@ -41,6 +41,9 @@ def list_to_vector(lst):
     return Vector(list(iter(list_arg('list->vector', lst))))     # (one walk, not a count first)
 
 
+list_to_vector.of_items = Vector        # (its value of a fresh Python list of the elements: lists.reversed_items)
+
+
 @TABLE.fn('vector-copy', 1, 3, doc='A new vector of the elements from start (default 0) up to end (default the length).',
           sig='(vector-copy v [start [end]])',
           examples=(('(vector-copy #(1 2 3))', '#(1 2 3)'), ('(vector-copy #(1 2 3) 1)', '#(2 3)'),

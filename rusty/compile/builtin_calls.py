@@ -4,6 +4,8 @@ holds what it held when lowered, its function called directly, fresh cells
 made in place; the generic call otherwise."""
 import ast
 
+from ..resolve import GlobalRef, resolve
+from ..values import EMPTY, Builtin, List, Symbol
 from . import entry
 from .calls import _no_tail_call
 from .exits import to_reference
@@ -56,6 +58,9 @@ class BuiltinCalls:
     def builtin_call(self, x, cells, cell, b, scope, span, fn, tail):
         """A call of a global holding a builtin when compiled: its function
         directly while the global holds it (arity checked now), else the generic call."""
+        fused = self.fused_call(x, cells, cell, b, scope, span, fn, tail)
+        if fused is not None:
+            return fused
         n = len(cells)
         p = self.fresh('p')
         site = self.k(span)
@@ -75,6 +80,39 @@ class BuiltinCalls:
             return [head, chosen]
         o_stmts, o_value = other
         return [head, ast.If(test, go, o_stmts + [assign(r, o_value)])], name(r)
+
+    def fused_call(self, x, cells, cell, b, scope, span, fn, tail):
+        """`(f (g e))` of two globals holding builtins when compiled, f
+        reading its list once (`of_items` on its function: its value of a
+        Python list of the elements) and g making a list (`items_of`: the
+        elements of its value, or None): while both globals hold them, f's
+        value of g's elements, no cell made; each builtin called in turn, as
+        builtin_call calls it, when items_of gives None (g's own value or
+        error decides); else the generic call. None for any other call."""
+        inner = _fusable(self, cells, b, scope)
+        if inner is None:
+            return None
+        gcell, g, e_cell = inner
+        self.heads[id(gcell)] = gcell
+        ispan = self.span_of(cells[0], span)
+        arg_stmts, (arg,) = self.args([e_cell], scope, ispan, fn)
+        p, q, r, rv = self.fresh('p'), self.fresh('p'), self.fresh('r'), self.fresh('r')
+        site, isite = self.k(span), self.k(ispan)
+        fused = self.k(fused_value)
+        each = self.builtin_body(q, [arg], isite, rv) + self.builtin_body(p, [name(rv)], site, r)
+        go = arg_stmts + [ast.Assign([attr_store(name('D'), 'n')], name('d')),
+                          ast.Try([assign(r, call(fused, name(q), name(p), arg))],
+                                  [ast.ExceptHandler(name('BaseException'), 'e', [
+                                      ast.Raise(call(name('LOCATED'), name('e'), site, name('D')), None)])], [], []),
+                          ast.If(is_(name(r), const(None)), each, [])]
+        head = [assign(p, attr(self.k(cell), 'value')), assign(q, attr(self.k(gcell), 'value'))]
+        test = ast.BoolOp(ast.And(), [is_(name(p), self.k(b)), is_(name(q), self.k(g))])
+        other = to_reference(self, x, scope, span, fn, tail)
+        if tail:
+            return head + [ast.If(test, go + [ast.Return(_no_tail_call(name(r)) if b.first_order else name(r))],
+                                  other)]
+        o_stmts, o_value = other
+        return head + [ast.If(test, go, o_stmts + [assign(r, o_value)])], name(r)
 
     def inline(self, x, cells, cell, b, builder, scope, span, fn, tail):
         """An inlined builtin, while its cell still holds it; the generic call otherwise."""
@@ -146,3 +184,30 @@ def _cells_first(stmts: list) -> list:
     before the cell that points at it (groups of three statements)."""
     groups = [stmts[i:i + 3] for i in range(0, len(stmts), 3)]
     return [st for g in reversed(groups) for st in g]
+
+
+def fused_value(g, f, x):
+    """Builtin f's value of the elements builtin g's value of x would hold
+    (BuiltinCalls.fused_call); None when g's items_of gives none (no
+    of_items gives None: no builtin's value is)."""
+    items = g.fn.items_of(x)
+    return None if items is None else f.fn.of_items(items)
+
+
+def _fusable(low, cells, b, scope):
+    """(g's cell, g, e's cell) when the call of builtin b is `(b (g e))`, b
+    reading its list once (of_items) and g a builtin of one argument
+    making a list (items_of) held by a global that is no macro; else None."""
+    if getattr(b.fn, 'of_items', None) is None or len(cells) != 1 or not b.lo <= 1 <= b.hi:
+        return None
+    form = cells[0].car
+    if form.__class__ is not List or form is EMPTY or form.car.__class__ is not Symbol \
+            or form.cdr is EMPTY or form.cdr.cdr is not EMPTY:
+        return None
+    ref = resolve(scope, form.car, low.genv)
+    if ref.__class__ is not GlobalRef or ref.cell.holds_macro():
+        return None
+    g = ref.cell.current()
+    if g.__class__ is not Builtin or getattr(g.fn, 'items_of', None) is None or not g.lo <= 1 <= g.hi:
+        return None
+    return ref.cell, g, form.cdr

@@ -253,7 +253,8 @@ def _block(stmts, known, seen):
                     raise _Disproved
             holds = getattr(st, 'holds', None)      # a test true at each entry of the body (lower.uncounted)
             entry = {} if holds is None else {k: v for k, v in _learned(holds, {}).items() if k not in seen}
-            st.body, _ = _block(st.body, entry, seen)
+            inner = set() if getattr(st, 'runs_no_lisp', False) else seen   # (no other function runs in it: walks.py)
+            st.body, _ = _block(st.body, entry, inner)
             known = {}
         elif cls is ast.Try:            # (a handler only reports a failure: nothing to know there)
             st.body, kb = _block(st.body, dict(known), seen)

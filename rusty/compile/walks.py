@@ -154,11 +154,13 @@ def _loop(low, mode, lscope, body, lst, r, site, span, fn) -> list:
     else:
         keep = [] if value.__class__ in (ast.Name, ast.Constant) else [ast.Expr(value)]
     mine = (w, hd, last)        # (the walk's own: an element's integer copy keeps their names)
-    each = kinds.specialize(b_stmts + keep, [v], unchanged_by_others(low, fn), lambda n: is_temp(n) and n not in mine,
-                            low.fresh)
+    # (the enclosing locals are tested at each element: the body runs no Lisp code, so no
+    # other function's write-back into a closure cell (unchanged_by_others) can change them in it)
+    each = kinds.specialize(b_stmts + keep, [v], low.stable, lambda n: is_temp(n) and n not in mine, low.fresh)
     loop = ast.While(is_not(name(w), name('EMPTY')),
                      [assign(v, attr(name(w), 'car'))] + each + [assign(w, attr(name(w), 'cdr'))], [])
     loop.holds = name('OK')         # the body runs no Lisp code: OK holds throughout (guards.py)
+    loop.runs_no_lisp = True        # nor can another function change a local in it (kinds.simplify)
     failed = call(name('FAILED'), name('e'), name('TABLE'), name('D'), const(None), low.frame_names(fn, lscope),
                   low.k(low.let_frames(fn, lscope, lines)))
     called = call(name('CALL_FAILED'), failed, low.k(_Lambda()), const(None), name('D'))
