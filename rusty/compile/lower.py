@@ -111,42 +111,40 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
     def stamp(self, nodes, ln: int):
         """Give every node (and descendant) without a position line ln."""
         todo = []
+        push = todo.append
         get = PARTS.get
-        placed = _PLACED.get
         Name, Constant = ast.Name, ast.Constant
         for x in nodes:
-            if x.__class__ is Name or x.__class__ is Constant:
+            c = x.__class__
+            if c is Name or c is Constant:
                 d = x.__dict__
                 if 'lineno' not in d:
                     d['lineno'] = ln
                     d['col_offset'] = 0     # (the end positions: None, the classes' own)
-            else:
-                todo.append(x)
+            elif 'lineno' not in x.__dict__:
+                push(x)
+        pop = todo.pop
         while todo:         # a node with a position has all its descendants stamped
-            node = todo.pop()
+            node = pop()
             d = node.__dict__
             if 'lineno' in d:
                 continue
-            cls = node.__class__
-            kind = placed(cls)
-            if kind is None:
-                kind = _placed(cls)
-            if kind:
-                d['lineno'] = ln
-                d['col_offset'] = 0
-            f = get(cls)
+            d['lineno'] = ln            # (also on the few nodes of no position, `arguments`: compile() reads none there)
+            d['col_offset'] = 0
+            f = get(node.__class__)
             try:
                 kids = parts(node) if f is None else f(node)
             except AttributeError:      # (a field left out when the node was made)
                 kids = parts(node)
             for x in kids:      # (the names and constants, most nodes, stamped here: never on the stack)
-                if x.__class__ is Name or x.__class__ is Constant:
+                c = x.__class__
+                if c is Name or c is Constant:
                     d = x.__dict__
                     if 'lineno' not in d:
                         d['lineno'] = ln
                         d['col_offset'] = 0
-                else:
-                    todo.append(x)
+                elif 'lineno' not in x.__dict__:
+                    push(x)
         return nodes
 
     def ok(self, cell, value) -> ast.Name:
@@ -406,15 +404,6 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
     def into(self, stmts, e, target):
         """Statements leaving the value e (after stmts) in target."""
         return stmts + [assign(target, e)]
-
-
-_PLACED: dict = {}      # ast class -> 0: no position, 1: a position (a name's and a constant's: stamp's own)
-
-
-def _placed(cls) -> int:
-    """What stamp does with a node of class cls (_PLACED)."""
-    kind = _PLACED[cls] = int('lineno' in cls._attributes)
-    return kind
 
 
 def _located(node, where):

@@ -44,13 +44,16 @@ def small_spec(low, lam, nargs: int):
         low.ok(cell, b)
 
     def spec(*args):
-        cases = []
+        cases, texts = [], set()        # (texts: the guards kept, each dumped once)
         for i in range(_cases(plan)):
             guards = []
             value = _built(plan, args, guards, i)
             guard = _and(*guards)
-            if not (guard.__class__ is ast.Constant and guard.value is False) \
-                    and all(ast.dump(guard) != ast.dump(g) for g, _ in cases):
+            if guard.__class__ is ast.Constant and guard.value is False:
+                continue
+            text = ast.dump(guard)
+            if text not in texts:
+                texts.add(text)
                 cases.append((guard, value))
         return cases or [(ast.Constant(False), ast.Constant(None))]
     return spec
