@@ -75,13 +75,41 @@ def _const(v, like):
     return ast.copy_location(ast.Constant(v), like)
 
 
+_Name, _Constant, _Attribute, _Call, _Compare = ast.Name, ast.Constant, ast.Attribute, ast.Call, ast.Compare
+
+
 def _fold(e, known: dict):
     """e with what `known` decides folded in."""
     cls = e.__class__
-    if cls is ast.Name or cls is ast.Constant:
+    if cls is _Name or cls is _Constant:
         return e
-    if cls is ast.Compare:
-        e.left = _fold(e.left, known)
+    if cls is _Attribute:           # (most expressions: `x.__class__`, a field of a cell)
+        value = e.value
+        if value.__class__ is not _Name and value.__class__ is not _Constant:
+            new = _fold(value, known)
+            if new is not value:
+                e.value = new
+        return e
+    if cls is _Call:
+        func = e.func
+        if func.__class__ is not _Name and func.__class__ is not _Constant:
+            new = _fold(func, known)
+            if new is not func:
+                e.func = new
+        e.args = [v if v.__class__ in _LEAVES else _fold(v, known) if isinstance(v, ast.expr) else v for v in e.args]
+        if getattr(e, 'uncounted', False) and getattr(e, 'ok_known', False) \
+                and all(kind_of(a, known) == INT for a in e.args[1:-1]):
+            e.args[-1] = ast.copy_location(ast.Name('INTS', ast.Load()), e.args[-1])
+        return e
+    if cls is _Compare:
+        left = e.left
+        if left.__class__ is _Attribute:
+            value = left.value
+            if value.__class__ is not _Name and value.__class__ is not _Constant:
+                left = _fold(left, known)
+        elif left.__class__ is not _Name and left.__class__ is not _Constant:
+            left = _fold(left, known)
+        e.left = left
         e.comparators = [c if c.__class__ in _LEAVES else _fold(c, known) for c in e.comparators]
         if len(e.ops) == 1:
             left, op, right = e.left, e.ops[0].__class__, e.comparators[0]

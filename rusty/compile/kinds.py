@@ -207,6 +207,9 @@ def _merge(a, b):
     return {k: v for k, v in a.items() if b.get(k) == v}
 
 
+_Assign, _IfExp = ast.Assign, ast.IfExp
+
+
 def _block(stmts, known, seen):
     """(stmts folded, what is known after them; None: they never finish)."""
     out = []
@@ -262,25 +265,28 @@ def _block(stmts, known, seen):
                 h.body, kh = _block(h.body, {}, seen)
                 ends = _merge(ends, kh)
             known = ends
-        elif cls is ast.Assign:
-            st.value = _fold(st.value, known)
-            k = kind_of(st.value, known)
-            pair = _pair_known(st.value)
+        elif cls is _Assign:
+            value = st.value = _fold(st.value, known)
+            k = kind_of(value, known)
+            pair = _pair_known(value) if value.__class__ is _IfExp else None
             targets = st.targets
-            parts = _rebound(targets, st.value, known)
-            if len(targets) == 1 and targets[0].__class__ is ast.Name:
-                known.pop(targets[0].id, None)
+            target = targets[0] if len(targets) == 1 else None
+            if target.__class__ is _Name:       # (most: one local)
+                known.pop(target.id, None)
+                if 'written' in st.__dict__:        # (an exit's write-back: the locals it may write, exits.py)
+                    known = _forget(known, st.written)
             else:
+                parts = _rebound(targets, value, known)
                 known = _forget(known, _assigned(targets))
-            if 'written' in st.__dict__:        # (an exit's write-back: the locals it may write, exits.py)
-                known = _forget(known, st.written)
-            known.update((n, kp) for n, kp in parts if n not in seen)
+                if 'written' in st.__dict__:
+                    known = _forget(known, st.written)
+                if parts:
+                    known.update((n, kp) for n, kp in parts if n not in seen)
             audit = _AUDIT[0]
-            if k is None and audit is not None and audit.on and audit.result(st.value, known):
+            if k is None and audit is not None and audit.on and audit.result(value, known):
                 k = INT_IF_OK
-            if k is not None and len(st.targets) == 1 and st.targets[0].__class__ is ast.Name \
-                    and st.targets[0].id not in seen:
-                known[st.targets[0].id] = k
+            if k is not None and target.__class__ is _Name and target.id not in seen:
+                known[target.id] = k
             if pair is not None and pair not in seen and pair not in _assigned(targets):
                 known[pair] = LIST
         elif cls is ast.Return or cls is ast.Expr:
