@@ -96,8 +96,12 @@ def _fold(e, known: dict):
             new = _fold(func, known)
             if new is not func:
                 e.func = new
-        e.args = [v if v.__class__ in _LEAVES else _fold(v, known) if isinstance(v, ast.expr) else v for v in e.args]
-        if getattr(e, 'uncounted', False) and getattr(e, 'ok_known', False) \
+        args = []           # (a new list, as every fold makes: a loop, no comprehension's frame)
+        add = args.append
+        for v in e.args:
+            add(v if v.__class__ in _LEAVES else _fold(v, known) if isinstance(v, ast.expr) else v)
+        e.args = args
+        if 'uncounted' in e.__dict__ and e.uncounted and getattr(e, 'ok_known', False) \
                 and all(kind_of(a, known) == INT for a in e.args[1:-1]):
             e.args[-1] = ast.copy_location(ast.Name('INTS', ast.Load()), e.args[-1])
         return e
@@ -110,7 +114,14 @@ def _fold(e, known: dict):
         elif left.__class__ is not _Name and left.__class__ is not _Constant:
             left = _fold(left, known)
         e.left = left
-        e.comparators = [c if c.__class__ in _LEAVES else _fold(c, known) for c in e.comparators]
+        comparators = e.comparators
+        if len(comparators) == 1:       # (most: one operator)
+            right = comparators[0]
+            if right.__class__ is not _Name and right.__class__ is not _Constant:
+                right = _fold(right, known)
+            e.comparators = [right]
+        else:
+            e.comparators = [c if c.__class__ in _LEAVES else _fold(c, known) for c in comparators]
         if len(e.ops) == 1:
             left, op, right = e.left, e.ops[0].__class__, e.comparators[0]
             if (op is ast.Is or op is ast.IsNot) and (left.__class__ is ast.Constant or right.__class__ is ast.Constant):
@@ -135,7 +146,10 @@ def _fold(e, known: dict):
                     return ast.copy_location(ast.UnaryOp(ast.Not(), left), e)
         return e
     if cls is ast.BoolOp:
-        vals = [v if v.__class__ in _LEAVES else _fold(v, known) for v in e.values]
+        vals = []
+        add = vals.append
+        for v in e.values:
+            add(v if v.__class__ in _LEAVES else _fold(v, known))
         stop, skip = (False, True) if e.op.__class__ is ast.And else (True, False)
         kept, tested = [], set()
         for v in vals:

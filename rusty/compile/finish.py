@@ -77,9 +77,20 @@ def tidy_temporaries(fdef) -> list:
                     more = f(node)
                 except AttributeError:      # (a field left out when the node was made)
                     more = parts(node)
-            if more:
-                more.reverse()
-                todo += more
+            i = 0
+            for x in more:          # (the names and constants before its first other part: met here, never stacked)
+                c = x.__class__
+                if c is Name:
+                    n = x.id
+                    if n[0] in _STEMS and n[1:].isdigit():
+                        order.append(x)
+                        uses[n] = uses.get(n, 0) + 1
+                elif c is not Constant:
+                    more = more[i:]
+                    more.reverse()
+                    todo += more
+                    break
+                i += 1
         orders.append(order)
     fused = fuse_tests(fdef, uses)
     for order in orders:

@@ -24,6 +24,8 @@ def _is_ok(node) -> bool:
 def _runs_code(node, quiet: bool = False) -> bool:
     """True if evaluating node may call anything that runs Lisp code (or
     makes a function); `quiet`: no call does while OK holds (see fold)."""
+    if quiet and node.__class__ not in _COMPOUND:
+        return False        # (quiet: only a function made counts, and the lowering makes every one a def)
     todo = [node]
     get = PARTS.get
     Call, Name, FunctionDef, Lambda = ast.Call, ast.Name, ast.FunctionDef, ast.Lambda
@@ -48,6 +50,14 @@ def _runs_code(node, quiet: bool = False) -> bool:
     return False
 
 
+_Assign, _Return, _Expr = ast.Assign, ast.Return, ast.Expr
+
+# The statements that hold others (a def among them): an expression or any
+# other statement makes no function, as the lowering writes no Python lambda.
+_COMPOUND = frozenset((ast.If, ast.While, ast.For, ast.Try, ast.With, ast.FunctionDef, ast.AsyncFunctionDef,
+                       ast.ClassDef, ast.AsyncFor, ast.AsyncWith, ast.Match))
+
+
 def fold(fdef: ast.FunctionDef, quiet: bool = False) -> None:
     """Drop fdef's OK tests that an earlier test decides (each nested
     function folded on its own, knowing nothing at its entry). `quiet`:
@@ -65,9 +75,15 @@ def _block(stmts: list, known: bool, quiet: bool):
     out = []
     for st in stmts:
         cls = st.__class__
+        if cls is _Assign or cls is _Return or cls is _Expr:       # (most statements)
+            if cls is _Assign and st.value.__dict__.get('self_call', False):
+                st.value.ok_known = known       # (its arguments run no code: kinds.py)
+            known = known and not _runs_code(st, quiet)
+            out.append(st)
+            continue
         if cls is ast.If:
             test = st.test
-            holds = getattr(st, 'holds', None)      # true whenever the body is entered (lower.uncounted)
+            holds = st.__dict__.get('holds')      # true whenever the body is entered (lower.uncounted)
             if holds is not None:
                 before = known and not _runs_code(test, quiet)
                 entered = holds.__class__ is ast.BoolOp and _is_ok(holds.values[0]) and not _runs_code(test, quiet)

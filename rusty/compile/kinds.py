@@ -464,10 +464,14 @@ def _clone(node, memo: dict, rename=None):
             got = memo[id(node)] = _Name.__new__(_Name)
             got.__dict__ = d
             return got
+    if cls is list:
+        out = []            # (a loop, no comprehension's frame: most lists hold a node or two)
+        add = out.append
+        for x in node:
+            add(x if x.__class__ in _PLAIN else _clone(x, memo, rename))
+        return out
     shape = _SHAPES.get(cls, _LIST)
     if shape is _LIST:
-        if cls is list:
-            return [x if x.__class__ in _PLAIN else _clone(x, memo, rename) for x in node]
         if cls in _PLAIN:
             return node
         shape = _SHAPES[cls] = _shape(cls)

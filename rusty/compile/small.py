@@ -44,17 +44,21 @@ def small_spec(low, lam, nargs: int):
         low.ok(cell, b)
 
     def spec(*args):
-        cases, texts = [], set()        # (texts: the guards kept, each dumped once)
+        cases, texts = [], None        # (texts: the guards kept, each dumped once, once a second comes)
         for i in range(_cases(plan)):
             guards = []
             value = _built(plan, args, guards, i)
             guard = _and(*guards)
             if guard.__class__ is ast.Constant and guard.value is False:
                 continue
-            text = ast.dump(guard)
-            if text not in texts:
+            if cases:
+                if texts is None:
+                    texts = {ast.dump(g) for g, _ in cases}
+                text = ast.dump(guard)
+                if text in texts:
+                    continue
                 texts.add(text)
-                cases.append((guard, value))
+            cases.append((guard, value))
         return cases or [(ast.Constant(False), ast.Constant(None))]
     return spec
 
