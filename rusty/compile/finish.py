@@ -86,7 +86,8 @@ def tidy_temporaries(fdef) -> list:
                         order.append(x)
                         uses[n] = uses.get(n, 0) + 1
                 elif c is not Constant:
-                    more = more[i:]
+                    if i:
+                        more = more[i:]
                     more.reverse()
                     todo += more
                     break
@@ -122,9 +123,9 @@ def fuse_tests(fdef, uses: dict) -> set:
                     if st.__class__ in _NESTING:
                         todo.append(st)
                     continue
-                while out and getattr(st, part) is not None:
+                while out and out[-1].__class__ is Assign and getattr(st, part) is not None:
                     prev, t = out[-1], _first_in(getattr(st, part))
-                    if t is None or prev.__class__ is not Assign or uses.get(t.id) != 2 \
+                    if t is None or uses.get(t.id) != 2 \
                             or len(prev.targets) != 1 or prev.targets[0].__class__ is not Name \
                             or prev.targets[0].id != t.id or prev.value.__class__ is Constant:
                         break               # (a constant put in `t is not False` would be a literal `is`)

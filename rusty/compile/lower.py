@@ -108,8 +108,9 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
             self.scopes[n] = scope
         return n
 
-    def stamp(self, nodes, ln: int):
-        """Give every node (and descendant) without a position line ln."""
+    def stamp(self, nodes, ln: int, also=None):
+        """Give every node (and descendant) without a position line ln (and
+        to node `also`, if given: a form's value beside its statements)."""
         todo = []
         push = todo.append
         get = PARTS.get
@@ -123,6 +124,15 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
                     d['col_offset'] = 0     # (the end positions: None, the classes' own)
             elif 'lineno' not in x.__dict__:
                 push(x)
+        if also is not None:
+            d = also.__dict__
+            if 'lineno' not in d:
+                c = also.__class__
+                if c is Name or c is Constant:
+                    d['lineno'] = ln
+                    d['col_offset'] = 0
+                else:
+                    push(also)
         pop = todo.pop
         while todo:         # a node with a position has all its descendants stamped
             node = pop()
@@ -366,18 +376,24 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
                 raise Unsupported(kind)
             out = method(self, x, scope, span, fn, False)
             ln = self.line(span, scope)
-            return self.stamp(out[0], ln), self.stamp([out[1]], ln)[0]
+            self.stamp(out[0], ln, out[1])
+            return out
         ln = self.line(span, scope)
         cls = x.__class__
         if cls is Symbol:
-            return [], self.stamp([self.ref(x, scope, span, fn)], ln)[0]
+            e = self.ref(x, scope, span, fn)
+            self.stamp((), ln, e)
+            return [], e
         if cls is List:
             if x is EMPTY:
                 return [], name('NIL')
-            s, e = self.call(x, scope, span, fn, False)
-            return self.stamp(s, ln), self.stamp([e], ln)[0]
+            out = self.call(x, scope, span, fn, False)
+            self.stamp(out[0], ln, out[1])
+            return out
         if cls is int or cls is float or cls is str or cls is bool:
-            return [], self.stamp([const(x)], ln)[0]
+            e = ast.Constant(x)
+            e.lineno, e.col_offset = ln, 0
+            return [], e
         if cls is Vector:
             return [], self.stamp([call(name('VECTOR'), call(attr(attr(self.k(x), 'items'), 'copy')))], ln)[0]
         return [], name('NIL')
