@@ -226,10 +226,13 @@ def _block(stmts, known, seen):
                 out += body
                 continue
             then = dict(known)
-            then.update({k: v for k, v in _learned(getattr(st, 'holds', st.test), known).items() if k not in seen})
-            orelse = dict(known)
+            learned = _learned(st.__dict__.get('holds', st.test), known)
+            if learned:
+                then.update({k: v for k, v in learned.items() if k not in seen})
             audit = _AUDIT[0]
-            if audit is not None and audit.on:
+            auditing = audit is not None and audit.on
+            orelse = dict(known) if auditing or st.orelse else None     # (None: no else branch, known as it is)
+            if auditing:
                 _ok_false(st.test, then, orelse)
                 if audit.quiet and gate_open(st.test):
                     orelse[OK_FALSE] = False        # (a quiet loop's hop fails only with the gate shut, or without OK)
@@ -237,8 +240,10 @@ def _block(stmts, known, seen):
                 st.body, k1 = _audited(st.body, then, seen, audit, getattr(st, 'quiet', False))
             else:
                 st.body, k1 = _block(st.body, then, seen)
-            if getattr(st, 'integer_copy', False):
+            if st.__dict__.get('integer_copy', False):
                 k2 = None           # the general body: knowing nothing of the parameters, left as it is
+            elif orelse is None:
+                k2 = known
             else:
                 st.orelse, k2 = _block(st.orelse, orelse, seen)
             if not st.body:
@@ -348,37 +353,36 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=N
     tested, stored, size, uses_ok = [], set(), 0, False
     copies = {}         # temporary -> the local it copies (Lowering.in_order: a local read before a call)
     todo = [ast.Module(stmts, [])]
+    push = todo.append
     get, bare = PARTS.get, BARE.get
-    Name, Load = ast.Name, ast.Load
+    Name, Constant, Load, Assign = ast.Name, ast.Constant, ast.Load, ast.Assign
     for node in todo:           # (nodes.walk's order, written out, less the contexts and operators: counted)
         cls = node.__class__
-        if cls is Name:         # (most nodes: a name and its context, no part)
-            size += 2
-            if size > SPECIALIZED_NODES:
-                return stmts
-            if node.id == 'OK':
-                uses_ok = True
-            elif node.ctx.__class__ is not Load:
-                stored.add(node.id)
-            continue
         f = get(cls)
         try:
-            todo += parts(node) if f is None else f(node)
+            kids = parts(node) if f is None else f(node)
         except AttributeError:      # (a field left out when the node was made)
-            todo += parts(node)
+            kids = parts(node)
         extra = bare(cls)
         size += 1 + (extra if extra.__class__ is int else extra(node))
+        for x in kids:          # (most nodes: a name and its context, or a constant, no part: counted here)
+            c = x.__class__
+            if c is Name:
+                size += 2
+                if x.id == 'OK':
+                    uses_ok = True
+                elif x.ctx.__class__ is not Load:
+                    stored.add(x.id)
+            elif c is Constant:
+                size += 1
+            else:
+                push(x)
         if size > SPECIALIZED_NODES:
             return stmts
-        if cls is ast.Assign and node.value.__class__ is ast.Name and node.targets[0].__class__ is ast.Name \
+        if cls is Assign and node.value.__class__ is Name and node.targets[0].__class__ is Name \
                 and temp(node.targets[0].id) and not temp(node.value.id):
             copies[node.targets[0].id] = node.value.id
-        if cls is ast.Name:
-            if node.id == 'OK':
-                uses_ok = True
-            elif node.ctx.__class__ is not ast.Load:
-                stored.add(node.id)
-        elif cls is ast.FunctionDef or cls is ast.Lambda:
+        if cls is ast.FunctionDef or cls is ast.Lambda:
             return stmts
         elif cls is ast.Compare and node.left.__class__ is ast.Attribute and node.left.attr == '__class__' \
                 and node.left.value.__class__ is ast.Name and node.comparators[0].__class__ is ast.Name \
