@@ -189,12 +189,22 @@ def coalesce(order: list) -> None:
             firsts[t] = i
         lasts[t] = i
     free, live, names = [], [], {}
+    soonest = 0         # (the least end among live: none ends before a first at or below it)
     for temp, first in firsts.items():
-        for end, n in [x for x in live if x[0] < first]:
-            live.remove((end, n))
-            free.append(n)
+        if live and soonest < first:
+            kept = []
+            for x in live:          # (in live's order: the names freed in it)
+                if x[0] < first:
+                    free.append(x[1])
+                else:
+                    kept.append(x)
+            live = kept
+            soonest = min([x[0] for x in live]) if live else 0
         n = free.pop() if free else 'x%d' % (len(live) + len(free))
-        live.append((lasts[temp], n))
+        end = lasts[temp]
+        if not live or end < soonest:
+            soonest = end
+        live.append((end, n))
         names[temp] = n
     for node in order:              # (a node may sit in several places: renamed once, its new name no temporary's)
         n = names.get(node.id)
