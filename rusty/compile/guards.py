@@ -27,12 +27,12 @@ def _runs_code(node, quiet: bool = False) -> bool:
     if quiet and node.__class__ not in _COMPOUND:
         return False        # (quiet: only a function made counts, and the lowering makes every one a def)
     todo = [node]
+    push, pop = todo.append, todo.pop
     get = PARTS.get
-    Call, Name, FunctionDef, Lambda = ast.Call, ast.Name, ast.FunctionDef, ast.Lambda
-    for n in todo:              # (walk_parts' order, written out: it grows as it goes)
+    Call, Name, Constant, FunctionDef, Lambda = ast.Call, ast.Name, ast.Constant, ast.FunctionDef, ast.Lambda
+    while todo:                 # (any order: only whether one is found)
+        n = pop()
         cls = n.__class__
-        if cls is Name:
-            continue
         if cls is Call:
             f = n.func
             if not quiet and (f.__class__ is not Name or f.id not in QUIET):
@@ -40,13 +40,14 @@ def _runs_code(node, quiet: bool = False) -> bool:
         elif cls is FunctionDef or cls is Lambda:
             return True
         f = get(cls)
-        if f is None:
-            todo += parts(n)
-        else:
-            try:
-                todo += f(n)
-            except AttributeError:      # (a field left out when the node was made)
-                todo += parts(n)
+        try:
+            kids = parts(n) if f is None else f(n)
+        except AttributeError:      # (a field left out when the node was made)
+            kids = parts(n)
+        for x in kids:          # (names and constants, most nodes, never stacked: neither calls nor makes)
+            c = x.__class__
+            if c is not Name and c is not Constant:
+                push(x)
     return False
 
 

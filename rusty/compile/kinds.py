@@ -237,7 +237,7 @@ def _block(stmts, known, seen):
                 _ok_false(st.test, then, orelse)
                 if audit.quiet and gate_open(st.test):
                     orelse[OK_FALSE] = False        # (a quiet loop's hop fails only with the gate shut, or without OK)
-            if audit is not None and not audit.on and getattr(st, 'uncounted_copy', False):
+            if audit is not None and not audit.on and st.__dict__.get('uncounted_copy', False):
                 st.body, k1 = _audited(st.body, then, seen, audit, getattr(st, 'quiet', False))
             else:
                 st.body, k1 = _block(st.body, then, seen)
@@ -260,7 +260,7 @@ def _block(stmts, known, seen):
                 audit.loops = True
                 if audit.on and not audit.quiet:
                     raise _Disproved
-            holds = getattr(st, 'holds', None)      # a test true at each entry of the body (lower.uncounted)
+            holds = st.__dict__.get('holds')      # a test true at each entry of the body (lower.uncounted)
             entry = {} if holds is None else {k: v for k, v in _learned(holds, {}).items() if k not in seen}
             st.body, _ = _block(st.body, entry, seen)
             known = {}
