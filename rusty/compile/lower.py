@@ -37,6 +37,7 @@ from .lets import Lets
 from .nodes import (PARTS, L, Unsupported, _ident, assign, attr, call, const, is_, is_temp, name, parts, pure, statements,
                     walk_parts)
 from .special_forms import SpecialForms, _makes_functions
+from .support import ITSELF
 from .variables import Fn, Variables
 
 
@@ -208,7 +209,8 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         self.stamp([fdef], self.line(span))
         guards.fold(fdef, top.quiet)
         kinds.simplify(fdef, cells=self.cell_written)
-        guards.finish_checks(fdef, top.quiet)
+        if self.known or any(v is ITSELF for _, v in self.assumed.values()):
+            guards.finish_checks(fdef, top.quiet)       # (else it calls none of its own functions: no test to drop)
         if top.quiet:           # (its calls of itself keep OK known: the tests finish_checks left decided)
             guards.fold(fdef, True)
         handlers = tidy_temporaries(fdef)
