@@ -31,17 +31,19 @@ SPECIALIZED_NODES = 5000        # a body this large (in ast nodes) is not copied
 
 # ── statements ──
 
-def simplify(fdef: ast.FunctionDef, root: bool = True, cells=None) -> None:
+def simplify(fdef: ast.FunctionDef, root: bool = True, cells=None, nonlocals: bool = True) -> None:
     """Fold fdef's known kinds into its code (each nested function on its
     own; a local a nested function assigns, `nonlocal`, is never known: one
     it only reads changes only where fdef assigns it). `cells` maps each
     local an exit writes into closure cells (expansion.exit_values) to the names of
     the functions writing it: it is never known in any other function; in
-    those it is forgotten where they write it."""
+    those it is forgotten where they write it. `nonlocals`: False if no
+    function of fdef declares a name nonlocal (none then looked for)."""
     if root:
         _CELLS[0] = cells or {}
         _BELOW.clear()
-        _nonlocals(fdef)
+        if nonlocals:
+            _nonlocals(fdef)
     seen = {n for n, writers in _CELLS[0].items() if fdef.name not in writers}
     seen.update(_BELOW.get(fdef, ()))
     outer, _AUDIT[0] = _AUDIT[0], _ResultAudit(fdef.name, root)

@@ -83,6 +83,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         self.pinning: list = []         # (FunctionDef, its pin) of each function with exits (expansion.pinned)
         self.expanded: dict = {}        # id(macro call form) -> its macros.Expansion (None: not expanded)
         self.expanding = 0              # expansions being lowered inside one another
+        self.nonlocals = False          # some function declares a name nonlocal (kinds.simplify)
         self.sites = None               # line -> the lambda a direct call there calls (call_lines.py), once one is made
 
     # ── bookkeeping ──
@@ -208,7 +209,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         fdef = self.function(top, body, lscope, span)
         self.stamp([fdef], self.line(span))
         guards.fold(fdef, top.quiet)
-        kinds.simplify(fdef, cells=self.cell_written)
+        kinds.simplify(fdef, cells=self.cell_written, nonlocals=self.nonlocals)
         if self.known or any(v is ITSELF for _, v in self.assumed.values()):
             guards.finish_checks(fdef, top.quiet)       # (else it calls none of its own functions: no test to drop)
         if top.quiet:           # (its calls of itself keep OK known: the tests finish_checks left decided)
@@ -289,6 +290,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         if fn.consed:
             opening = trmc.opening() + opening
         decls = [ast.Nonlocal(sorted(fn.assigned_outer))] if fn.assigned_outer else []
+        self.nonlocals = self.nonlocals or bool(decls)
         args = self.arguments(['d'] + fn.params)
         if fn.self_called:
             args.args.append(ast.arg(counting.SELF_CALL))
