@@ -21,10 +21,12 @@ argument: the callee enters its copy on that one test.
 """
 import ast
 
+from . import copies
 from .expr_kinds import INT, INT_IF_OK, LIST, OK_FALSE, _fold, _int_tests_if_ok, _learned, _pair_known, kind_of
 from .guards import gate_open
-from .copies import _clone, clone, twin  # noqa: F401  (kinds.clone, kinds.twin: the copies' own module)
-from .nodes import BARE, PARTS, parts, statements, walk, walk_parts
+from .nodes import BARE, PARTS, parts, statements, walk
+
+_clone, clone, twin = copies._clone, copies.clone, copies.twin     # (kinds.clone, kinds.twin: copies.py's)
 
 SPECIALIZED_NODES = 5000        # a body this large (in ast nodes) is not copied
 
@@ -145,9 +147,23 @@ def _audited(body, known, seen, audit, quiet=False):
 def _calls_itself(body, audit) -> bool:
     """True if body calls the audited function itself (or, at the root, GATED)."""
     me = (audit.me, 'GATED') if audit.root else (audit.me,)
-    for node in walk_parts(ast.Module(body, [])):
-        if node.__class__ is ast.Call and node.func.__class__ is ast.Name and node.func.id in me:
+    todo = list(body)
+    push, pop, get = todo.append, todo.pop, PARTS.get
+    Call, Name, Constant = ast.Call, ast.Name, ast.Constant
+    while todo:                 # (any order: only whether one is found; names and constants never stacked)
+        node = pop()
+        cls = node.__class__
+        if cls is Call and node.func.__class__ is Name and node.func.id in me:
             return True
+        f = get(cls)
+        try:
+            kids = parts(node) if f is None else f(node)
+        except AttributeError:      # (a field left out when the node was made)
+            kids = parts(node)
+        for x in kids:
+            c = x.__class__
+            if c is not Name and c is not Constant:
+                push(x)
     return False
 
 
