@@ -25,7 +25,9 @@ def place(fdef, table: dict, consts: list, sites: dict) -> None:
                 todo.append(st)
             elif cls is ast.Assign or cls is ast.Return:        # (`return r` fused with `r = call`: finish.py)
                 c = st.value
-                lam = getattr(c, 'site_lam', None)
+                if c.__class__ is not ast.Call:         # (a call's marks: Calls.direct_call's, tail_site's)
+                    continue
+                lam = c.__dict__.get('site_lam')
                 if lam is not None:
                     n = len(table) + 1
                     table[n] = consts[int(c.site_key.id[1:])]

@@ -75,14 +75,53 @@ def _const(v, like):
     return ast.copy_location(ast.Constant(v), like)
 
 
+_Name, _Constant, _Attribute, _Call, _Compare = ast.Name, ast.Constant, ast.Attribute, ast.Call, ast.Compare
+
+
 def _fold(e, known: dict):
     """e with what `known` decides folded in."""
     cls = e.__class__
-    if cls is ast.Name or cls is ast.Constant:
+    if cls is _Name or cls is _Constant:
         return e
-    if cls is ast.Compare:
-        e.left = _fold(e.left, known)
-        e.comparators = [c if c.__class__ in _LEAVES else _fold(c, known) for c in e.comparators]
+    if cls is _Attribute:           # (most expressions: `x.__class__`, a field of a cell)
+        value = e.value
+        if value.__class__ is not _Name and value.__class__ is not _Constant:
+            new = _fold(value, known)
+            if new is not value:
+                e.value = new
+        return e
+    if cls is _Call:
+        func = e.func
+        if func.__class__ is not _Name and func.__class__ is not _Constant:
+            new = _fold(func, known)
+            if new is not func:
+                e.func = new
+        args = []           # (a new list, as every fold makes: a loop, no comprehension's frame)
+        add = args.append
+        for v in e.args:
+            add(v if v.__class__ in _LEAVES else _fold(v, known) if isinstance(v, ast.expr) else v)
+        e.args = args
+        if 'uncounted' in e.__dict__ and e.uncounted and getattr(e, 'ok_known', False) \
+                and all(kind_of(a, known) == INT for a in e.args[1:-1]):
+            e.args[-1] = ast.copy_location(ast.Name('INTS', ast.Load()), e.args[-1])
+        return e
+    if cls is _Compare:
+        left = e.left
+        if left.__class__ is _Attribute:
+            value = left.value
+            if value.__class__ is not _Name and value.__class__ is not _Constant:
+                left = _fold(left, known)
+        elif left.__class__ is not _Name and left.__class__ is not _Constant:
+            left = _fold(left, known)
+        e.left = left
+        comparators = e.comparators
+        if len(comparators) == 1:       # (most: one operator)
+            right = comparators[0]
+            if right.__class__ is not _Name and right.__class__ is not _Constant:
+                right = _fold(right, known)
+            e.comparators = [right]
+        else:
+            e.comparators = [c if c.__class__ in _LEAVES else _fold(c, known) for c in comparators]
         if len(e.ops) == 1:
             left, op, right = e.left, e.ops[0].__class__, e.comparators[0]
             if (op is ast.Is or op is ast.IsNot) and (left.__class__ is ast.Constant or right.__class__ is ast.Constant):
@@ -107,7 +146,10 @@ def _fold(e, known: dict):
                     return ast.copy_location(ast.UnaryOp(ast.Not(), left), e)
         return e
     if cls is ast.BoolOp:
-        vals = [v if v.__class__ in _LEAVES else _fold(v, known) for v in e.values]
+        vals = []
+        add = vals.append
+        for v in e.values:
+            add(v if v.__class__ in _LEAVES else _fold(v, known))
         stop, skip = (False, True) if e.op.__class__ is ast.And else (True, False)
         kept, tested = [], set()
         for v in vals:

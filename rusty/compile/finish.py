@@ -77,9 +77,21 @@ def tidy_temporaries(fdef) -> list:
                     more = f(node)
                 except AttributeError:      # (a field left out when the node was made)
                     more = parts(node)
-            if more:
-                more.reverse()
-                todo += more
+            i = 0
+            for x in more:          # (the names and constants before its first other part: met here, never stacked)
+                c = x.__class__
+                if c is Name:
+                    n = x.id
+                    if n[0] in _STEMS and n[1:].isdigit():
+                        order.append(x)
+                        uses[n] = uses.get(n, 0) + 1
+                elif c is not Constant:
+                    if i:
+                        more = more[i:]
+                    more.reverse()
+                    todo += more
+                    break
+                i += 1
         orders.append(order)
     fused = fuse_tests(fdef, uses)
     for order in orders:
@@ -111,9 +123,9 @@ def fuse_tests(fdef, uses: dict) -> set:
                     if st.__class__ in _NESTING:
                         todo.append(st)
                     continue
-                while out and getattr(st, part) is not None:
+                while out and out[-1].__class__ is Assign and getattr(st, part) is not None:
                     prev, t = out[-1], _first_in(getattr(st, part))
-                    if t is None or prev.__class__ is not Assign or uses.get(t.id) != 2 \
+                    if t is None or uses.get(t.id) != 2 \
                             or len(prev.targets) != 1 or prev.targets[0].__class__ is not Name \
                             or prev.targets[0].id != t.id or prev.value.__class__ is Constant:
                         break               # (a constant put in `t is not False` would be a literal `is`)
@@ -177,12 +189,22 @@ def coalesce(order: list) -> None:
             firsts[t] = i
         lasts[t] = i
     free, live, names = [], [], {}
+    soonest = 0         # (the least end among live: none ends before a first at or below it)
     for temp, first in firsts.items():
-        for end, n in [x for x in live if x[0] < first]:
-            live.remove((end, n))
-            free.append(n)
+        if live and soonest < first:
+            kept = []
+            for x in live:          # (in live's order: the names freed in it)
+                if x[0] < first:
+                    free.append(x[1])
+                else:
+                    kept.append(x)
+            live = kept
+            soonest = min([x[0] for x in live]) if live else 0
         n = free.pop() if free else 'x%d' % (len(live) + len(free))
-        live.append((lasts[temp], n))
+        end = lasts[temp]
+        if not live or end < soonest:
+            soonest = end
+        live.append((end, n))
         names[temp] = n
     for node in order:              # (a node may sit in several places: renamed once, its new name no temporary's)
         n = names.get(node.id)

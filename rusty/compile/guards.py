@@ -24,13 +24,15 @@ def _is_ok(node) -> bool:
 def _runs_code(node, quiet: bool = False) -> bool:
     """True if evaluating node may call anything that runs Lisp code (or
     makes a function); `quiet`: no call does while OK holds (see fold)."""
+    if quiet and node.__class__ not in _COMPOUND:
+        return False        # (quiet: only a function made counts, and the lowering makes every one a def)
     todo = [node]
+    push, pop = todo.append, todo.pop
     get = PARTS.get
-    Call, Name, FunctionDef, Lambda = ast.Call, ast.Name, ast.FunctionDef, ast.Lambda
-    for n in todo:              # (walk_parts' order, written out: it grows as it goes)
+    Call, Name, Constant, FunctionDef, Lambda = ast.Call, ast.Name, ast.Constant, ast.FunctionDef, ast.Lambda
+    while todo:                 # (any order: only whether one is found)
+        n = pop()
         cls = n.__class__
-        if cls is Name:
-            continue
         if cls is Call:
             f = n.func
             if not quiet and (f.__class__ is not Name or f.id not in QUIET):
@@ -38,14 +40,23 @@ def _runs_code(node, quiet: bool = False) -> bool:
         elif cls is FunctionDef or cls is Lambda:
             return True
         f = get(cls)
-        if f is None:
-            todo += parts(n)
-        else:
-            try:
-                todo += f(n)
-            except AttributeError:      # (a field left out when the node was made)
-                todo += parts(n)
+        try:
+            kids = parts(n) if f is None else f(n)
+        except AttributeError:      # (a field left out when the node was made)
+            kids = parts(n)
+        for x in kids:          # (names and constants, most nodes, never stacked: neither calls nor makes)
+            c = x.__class__
+            if c is not Name and c is not Constant:
+                push(x)
     return False
+
+
+_Assign, _Return, _Expr = ast.Assign, ast.Return, ast.Expr
+
+# The statements that hold others (a def among them): an expression or any
+# other statement makes no function, as the lowering writes no Python lambda.
+_COMPOUND = frozenset((ast.If, ast.While, ast.For, ast.Try, ast.With, ast.FunctionDef, ast.AsyncFunctionDef,
+                       ast.ClassDef, ast.AsyncFor, ast.AsyncWith, ast.Match))
 
 
 def fold(fdef: ast.FunctionDef, quiet: bool = False) -> None:
@@ -65,9 +76,15 @@ def _block(stmts: list, known: bool, quiet: bool):
     out = []
     for st in stmts:
         cls = st.__class__
+        if cls is _Assign or cls is _Return or cls is _Expr:       # (most statements)
+            if cls is _Assign and st.value.__dict__.get('self_call', False):
+                st.value.ok_known = known       # (its arguments run no code: kinds.py)
+            known = known and not _runs_code(st, quiet)
+            out.append(st)
+            continue
         if cls is ast.If:
             test = st.test
-            holds = getattr(st, 'holds', None)      # true whenever the body is entered (lower.uncounted)
+            holds = st.__dict__.get('holds')      # true whenever the body is entered (lower.uncounted)
             if holds is not None:
                 before = known and not _runs_code(test, quiet)
                 entered = holds.__class__ is ast.BoolOp and _is_ok(holds.values[0]) and not _runs_code(test, quiet)

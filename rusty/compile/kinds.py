@@ -21,26 +21,31 @@ argument: the callee enters its copy on that one test.
 """
 import ast
 
+from . import copies
 from .expr_kinds import INT, INT_IF_OK, LIST, OK_FALSE, _fold, _int_tests_if_ok, _learned, _pair_known, kind_of
 from .guards import gate_open
-from .nodes import BARE, PARTS, parts, statements, walk, walk_parts
+from .nodes import BARE, PARTS, parts, statements, walk
+
+_clone, clone, twin = copies._clone, copies.clone, copies.twin     # (kinds.clone, kinds.twin: copies.py's)
 
 SPECIALIZED_NODES = 5000        # a body this large (in ast nodes) is not copied
 
 
 # ── statements ──
 
-def simplify(fdef: ast.FunctionDef, root: bool = True, cells=None) -> None:
+def simplify(fdef: ast.FunctionDef, root: bool = True, cells=None, nonlocals: bool = True) -> None:
     """Fold fdef's known kinds into its code (each nested function on its
     own; a local a nested function assigns, `nonlocal`, is never known: one
     it only reads changes only where fdef assigns it). `cells` maps each
     local an exit writes into closure cells (expansion.exit_values) to the names of
     the functions writing it: it is never known in any other function; in
-    those it is forgotten where they write it."""
+    those it is forgotten where they write it. `nonlocals`: False if no
+    function of fdef declares a name nonlocal (none then looked for)."""
     if root:
         _CELLS[0] = cells or {}
         _BELOW.clear()
-        _nonlocals(fdef)
+        if nonlocals:
+            _nonlocals(fdef)
     seen = {n for n, writers in _CELLS[0].items() if fdef.name not in writers}
     seen.update(_BELOW.get(fdef, ()))
     outer, _AUDIT[0] = _AUDIT[0], _ResultAudit(fdef.name, root)
@@ -142,9 +147,23 @@ def _audited(body, known, seen, audit, quiet=False):
 def _calls_itself(body, audit) -> bool:
     """True if body calls the audited function itself (or, at the root, GATED)."""
     me = (audit.me, 'GATED') if audit.root else (audit.me,)
-    for node in walk_parts(ast.Module(body, [])):
-        if node.__class__ is ast.Call and node.func.__class__ is ast.Name and node.func.id in me:
+    todo = list(body)
+    push, pop, get = todo.append, todo.pop, PARTS.get
+    Call, Name, Constant = ast.Call, ast.Name, ast.Constant
+    while todo:                 # (any order: only whether one is found; names and constants never stacked)
+        node = pop()
+        cls = node.__class__
+        if cls is Call and node.func.__class__ is Name and node.func.id in me:
             return True
+        f = get(cls)
+        try:
+            kids = parts(node) if f is None else f(node)
+        except AttributeError:      # (a field left out when the node was made)
+            kids = parts(node)
+        for x in kids:
+            c = x.__class__
+            if c is not Name and c is not Constant:
+                push(x)
     return False
 
 
@@ -207,6 +226,9 @@ def _merge(a, b):
     return {k: v for k, v in a.items() if b.get(k) == v}
 
 
+_Assign, _IfExp, _Name = ast.Assign, ast.IfExp, ast.Name
+
+
 def _block(stmts, known, seen):
     """(stmts folded, what is known after them; None: they never finish)."""
     out = []
@@ -223,19 +245,24 @@ def _block(stmts, known, seen):
                 out += body
                 continue
             then = dict(known)
-            then.update({k: v for k, v in _learned(getattr(st, 'holds', st.test), known).items() if k not in seen})
-            orelse = dict(known)
+            learned = _learned(st.__dict__.get('holds', st.test), known)
+            if learned:
+                then.update({k: v for k, v in learned.items() if k not in seen})
             audit = _AUDIT[0]
-            if audit is not None and audit.on:
+            auditing = audit is not None and audit.on
+            orelse = dict(known) if auditing or st.orelse else None     # (None: no else branch, known as it is)
+            if auditing:
                 _ok_false(st.test, then, orelse)
                 if audit.quiet and gate_open(st.test):
                     orelse[OK_FALSE] = False        # (a quiet loop's hop fails only with the gate shut, or without OK)
-            if audit is not None and not audit.on and getattr(st, 'uncounted_copy', False):
+            if audit is not None and not audit.on and st.__dict__.get('uncounted_copy', False):
                 st.body, k1 = _audited(st.body, then, seen, audit, getattr(st, 'quiet', False))
             else:
                 st.body, k1 = _block(st.body, then, seen)
-            if getattr(st, 'integer_copy', False):
+            if st.__dict__.get('integer_copy', False):
                 k2 = None           # the general body: knowing nothing of the parameters, left as it is
+            elif orelse is None:
+                k2 = known
             else:
                 st.orelse, k2 = _block(st.orelse, orelse, seen)
             if not st.body:
@@ -251,7 +278,7 @@ def _block(stmts, known, seen):
                 audit.loops = True
                 if audit.on and not audit.quiet:
                     raise _Disproved
-            holds = getattr(st, 'holds', None)      # a test true at each entry of the body (lower.uncounted)
+            holds = st.__dict__.get('holds')      # a test true at each entry of the body (lower.uncounted)
             entry = {} if holds is None else {k: v for k, v in _learned(holds, {}).items() if k not in seen}
             inner = set() if getattr(st, 'runs_no_lisp', False) else seen   # (no other function runs in it: walks.py)
             st.body, _ = _block(st.body, entry, inner)
@@ -263,25 +290,28 @@ def _block(stmts, known, seen):
                 h.body, kh = _block(h.body, {}, seen)
                 ends = _merge(ends, kh)
             known = ends
-        elif cls is ast.Assign:
-            st.value = _fold(st.value, known)
-            k = kind_of(st.value, known)
-            pair = _pair_known(st.value)
+        elif cls is _Assign:
+            value = st.value = _fold(st.value, known)
+            k = kind_of(value, known)
+            pair = _pair_known(value) if value.__class__ is _IfExp else None
             targets = st.targets
-            parts = _rebound(targets, st.value, known)
-            if len(targets) == 1 and targets[0].__class__ is ast.Name:
-                known.pop(targets[0].id, None)
+            target = targets[0] if len(targets) == 1 else None
+            if target.__class__ is _Name:       # (most: one local)
+                known.pop(target.id, None)
+                if 'written' in st.__dict__:        # (an exit's write-back: the locals it may write, exits.py)
+                    known = _forget(known, st.written)
             else:
+                parts = _rebound(targets, value, known)
                 known = _forget(known, _assigned(targets))
-            if 'written' in st.__dict__:        # (an exit's write-back: the locals it may write, exits.py)
-                known = _forget(known, st.written)
-            known.update((n, kp) for n, kp in parts if n not in seen)
+                if 'written' in st.__dict__:
+                    known = _forget(known, st.written)
+                if parts:
+                    known.update((n, kp) for n, kp in parts if n not in seen)
             audit = _AUDIT[0]
-            if k is None and audit is not None and audit.on and audit.result(st.value, known):
+            if k is None and audit is not None and audit.on and audit.result(value, known):
                 k = INT_IF_OK
-            if k is not None and len(st.targets) == 1 and st.targets[0].__class__ is ast.Name \
-                    and st.targets[0].id not in seen:
-                known[st.targets[0].id] = k
+            if k is not None and target.__class__ is _Name and target.id not in seen:
+                known[target.id] = k
             if pair is not None and pair not in seen and pair not in _assigned(targets):
                 known[pair] = LIST
         elif cls is ast.Return or cls is ast.Expr:
@@ -343,37 +373,36 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=N
     tested, stored, size, uses_ok = [], set(), 0, False
     copies = {}         # temporary -> the local it copies (Lowering.in_order: a local read before a call)
     todo = [ast.Module(stmts, [])]
+    push = todo.append
     get, bare = PARTS.get, BARE.get
-    Name, Load = ast.Name, ast.Load
+    Name, Constant, Load, Assign = ast.Name, ast.Constant, ast.Load, ast.Assign
     for node in todo:           # (nodes.walk's order, written out, less the contexts and operators: counted)
         cls = node.__class__
-        if cls is Name:         # (most nodes: a name and its context, no part)
-            size += 2
-            if size > SPECIALIZED_NODES:
-                return stmts
-            if node.id == 'OK':
-                uses_ok = True
-            elif node.ctx.__class__ is not Load:
-                stored.add(node.id)
-            continue
         f = get(cls)
         try:
-            todo += parts(node) if f is None else f(node)
+            kids = parts(node) if f is None else f(node)
         except AttributeError:      # (a field left out when the node was made)
-            todo += parts(node)
+            kids = parts(node)
         extra = bare(cls)
         size += 1 + (extra if extra.__class__ is int else extra(node))
+        for x in kids:          # (most nodes: a name and its context, or a constant, no part: counted here)
+            c = x.__class__
+            if c is Name:
+                size += 2
+                if x.id == 'OK':
+                    uses_ok = True
+                elif x.ctx.__class__ is not Load:
+                    stored.add(x.id)
+            elif c is Constant:
+                size += 1
+            else:
+                push(x)
         if size > SPECIALIZED_NODES:
             return stmts
-        if cls is ast.Assign and node.value.__class__ is ast.Name and node.targets[0].__class__ is ast.Name \
+        if cls is Assign and node.value.__class__ is Name and node.targets[0].__class__ is Name \
                 and temp(node.targets[0].id) and not temp(node.value.id):
             copies[node.targets[0].id] = node.value.id
-        if cls is ast.Name:
-            if node.id == 'OK':
-                uses_ok = True
-            elif node.ctx.__class__ is not ast.Load:
-                stored.add(node.id)
-        elif cls is ast.FunctionDef or cls is ast.Lambda:
+        if cls is ast.FunctionDef or cls is ast.Lambda:
             return stmts
         elif cls is ast.Compare and node.left.__class__ is ast.Attribute and node.left.attr == '__class__' \
                 and node.left.value.__class__ is ast.Name and node.comparators[0].__class__ is ast.Name \
@@ -395,102 +424,3 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=N
     copy = ast.If(test, twin(stmts, temp, fresh, uncounted), stmts)
     copy.integer_copy = True
     return [copy]
-
-
-def twin(stmts: list, temp, fresh, uncounted=False) -> list:
-    """A copy of stmts whose temporaries (names for which temp(name) is
-    true) are renamed by fresh(), so each copy's may share names with the
-    other's; `uncounted`: its calls of the function itself (`self_call`)
-    marked `uncounted` (lower.Lowering.uncounted)."""
-    renamed = {}
-
-    def rename(old):
-        new = renamed.get(old)
-        if new is None:
-            new = renamed[old] = fresh()
-        return new
-    return _clone(stmts, {}, (temp, rename, uncounted))
-
-
-_PLAIN = frozenset((str, int, float, bool, type(None)))     # attribute values copied as they are
-_Name = ast.Name
-_NAME_KEYS = frozenset(ast.Name._fields) | frozenset(ast.Name._attributes)     # (an unmarked name's)
-_SCALARS = frozenset(('identifier', 'string', 'constant', 'int'))
-_BARE = frozenset(('expr_context', 'operator', 'boolop', 'cmpop', 'unaryop'))
-_SHAPES: dict = {}          # ast class -> (its fields and positions, the fields that may hold nodes), or None: shared
-_LIST = (frozenset(), ())   # (a list's shape: its items are looked at one by one)
-
-
-def _shape(cls):
-    """The shape of ast class cls (see _SHAPES): from its signature, the
-    class's docstring, as nodes._children_of reads it."""
-    if cls is list:
-        return _LIST
-    if not issubclass(cls, ast.AST):
-        return None
-    if not (cls._fields or cls._attributes):
-        return None                 # (a context, an operator: shared)
-    sig = (cls.__doc__ or '').split('\n')[0]
-    head = cls.__name__ + '('
-    if sig.startswith(head) and sig.endswith(')'):
-        typed = [t.split(' ') for t in sig[len(head):-1].split(', ') if t]
-        held = tuple(f for kind, f in typed if kind.rstrip('*?') not in _SCALARS
-                     and (kind.endswith('*') or kind.rstrip('?') not in _BARE))
-    else:
-        held = tuple(cls._fields)
-    return frozenset(cls._fields) | frozenset(cls._attributes), held
-
-
-def _clone(node, memo: dict, rename=None):
-    """A deep copy of an ast node (or list of them) that keeps shared nodes
-    shared and every attribute (positions, lower.py's marks); `copy` itself
-    would import weakref at start-up's cost. A node of no fields and no
-    position (a context, an operator) is shared. `rename`: (temp, new,
-    uncounted), the temporaries' names renamed as they are copied (twin)."""
-    cls = node.__class__
-    if cls is _Name:            # (most nodes: a name, unmarked, copied here)
-        got = memo.get(id(node))
-        if got is not None:
-            return got
-        d = node.__dict__.copy()
-        if d.keys() <= _NAME_KEYS:
-            if rename is not None and rename[0](d['id']):
-                d['id'] = rename[1](d['id'])
-            got = memo[id(node)] = _Name.__new__(_Name)
-            got.__dict__ = d
-            return got
-    shape = _SHAPES.get(cls, _LIST)
-    if shape is _LIST:
-        if cls is list:
-            return [x if x.__class__ in _PLAIN else _clone(x, memo, rename) for x in node]
-        if cls in _PLAIN:
-            return node
-        shape = _SHAPES[cls] = _shape(cls)
-    if shape is None:
-        return node
-    got = memo.get(id(node))
-    if got is not None:
-        return got
-    d = node.__dict__.copy()
-    if d.keys() <= shape[0]:        # (no mark: only the fields that may hold nodes looked at)
-        for k in shape[1]:
-            v = d.get(k)
-            if v is not None and v.__class__ not in _PLAIN:
-                d[k] = _clone(v, memo, rename)
-    else:
-        for k, v in d.items():          # (only values change: the dict keeps its size)
-            if v.__class__ not in _PLAIN:
-                d[k] = _clone(v, memo, rename)
-        if rename is not None and rename[2] and d.get('self_call', False):
-            d['uncounted'] = True
-    if rename is not None and cls is ast.Name and rename[0](d['id']):
-        d['id'] = rename[1](d['id'])
-    got = memo[id(node)] = cls.__new__(cls)
-    got.__dict__ = d
-    return got
-
-
-def clone(node):
-    """A deep copy of one ast node (see _clone)."""
-    return _clone(node, {})
-

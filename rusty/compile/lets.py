@@ -4,7 +4,8 @@ loop a nested function, called directly, freed at once when nothing else
 holds it."""
 import ast
 
-from ..eval import sub_span
+from ..eval import Usage, sub_span
+from ..let_forms import parse_bindings
 from ..resolve import Scope, body_defines
 from ..values import EMPTY, List, Symbol, sym
 from . import macros
@@ -177,8 +178,6 @@ def _bound_once(binds, body, assigned) -> set:
 
 def _bindings(x, bs):
     """let_forms.parse_bindings: [(symbol, init form, init cell, binding cell)]."""
-    from ..eval import Usage
-    from ..let_forms import parse_bindings
     try:
         return parse_bindings(x, bs)
     except Usage as u:

@@ -37,6 +37,7 @@ from .lets import Lets
 from .nodes import (PARTS, L, Unsupported, _ident, assign, attr, call, const, is_, is_temp, name, parts, pure, statements,
                     walk_parts)
 from .special_forms import SpecialForms, _makes_functions
+from .support import ITSELF
 from .variables import Fn, Variables
 
 
@@ -83,6 +84,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         self.pinning: list = []         # (FunctionDef, its pin) of each function with exits (expansion.pinned)
         self.expanded: dict = {}        # id(macro call form) -> its macros.Expansion (None: not expanded)
         self.expanding = 0              # expansions being lowered inside one another
+        self.nonlocals = False          # some function declares a name nonlocal (kinds.simplify)
         self.sites = None               # line -> the lambda a direct call there calls (call_lines.py), once one is made
 
     # ── bookkeeping ──
@@ -109,45 +111,53 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
             self.scopes[n] = scope
         return n
 
-    def stamp(self, nodes, ln: int):
-        """Give every node (and descendant) without a position line ln."""
+    def stamp(self, nodes, ln: int, also=None):
+        """Give every node (and descendant) without a position line ln (and
+        to node `also`, if given: a form's value beside its statements)."""
         todo = []
+        push = todo.append
         get = PARTS.get
-        placed = _PLACED.get
         Name, Constant = ast.Name, ast.Constant
         for x in nodes:
-            if x.__class__ is Name or x.__class__ is Constant:
+            c = x.__class__
+            if c is Name or c is Constant:
                 d = x.__dict__
                 if 'lineno' not in d:
                     d['lineno'] = ln
                     d['col_offset'] = 0     # (the end positions: None, the classes' own)
-            else:
-                todo.append(x)
+            elif 'lineno' not in x.__dict__:
+                push(x)
+        if also is not None:
+            d = also.__dict__
+            if 'lineno' not in d:
+                c = also.__class__
+                if c is Name or c is Constant:
+                    d['lineno'] = ln
+                    d['col_offset'] = 0
+                else:
+                    push(also)
+        pop = todo.pop
         while todo:         # a node with a position has all its descendants stamped
-            node = todo.pop()
+            node = pop()
             d = node.__dict__
             if 'lineno' in d:
                 continue
-            cls = node.__class__
-            kind = placed(cls)
-            if kind is None:
-                kind = _placed(cls)
-            if kind:
-                d['lineno'] = ln
-                d['col_offset'] = 0
-            f = get(cls)
+            d['lineno'] = ln            # (also on the few nodes of no position, `arguments`: compile() reads none there)
+            d['col_offset'] = 0
+            f = get(node.__class__)
             try:
                 kids = parts(node) if f is None else f(node)
             except AttributeError:      # (a field left out when the node was made)
                 kids = parts(node)
             for x in kids:      # (the names and constants, most nodes, stamped here: never on the stack)
-                if x.__class__ is Name or x.__class__ is Constant:
+                c = x.__class__
+                if c is Name or c is Constant:
                     d = x.__dict__
                     if 'lineno' not in d:
                         d['lineno'] = ln
                         d['col_offset'] = 0
-                else:
-                    todo.append(x)
+                elif 'lineno' not in x.__dict__:
+                    push(x)
         return nodes
 
     def ok(self, cell, value) -> ast.Name:
@@ -200,8 +210,9 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         fdef = self.function(top, body, lscope, span)
         self.stamp([fdef], self.line(span))
         guards.fold(fdef, top.quiet)
-        kinds.simplify(fdef, cells=self.cell_written)
-        guards.finish_checks(fdef, top.quiet)
+        kinds.simplify(fdef, cells=self.cell_written, nonlocals=self.nonlocals)
+        if self.known or any(v is ITSELF for _, v in self.assumed.values()):
+            guards.finish_checks(fdef, top.quiet)       # (else it calls none of its own functions: no test to drop)
         if top.quiet:           # (its calls of itself keep OK known: the tests finish_checks left decided)
             guards.fold(fdef, True)
         handlers = tidy_temporaries(fdef)
@@ -280,6 +291,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         if fn.consed:
             opening = trmc.opening() + opening
         decls = [ast.Nonlocal(sorted(fn.assigned_outer))] if fn.assigned_outer else []
+        self.nonlocals = self.nonlocals or bool(decls)
         args = self.arguments(['d'] + fn.params)
         if fn.self_called:
             args.args.append(ast.arg(counting.SELF_CALL))
@@ -369,18 +381,24 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
                 raise Unsupported(kind)
             out = method(self, x, scope, span, fn, False)
             ln = self.line(span, scope)
-            return self.stamp(out[0], ln), self.stamp([out[1]], ln)[0]
+            self.stamp(out[0], ln, out[1])
+            return out
         ln = self.line(span, scope)
         cls = x.__class__
         if cls is Symbol:
-            return [], self.stamp([self.ref(x, scope, span, fn)], ln)[0]
+            e = self.ref(x, scope, span, fn)
+            self.stamp((), ln, e)
+            return [], e
         if cls is List:
             if x is EMPTY:
                 return [], name('NIL')
-            s, e = self.call(x, scope, span, fn, False)
-            return self.stamp(s, ln), self.stamp([e], ln)[0]
+            out = self.call(x, scope, span, fn, False)
+            self.stamp(out[0], ln, out[1])
+            return out
         if cls is int or cls is float or cls is str or cls is bool:
-            return [], self.stamp([const(x)], ln)[0]
+            e = ast.Constant(x)
+            e.lineno, e.col_offset = ln, 0
+            return [], e
         if cls is Vector:
             return [], self.stamp([call(name('VECTOR'), call(attr(attr(self.k(x), 'items'), 'copy')))], ln)[0]
         return [], name('NIL')
@@ -407,15 +425,6 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
     def into(self, stmts, e, target):
         """Statements leaving the value e (after stmts) in target."""
         return stmts + [assign(target, e)]
-
-
-_PLACED: dict = {}      # ast class -> 0: no position, 1: a position (a name's and a constant's: stamp's own)
-
-
-def _placed(cls) -> int:
-    """What stamp does with a node of class cls (_PLACED)."""
-    kind = _PLACED[cls] = int('lineno' in cls._attributes)
-    return kind
 
 
 def _located(node, where):

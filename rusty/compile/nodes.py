@@ -4,42 +4,44 @@ attributes, constants; and the walks its passes make over what it wrote."""
 import ast
 
 L, S = ast.Load(), ast.Store()
+_Name, _Assign, _Call, _Compare, _Attribute, _Constant = ast.Name, ast.Assign, ast.Call, ast.Compare, ast.Attribute, \
+    ast.Constant
 
 
 def name(n: str):
-    return ast.Name(n, L)
+    return _Name(n, L)
 
 
 def store(n: str):
-    return ast.Name(n, S)
+    return _Name(n, S)
 
 
 def assign(target: str, value):
-    return ast.Assign([store(target)], value)
+    return _Assign([_Name(target, S)], value)
 
 
 def call(fn, *args):
-    return ast.Call(fn, list(args), [])
+    return _Call(fn, list(args), [])
 
 
 def is_(a, b):
-    return ast.Compare(a, [ast.Is()], [b])
+    return _Compare(a, [ast.Is()], [b])
 
 
 def is_not(a, b):
-    return ast.Compare(a, [ast.IsNot()], [b])
+    return _Compare(a, [ast.IsNot()], [b])
 
 
 def attr(x, a: str):
-    return ast.Attribute(x, a, L)
+    return _Attribute(x, a, L)
 
 
 def attr_store(x, a: str):
-    return ast.Attribute(x, a, S)
+    return _Attribute(x, a, S)
 
 
 def const(v):
-    return ast.Constant(v)
+    return _Constant(v)
 
 
 def pure(e) -> bool:

@@ -44,14 +44,21 @@ def small_spec(low, lam, nargs: int):
         low.ok(cell, b)
 
     def spec(*args):
-        cases = []
+        cases, texts = [], None        # (texts: the guards kept, each dumped once, once a second comes)
         for i in range(_cases(plan)):
             guards = []
             value = _built(plan, args, guards, i)
             guard = _and(*guards)
-            if not (guard.__class__ is ast.Constant and guard.value is False) \
-                    and all(ast.dump(guard) != ast.dump(g) for g, _ in cases):
-                cases.append((guard, value))
+            if guard.__class__ is ast.Constant and guard.value is False:
+                continue
+            if cases:
+                if texts is None:
+                    texts = {ast.dump(g) for g, _ in cases}
+                text = ast.dump(guard)
+                if text in texts:
+                    continue
+                texts.add(text)
+            cases.append((guard, value))
         return cases or [(ast.Constant(False), ast.Constant(None))]
     return spec
 

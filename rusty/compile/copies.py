@@ -1,0 +1,108 @@
+"""Copies of generated code (kinds.py's integer copy, lower.py's copy
+entered first, the passes' repeated tests): a deep copy of ast nodes that
+keeps shared nodes shared and every attribute, and the copy of a body
+whose temporaries are renamed."""
+import ast
+
+
+def twin(stmts: list, temp, fresh, uncounted=False) -> list:
+    """A copy of stmts whose temporaries (names for which temp(name) is
+    true) are renamed by fresh(), so each copy's may share names with the
+    other's; `uncounted`: its calls of the function itself (`self_call`)
+    marked `uncounted` (lower.Lowering.uncounted)."""
+    renamed = {}
+
+    def rename(old):
+        new = renamed.get(old)
+        if new is None:
+            new = renamed[old] = fresh()
+        return new
+    return _clone(stmts, {}, (temp, rename, uncounted))
+
+
+_PLAIN = frozenset((str, int, float, bool, type(None)))     # attribute values copied as they are
+_Name = ast.Name
+_NAME_KEYS = frozenset(ast.Name._fields) | frozenset(ast.Name._attributes)     # (an unmarked name's)
+_SCALARS = frozenset(('identifier', 'string', 'constant', 'int'))
+_BARE = frozenset(('expr_context', 'operator', 'boolop', 'cmpop', 'unaryop'))
+_SHAPES: dict = {}          # ast class -> (its fields and positions, the fields that may hold nodes), or None: shared
+_LIST = (frozenset(), ())   # (a list's shape: its items are looked at one by one)
+
+
+def _shape(cls):
+    """The shape of ast class cls (see _SHAPES): from its signature, the
+    class's docstring, as nodes._children_of reads it."""
+    if cls is list:
+        return _LIST
+    if not issubclass(cls, ast.AST):
+        return None
+    if not (cls._fields or cls._attributes):
+        return None                 # (a context, an operator: shared)
+    sig = (cls.__doc__ or '').split('\n')[0]
+    head = cls.__name__ + '('
+    if sig.startswith(head) and sig.endswith(')'):
+        typed = [t.split(' ') for t in sig[len(head):-1].split(', ') if t]
+        held = tuple(f for kind, f in typed if kind.rstrip('*?') not in _SCALARS
+                     and (kind.endswith('*') or kind.rstrip('?') not in _BARE))
+    else:
+        held = tuple(cls._fields)
+    return frozenset(cls._fields) | frozenset(cls._attributes), held
+
+
+def _clone(node, memo: dict, rename=None):
+    """A deep copy of an ast node (or list of them) that keeps shared nodes
+    shared and every attribute (positions, lower.py's marks); `copy` itself
+    would import weakref at start-up's cost. A node of no fields and no
+    position (a context, an operator) is shared. `rename`: (temp, new,
+    uncounted), the temporaries' names renamed as they are copied (twin)."""
+    cls = node.__class__
+    if cls is _Name:            # (most nodes: a name, unmarked, copied here)
+        got = memo.get(id(node))
+        if got is not None:
+            return got
+        d = node.__dict__.copy()
+        if d.keys() <= _NAME_KEYS:
+            if rename is not None and rename[0](d['id']):
+                d['id'] = rename[1](d['id'])
+            got = memo[id(node)] = _Name.__new__(_Name)
+            got.__dict__ = d
+            return got
+    if cls is list:
+        out = []            # (a loop, no comprehension's frame: most lists hold a node or two)
+        add = out.append
+        for x in node:
+            add(x if x.__class__ in _PLAIN else _clone(x, memo, rename))
+        return out
+    shape = _SHAPES.get(cls, _LIST)
+    if shape is _LIST:
+        if cls in _PLAIN:
+            return node
+        shape = _SHAPES[cls] = _shape(cls)
+    if shape is None:
+        return node
+    got = memo.get(id(node))
+    if got is not None:
+        return got
+    d = node.__dict__.copy()
+    if d.keys() <= shape[0]:        # (no mark: only the fields that may hold nodes looked at)
+        for k in shape[1]:
+            v = d.get(k)
+            if v is not None and v.__class__ not in _PLAIN:
+                d[k] = _clone(v, memo, rename)
+    else:
+        for k, v in d.items():          # (only values change: the dict keeps its size)
+            if v.__class__ not in _PLAIN:
+                d[k] = _clone(v, memo, rename)
+        if rename is not None and rename[2] and d.get('self_call', False):
+            d['uncounted'] = True
+    if rename is not None and cls is ast.Name and rename[0](d['id']):
+        d['id'] = rename[1](d['id'])
+    got = memo[id(node)] = cls.__new__(cls)
+    got.__dict__ = d
+    return got
+
+
+def clone(node):
+    """A deep copy of one ast node (see _clone)."""
+    return _clone(node, {})
+
