@@ -1,12 +1,27 @@
 """Lowering of `do`: a `while` loop over Python locals, as let_forms.comp_do
 runs it on one frame it updates in place (so a closure made in the body sees
-the variables change, as it would the reference's frame)."""
+the variables change, as it would the reference's frame).
+
+A loop counting with an exact integer (a variable stepped by adding or
+subtracting an integer literal) runs each iteration in a copy entered while
+OK holds and every such counter holds an exact integer, tested at the top
+of each iteration (`integer_copy`): in the copy the counters' guards are
+decided (kinds.py) and so are its OK tests up to the first call that may run
+Lisp code (guards.py), so no exit, and no write-back it makes, comes
+between. The general iteration, as before, is the copy's one way out: an
+iteration whose test fails (OK cleared, a counter written a float by an
+exit's write-back, a `set!`, or stepped past by another value) runs it, and
+the next iteration tests again."""
 import ast
 
 from ..eval import sub_span
 from ..resolve import Scope, body_defines
-from ..values import EMPTY, List
-from .nodes import Unsupported, assign, const, is_not, name
+from ..values import EMPTY, List, sym
+from . import kinds
+from .nodes import Unsupported, assign, attr, const, is_, is_not, is_temp, name, walk_parts
+
+COPIED_NODES = 2500     # ast nodes: an iteration this large gets no integer copy
+_STEPPERS = frozenset((sym('+'), sym('-')))
 
 
 def f_do(low, x, scope, span, fn, tail):
@@ -54,9 +69,46 @@ def do_loop(low, specs, names, test_clause, body_forms, dscope, span, fn, tail):
             loop += st + [assign(t, e)]
             steps.append((names[i], t))
     loop += [assign(n, name(t)) for n, t in steps]
-    stmts.append(ast.While(const(True), loop, []))
+    stmts.append(ast.While(const(True), integer_copy(low, loop, counters(specs, names)), []))
     rs, re = low.body(test_clause.cdr, dscope, span, fn, False)
     stmts += rs
     if tail:
         return stmts + [ast.Return(re)]
     return stmts, re
+
+
+def counters(specs, names) -> list:
+    """The Python names of the variables of specs (`names`) stepped by
+    adding an integer literal to themselves, or subtracting one: `(+ i 1)`,
+    `(+ 2 i)`, `(- n 1)` (which `+` and `-` mean is decided when the loop
+    runs: this only chooses the variables the copy tests)."""
+    out = []
+    for (s, _), n in zip(specs, names):
+        if s.__class__ is not List or len(s) != 3:
+            continue
+        step = s.cdr.cdr.car
+        if step.__class__ is not List or len(step) != 3 or step.car not in _STEPPERS:
+            continue
+        a, b = step.cdr.car, step.cdr.cdr.car
+        if (a is s.car and b.__class__ is int) or (step.car is sym('+') and b is s.car and a.__class__ is int):
+            out.append(n)
+    return out
+
+
+def integer_copy(low, loop: list, ints: list) -> list:
+    """The statements of one iteration (`loop`), or, when some variables
+    count with integers (`ints`), `if OK and i.__class__ is int …: <a copy>
+    else: <loop>`: the copy (its temporaries renamed: kinds.twin) entered
+    while its test holds (`holds`: guards.py takes OK as known at its entry,
+    kinds.py the counters as exact integers); none for an iteration that
+    makes functions (a nested function's code is lowered once) or is
+    larger than COPIED_NODES."""
+    if not ints or not kinds.small(loop, COPIED_NODES):
+        return loop
+    tests = [is_(attr(name(n), '__class__'), name('int')) for n in ints]
+    if any(x.__class__ is ast.Name and x.id == 'OK' for x in walk_parts(ast.Module(loop, []))):
+        tests.insert(0, name('OK'))
+    copy = ast.If(tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests),
+                  kinds.twin(loop, is_temp, low.fresh), loop)
+    copy.holds = ast.BoolOp(ast.And(), [kinds.clone(t) for t in tests])    # (guards.py, kinds.py; never written out)
+    return [copy]
