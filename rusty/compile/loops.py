@@ -3,7 +3,7 @@ runs it on one frame it updates in place (so a closure made in the body sees
 the variables change, as it would the reference's frame).
 
 A loop counting with an exact integer (a variable stepped by adding or
-subtracting an integer literal) runs each iteration in a copy entered while
+subtracting an integer literal) runs each iteration in a copy (of the innermost loops) entered while
 OK holds and every such counter holds an exact integer, tested at the top
 of each iteration (`integer_copy`): in the copy the counters' guards are
 decided (kinds.py) and so are its OK tests up to the first call that may run
@@ -101,12 +101,16 @@ def integer_copy(low, loop: list, ints: list) -> list:
     else: <loop>`: the copy (its temporaries renamed: kinds.twin) entered
     while its test holds (`holds`: guards.py takes OK as known at its entry,
     kinds.py the counters as exact integers); none for an iteration that
-    makes functions (a nested function's code is lowered once) or is
-    larger than COPIED_NODES."""
+    makes functions (a nested function's code is lowered once), holds a
+    loop (only the innermost loops are copied: copies of copies would grow
+    with the nesting's depth) or is larger than COPIED_NODES."""
     if not ints or not kinds.small(loop, COPIED_NODES):
         return loop
+    nodes = list(walk_parts(ast.Module(loop, [])))
+    if any(x.__class__ is ast.While for x in nodes):
+        return loop
     tests = [is_(attr(name(n), '__class__'), name('int')) for n in ints]
-    if any(x.__class__ is ast.Name and x.id == 'OK' for x in walk_parts(ast.Module(loop, []))):
+    if any(x.__class__ is ast.Name and x.id == 'OK' for x in nodes):
         tests.insert(0, name('OK'))
     copy = ast.If(tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests),
                   kinds.twin(loop, is_temp, low.fresh), loop)
