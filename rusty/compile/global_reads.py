@@ -1,0 +1,183 @@
+"""A loop's reads of globals, and the tests of the vectors they give, made
+once before it (hoist.py's part for globals).
+
+A global read (variables.global_read) is `x = t if (t := k.value) is not
+MISSING else GLOBAL_MISSING(…)`. While the loop runs no Lisp code, nothing
+can change k's value: every call in it is one that runs none (guards.QUIET),
+or an exit to the reference (a form run there may `set!` or `define` any
+global), after whose write-back hoist.py computes its hoisted values again.
+A loop with any other call (a Lisp function called, a global written: the
+cell's `set`) keeps its reads as they are. In a loop that qualifies:
+
+- k.value is read once before it, into a local g, which the read tests for
+  MISSING as before (so an unbound global is reported where it is read);
+- a test that the read's value is a vector, `x.__class__ is VECTOR`, and the
+  vector's length in an index's range test, `len(x.items)`, in the
+  statements after the read that use its value (up to the first that may
+  change x, or a write-back), become locals computed from g before the
+  loop: `g.__class__ is VECTOR` and `len(g.items)` (-1 for no vector). When
+  g is a vector, the read gave g itself; when it is not (MISSING: a dyn
+  binding or a value made on first read), the test is false and the
+  builtin is called, as for any other value: a vector never changes length.
+"""
+import ast
+
+from .guards import QUIET, QUIET_METHODS
+from .nodes import attr, const, is_, name, walk_parts
+
+_EXITS = frozenset(('EXIT', 'EXPAND_EXIT'))
+
+
+def global_reads(loop: ast.While, local) -> None:
+    """Rewrite loop's global reads to use values computed before it
+    (`local(key, value)`: the name of a local holding value, computed before
+    the loop and again after each write-back, made once per key)."""
+    if not _runs_no_lisp(loop):
+        return
+    for block in _blocks(loop):
+        for i, st in enumerate(block):
+            got = _read(st)
+            if got is None:
+                continue
+            target, held, cell = got
+            g = local(('global', cell), attr(name(cell), 'value'))
+            held.value = ast.copy_location(name(g), held.value)
+            for later in block[i + 1:]:
+                if later.__class__ is not ast.Assign and later.__class__ is not ast.Expr \
+                        or getattr(later, 'write_back', False):
+                    break
+                _vector_tests(later, target, g, local)
+                if _assigns(later, target):
+                    break
+
+
+def _runs_no_lisp(loop) -> bool:
+    """True if every call in loop runs no Lisp code but an exit's (a
+    statement writing back, or returning); nested functions are calls'
+    business (a call of one is no QUIET call)."""
+    for st in _statements(loop):
+        exits = st.__class__ is ast.Return or getattr(st, 'write_back', False)
+        for node in walk_parts(st) if st.__class__ in _SIMPLE else _own_parts(st):
+            if node.__class__ is ast.Call:
+                f = node.func
+                if f.__class__ is ast.Name:
+                    if f.id in QUIET or exits and f.id in _EXITS:
+                        continue
+                elif f.__class__ is ast.Attribute and f.attr in QUIET_METHODS:
+                    continue
+                return False
+            if node.__class__ is ast.Lambda:
+                return False
+    return True
+
+
+_SIMPLE = frozenset((ast.Assign, ast.Expr, ast.Return, ast.Raise, ast.Pass, ast.Break, ast.Continue))
+
+
+def _own_parts(st):
+    """The nodes of a compound statement's own expressions (its test), not its blocks'."""
+    out = []
+    for field in ('test', 'iter', 'target'):
+        v = getattr(st, field, None)
+        if v is not None:
+            out += list(walk_parts(v))
+    return out
+
+
+def _statements(loop):
+    """Every statement in loop (the loop itself included); a nested function counts as a call (refused)."""
+    out, todo = [], [loop]
+    while todo:
+        st = todo.pop()
+        if st.__class__ is ast.FunctionDef or st.__class__ is ast.ClassDef:
+            out.append(ast.Expr(ast.Call(name('?'), [], [])))
+            continue
+        out.append(st)
+        for field in ('body', 'orelse', 'finalbody'):
+            todo += getattr(st, field, None) or []
+        for h in getattr(st, 'handlers', ()):
+            todo += h.body
+    return out
+
+
+def _blocks(loop) -> list:
+    """Every statement list in loop (its body, and those of the statements in it)."""
+    out, todo = [], [loop]
+    while todo:
+        st = todo.pop()
+        for field in ('body', 'orelse', 'finalbody'):
+            block = getattr(st, field, None)
+            if block and block.__class__ is list:
+                out.append(block)
+                todo += block
+        for h in getattr(st, 'handlers', ()):
+            out.append(h.body)
+            todo += h.body
+    return out
+
+
+def _read(st):
+    """(x, the NamedExpr, k) if st is `x = t if (t := k.value) is not MISSING else GLOBAL_MISSING(k, …)`."""
+    if st.__class__ is not ast.Assign or len(st.targets) != 1 or st.targets[0].__class__ is not ast.Name:
+        return None
+    e = st.value
+    if e.__class__ is not ast.IfExp or e.test.__class__ is not ast.Compare or len(e.test.ops) != 1 \
+            or e.test.ops[0].__class__ is not ast.IsNot:
+        return None
+    held, other = e.test.left, e.orelse
+    if held.__class__ is not ast.NamedExpr or held.value.__class__ is not ast.Attribute \
+            or held.value.attr != 'value' or held.value.value.__class__ is not ast.Name:
+        return None
+    if other.__class__ is not ast.Call or other.func.__class__ is not ast.Name or other.func.id != 'GLOBAL_MISSING' \
+            or not other.args or other.args[0].__class__ is not ast.Name \
+            or other.args[0].id != held.value.value.id:
+        return None
+    return st.targets[0].id, held, held.value.value.id
+
+
+def _assigns(st, target: str) -> bool:
+    """True if st may give `target` another value (an assignment, a `:=`)."""
+    if any(t.__class__ is not ast.Name or t.id == target for t in getattr(st, 'targets', ())):
+        return True
+    return any(n.__class__ is ast.NamedExpr and n.target.id == target for n in walk_parts(st))
+
+
+def _vector_tests(st, x: str, g: str, local) -> None:
+    """In st, `x.__class__ is VECTOR` and `len(x.items)`, the locals computed from g."""
+    todo = [st]
+    while todo:
+        node = todo.pop()
+        for field, value in ast.iter_fields(node):
+            if value.__class__ is list:
+                for i, v in enumerate(value):
+                    new = _vector_test(v, x, g, local)
+                    if new is not None:
+                        value[i] = ast.copy_location(new, v)
+                    elif isinstance(v, ast.AST):
+                        todo.append(v)
+            elif isinstance(value, ast.AST):
+                new = _vector_test(value, x, g, local)
+                if new is not None:
+                    setattr(node, field, ast.copy_location(new, value))
+                else:
+                    todo.append(value)
+
+
+def _vector_test(v, x: str, g: str, local):
+    """The local standing for v, if v is x's class test against VECTOR or its items' length; else None."""
+    if v.__class__ is ast.Compare and len(v.ops) == 1 and v.ops[0].__class__ is ast.Is \
+            and _attr_of(v.left, '__class__') == x and v.comparators[0].__class__ is ast.Name \
+            and v.comparators[0].id == 'VECTOR':
+        return name(local(('vector', g), is_(attr(name(g), '__class__'), name('VECTOR'))))
+    if v.__class__ is ast.Call and v.func.__class__ is ast.Name and v.func.id == 'len' and len(v.args) == 1 \
+            and _attr_of(v.args[0], 'items') == x:
+        size = ast.IfExp(is_(attr(name(g), '__class__'), name('VECTOR')),
+                         ast.Call(name('len'), [attr(name(g), 'items')], []), const(-1))
+        return name(local(('size', g), size))
+    return None
+
+
+def _attr_of(x, a: str):
+    if x.__class__ is ast.Attribute and x.attr == a and x.value.__class__ is ast.Name:
+        return x.value.id
+    return None
