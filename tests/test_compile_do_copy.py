@@ -10,6 +10,7 @@ written into it by a macro expanded at run time (an exit's write-back), by
 while it runs: a global the loop reads, or a builtin it inlines, redefined
 by a function it calls."""
 import io
+import re
 
 import pytest
 
@@ -46,6 +47,11 @@ PROGRAMS = [
     "(define (flip) (set! + (lambda (a b) (* 1.0 (- a (- b))))) 0)"
     " (define (f x) (do ((i 0 (+ i 1)) (n 0 (+ n 1))) ((> n 5) i) (when (and x (= n 1)) (flip))))"
     " (show (list (f #f) (f #f) (f #t)))",
+    # a float written into the counter by a closure (made in the body: the iteration is not copied)
+    "(define (f n) (do ((i 0 (+ i 1)) (l '() (cons i l))) ((> i n) l) (let ((g (lambda () (set! i (+ i 0.5)))))"
+    " (when (= i 1) (g))))) (show (list (f 4) (f 4) (f 2)))",
+    "(define (f n) (do ((i 0 (+ i 1)) (l '() (cons i l))) ((> i n) l) (let loop ((k 0))"
+    " (when (and (= i 1) (< k 2)) (set! i (+ i 0.25)) (loop (+ k 1)))))) (show (list (f 4) (f 4) (f 2)))",
     # the reference's errors, in the copy and after leaving it
     "(define (f v) (do ((i 0 (+ i 1))) ((> i 3) 'done) (vector-ref v i))) (show (f (vector 1 2 3 4))) (f (vector 1 2))",
     "(define (f v) (do ((i 0 (+ i 1))) ((> i 3) 'done) (when (= i 1) (set! i 'x)) (vector-ref v 0))) (f (vector 1))",
@@ -99,3 +105,59 @@ def test_only_the_innermost_loop_is_copied(monkeypatch):
     assert s.run('(f 4)') == 36
     assert src.count('while True:') == 2 * src.count('if OK and v_j_'), src
     assert 'if OK and v_i_' not in src
+
+
+# ── a loop's global reads made once before it (compile/global_reads.py) ──
+
+VSUM = "(define v (vector 1 2 3)) (define real vector-ref) (define (f n) (do ((i 0 (+ i 1)) (s '() (cons (vector-ref v i) s))) ((= i n) s)))"
+
+GLOBALS = [
+    # the global replaced while the loop runs, by a builtin it inlines redefined (each call an exit,
+    # whose write-back the loop reads the global again after): the new vector, its new length
+    VSUM + " (show (f 3)) (show (f 3)) (set! vector-ref (lambda (w i) (set! v (vector 10 20 30)) (real w i)))"
+    " (show (f 3)) (show (f 3))",
+    VSUM + " (show (f 3)) (show (f 3)) (set! vector-ref (lambda (w i) (set! v (vector 7)) (real w i))) (f 3)",
+    # a global read outside any call (a step), after an exit that changed it: read again
+    "(define v 1) (define real vector-ref) (define u (vector 1 2 3))"
+    " (define (f n) (do ((i 0 (+ i 1)) (w v v) (s '() (cons w s))) ((= i n) s) (vector-ref u i)))"
+    " (show (f 3)) (show (f 3)) (set! vector-ref (lambda (x i) (set! v (+ v 1)) (real x i))) (show (f 3))",
+    # a global unbound when the loop runs, a global holding no vector: the reference's errors
+    "(define (f) (do ((i 0 (+ i 1))) ((= i 2) 'ok) (vector-ref nowhere i))) (f)",
+    "(define v '(1 2)) (define (f) (do ((i 0 (+ i 1))) ((= i 2) 'ok) (vector-ref v i))) (f)",
+    "(define v (vector 1 2)) (define (f) (do ((i 0 (+ i 1)) (s 0 (+ s (vector-ref v i)))) ((= i 2) s)))"
+    " (show (f)) (set! v (vector 5 6 7)) (show (f)) (set! v 'x) (f)",
+    # a loop writing the global, or calling a function that does: read at each use
+    "(define n 0) (define (f) (do ((i 0 (+ i 1))) ((> i 3) n) (set! n (+ n i)))) (show (list (f) (f)))",
+]
+
+
+@pytest.mark.parametrize('program', GLOBALS, ids=range(len(GLOBALS)))
+def test_a_loops_global_reads_agree_with_the_reference(program):
+    agree(SHOW + program)
+
+
+def test_a_loop_running_no_lisp_code_reads_its_globals_before_it(monkeypatch):
+    """fit's loop reads v and w (and their lengths) once, before it; a loop
+    calling a function reads its global at each use."""
+    s, src = _source(monkeypatch, FIT + ' (fit 3 10) (fit 3 10)', 'fit')
+    assert s.run('(fit 3 30)') is True
+    loops = _loops(src)
+    assert loops and not any(re.search(r':= k\d+\.value', loop) for loop in loops), src
+    assert all(re.search(r':= hoisted\d+_\) is not MISSING', loop) for loop in loops), src
+    s, src = _source(monkeypatch, '(define n 0) (define (g) 1) (define (f) (do ((i 0 (+ i 1))) ((> i n) i) (g))) (f)', 'f')
+    assert all(re.search(r':= k\d+\.value', loop) for loop in _loops(src)), src
+
+
+def _loops(src) -> list:
+    """The text of each `while` loop of src (its lines indented past its own)."""
+    out, lines = [], src.split('\n')
+    for i, line in enumerate(lines):
+        if line.strip() == 'while True:':
+            depth = len(line) - len(line.lstrip())
+            body = []
+            for more in lines[i + 1:]:
+                if more.strip() and len(more) - len(more.lstrip()) <= depth:
+                    break
+                body.append(more)
+            out.append('\n'.join(body))
+    return out
