@@ -20,7 +20,7 @@ from ..values import EMPTY, List, sym
 from . import kinds
 from .nodes import Unsupported, assign, attr, const, is_, is_not, is_temp, name, walk_parts
 
-COPIED_NODES = 2500     # ast nodes: an iteration this large gets no integer copy
+COPIED_NODES = 1500     # ast nodes (less contexts and operators): an iteration this large gets no integer copy
 _STEPPERS = frozenset((sym('+'), sym('-')))
 
 
@@ -104,13 +104,20 @@ def integer_copy(low, loop: list, ints: list) -> list:
     makes functions (a nested function's code is lowered once), holds a
     loop (only the innermost loops are copied: copies of copies would grow
     with the nesting's depth) or is larger than COPIED_NODES."""
-    if not ints or not kinds.small(loop, COPIED_NODES):
+    if not ints:
         return loop
-    nodes = list(walk_parts(ast.Module(loop, [])))
-    if any(x.__class__ is ast.While for x in nodes):
-        return loop
+    size, tests_ok = 0, False
+    for x in walk_parts(ast.Module(loop, [])):
+        cls = x.__class__
+        if cls is ast.Name:
+            tests_ok = tests_ok or x.id == 'OK'
+        elif cls is ast.While or cls is ast.FunctionDef or cls is ast.Lambda:
+            return loop
+        size += 1
+        if size > COPIED_NODES:
+            return loop
     tests = [is_(attr(name(n), '__class__'), name('int')) for n in ints]
-    if any(x.__class__ is ast.Name and x.id == 'OK' for x in nodes):
+    if tests_ok:
         tests.insert(0, name('OK'))
     copy = ast.If(tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests),
                   kinds.twin(loop, is_temp, low.fresh), loop)
