@@ -372,8 +372,8 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=N
                 uses_ok = True
             elif node.ctx.__class__ is not ast.Load:
                 stored.add(node.id)
-        elif cls is ast.FunctionDef or cls is ast.Lambda:
-            return stmts
+        elif cls is ast.FunctionDef or cls is ast.Lambda or cls is ast.If and 'loop_copy' in node.__dict__:
+            return stmts        # (a function; a loop with an integer copy of its own: loops.integer_copy)
         elif cls is ast.Compare and node.left.__class__ is ast.Attribute and node.left.attr == '__class__' \
                 and node.left.value.__class__ is ast.Name and node.comparators[0].__class__ is ast.Name \
                 and node.comparators[0].id == INT and node.left.value.id not in tested:

@@ -122,4 +122,5 @@ def integer_copy(low, loop: list, ints: list) -> list:
     copy = ast.If(tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests),
                   kinds.twin(loop, is_temp, low.fresh), loop)
     copy.holds = ast.BoolOp(ast.And(), [kinds.clone(t) for t in tests])    # (guards.py, kinds.py; never written out)
+    copy.loop_copy = True           # (kinds.specialize gives the function around it no copy of its own)
     return [copy]
