@@ -18,7 +18,7 @@ from ..eval import sub_span
 from ..resolve import Scope, body_defines
 from ..values import EMPTY, List, sym
 from . import kinds
-from .nodes import Unsupported, assign, attr, const, is_, is_not, is_temp, name, walk_parts
+from .nodes import Unsupported, assign, attr, const, is_, is_temp, name, walk_parts
 
 COPIED_NODES = 1500     # ast nodes (less contexts and operators): an iteration this large gets no integer copy
 _STEPPERS = frozenset((sym('+'), sym('-')))
@@ -56,8 +56,8 @@ def do_loop(low, specs, names, test_clause, body_forms, dscope, span, fn, tail):
     loop the reference began with it."""
     low.stable.difference_update(names)         # (assigned at every step)
     stmts = []
-    ts, te = low.value(test_clause.car, dscope, sub_span(test_clause, span, low.unit), fn)
-    loop = ts + [ast.If(is_not(te, const(False)), [ast.Break()], [])]
+    ts, te = low.test(test_clause.car, dscope, sub_span(test_clause, span, low.unit), fn)
+    loop = ts + [ast.If(te, [ast.Break()], [])]
     if body_forms is not EMPTY:
         bs, be = low.body(body_forms, dscope, span, fn, False)
         loop += bs + [ast.Expr(be)]
