@@ -126,6 +126,17 @@ GLOBALS = [
     "(define v '(1 2)) (define (f) (do ((i 0 (+ i 1))) ((= i 2) 'ok) (vector-ref v i))) (f)",
     "(define v (vector 1 2)) (define (f) (do ((i 0 (+ i 1)) (s 0 (+ s (vector-ref v i)))) ((= i 2) s)))"
     " (show (f)) (set! v (vector 5 6 7)) (show (f)) (set! v 'x) (f)",
+    # an item of a global vector at a fixed index, read before the loop unless the loop stores into
+    # a vector (an alias of it, here) or calls a function (that may): the reference's values
+    "(define m (vector (vector 1 2 3) (vector 4 5 6)))"
+    " (define (f r) (do ((k 0 (+ k 1)) (s '() (cons (vector-ref (vector-ref m r) k) s))) ((= k 3) s)))"
+    " (define (g r a b) (do ((k 0 (+ k 1)) (s '() (cons (vector-ref (vector-ref m r) k) s))) ((= k 3) s)"
+    " (vector-set! a 2 (* 10 k)) (when (= k 1) (vector-set! m r b))))"
+    " (define (h r) (do ((k 0 (+ k 1)) (s '() (cons (vector-ref (vector-ref m r) k) s))) ((= k 3) s)"
+    " (set-item! r k)))"
+    " (define (set-item! r k) (vector-set! (vector-ref m r) 2 (- k)) (when (= k 1) (vector-set! m r (vector r k 0))))"
+    " (show (list (f 0) (f 1) (f 0) (g 0 (vector-ref m 0) (vector 7 8 9)) (g 1 (vector-ref m 1) (vector 0 0 0)) (f 0) (h 0) (h 1) (f 0)))"
+    " (f 2)",
     # a loop writing the global, or calling a function that does: read at each use
     "(define n 0) (define (f) (do ((i 0 (+ i 1))) ((> i 3) n) (set! n (+ n i)))) (show (list (f) (f)))",
 ]
@@ -144,6 +155,11 @@ def test_a_loop_running_no_lisp_code_reads_its_globals_before_it(monkeypatch):
     loops = _loops(src)
     assert loops and not any(re.search(r':= k\d+\.value', loop) for loop in loops), src
     assert all(re.search(r':= hoisted\d+_\) is not MISSING', loop) for loop in loops), src
+    s, src = _source(monkeypatch, '(define m (vector (vector 1 2))) (define (f r) (do ((k 0 (+ k 1)) (s 0 (+ s'
+                     ' (vector-ref (vector-ref m r) k)))) ((= k 2) s))) (f 0)', 'f')
+    assert s.run('(f 0)') == 3
+    before = src.split('while True:')[0]
+    assert re.search(r'hoisted\d+_ = hoisted\d+_\.items\[v_r_\d+\]', before), src
     s, src = _source(monkeypatch, '(define n 0) (define (g) 1) (define (f) (do ((i 0 (+ i 1))) ((> i n) i) (g))) (f)', 'f')
     assert all(re.search(r':= k\d+\.value', loop) for loop in _loops(src)), src
 

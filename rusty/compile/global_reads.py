@@ -23,17 +23,20 @@ cell's `set`) keeps its reads as they are. In a loop that qualifies:
 import ast
 
 from .guards import QUIET, QUIET_METHODS
+from .kinds import clone as kinds_clone
 from .nodes import attr, const, is_, name, walk_parts
 
 _EXITS = frozenset(('EXIT', 'EXPAND_EXIT'))
 
 
-def global_reads(loop: ast.While, local) -> None:
+def global_reads(loop: ast.While, local, fixed=frozenset()) -> None:
     """Rewrite loop's global reads to use values computed before it
     (`local(key, value)`: the name of a local holding value, computed before
-    the loop and again after each write-back, made once per key)."""
+    the loop and again after each write-back, made once per key; `fixed`:
+    the locals the loop never assigns)."""
     if not _runs_no_lisp(loop):
         return
+    stores = _stores_items(loop)
     for block in _blocks(loop):
         for i, st in enumerate(block):
             got = _read(st)
@@ -42,13 +45,57 @@ def global_reads(loop: ast.While, local) -> None:
             target, held, cell = got
             g = local(('global', cell), attr(name(cell), 'value'))
             held.value = ast.copy_location(name(g), held.value)
-            for later in block[i + 1:]:
-                if later.__class__ is not ast.Assign and later.__class__ is not ast.Expr \
-                        or getattr(later, 'write_back', False):
-                    break
-                _vector_tests(later, target, g, local)
-                if _assigns(later, target):
-                    break
+            _uses(block, i + 1, target, g, local, None if stores else fixed)
+
+
+def _uses(block, start, x, g, local, fixed) -> None:
+    """In the statements of block from start that use x's value (up to
+    the first that may change x, or a write-back), x's vector tests made
+    from g; with `fixed` (the loop stores into no vector), an item of it
+    read at a fixed index is read before the loop too, and so on."""
+    for j in range(start, len(block)):
+        later = block[j]
+        if later.__class__ is not ast.Assign and later.__class__ is not ast.Expr \
+                or getattr(later, 'write_back', False):
+            return
+        _vector_tests(later, x, g, local)
+        if fixed is not None:
+            item = _item(later, x, g, fixed)
+            if item is not None:
+                y, value, orig = item
+                h = local(('item', g, ast.dump(value)), value)
+                later.value = _placed(ast.IfExp(ast.Compare(name(h), [ast.IsNot()], [name('MISSING')]), name(h), orig),
+                                      orig)
+                _uses(block, j + 1, y, h, local, fixed)
+                return
+        if _assigns(later, x):
+            return
+
+
+def _stores_items(loop) -> bool:
+    """True if loop stores into an item (a vector-set! made in place, and its builtin beside it)."""
+    return any(n.__class__ is ast.Subscript and n.ctx.__class__ is ast.Store for n in walk_parts(loop))
+
+
+def _item(st, x: str, g: str, fixed):
+    """(y, the value read before the loop, st's value) if st is `y = x.items[i] if T else …`
+    whose test T reads only fixed locals, hoisted ones and constants (x's own tests made from g):
+    the value `g.items[i] if T else MISSING`."""
+    if st.__class__ is not ast.Assign or len(st.targets) != 1 or st.targets[0].__class__ is not ast.Name:
+        return None
+    e = st.value
+    if e.__class__ is not ast.IfExp or e.body.__class__ is not ast.Subscript or _attr_of(e.body.value, 'items') != x:
+        return None
+    index = e.body.slice
+    if not (index.__class__ is ast.Name and index.id in fixed or index.__class__ is ast.Constant):
+        return None
+    for n in walk_parts(e.test):
+        if n.__class__ is ast.Name and not (n.id in fixed or n.id.startswith('hoisted')) \
+                or n.__class__ is ast.Call and not (n.func.__class__ is ast.Name and n.func.id == 'len') \
+                or n.__class__ is ast.NamedExpr:
+            return None
+    body = ast.Subscript(attr(name(g), 'items'), kinds_clone(index), ast.Load())
+    return st.targets[0].id, ast.IfExp(kinds_clone(e.test), body, name('MISSING')), e
 
 
 def _runs_no_lisp(loop) -> bool:
@@ -175,6 +222,14 @@ def _vector_test(v, x: str, g: str, local):
                          ast.Call(name('len'), [attr(name(g), 'items')], []), const(-1))
         return name(local(('size', g), size))
     return None
+
+
+def _placed(new, old):
+    """new, its nodes without a position given old's."""
+    for n in walk_parts(new):
+        if 'lineno' in n._attributes and not hasattr(n, 'lineno'):
+            ast.copy_location(n, old)
+    return new
 
 
 def _attr_of(x, a: str):

@@ -104,7 +104,7 @@ def _block(stmts: list, stable: set, count: list) -> list:
             fixed = stable - _stores(st)
             if fixed:
                 before = _hoisted(st, fixed, count)
-            before += _globals_hoisted(st, count)
+            before += _globals_hoisted(st, fixed, count)
             if before:
                 _again_after_write_backs(st, before)
         for field in ('body', 'orelse', 'finalbody'):
@@ -172,7 +172,7 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
     return before
 
 
-def _globals_hoisted(loop: ast.While, count: list) -> list:
+def _globals_hoisted(loop: ast.While, fixed: set, count: list) -> list:
     """The statements computing, before loop, its reads of globals and the
     tests of the vectors they give (global_reads.py; its body rewritten to
     use them)."""
@@ -186,7 +186,7 @@ def _globals_hoisted(loop: ast.While, count: list) -> list:
             h = made[key] = 'hoisted%d_' % count[0]
             before.append(_at(ast.Assign([store(h)], value), loop))
         return h
-    global_reads(loop, local)
+    global_reads(loop, local, fixed)
     return before
 
 
