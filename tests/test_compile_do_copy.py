@@ -137,6 +137,11 @@ GLOBALS = [
     " (define (set-item! r k) (vector-set! (vector-ref m r) 2 (- k)) (when (= k 1) (vector-set! m r (vector r k 0))))"
     " (show (list (f 0) (f 1) (f 0) (g 0 (vector-ref m 0) (vector 7 8 9)) (g 1 (vector-ref m 1) (vector 0 0 0)) (f 0) (h 0) (h 1) (f 0)))"
     " (f 2)",
+    # a store into a global vector (its class and length read before the loop): in range, past it, no vector
+    "(define w (make-vector 4 0)) (define (f n) (do ((k 0 (+ k 1))) ((= k n) w) (vector-set! w k (* k k))))"
+    " (show (list (f 2) (f 4))) (set! w (vector 1)) (show (f 1)) (set! w 'w) (f 1)",
+    "(define w (make-vector 4 0)) (define (f n) (do ((k 0 (+ k 1))) ((= k n) w) (vector-set! w k (* k k))))"
+    " (show (list (f 2) (f 4))) (f 5)",
     # a loop writing the global, or calling a function that does: read at each use
     "(define n 0) (define (f) (do ((i 0 (+ i 1))) ((> i 3) n) (set! n (+ n i)))) (show (list (f) (f)))",
 ]

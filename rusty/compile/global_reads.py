@@ -55,6 +55,12 @@ def _uses(block, start, x, g, local, fixed) -> None:
     read at a fixed index is read before the loop too, and so on."""
     for j in range(start, len(block)):
         later = block[j]
+        if later.__class__ is ast.If:           # (a store made in place: vector-set!) its test, then no further
+            if not any(n.__class__ is ast.NamedExpr for n in walk_parts(later.test)):
+                holder = ast.Expr(later.test)
+                _vector_tests(holder, x, g, local)
+                later.test = holder.value
+            return
         if later.__class__ is not ast.Assign and later.__class__ is not ast.Expr \
                 or getattr(later, 'write_back', False):
             return
