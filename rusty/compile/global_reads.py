@@ -10,7 +10,8 @@ A loop with any other call (a Lisp function called, a global written: the
 cell's `set`) keeps its reads as they are. In a loop that qualifies:
 
 - k.value is read once before it, into a local g, which the read tests for
-  MISSING as before (so an unbound global is reported where it is read);
+  MISSING as before (so an unbound global is reported where it is read:
+  `x = g if g is not MISSING else GLOBAL_MISSING(…)`);
 - a test that the read's value is a vector, `x.__class__ is VECTOR`, and the
   vector's length in an index's range test, `len(x.items)`, in the
   statements after the read that use its value (up to the first that may
@@ -44,7 +45,8 @@ def global_reads(loop: ast.While, local, fixed=frozenset()) -> None:
                 continue
             target, held, cell = got
             g = local(('global', cell), attr(name(cell), 'value'))
-            held.value = ast.copy_location(name(g), held.value)
+            st.value.test.left = ast.copy_location(name(g), held)     # (`x = g if g is not MISSING else …`)
+            st.value.body = ast.copy_location(name(g), st.value.body)
             _uses(block, i + 1, target, g, local, None if stores else fixed)
 
 
