@@ -52,6 +52,11 @@ PROGRAMS = [
     " (when (= i 1) (g))))) (show (list (f 4) (f 4) (f 2)))",
     "(define (f n) (do ((i 0 (+ i 1)) (l '() (cons i l))) ((> i n) l) (let loop ((k 0))"
     " (when (and (= i 1) (< k 2)) (set! i (+ i 0.25)) (loop (+ k 1)))))) (show (list (f 4) (f 4) (f 2)))",
+    # a test of `or` and `and` forms (each form tested in turn): values, errors in each part, empty ones
+    "(define (f v n) (do ((k 0 (+ k 1)) (l '() (cons k l))) ((or (> k n) (and (vector-ref v k) (= k 2)) (or)) l)))"
+    " (show (list (f (vector #f #t #t #t) 3) (f (vector #t #f #f #f) 3) (f (vector #t #t) 0))) (f (vector #f #f) 5)",
+    "(define (f n) (do ((k 0 (+ k 1))) ((and (> k n) (or (car k) #t)) k))) (show (f -1)) (f 2)",
+    "(define (f n) (do ((k 0 (+ k 1))) ((or (and) (> k n)) k))) (show (list (f 3) (f 3)))",
     # the reference's errors, in the copy and after leaving it
     "(define (f v) (do ((i 0 (+ i 1))) ((> i 3) 'done) (vector-ref v i))) (show (f (vector 1 2 3 4))) (f (vector 1 2))",
     "(define (f v) (do ((i 0 (+ i 1))) ((> i 3) 'done) (when (= i 1) (set! i 'x)) (vector-ref v 0))) (f (vector 1))",

@@ -56,8 +56,7 @@ def do_loop(low, specs, names, test_clause, body_forms, dscope, span, fn, tail):
     loop the reference began with it."""
     low.stable.difference_update(names)         # (assigned at every step)
     stmts = []
-    ts, te = low.test(test_clause.car, dscope, sub_span(test_clause, span, low.unit), fn)
-    loop = ts + [ast.If(te, [ast.Break()], [])]
+    loop = breaks(low, test_clause.car, dscope, sub_span(test_clause, span, low.unit), fn)
     if body_forms is not EMPTY:
         bs, be = low.body(body_forms, dscope, span, fn, False)
         loop += bs + [ast.Expr(be)]
@@ -124,3 +123,26 @@ def integer_copy(low, loop: list, ints: list) -> list:
     copy.holds = ast.BoolOp(ast.And(), [kinds.clone(t) for t in tests])    # (guards.py, kinds.py; never written out)
     copy.loop_copy = True           # (kinds.specialize gives the function around it no copy of its own)
     return [copy]
+
+
+def breaks(low, x, scope, span, fn) -> list:
+    """Statements leaving the loop (`break`) when form x, the loop's test,
+    is not #f: an `or` as a test of each form in turn, an `and` as nested
+    tests (their values are never needed: only whether the loop ends)."""
+    kind = low.form_kind(x)
+    if kind in ('or', 'and') and len(x) > 1:
+        out = []
+        target = out
+        for c in x.cdr.cells():
+            if kind == 'or':
+                target += breaks(low, c.car, scope, low.span_of(c, span), fn)
+            else:
+                ts, te = low.test(c.car, scope, low.span_of(c, span), fn)
+                inner = []
+                target += ts + [ast.If(te, inner, [])]
+                target = inner
+        if kind == 'and':
+            target.append(ast.Break())
+        return out
+    ts, te = low.test(x, scope, span, fn)
+    return ts + [ast.If(te, [ast.Break()], [])]
