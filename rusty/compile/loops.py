@@ -3,25 +3,29 @@ runs it on one frame it updates in place (so a closure made in the body sees
 the variables change, as it would the reference's frame).
 
 A loop counting with an exact integer (a variable stepped by adding or
-subtracting an integer literal) runs each iteration in a copy (of the innermost loops) entered while
-OK holds and every such counter holds an exact integer, tested at the top
-of each iteration (`integer_copy`): in the copy the counters' guards are
-decided (kinds.py) and so are its OK tests up to the first call that may run
-Lisp code (guards.py), so no exit, and no write-back it makes, comes
-between. The general iteration, as before, is the copy's one way out: an
-iteration whose test fails (OK cleared, a counter written a float by an
-exit's write-back, a `set!`, or stepped past by another value) runs it, and
-the next iteration tests again."""
+subtracting an integer literal), innermost and running no Lisp code but
+its own (inlined builtins, global reads), runs each iteration in a copy
+entered while OK holds and every such counter holds an exact integer,
+tested at the top of each iteration (`integer_copy`): in the copy the
+counters' guards and its OK tests are decided (kinds.py, guards.py), so no
+exit, and no write-back it makes, comes between. The general iteration, as
+before, is the copy's one way out: an iteration whose test fails (OK
+cleared, a counter written a float by an exit's write-back or a `set!`, or
+stepped from another value) runs it, and the next iteration tests again.
+The loop's test, an `or` or `and` of forms, is lowered as a test of each
+in turn (`breaks`)."""
 import ast
 
 from ..eval import sub_span
 from ..resolve import Scope, body_defines
 from ..values import EMPTY, List, sym
 from . import kinds
+from .guards import QUIET, QUIET_METHODS
 from .nodes import Unsupported, assign, attr, const, is_, is_temp, name, walk_parts
 
-COPIED_NODES = 1500     # ast nodes (less contexts and operators): an iteration this large gets no integer copy
+COPIED_NODES = 800     # ast nodes (less contexts and operators): an iteration this large gets no integer copy
 _STEPPERS = frozenset((sym('+'), sym('-')))
+_EXITS = frozenset(('EXIT', 'EXPAND_EXIT'))
 
 
 def f_do(low, x, scope, span, fn, tail):
@@ -102,7 +106,9 @@ def integer_copy(low, loop: list, ints: list) -> list:
     kinds.py the counters as exact integers); none for an iteration that
     makes functions (a nested function's code is lowered once), holds a
     loop (only the innermost loops are copied: copies of copies would grow
-    with the nesting's depth) or is larger than COPIED_NODES."""
+    with the nesting's depth), calls anything that may run Lisp code (its
+    OK tests would come back after the call, and the call costs more than
+    the guards the copy saves) or is larger than COPIED_NODES."""
     if not ints:
         return loop
     size, tests_ok = 0, False
@@ -111,6 +117,8 @@ def integer_copy(low, loop: list, ints: list) -> list:
         if cls is ast.Name:
             tests_ok = tests_ok or x.id == 'OK'
         elif cls is ast.While or cls is ast.FunctionDef or cls is ast.Lambda:
+            return loop
+        elif cls is ast.Call and not _quiet(x.func):
             return loop
         size += 1
         if size > COPIED_NODES:
@@ -123,6 +131,14 @@ def integer_copy(low, loop: list, ints: list) -> list:
     copy.holds = ast.BoolOp(ast.And(), [kinds.clone(t) for t in tests])    # (guards.py, kinds.py; never written out)
     copy.loop_copy = True           # (kinds.specialize gives the function around it no copy of its own)
     return [copy]
+
+
+def _quiet(f) -> bool:
+    """True if a call of f runs no Lisp code (guards.QUIET), or is an exit
+    (taken only once OK no longer holds: the copy is left at the next iteration)."""
+    if f.__class__ is ast.Name:
+        return f.id in QUIET or f.id in _EXITS
+    return f.__class__ is ast.Attribute and f.attr in QUIET_METHODS
 
 
 def breaks(low, x, scope, span, fn) -> list:
