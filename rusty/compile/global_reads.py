@@ -35,19 +35,43 @@ def global_reads(loop: ast.While, local, fixed=frozenset()) -> None:
     (`local(key, value)`: the name of a local holding value, computed before
     the loop and again after each write-back, made once per key; `fixed`:
     the locals the loop never assigns)."""
-    if not _runs_no_lisp(loop):
+    reads = [(block, i, got) for block in _blocks(loop) for i, st in enumerate(block)
+             if (got := _read(st)) is not None]
+    if not reads:
         return
-    stores = _stores_items(loop)
-    for block in _blocks(loop):
-        for i, st in enumerate(block):
-            got = _read(st)
-            if got is None:
-                continue
-            target, held, cell = got
-            g = local(('global', cell), attr(name(cell), 'value'))
-            st.value.test.left = ast.copy_location(name(g), held)     # (`x = g if g is not MISSING else …`)
-            st.value.body = ast.copy_location(name(g), st.value.body)
-            _uses(block, i + 1, target, g, local, None if stores else fixed)
+    quiet, stores = _looks(loop)
+    if not quiet:
+        return
+    for block, i, (target, held, cell) in reads:
+        st = block[i]
+        g = local(('global', cell), attr(name(cell), 'value'))
+        st.value.test.left = ast.copy_location(name(g), held)     # (`x = g if g is not MISSING else …`)
+        st.value.body = ast.copy_location(name(g), st.value.body)
+        _uses(block, i + 1, target, g, local, None if stores else fixed)
+
+
+def _looks(loop) -> tuple:
+    """(whether every call in loop runs no Lisp code but an exit's, whether
+    it stores into an item: a vector-set! made in place, its builtin beside
+    it). An exit (EXIT, EXPAND_EXIT) is always a statement of its own that
+    writes back (expansion.exit_statement) or returns; a nested function is
+    made only to be called (a call of it is no QUIET call)."""
+    stores = False
+    Call, Name, Attribute, Subscript, Store = ast.Call, ast.Name, ast.Attribute, ast.Subscript, ast.Store
+    for node in walk_parts(loop):
+        cls = node.__class__
+        if cls is Call:
+            f = node.func
+            if f.__class__ is Name:
+                if f.id not in QUIET and f.id not in _EXITS:
+                    return False, stores
+            elif f.__class__ is not Attribute or f.attr not in QUIET_METHODS:
+                return False, stores
+        elif cls is Subscript:
+            stores = stores or node.ctx.__class__ is Store
+        elif cls is ast.Lambda or cls is ast.FunctionDef:
+            return False, stores
+    return True, stores
 
 
 def _uses(block, start, x, g, local, fixed) -> None:
@@ -80,11 +104,6 @@ def _uses(block, start, x, g, local, fixed) -> None:
             return
 
 
-def _stores_items(loop) -> bool:
-    """True if loop stores into an item (a vector-set! made in place, and its builtin beside it)."""
-    return any(n.__class__ is ast.Subscript and n.ctx.__class__ is ast.Store for n in walk_parts(loop))
-
-
 def _item(st, x: str, g: str, fixed):
     """(y, the value read before the loop, st's value) if st is `y = x.items[i] if T else …`
     whose test T reads only fixed locals, hoisted ones and constants (x's own tests made from g):
@@ -104,55 +123,6 @@ def _item(st, x: str, g: str, fixed):
             return None
     body = ast.Subscript(attr(name(g), 'items'), kinds_clone(index), ast.Load())
     return st.targets[0].id, ast.IfExp(kinds_clone(e.test), body, name('MISSING')), e
-
-
-def _runs_no_lisp(loop) -> bool:
-    """True if every call in loop runs no Lisp code but an exit's (a
-    statement writing back, or returning); nested functions are calls'
-    business (a call of one is no QUIET call)."""
-    for st in _statements(loop):
-        exits = st.__class__ is ast.Return or getattr(st, 'write_back', False)
-        for node in walk_parts(st) if st.__class__ in _SIMPLE else _own_parts(st):
-            if node.__class__ is ast.Call:
-                f = node.func
-                if f.__class__ is ast.Name:
-                    if f.id in QUIET or exits and f.id in _EXITS:
-                        continue
-                elif f.__class__ is ast.Attribute and f.attr in QUIET_METHODS:
-                    continue
-                return False
-            if node.__class__ is ast.Lambda:
-                return False
-    return True
-
-
-_SIMPLE = frozenset((ast.Assign, ast.Expr, ast.Return, ast.Raise, ast.Pass, ast.Break, ast.Continue))
-
-
-def _own_parts(st):
-    """The nodes of a compound statement's own expressions (its test), not its blocks'."""
-    out = []
-    for field in ('test', 'iter', 'target'):
-        v = getattr(st, field, None)
-        if v is not None:
-            out += list(walk_parts(v))
-    return out
-
-
-def _statements(loop):
-    """Every statement in loop (the loop itself included); a nested function counts as a call (refused)."""
-    out, todo = [], [loop]
-    while todo:
-        st = todo.pop()
-        if st.__class__ is ast.FunctionDef or st.__class__ is ast.ClassDef:
-            out.append(ast.Expr(ast.Call(name('?'), [], [])))
-            continue
-        out.append(st)
-        for field in ('body', 'orelse', 'finalbody'):
-            todo += getattr(st, field, None) or []
-        for h in getattr(st, 'handlers', ()):
-            todo += h.body
-    return out
 
 
 def _blocks(loop) -> list:
