@@ -13,8 +13,13 @@ from .nodes import PARTS, parts, statements
 
 # Calls that never run Lisp code: an inlined builtin's own function on the
 # operands its fast path refused (arithmetic, car, comparisons: they only
-# raise), and the constructors of cells (CONS, NEW) and vectors.
-QUIET = frozenset(('CALL_BUILTIN', 'CONS', 'NEW', 'VECTOR', 'str', 'int'))
+# raise), the length of a vector's or string's items (inline.py), the constructors of cells (CONS, NEW) and vectors, and a global
+# read that found no value (a dyn binding read by name, or a pending value
+# made: a builtin, or the library's lone define of a function or defmacro,
+# which runs nothing; else it raises).
+QUIET = frozenset(('CALL_BUILTIN', 'CONS', 'NEW', 'VECTOR', 'str', 'int', 'len', 'GLOBAL_MISSING'))
+# Methods so called: a float's is_integer (inline.py asks it of a float index).
+QUIET_METHODS = frozenset(('is_integer',))
 
 
 def _is_ok(node) -> bool:
@@ -35,7 +40,8 @@ def _runs_code(node, quiet: bool = False) -> bool:
         cls = n.__class__
         if cls is Call:
             f = n.func
-            if not quiet and (f.__class__ is not Name or f.id not in QUIET):
+            if not quiet and (f.__class__ is not Name or f.id not in QUIET) and not (
+                    f.__class__ is ast.Attribute and f.attr in QUIET_METHODS):
                 return True
         elif cls is FunctionDef or cls is Lambda:
             return True

@@ -26,6 +26,7 @@ the hoisted tests are computed again after it.
 """
 import ast
 
+from .global_reads import global_reads
 from .nodes import PARTS, attr, const, is_, is_not, name, parts, statements, store, walk_parts
 
 _CLASSES = frozenset(('int', 'float', 'List', 'Lambda', 'Symbol', 'VECTOR'))
@@ -34,9 +35,8 @@ _CLASSES = frozenset(('int', 'float', 'List', 'Lambda', 'Symbol', 'VECTOR'))
 def hoist(fdef: ast.FunctionDef, stable: set) -> None:
     """Hoist the invariant tests of every loop of fdef and of the functions
     it defines (`stable`: the Python names of the Lisp variables that only
-    their binding form assigns)."""
-    if not stable:
-        return
+    their binding form assigns), and their reads of globals
+    (global_reads.py)."""
     count = [0]
     for node in _looping(fdef):
         node.body = _block(node.body, stable, count)
@@ -104,8 +104,9 @@ def _block(stmts: list, stable: set, count: list) -> list:
             fixed = stable - _stores(st)
             if fixed:
                 before = _hoisted(st, fixed, count)
-                if before:
-                    _again_after_write_backs(st, before)
+            before += _globals_hoisted(st, fixed, count)
+            if before:
+                _again_after_write_backs(st, before)
         for field in ('body', 'orelse', 'finalbody'):
             inner = getattr(st, field, None)
             if inner and inner.__class__ is list:
@@ -168,6 +169,24 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
                 todo += _inner(parts(node))
                 break
             todo.append(x)
+    return before
+
+
+def _globals_hoisted(loop: ast.While, fixed: set, count: list) -> list:
+    """The statements computing, before loop, its reads of globals and the
+    tests of the vectors they give (global_reads.py; its body rewritten to
+    use them)."""
+    made: dict = {}
+    before = []
+
+    def local(key, value):
+        h = made.get(key)
+        if h is None:
+            count[0] += 1
+            h = made[key] = 'hoisted%d_' % count[0]
+            before.append(_at(ast.Assign([store(h)], value), loop))
+        return h
+    global_reads(loop, local, fixed)
     return before
 
 

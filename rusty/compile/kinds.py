@@ -402,8 +402,8 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=N
         if cls is Assign and node.value.__class__ is Name and node.targets[0].__class__ is Name \
                 and temp(node.targets[0].id) and not temp(node.value.id):
             copies[node.targets[0].id] = node.value.id
-        if cls is ast.FunctionDef or cls is ast.Lambda:
-            return stmts
+        if cls is ast.FunctionDef or cls is ast.Lambda or cls is ast.If and 'loop_copy' in node.__dict__:
+            return stmts        # (a function; a loop with an integer copy of its own: loops.integer_copy)
         elif cls is ast.Compare and node.left.__class__ is ast.Attribute and node.left.attr == '__class__' \
                 and node.left.value.__class__ is ast.Name and node.comparators[0].__class__ is ast.Name \
                 and node.comparators[0].id == INT and node.left.value.id not in tested:
