@@ -396,7 +396,7 @@ class Session:
         """A lambda with `template`'s parameters and environment but a new body."""
         parent = template.scope.parent if template.scope is not None else None
         make = specials.lambda_maker(template.params, template.rest, body, parent, None, self.unit)
-        env = template.env      # (a value compiled code made: built when asked, compile/support.LazyEnv)
+        env = template.env      # (a value compiled code made: built when asked, compile/frame_views.LazyEnv)
         return make(env if env is None or env.__class__ is list else env.frames(template))
 
     def load(self, path: str, relative: bool, span):

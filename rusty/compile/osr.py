@@ -26,7 +26,7 @@ from time import perf_counter, thread_time
 from ..errors import give_back_if_out_of_memory
 from ..resolve import MISSING
 from ..values import List, Macro, sym
-from . import link, support
+from . import frame_views, link
 
 MAKERS = frozenset(map(sym, ('lambda', 'fn', 'λ')))
 DEFINERS = frozenset(map(sym, ('define', 'def')))
@@ -229,11 +229,11 @@ def resumer(fn, D):
             D.n = n
             seen = e.__dict__.pop('rusty_frame', None)
             if seen is not None:
-                view = support.function_view(seen)
+                view = frame_views.function_view(seen)
                 if len(view.vals) == len(fr) - 2:
                     fr[2:] = view.vals
                     if seen is not view:
-                        support._reparent(seen, view, fr)
+                        frame_views._reparent(seen, view, fr)
                     if D.tools is not None and not getattr(e, 'trace', True):
                         e.rusty_let = seen if seen is not view else fr
             raise

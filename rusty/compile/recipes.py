@@ -117,7 +117,7 @@ class Encoder:
             return ('M', self.enc(x.params), self.enc(x.rest), self.enc(x.body), self.enc(x.scope), x.name, x.extra,
                     self.enc(x.layout))
         if name == '_Lambda':
-            return ('W',)
+            return ('W', self.enc(x.scope))
         if name == 'Cell':         # (made at load as now, when lowering made its pending value)
             return ('C',) + self.cell_name(x) + (x.pending is None,)
         if name == 'Expansion':
@@ -372,8 +372,8 @@ class Decoder:
             return LambdaMaker(self.dec(e[1]), self.dec(e[2]), self.dec(e[3]), self.dec(e[4]), e[5],
                                self.roots['unit'].depth, e[6], layout=self.dec(e[7]))
         if tag == 'W':
-            from .support import _Lambda
-            return _Lambda()
+            from .frame_views import _Lambda
+            return _Lambda(self.dec(e[1]))
         if tag == 'C':
             cell = self.env(e[1]).cell(sym(e[2]))
             if e[3] and cell.pending is not None:

@@ -20,6 +20,7 @@ first (from_call), then the function's own.
 """
 from ..apply import located
 from ..errors import RustyError, give_back_if_out_of_memory
+from .frame_views import reference_frame
 
 
 def from_call(e, sites: dict, table: dict, D):
@@ -35,7 +36,7 @@ def from_call(e, sites: dict, table: dict, D):
     if py.__class__ is str:
         e = call_failed(e, callee(tb.tb_frame, py), table.get(tb.tb_lineno), D)
         if e.__traceback__ is None:
-            e.__traceback__ = tb        # (the line failed at, for support.frame_of)
+            e.__traceback__ = tb        # (the line failed at, for frame_views.frame_of)
     elif py is not None:
         if py[1]:
             D.tails -= 1
@@ -46,19 +47,28 @@ def from_call(e, sites: dict, table: dict, D):
 def call_failed(e, p, site, D):
     """What run does with an exception leaving lambda p's run level entered at site."""
     give_back_if_out_of_memory(e)
-    e.__dict__.pop('rusty_owner', None)     # (the frame is rusty_frame's, the failing function's own)
+    owner = e.__dict__.pop('rusty_owner', None)     # (the function that failed at the level: rusty_frame's)
     if isinstance(e, RustyError):
         here, name = _tail(e, site, p)
-        e.trace.append((here, name, site, e.__dict__.pop('rusty_frame', None)))
+        e.trace.append((here, name, site, _frame(e, p if owner is None else owner)))
         e.__traceback__ = None
         return e
     if isinstance(e, KeyboardInterrupt):
         here, name = _tail(e, site, p)
-        frame = e.__dict__.pop('rusty_frame', None)
+        frame = _frame(e, p if owner is None else owner)
         err = located(e, here, D)
         err.trace.append((here, name, None, frame))
         return err
     return e
+
+
+def _frame(e, lam):
+    """The level's frame for the backtrace entry: the one the reference's run
+    would record (over lam's env), from the failing function's rusty_frame."""
+    seen = e.__dict__.pop('rusty_frame', None)
+    if seen is None:
+        return None
+    return reference_frame(e, seen, lam)
 
 
 def _tail(e, site, p):

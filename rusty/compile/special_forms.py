@@ -307,7 +307,7 @@ class SpecialForms:
             n in inner.exit_reads for _, ns in layout for n in ns)
         maker = self.k(_MakerSpec(params, rest, body, lscope, lname, len(names) - len(slots),
                                   layout if inner.lazy_env else None))
-        if inner.lazy_env:      # (its env read from its function's cells when asked: support.LazyEnv)
+        if inner.lazy_env:      # (its env read from its function's cells when asked: frame_views.LazyEnv)
             return [fdef], call(maker, name(pyname))
         return [fdef], call(maker, name(pyname), self.frames(scope, fn, pending))
 
@@ -348,7 +348,7 @@ def _all_defines(forms) -> list:
 class _MakerSpec:
     """What a nested lambda's LambdaMaker needs besides the session's depth
     (`layout`: its values' env is read from their functions' cells when
-    asked, support.LazyEnv; None: the code passes the frames it built)."""
+    asked, frame_views.LazyEnv; None: the code passes the frames it built)."""
     __slots__ = ('params', 'rest', 'body', 'scope', 'name', 'extra', 'layout')
 
     def __init__(self, params, rest, body, scope, name, extra, layout=None):

@@ -21,6 +21,7 @@ from ..resolve import MISSING, UNBOUND, assign_by_name
 from ..values import EMPTY, NIL, Lambda, List, cons
 from .entry import Entry, entry_class
 from .entry import make as make_entry
+from .frame_views import FrameView, LazyEnv, _reparent, env_of, frame_of, function_view, on_view  # noqa: F401 (re-exported)
 from .sites import call_failed, from_call
 
 
@@ -102,35 +103,6 @@ def too_deep(site, D):
     return RecursionLimit(recursion_message(D), site)
 
 
-class FrameView:
-    """A compiled function's variables when it failed, as a backtrace entry's
-    frame for ,frames and ,locals: its scope's Lisp names and their values."""
-    __slots__ = ('names', 'vals')
-
-    def __init__(self, names, vals):
-        self.names, self.vals = names, vals
-
-    def values(self):
-        return self.vals
-
-
-def frame_of(e, names, lets=None) -> None:
-    """Record on `e` the variables of the compiled function whose handler
-    caught it (the first frame of its traceback), once: `names` pairs each
-    Lisp name of its scope with its Python local; `lets` maps the line it
-    failed at to the lets around it (Lowering.let_frames), whose frames are
-    built over the function's, as the reference's would be."""
-    tb = e.__traceback__
-    if tb is None or 'rusty_frame' in e.__dict__:
-        return
-    here = tb.tb_frame.f_locals
-    frame = FrameView([n for n, _ in names], [here.get(py, UNBOUND) for _, py in names])
-    chain = lets.get(tb.tb_lineno, ()) if lets else ()
-    for scope, pairs in reversed(chain):
-        frame = [frame, scope] + [here.get(py, UNBOUND) for _, py in pairs]
-    e.rusty_frame = frame
-
-
 def unwound(e, levels, p, names, D):
     """An exception leaving a compiled function that had looped at a cons of
     a call of itself (compile/trmc.py), after its innermost level's handler
@@ -161,13 +133,6 @@ def consed_onto(v, head: List, last: List) -> List:
         v = EMPTY if v is NIL else cons(v, EMPTY)
     last.cdr = v
     return head
-
-
-def function_view(frame):
-    """The compiled function's own FrameView under the let frames frame_of built."""
-    while frame.__class__ is list:
-        frame = frame[0]
-    return frame
 
 
 def failed_here(e, table, D, tail, names=(), lets=None, sites=None):
@@ -263,41 +228,6 @@ def maker_of(spec, D, counts=False):
     return LambdaMaker(spec.params, spec.rest, spec.body, spec.scope, spec.name, D, spec.extra, counts, spec.layout)
 
 
-class LazyEnv:
-    """The env of the values one nested lambda expression of compiled code
-    makes (LambdaMaker): the reference frames of the compiled locals they
-    see, built when asked (`frames`, `env_of`) from the closure cells of a
-    value's function, which names them all, with their values then (as the
-    reference's shared frames would hold them). `layout`: ((scope, the
-    Python names of its slots)…), outermost first, over E."""
-    __slots__ = ('layout',)
-
-    def __init__(self, layout):
-        self.layout = layout
-
-    def frames(self, lam):
-        """lam's env, built now."""
-        return self.frames_of(lam.code.direct)
-
-    def frames_of(self, fn):
-        """The env of a value whose function is fn, built now."""
-        code = fn.__code__
-        cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
-        e = cells.get('E')
-        f = _content(e) if e is not None else fn.__globals__['E']
-        for sc, names in self.layout:
-            f = [f, sc] + [_content(cells.get(n)) for n in names]
-        return f
-
-
-def _content(cell):
-    """A closure cell's value (UNBOUND: none yet)."""
-    try:
-        return cell.cell_contents
-    except (ValueError, AttributeError):
-        return UNBOUND
-
-
 def made_in(r, names) -> bool:
     """True if r is a pending tail call of a value made by compiled code
     whose function is one of `names` (the functions defined in a loop's or
@@ -307,12 +237,6 @@ def made_in(r, names) -> bool:
         return False
     code = r[0].code
     return isinstance(code, Entry) and code.direct.__name__ in names
-
-
-def env_of(lam):
-    """Lambda lam's env as a frame chain (a LazyEnv's built now)."""
-    env = lam.env
-    return env.frames(lam) if env.__class__ is LazyEnv else env
 
 
 def adapter(fn, D, slots, counts=False, fast=-1, leaf=None):
@@ -365,11 +289,13 @@ def enter(fn, D, end, fr):
             view = function_view(seen)
             if owner is not None and len(view.vals) == len(owner.scope.names):
                 fr = [env_of(owner), owner.scope] + view.vals    # the level's last function, called directly: its frame
+                on_view(e, view, fr)
                 if seen is not view:
                     _reparent(seen, view, fr)
                     e.rusty_let = seen
             elif owner is None and len(view.vals) == len(fr) - 2:
                 fr[2:] = view.vals           # run records this frame: the values the function had
+                on_view(e, view, fr)
                 if seen is not view:         # and the lets it failed in, over it (tools.failing_frame)
                     _reparent(seen, view, fr)
                     e.rusty_let = seen
@@ -379,13 +305,6 @@ def enter(fn, D, end, fr):
 
 
 enter_counted = type(enter)(enter.__code__, enter.__globals__, 'enter_counted')   # enter, for code that counts its calls
-
-
-def _reparent(frame, view, fr) -> None:
-    """The let frames above `view` made to sit on the reference frame fr."""
-    while frame[0] is not view:
-        frame = frame[0]
-    frame[0] = fr
 
 
 def named(v, s):
@@ -465,13 +384,3 @@ def form_count(x, limit: int = 4000) -> int:
 
 
 ITSELF = object()       # what lower's `ok` assumes of the root's own global: the lambda value being linked
-
-
-class _Lambda:
-    """Stands for the lambda value an inlined walk's loop never makes
-    (walks.py), in the backtrace entry call_failed adds for it: its name."""
-    __slots__ = ()
-    name = 'lambda'
-
-    def __repr__(self):
-        return '#<the lambda of an inlined walk>'

@@ -49,7 +49,7 @@ class Variables:
         """line -> ((scope, ((Lisp name, Python local)…))…) of the lets (and
         let*, letrec) of fn around the code at that line (of `lines`, those
         made while lowering fn's body), innermost first, up to fn's own
-        scope: the frames a failure there shows (support.frame_of)."""
+        scope: the frames a failure there shows (frame_views.frame_of)."""
         out = {}
         scopes = self.scopes
         made = {}           # id(innermost scope) -> its chain (one tuple for all its lines: the disk cache stores it once)

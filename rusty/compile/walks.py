@@ -23,9 +23,9 @@ import ast
 from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..values import EMPTY, Builtin, List, Symbol, sym
 from . import kinds
-from .support import _Lambda
+from .frame_views import _Lambda
 from .nodes import L, assign, attr, attr_store, call, const, is_, is_not, is_temp, name
-from .expansion import expansion, unchanged_by_others
+from .expansion import expansion
 
 WALKS = ('map', 'filter', 'for-each')
 LAMBDAS = (sym('lambda'), sym('fn'), sym('λ'))
@@ -163,7 +163,7 @@ def _loop(low, mode, lscope, body, lst, r, site, span, fn) -> list:
     loop.runs_no_lisp = True        # nor can another function change a local in it (kinds.simplify)
     failed = call(name('FAILED'), name('e'), name('TABLE'), name('D'), const(None), low.frame_names(fn, lscope),
                   low.k(low.let_frames(fn, lscope, lines)))
-    called = call(name('CALL_FAILED'), failed, low.k(_Lambda()), const(None), name('D'))
+    called = call(name('CALL_FAILED'), failed, low.k(_Lambda(lscope)), const(None), name('D'))
     handler = ast.ExceptHandler(name('BaseException'), 'e',
                                 [ast.Raise(call(name('LOCATED'), called, site, name('D')), None)])
     out = [assign(hd, call(name('NEW'))), assign(last, name(hd)), assign(w, name(lst)),
