@@ -283,6 +283,22 @@ def test_a_maker_called_again_after_its_loop_was_compiled_alone_is_compiled_then
     assert s.run('(again)') == 40 and link.STATS.compiled == 2
 
 
+def test_a_maker_larger_than_its_loop_is_charged_at_each_call_until_it_is_compiled(monkeypatch):
+    # (sizes as measured: again's body is larger than its loop's) The loop is compiled alone in
+    # again's first call; each later call makes a loop value and charges again with the loop's
+    # time so far (it runs as long each call), so again is compiled once two charges reach its
+    # budget; with one charge only it stayed on the reference, its loop reading its locals there.
+    real = link.size
+    s = timed_session(monkeypatch, budget=0.0004)
+    monkeypatch.setattr(link, 'size', real)
+    s.run('(define (again) (let ((a 1) (b 2)) (let loop ((i 0)) (spend 0.001) (if (< i 40) (loop (+ i a)) (+ i b)))))')
+    assert s.run('(again)') == 42
+    assert link.STATS.compiled == 1 and not compiled(s, 'again')
+    assert s.run('(again)') == 42 and not compiled(s, 'again')
+    assert s.run('(again)') == 42
+    assert link.STATS.compiled == 2 and compiled(s, 'again')
+
+
 def test_a_second_run_compiles_nothing_on_evidence_the_first_found_marginal(monkeypatch, tmp_path):
     # The first run looks f up (it ran long enough to pay for a load) and leaves it on the
     # reference; a second run with a little more time in f than compiling costs (a busy machine,

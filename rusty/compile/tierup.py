@@ -22,9 +22,11 @@ each call counts its time as its maker's too, and so do the links of those
 values once it is compiled: compiled, the maker makes them compiled, with
 no link per value (a named let's loop, a closure passed to `map`, made at
 each call of a function called often). A maker called once is not charged:
-its one value runs compiled once its lambda is; when it makes a second, the
-lambda's time so far is the maker's too, and the maker is loaded, or compiled
-once over its budget (`hot_now`: one called rarely reaches no sample). When such a lambda is hot
+its one value runs compiled once its lambda is; each one it makes after
+charges it with the lambda's time so far (it is likely to run as long each
+call), and the maker is loaded, or compiled once over its budget (`hot_now`:
+one called rarely reaches no sample; compiled alone, a loop reads the
+maker's locals through the reference's frames). When such a lambda is hot
 (and not in the disk cache), its maker, if at most TAKEOVER times as large
 and hot to 1/TAKEOVER of its budget (or its own maker so), is compiled in
 its stead, once: the lambda's forms are lowered once, in the maker, not
@@ -483,10 +485,10 @@ def door(after=None):
             nonlocal values, many
             if not state:
                 values += 1         # (counted while warming up: the calls are too)
-            elif values and not many:
-                many = True         # (compiled alone, in its maker's first call: its time is the maker's too)
-                if maker is not None and after is None and state[0].__class__ is Compiled:
-                    maker(spent)
+            elif values:
+                many = True         # (made again once compiled: its maker makes one at each call)
+                if values == 1 and maker is not None and after is None and state[0].__class__ is Compiled:
+                    maker(spent)    # (compiled in its maker's first call: each value's time as the first's is the maker's too)
                     maker.hot_now()
             if values > 1:
                 many = True
