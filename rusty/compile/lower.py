@@ -34,11 +34,13 @@ from .finish import give_back_first, tidy_temporaries
 from .hoist import hoist
 from .inline import library_spec
 from .lets import Lets
-from .nodes import (PARTS, L, Unsupported, _ident, assign, attr, call, const, is_, is_temp, name, parts, pure, statements,
+from .nodes import (L, Unsupported, _ident, assign, attr, call, const, is_, is_temp, name, pure, stamp, statements,
                     walk_parts)
 from .special_forms import SpecialForms, _makes_functions
 from .support import ITSELF
 from .variables import Fn, Variables
+
+_Name, _Constant = ast.Name, ast.Constant
 
 
 TINY = 120      # ast nodes: a body this small gets the copy entered first whatever its kinds (Lowering.uncounted)
@@ -111,54 +113,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
             self.scopes[n] = scope
         return n
 
-    def stamp(self, nodes, ln: int, also=None):
-        """Give every node (and descendant) without a position line ln (and
-        to node `also`, if given: a form's value beside its statements)."""
-        todo = []
-        push = todo.append
-        get = PARTS.get
-        Name, Constant = ast.Name, ast.Constant
-        for x in nodes:
-            c = x.__class__
-            if c is Name or c is Constant:
-                d = x.__dict__
-                if 'lineno' not in d:
-                    d['lineno'] = ln
-                    d['col_offset'] = 0     # (the end positions: None, the classes' own)
-            elif 'lineno' not in x.__dict__:
-                push(x)
-        if also is not None:
-            d = also.__dict__
-            if 'lineno' not in d:
-                c = also.__class__
-                if c is Name or c is Constant:
-                    d['lineno'] = ln
-                    d['col_offset'] = 0
-                else:
-                    push(also)
-        pop = todo.pop
-        while todo:         # a node with a position has all its descendants stamped
-            node = pop()
-            d = node.__dict__
-            if 'lineno' in d:
-                continue
-            d['lineno'] = ln            # (also on the few nodes of no position, `arguments`: compile() reads none there)
-            d['col_offset'] = 0
-            f = get(node.__class__)
-            try:
-                kids = parts(node) if f is None else f(node)
-            except AttributeError:      # (a field left out when the node was made)
-                kids = parts(node)
-            for x in kids:      # (the names and constants, most nodes, stamped here: never on the stack)
-                c = x.__class__
-                if c is Name or c is Constant:
-                    d = x.__dict__
-                    if 'lineno' not in d:
-                        d['lineno'] = ln
-                        d['col_offset'] = 0
-                elif 'lineno' not in x.__dict__:
-                    push(x)
-        return nodes
+    stamp = staticmethod(stamp)      # (nodes.stamp: self.stamp(nodes, ln, also))
 
     def ok(self, cell, value) -> ast.Name:
         """The test that cell still holds value (a builtin, or ITSELF: the
@@ -374,33 +329,43 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
 
     def value(self, x, scope, span, fn):
         """(statements, expression) computing form x, not in tail position."""
-        kind = self.form_kind(x)
+        cls = x.__class__
+        kind = self.form_kind(x) if cls is List else None
         if kind is not None:
             method = FORMS.get(kind)
             if method is None:
                 raise Unsupported(kind)
             out = method(self, x, scope, span, fn, False)
-            ln = self.line(span, scope)
-            self.stamp(out[0], ln, out[1])
+            stamp(out[0], self.line(span, scope), out[1])
             return out
-        ln = self.line(span, scope)
-        cls = x.__class__
+        table = self.table          # (self.line, inline: a line for every form)
+        ln = len(table) + 1
+        table[ln] = span
+        if scope is not None:
+            self.scopes[ln] = scope
         if cls is Symbol:
             e = self.ref(x, scope, span, fn)
-            self.stamp((), ln, e)
+            c = e.__class__
+            if c is _Name or c is _Constant:        # (stamp's own test, inline: most refs a name)
+                d = e.__dict__
+                if 'lineno' not in d:
+                    d['lineno'] = ln
+                    d['col_offset'] = 0
+            else:
+                stamp((), ln, e)
             return [], e
         if cls is List:
             if x is EMPTY:
                 return [], name('NIL')
             out = self.call(x, scope, span, fn, False)
-            self.stamp(out[0], ln, out[1])
+            stamp(out[0], ln, out[1])
             return out
         if cls is int or cls is float or cls is str or cls is bool:
             e = ast.Constant(x)
             e.lineno, e.col_offset = ln, 0
             return [], e
         if cls is Vector:
-            return [], self.stamp([call(name('VECTOR'), call(attr(attr(self.k(x), 'items'), 'copy')))], ln)[0]
+            return [], stamp([call(name('VECTOR'), call(attr(attr(self.k(x), 'items'), 'copy')))], ln)[0]
         return [], name('NIL')
 
     def tail(self, x, scope, span, fn):

@@ -222,6 +222,56 @@ def _walked(top, get, fallback):
         yield node
 
 
+def stamp(nodes, ln: int, also=None):
+    """Give every node (and descendant) without a position line ln (and
+    to node `also`, if given: a form's value beside its statements)."""
+    todo = []
+    push = todo.append
+    get = PARTS.get
+    Name, Constant = ast.Name, ast.Constant
+    for x in nodes:
+        c = x.__class__
+        if c is Name or c is Constant:
+            d = x.__dict__
+            if 'lineno' not in d:
+                d['lineno'] = ln
+                d['col_offset'] = 0     # (the end positions: None, the classes' own)
+        elif 'lineno' not in x.__dict__:
+            push(x)
+    if also is not None:
+        d = also.__dict__
+        if 'lineno' not in d:
+            c = also.__class__
+            if c is Name or c is Constant:
+                d['lineno'] = ln
+                d['col_offset'] = 0
+            else:
+                push(also)
+    pop = todo.pop
+    while todo:         # a node with a position has all its descendants stamped
+        node = pop()
+        d = node.__dict__
+        if 'lineno' in d:
+            continue
+        d['lineno'] = ln            # (also on the few nodes of no position, `arguments`: compile() reads none there)
+        d['col_offset'] = 0
+        f = get(node.__class__)
+        try:
+            kids = parts(node) if f is None else f(node)
+        except AttributeError:      # (a field left out when the node was made)
+            kids = parts(node)
+        for x in kids:      # (the names and constants, most nodes, stamped here: never on the stack)
+            c = x.__class__
+            if c is Name or c is Constant:
+                d = x.__dict__
+                if 'lineno' not in d:
+                    d['lineno'] = ln
+                    d['col_offset'] = 0
+            elif 'lineno' not in x.__dict__:
+                push(x)
+    return nodes
+
+
 def is_temp(n: str) -> bool:
     """True for the name of a temporary of lowered code (Lowering.fresh's
     stems and a number), which passes may rename and share."""
