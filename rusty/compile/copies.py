@@ -87,7 +87,28 @@ def _clone(node, memo: dict, rename=None):
     if d.keys() <= shape[0]:        # (no mark: only the fields that may hold nodes looked at)
         for k in shape[1]:
             v = d.get(k)
-            if v is not None and v.__class__ not in _PLAIN:
+            if v is None:
+                continue
+            c = v.__class__
+            if c is list:           # (the list branch, inline: a call less per list)
+                out = []
+                add = out.append
+                for x in v:
+                    add(x if x.__class__ in _PLAIN else _clone(x, memo, rename))
+                d[k] = out
+            elif c is _Name:        # (the name branch, inline: a call less per name)
+                got = memo.get(id(v))
+                if got is None:
+                    n = v.__dict__.copy()
+                    if n.keys() <= _NAME_KEYS:
+                        if rename is not None and rename[0](n['id']):
+                            n['id'] = rename[1](n['id'])
+                        got = memo[id(v)] = _Name.__new__(_Name)
+                        got.__dict__ = n
+                    else:
+                        got = _clone(v, memo, rename)
+                d[k] = got
+            elif c not in _PLAIN:
                 d[k] = _clone(v, memo, rename)
     else:
         for k, v in d.items():          # (only values change: the dict keeps its size)
