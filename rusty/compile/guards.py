@@ -92,8 +92,10 @@ def _block(stmts: list, known: bool, quiet: bool):
             test = st.test
             holds = st.__dict__.get('holds')      # true whenever the body is entered (lower.uncounted)
             if holds is not None:
-                before = known and not _runs_code(test, quiet)
-                entered = holds.__class__ is ast.BoolOp and _is_ok(holds.values[0]) and not _runs_code(test, quiet)
+                first_ok = holds.__class__ is ast.BoolOp and _is_ok(holds.values[0])
+                free = (known or first_ok) and not _runs_code(test, quiet)      # (asked once of the test)
+                before = known and free
+                entered = first_ok and free
                 st.body, k1 = _block(st.body, before or entered, quiet)
                 st.orelse, k2 = _block(st.orelse, before, quiet)
                 known = k1 and k2
@@ -117,9 +119,10 @@ def _block(stmts: list, known: bool, quiet: bool):
                         ast.copy_location(st.test, test)
                     test = st.test
                     entered = not _runs_code(test, quiet)
+                    before = known and entered          # (the same test: asked once)
                 else:
                     entered = False
-                before = known and not _runs_code(test, quiet)
+                    before = known and not _runs_code(test, quiet)
                 st.body, k1 = _block(st.body, before or entered, quiet)
                 st.orelse, k2 = _block(st.orelse, before, quiet)
                 known = k1 and k2
