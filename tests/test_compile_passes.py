@@ -158,12 +158,12 @@ def test_a_repeated_class_test_and_a_literal_divisor_are_folded(monkeypatch):
 def test_walks_that_skip_contexts_count_and_place_as_the_full_walk(monkeypatch):
     # nodes.BARE: parts and the contexts and operators it leaves out are
     # every child ast.iter_child_nodes gives, so kinds.specialize's size
-    # (counted walking parts) is ast.walk's count; Lowering.stamp, which
+    # (counted walking parts) is ast.walk's count; nodes.stamp (Lowering.stamp), which
     # places names and constants as it reads their parent, leaves no node
     # that has a position without one, the same line on each as a plain walk gives
     import ast
 
-    from rusty.compile import kinds, lower
+    from rusty.compile import kinds, nodes
     from rusty.compile.nodes import BARE, children, is_temp, parts, walk
     tree = ast.parse('def f(a, *b, c=1):\n  t1 = {1: 2, **y}\n  if a is not t1 and c < 3 < a <= 2:\n'
                      '    return [-i for i in a if not i]\n  g(t1, k=t1)\n  x.y[1] += (z := 2) @ 3\n')
@@ -186,7 +186,7 @@ def test_walks_that_skip_contexts_count_and_place_as_the_full_walk(monkeypatch):
     inner.elts[0].col_offset = 0
     inner.elts[1].lineno = 3
     inner.elts[1].col_offset = 0
-    lower.Lowering.stamp(None, fresh, 7)
+    nodes.stamp(fresh, 7)
     lines = {ast.unparse(n): n.lineno for n in ast.walk(fresh[0]) if 'lineno' in n._attributes}
     assert all(v == 7 for k, v in lines.items() if k not in ('[c, 1]', 'c', '1')), lines
     assert lines['[c, 1]'] == lines['c'] == lines['1'] == 3
