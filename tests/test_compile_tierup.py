@@ -334,3 +334,21 @@ def test_a_second_run_compiles_no_loop_on_evidence_the_first_found_marginal(monk
     fresh = session(tmp_path / 'other')
     assert fresh.run('(define n 150) ' + loop) == 150
     assert link.STATS.loops == 1
+
+
+def test_a_loop_is_not_charged_for_the_compiles_and_collections_in_its_iterations(monkeypatch, tmp_path):
+    # osr.py's `do` loop: 60 ms of its own and 100 ms compiling (or collecting garbage) in its
+    # iterations (tierup.elsewhere) do not pay for a 100 ms compile; 150 ms of its own do.
+    from rusty.compile import osr
+    s = timed_session(monkeypatch, budget=0.1)
+    monkeypatch.setattr(osr, 'perf_counter', tierup.CLOCK)
+    away = [0.0]
+    monkeypatch.setattr(tierup, 'elsewhere', lambda: away[0])
+
+    def compiling(seconds):
+        away[0] += seconds
+        return s.genv.lookup(sym('spend')).fn(seconds)
+    s.genv.define(sym('compiling'), Builtin('compiling', compiling, 1, 1))
+    s.run('(define (run n) (do ((i 0 (+ i 1))) ((= i n) i) (spend 0.001) (when (= i 30) (compiling 0.1))))')
+    assert s.run('(run 60)') == 60 and link.STATS.loops == 0
+    assert s.run('(run 150)') == 150 and link.STATS.loops == 1
