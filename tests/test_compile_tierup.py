@@ -352,3 +352,14 @@ def test_a_loop_is_not_charged_for_the_compiles_and_collections_in_its_iteration
     s.run('(define (run n) (do ((i 0 (+ i 1))) ((= i n) i) (spend 0.001) (when (= i 30) (compiling 0.1))))')
     assert s.run('(run 60)') == 60 and link.STATS.loops == 0
     assert s.run('(run 150)') == 150 and link.STATS.loops == 1
+
+
+def test_within_the_allowance_a_maker_takes_over_its_hot_loop_on_the_same_evidence(monkeypatch):
+    # Compiling costs 100 ms, the allowance 1 s: count-to's loop (0.4 ms a call), hot after EVIDENCE (2 ms), has
+    # count-to (as large, as hot: its loop's time is its own too) compiled in its stead, not
+    # alone first and again inside count-to once count-to has spent half of 100 ms.
+    s = timed_session(monkeypatch, budget=0.1, bank=1.0)
+    s.run('(define (count-to n) (let loop ((i 0)) (spend 0.00002) (if (< i n) (loop (+ i 1)) i)))')
+    for _ in range(40):
+        assert s.run('(count-to 20)') == 20
+    assert link.STATS.compiled == 1 and compiled(s, 'count-to')
