@@ -363,3 +363,18 @@ def test_within_the_allowance_a_maker_takes_over_its_hot_loop_on_the_same_eviden
     for _ in range(40):
         assert s.run('(count-to 20)') == 20
     assert link.STATS.compiled == 1 and compiled(s, 'count-to')
+
+
+def test_a_maker_an_earlier_run_left_on_the_reference_takes_over_only_on_its_full_evidence(monkeypatch, tmp_path):
+    # The first run looks count-to up (9 ms: over the 5 ms a load costs) and leaves it on the
+    # reference; its loop (4 ms) is not looked up. In a second run the loop, hot (50 ms), asks
+    # count-to to take over: count-to has spent more than half of MARGIN (3) times its budget,
+    # not all of it: it stays on the reference, as a doubted lambda does (never ahead of it).
+    program = ('(define (count-to n) (spend 0.0005) (let loop ((i 0)) (spend 0.00002) (if (< i n) (loop (+ i 1)) i)))'
+               ' (define (run k) (do ((j 0 (+ j 1))) ((= j k) j) (count-to 20)))')
+    first = timed_session(monkeypatch, budget=0.05, cache=tmp_path)
+    first.run(program + ' (run 10)')
+    assert link.STATS.compiled == 0
+    second = timed_session(monkeypatch, budget=0.05, cache=tmp_path)
+    second.run(program + ' (run 130)')
+    assert not compiled(second, 'count-to')

@@ -35,7 +35,7 @@ A lambda (or `do` loop, osr.py) that an earlier run looked up in the disk
 cache and left on the reference (codecache.missed_before), or that the cache
 misses in a run that loaded code (Stats.warm: its samples are noisy), is
 compiled only once it has spent link.MARGIN (3) times its budget, never ahead
-of it within the allowance: evidence found marginal once, and again (timing
+of it (within the allowance, or taking over): evidence found marginal once, and again (timing
 differs from run to run), compiles nothing; a second run loads what the first
 compiled and runs as it did.
 
@@ -274,10 +274,10 @@ def door(after=None):
                 return False
             if many and maker is not None and maker.takes_over(n):
                 return True
-            if spent * TAKEOVER < paying(link.STATS.per_form()):
+            if spent * (1.0 if doubted else TAKEOVER) < paying(link.STATS.per_form()):     # (doubted: never ahead)
                 return False
             if not tier_up():           # (a miss in the disk cache: compiled if its evidence is still enough)
-                if spent * TAKEOVER < budget:
+                if spent * (1.0 if doubted else TAKEOVER) < budget:
                     return False
                 tier_up()
             return state[0].__class__ is Compiled
