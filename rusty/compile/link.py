@@ -141,8 +141,7 @@ PAYBACK = 2.0
 MARGIN = 3.0
 PER_FORM = 8e-5
 PER_FORM_LOADED = 1e-5  # (loading from the disk cache)
-PRIOR_FORMS = 100       # (the priors weigh as much as this many measured forms: a lambda or two, then the
-                        # program's own compiles: simplex's loops cost twice the prior and warmed half as long)
+PRIOR_FORMS = 300       # (the priors weigh as much as this many measured forms)
 MIN_FORMS = 25          # (the fixed part of a compile: about what 25 forms cost)
 
 
