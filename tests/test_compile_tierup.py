@@ -152,7 +152,7 @@ def test_the_compile_cost_estimate_starts_from_the_prior_and_learns():
     assert st.per_form() == link.PER_FORM and st.per_form_loaded() == link.PER_FORM_LOADED
     st.cost, st.forms = 1.0, link.PRIOR_FORMS           # measured: as many forms as the prior weighs
     st.seconds = 3.0                                    # (by the clock, on a busy machine: not the cost)
-    assert abs(st.per_form() - (1.0 / link.PRIOR_FORMS + link.PER_FORM) / 2) < 1e-15
+    assert st.per_form() == (1.0 / link.PRIOR_FORMS + link.PER_FORM) / 2
     st.cost, st.forms = 0.0, 0
     st.saved, st.saved_forms = 1.0, 100 * link.PRIOR_FORMS    # (from the disk cache's entries)
     assert abs(st.per_form() - 1.0 / (100 * link.PRIOR_FORMS)) < link.PER_FORM / 50

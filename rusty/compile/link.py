@@ -128,21 +128,17 @@ class Compiled:
 # dearer than it is) times the compile seconds per weighted form measured so far in this process
 # and stored with the entries loaded from the disk cache (STATS.per_form),
 # which starts from PER_FORM and moves away from it as compiles are measured
-# (PRIOR_FORMS: the prior's weight). The prior is what the suite's first runs
-# measured (processor seconds, some 600 compiles of 5 to 2,700 forms): about
-# 1.3 to 2.2 ms of fixed cost and 7e-5 s per form, a fixed part of some 25
-# forms; a fixed part of 10 at 2e-4 s made a 150-form lambda look twice as
-# dear as it was, and it warmed twice as long.
+# (PRIOR_FORMS: the prior's weight).
 PAYBACK = 2.0
 # A lambda (or loop) an earlier run looked up in the disk cache and left on
 # the reference (codecache.missed_before) is compiled only once it has spent
 # MARGIN times that (and never ahead of it, tierup.banked): evidence that was
 # marginal then, and is again now, compiles nothing in a second run.
 MARGIN = 3.0
-PER_FORM = 8e-5
+PER_FORM = 2e-4
 PER_FORM_LOADED = 1e-5  # (loading from the disk cache)
 PRIOR_FORMS = 300       # (the priors weigh as much as this many measured forms)
-MIN_FORMS = 25          # (the fixed part of a compile: about what 25 forms cost)
+MIN_FORMS = 10          # (the fixed part of a compile: about what 10 forms cost)
 
 
 def size(body) -> float:
