@@ -350,3 +350,47 @@ def test_a_second_run_compiles_no_loop_on_evidence_the_first_found_marginal(monk
     fresh = session(tmp_path / 'other')
     assert fresh.run('(define n 150) ' + loop) == 150
     assert link.STATS.loops == 1
+
+
+def test_a_loop_is_not_charged_for_the_compiles_and_collections_in_its_iterations(monkeypatch, tmp_path):
+    # osr.py's `do` loop: 60 ms of its own and 100 ms compiling (or collecting garbage) in its
+    # iterations (tierup.elsewhere) do not pay for a 100 ms compile; 150 ms of its own do.
+    from rusty.compile import osr
+    s = timed_session(monkeypatch, budget=0.1)
+    monkeypatch.setattr(osr, 'perf_counter', tierup.CLOCK)
+    away = [0.0]
+    monkeypatch.setattr(tierup, 'elsewhere', lambda: away[0])
+
+    def compiling(seconds):
+        away[0] += seconds
+        return s.genv.lookup(sym('spend')).fn(seconds)
+    s.genv.define(sym('compiling'), Builtin('compiling', compiling, 1, 1))
+    s.run('(define (run n) (do ((i 0 (+ i 1))) ((= i n) i) (spend 0.001) (when (= i 30) (compiling 0.1))))')
+    assert s.run('(run 60)') == 60 and link.STATS.loops == 0
+    assert s.run('(run 150)') == 150 and link.STATS.loops == 1
+
+
+def test_within_the_allowance_a_maker_takes_over_its_hot_loop_on_the_same_evidence(monkeypatch):
+    # Compiling costs 100 ms, the allowance 1 s: count-to's loop (0.4 ms a call), hot after EVIDENCE (2 ms), has
+    # count-to (as large, as hot: its loop's time is its own too) compiled in its stead, not
+    # alone first and again inside count-to once count-to has spent half of 100 ms.
+    s = timed_session(monkeypatch, budget=0.1, bank=1.0)
+    s.run('(define (count-to n) (let loop ((i 0)) (spend 0.00002) (if (< i n) (loop (+ i 1)) i)))')
+    for _ in range(40):
+        assert s.run('(count-to 20)') == 20
+    assert link.STATS.compiled == 1 and compiled(s, 'count-to')
+
+
+def test_a_maker_an_earlier_run_left_on_the_reference_takes_over_only_on_its_full_evidence(monkeypatch, tmp_path):
+    # The first run looks count-to up (9 ms: over the 5 ms a load costs) and leaves it on the
+    # reference; its loop (4 ms) is not looked up. In a second run the loop, hot (50 ms), asks
+    # count-to to take over: count-to has spent more than half of MARGIN (3) times its budget,
+    # not all of it: it stays on the reference, as a doubted lambda does (never ahead of it).
+    program = ('(define (count-to n) (spend 0.0005) (let loop ((i 0)) (spend 0.00002) (if (< i n) (loop (+ i 1)) i)))'
+               ' (define (run k) (do ((j 0 (+ j 1))) ((= j k) j) (count-to 20)))')
+    first = timed_session(monkeypatch, budget=0.05, cache=tmp_path)
+    first.run(program + ' (run 10)')
+    assert link.STATS.compiled == 0
+    second = timed_session(monkeypatch, budget=0.05, cache=tmp_path)
+    second.run(program + ' (run 130)')
+    assert not compiled(second, 'count-to')

@@ -3,7 +3,9 @@
 The reference runs a `do` (let_forms.comp_do) as a Python loop over one
 frame `fr` it updates in place. With this door, after each iteration it asks
 `hot(fr)`; once the loop is hot (it has run PAYBACK times its estimated
-compile cost on the reference, as link.compile_lambda reckons a lambda's, or
+compile cost on the reference, as link.compile_lambda reckons a lambda's:
+the time between its iterations, less compiles and collections in them,
+tierup.elsewhere; or
 RUSTY_COMPILE_CALLS iterations when that is set), the answer is `resume`:
 the loop lowered once (osr_lower.py) into a function of the frame around the
 loop and the loop's slots, which continues from `fr` as it stands (at the
@@ -26,7 +28,7 @@ from time import perf_counter, thread_time
 from ..errors import give_back_if_out_of_memory
 from ..resolve import MISSING
 from ..values import List, Macro, sym
-from . import frame_views, link
+from . import frame_views, link, tierup
 
 MAKERS = frozenset(map(sym, ('lambda', 'fn', 'λ')))
 DEFINERS = frozenset(map(sym, ('define', 'def')))
@@ -56,7 +58,8 @@ def loop_door(x, dscope, span, unit, after):
         return None
     state = []              # [] warming; [None] on the reference for good; [Loop]
     left = [after]
-    spent = [0.0, -1.0, 0, 0.0]     # seconds on the reference, budget (-1: not yet), id of the frame, last clock
+    spent = [0.0, -1.0, 0, 0.0, 0.0]    # seconds on the reference, budget (-1: not yet), id of the frame, last clock,
+                                        # and tierup.elsewhere() then
     cache = [None, False, False]    # the disk cache's key ('' none; None: not yet made), looked up since warming,
                                     # an earlier run left it on the reference (codecache.missed_before)
 
@@ -71,12 +74,12 @@ def loop_door(x, dscope, span, unit, after):
                 left[0] -= 1
                 return None
         else:
-            t = perf_counter()
+            t, e = perf_counter(), tierup.elsewhere()
             if spent[2] == id(fr):
-                spent[0] += t - spent[3]
+                spent[0] += t - spent[3] - (e - spent[4])      # (less compiles and collections: not the loop's)
             else:
                 spent[2] = id(fr)           # (another run of the loop: the time between is not its)
-            spent[3] = t
+            spent[3], spent[4] = t, e
             if spent[1] < 0:
                 stats = link.STATS
                 per = stats.per_form_loaded() if not cache[1] and link.codecache_on() else per_form_compiled()
@@ -97,7 +100,7 @@ def loop_door(x, dscope, span, unit, after):
                 if after is None:           # not in the cache: warm on until compiling pays
                     spent[1] = -1.0
                     cache[2] = bool(cache[0]) and (link.codecache().missed_before(cache[0]) or link.STATS.warm())
-                    spent[3] = perf_counter()   # (the look-up's time is not the loop's)
+                    spent[3], spent[4] = perf_counter(), tierup.elsewhere()   # (the look-up's time is not the loop's)
                     return None
         state.append(compiled(x, dscope, span, unit, forget, cache[0]))
         return hot(fr)

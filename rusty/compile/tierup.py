@@ -28,8 +28,8 @@ call), and the maker is loaded, or compiled once over its budget (`hot_now`:
 one called rarely reaches no sample; compiled alone, a loop reads the
 maker's locals through the reference's frames). When such a lambda is hot
 (and not in the disk cache), its maker, if at most TAKEOVER times as large
-and hot to 1/TAKEOVER of its budget (or its own maker so), is compiled in
-its stead, once: the lambda's forms are lowered once, in the maker, not
+and hot to 1/TAKEOVER of its compile budget (EVIDENCE within the allowance,
+as its own; or its own maker so), is compiled in its stead, once: the lambda's forms are lowered once, in the maker, not
 once alone and again in the maker later; the lambda's time so far is
 forgotten (values it made before that run on earn it again).
 
@@ -37,7 +37,7 @@ A lambda (or `do` loop, osr.py) that an earlier run looked up in the disk
 cache and left on the reference (codecache.missed_before), or that the cache
 misses in a run that loaded code (Stats.warm: its samples are noisy), is
 compiled only once it has spent link.MARGIN (3) times its budget, never ahead
-of it within the allowance: evidence found marginal once, and again (timing
+of it (within the allowance, or taking over): evidence found marginal once, and again (timing
 differs from run to run), compiles nothing; a second run loads what the first
 compiled and runs as it did.
 
@@ -276,10 +276,10 @@ def door(after=None):
                 return False
             if many and maker is not None and maker.takes_over(n):
                 return True
-            if spent * TAKEOVER < link.PAYBACK * forms * link.STATS.per_form() * (link.MARGIN if doubted else 1.0):
+            if spent * (1.0 if doubted else TAKEOVER) < paying(link.STATS.per_form()):     # (doubted: never ahead)
                 return False
             if not tier_up():           # (a miss in the disk cache: compiled if its evidence is still enough)
-                if spent * TAKEOVER < budget:
+                if spent * (1.0 if doubted else TAKEOVER) < budget:
                     return False
                 tier_up()
             return state[0].__class__ is Compiled
@@ -312,12 +312,12 @@ def door(after=None):
             nonlocal forms, budget
             if not forms:
                 forms = link.size(body)
-            per = link.STATS.per_form_loaded() if not looked and codecache_on() else link.STATS.per_form()
-            budget = link.PAYBACK * forms * per
-            if doubted:
-                budget *= link.MARGIN
-            elif budget > EVIDENCE and banked(forms * per):
-                budget = EVIDENCE
+            budget = paying(link.STATS.per_form_loaded() if not looked and codecache_on() else link.STATS.per_form())
+
+        def paying(per) -> float:
+            """The time on the reference that pays for a step costing `per` a form (EVIDENCE within the allowance)."""
+            cost = link.PAYBACK * forms * per
+            return cost * link.MARGIN if doubted else EVIDENCE if cost > EVIDENCE and banked(forms * per) else cost
 
         def entered(lam, fr):
             """Run this call of lam: linked once the lambda is compiled (or now, if
