@@ -5,6 +5,8 @@ failure's frames); and named lets' loops and local functions whose values
 hold no frames still freed without the collector where nothing holds them,
 and kept where a pending tail call of a loop in them does."""
 
+import pytest
+
 from rusty.compile import support
 from rusty.values import Lambda
 
@@ -92,13 +94,6 @@ def test_loops_tail_calling_outer_loops_past_the_hops_agree(monkeypatch):
     assert want[0] == 'value' and want == got
 
 
-def test_loops_tail_calling_outer_loops_are_freed_without_the_collector(monkeypatch):
-    s = session(monkeypatch, True)
-    s.run(NESTED + " (define (drive k) (when (> k 0) (f 3) (drive (- k 1))))")
-    s.run('(drive 2)')
-    assert lambdas_left(s, '(drive 40)') == 0
-
-
 # A body's local functions calling each other, one tail-called by the body:
 # each freed once that call returned (calls._release_group), also the ones
 # only called from the others, not in tail position; quicksort's partition.
@@ -108,9 +103,11 @@ GROUP = ("(define (f n) (define (up i) (if (< i n) (up (+ i 1)) i))"
          " (go 0 n))")
 
 
-def test_a_bodys_local_functions_calling_each_other_are_freed_without_the_collector(monkeypatch):
+@pytest.mark.parametrize('program', [NESTED, GROUP], ids=['loops tail-calling outer loops',
+                                                            "a body's local functions calling each other"])
+def test_loops_and_local_functions_are_freed_without_the_collector(program, monkeypatch):
     s = session(monkeypatch, True)
-    s.run(GROUP + " (define (drive k) (when (> k 0) (f 3) (drive (- k 1))))")
+    s.run(program + " (define (drive k) (when (> k 0) (f 3) (drive (- k 1))))")
     s.run('(drive 2)')
     assert lambdas_left(s, '(drive 40)') == 0
 

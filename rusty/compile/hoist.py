@@ -121,17 +121,7 @@ def _block(stmts: list, stable: set, count: list) -> list:
 def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
     """The statements computing loop's invariant tests (its body rewritten
     to use them)."""
-    made: dict = {}         # (kind, p, n) -> the local holding the answer
-    before = []
-
-    def local(key, value):
-        h = made.get(key)
-        if h is None:
-            count[0] += 1
-            h = made[key] = 'hoisted%d_' % count[0]
-            before.append(_at(ast.Assign([store(h)], value), loop))
-        return h
-
+    local, before = _before(loop, count)
     get = PARTS.get
     todo = [loop]
     while todo:             # (loop's nodes, not inside a function it defines, parents first)
@@ -176,7 +166,15 @@ def _globals_hoisted(loop: ast.While, fixed: set, count: list) -> list:
     """The statements computing, before loop, its reads of globals and the
     tests of the vectors they give (global_reads.py; its body rewritten to
     use them)."""
-    made: dict = {}
+    local, before = _before(loop, count)
+    global_reads(loop, local, fixed)
+    return before
+
+
+def _before(loop: ast.While, count: list):
+    """(local, before): local(key, value) names the local holding value,
+    computed once in the statements `before` loop (count numbers them)."""
+    made: dict = {}         # key -> the local holding the answer
     before = []
 
     def local(key, value):
@@ -186,8 +184,7 @@ def _globals_hoisted(loop: ast.While, fixed: set, count: list) -> list:
             h = made[key] = 'hoisted%d_' % count[0]
             before.append(_at(ast.Assign([store(h)], value), loop))
         return h
-    global_reads(loop, local, fixed)
-    return before
+    return local, before
 
 
 def _again_after_write_backs(loop, before: list) -> None:
