@@ -8,6 +8,11 @@ from ..resolve import GlobalRef, Scope, resolve
 from .nodes import L, Unsupported, _ident, attr, call, const, is_not, name, store
 
 
+# Enclosing reference frames a local is read from inline (E[0][0][i]); further
+# out, by support.env_read.
+FRAME_HOPS = 3
+
+
 class Fn:
     """One Python function being generated: a lambda, a named let's loop."""
 
@@ -120,10 +125,18 @@ class Variables:
         slow = call(name('ENV_READ'), name('E'), const(hops), const(ref.index), cell,
                     self.k(s), const(ref.maybe_unbound), self.k(span), name('GENV'), self.k(scope),
                     const(self.levels(scope)))
-        if ref.maybe_unbound or hops > 1:
+        if hops > FRAME_HOPS:
             return slow
-        fr = name('E') if hops == 0 else ast.Subscript(name('E'), const(0), L)     # (the frame's slot, as comp_ref reads it)
-        return ast.IfExp(attr(cell, 'dyn'), slow, ast.Subscript(fr, const(ref.index), L))
+        fr = name('E')
+        for _ in range(hops):
+            fr = ast.Subscript(fr, const(0), L)
+        read = ast.Subscript(fr, const(ref.index), L)       # (the frame's slot, as comp_ref reads it)
+        if not ref.maybe_unbound:
+            return ast.IfExp(attr(cell, 'dyn'), slow, read)
+        t = self.fresh('g')         # (a body's define read before it ran: by name, as env_read)
+        bound = ast.BoolOp(ast.And(), [is_not(ast.NamedExpr(store(t), read), name('UNBOUND')),
+                                       ast.UnaryOp(ast.Not(), attr(cell, 'dyn'))])
+        return ast.IfExp(bound, name(t), slow)
 
     def global_read(self, cell, s, scope, span):
         t = self.fresh('g')

@@ -1,0 +1,75 @@
+"""A compiled lambda whose maker ran on the reference (a top-level `let`,
+or a maker the tier-up left there) reads the maker's locals from the
+reference frames around it inline (`E[0][i]`), not by a call of
+support.env_read per read, and does what the reference does: a body's
+define read before it ran found by name (or the reference's error), a
+local set! by another closure seen at once, locals up to and past
+variables.FRAME_HOPS frames out, a failure's report and backtrace."""
+import io
+import os
+import re
+import subprocess
+import sys
+
+from rusty.runtime import Session
+from rusty.values import sym
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+PROGRAM = '''
+(define g #f)
+(define early (let ()
+  (define (user y) (helper y))
+  (set! g user)
+  (define r (try-catch (user 1) (e) e))
+  (define (helper x) (+ x 1))
+  r))
+(display early) (newline)
+(display (g 41)) (newline)
+(define h (let ((a 1))
+  (let ((b 2))
+    (let ((c 3))
+      (let ((e 4))
+        (let ((f 5))
+          (define (add x) (+ x a b c e f))
+          (lambda (y) (list (add y) a b c e f (set! a (+ a 1)) a))))))))
+(display (h 10)) (newline)
+(display (h 10)) (newline)
+(define re (let ()
+  (define (helper x) (+ x 1))
+  (define (user y) (helper y))
+  (define (swap!) (set! helper (lambda (x) (* x 10))))
+  (list user swap!)))
+(display ((car re) 5)) (newline)
+((cadr re))
+(display ((car re) 5)) (newline)
+(define bad (let ()
+  (define (helper x) (car x))
+  (define (user y) (+ 1 (helper y)))
+  user))
+(bad 5)
+'''
+
+
+def run(compiled: bool) -> str:
+    env = dict(os.environ, PYTHONPATH=ROOT, RUSTY_SPECIALIZE='1' if compiled else '0',
+               RUSTY_COMPILE_CALLS='0', RUSTY_CODE_CACHE='0')
+    p = subprocess.run([sys.executable, '-m', 'rusty', '-e', PROGRAM], capture_output=True, text=True, env=env)
+    return p.stdout + p.stderr
+
+
+def test_frame_reads_do_what_the_reference_does():
+    reference = run(False)
+    assert "Undefined: 'helper'" in reference and '50' in reference and 'car: not a pair' in reference
+    assert 'internal error' not in reference
+    assert run(True) == reference
+
+
+def test_a_body_define_of_an_enclosing_reference_frame_is_read_inline(monkeypatch):
+    monkeypatch.setenv('RUSTY_SPECIALIZE', '1')
+    monkeypatch.setenv('RUSTY_COMPILE_CALLS', '0')
+    s = Session(out=io.StringIO())
+    s.run('(define user (let () (define (helper x) (+ x 1)) (define (user y) (helper (helper y))) user))')
+    assert s.run('(user 1)') == 3               # (compiled at its first call; its maker, the let, was not)
+    src = s.python_source(s.genv.lookup(sym('user')))
+    assert re.search(r':= E\[\d+\]\) is not UNBOUND', src), src
