@@ -3,7 +3,8 @@ or a maker the tier-up left there) reads the maker's locals from the
 reference frames around it inline (`E[0][i]`), not by a call of
 support.env_read per read, and does what the reference does: a body's
 define read before it ran found by name (or the reference's error), a
-local set! by another closure seen at once, locals up to and past
+local set! by another closure seen at once, a name
+`eval` defines in a frame further in found by name, locals up to and past
 variables.FRAME_HOPS frames out, a failure's report and backtrace."""
 import io
 import os
@@ -16,6 +17,13 @@ from rusty.values import sym
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+# a closure and a local function 11 let frames inside the top-level let: locals
+# read from 1 to 11 frames out, inline and (past FRAME_HOPS) by env_read
+NAMES = 'abcdefghijk'
+DEEP = ''.join('(let ((%s %d))\n' % (c, i) for i, c in enumerate(NAMES)) + (
+    '(define (add x) (+ x %s))\n(lambda (y) (list (add y) %s (set! a (+ a 1)) a))' % (' '.join(NAMES), ' '.join(NAMES))
+    + ')' * len(NAMES) + ')')
+
 PROGRAM = '''
 (define g #f)
 (define early (let ()
@@ -26,13 +34,7 @@ PROGRAM = '''
   r))
 (display early) (newline)
 (display (g 41)) (newline)
-(define h (let ((a 1))
-  (let ((b 2))
-    (let ((c 3))
-      (let ((e 4))
-        (let ((f 5))
-          (define (add x) (+ x a b c e f))
-          (lambda (y) (list (add y) a b c e f (set! a (+ a 1)) a))))))))
+(define h ''' + DEEP + '''
 (display (h 10)) (newline)
 (display (h 10)) (newline)
 (define re (let ()
@@ -43,6 +45,17 @@ PROGRAM = '''
 (display ((car re) 5)) (newline)
 ((cadr re))
 (display ((car re) 5)) (newline)
+(define dd (let ()
+  (define (helper x) (+ x 1))
+  (define (other y) (helper y))
+  (define (user y) (let ((z 0)) (eval '(define helper (lambda (x) 'dyn))) (list (helper y) (other y))))
+  user))
+(display (dd 1)) (newline)
+(define ee (let ((w 5))
+  (define (rd) w)
+  (lambda (v) (eval '(define w 77)) (list (rd) w v))))
+(display (ee 1)) (newline)
+(display (ee 2)) (newline)
 (define bad (let ()
   (define (helper x) (car x))
   (define (user y) (+ 1 (helper y)))
@@ -62,6 +75,7 @@ def test_frame_reads_do_what_the_reference_does():
     reference = run(False)
     assert "Undefined: 'helper'" in reference and '50' in reference and 'car: not a pair' in reference
     assert 'internal error' not in reference
+    assert '(dyn 2)' in reference and '(5 77 2)' in reference
     assert run(True) == reference
 
 
