@@ -17,9 +17,9 @@ from rusty.values import sym
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# a closure and a local function 11 let frames inside the top-level let: locals
-# read from 1 to 11 frames out, inline and (past FRAME_HOPS) by env_read
-NAMES = 'abcdefghijk'
+# a closure and a local function 15 let frames inside the top-level let: locals
+# read from 1 to 15 frames out, inline and (past FRAME_HOPS) by env_read
+NAMES = 'abcdefghijklmno'
 DEEP = ''.join('(let ((%s %d))\n' % (c, i) for i, c in enumerate(NAMES)) + (
     '(define (add x) (+ x %s))\n(lambda (y) (list (add y) %s (set! a (+ a 1)) a))' % (' '.join(NAMES), ' '.join(NAMES))
     + ')' * len(NAMES) + ')')

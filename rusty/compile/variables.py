@@ -11,7 +11,7 @@ from .nodes import L, Unsupported, _ident, attr, call, const, is_not, name, stor
 # Enclosing reference frames a local is read from inline (E[0]…[0][i]: a
 # subscript a frame, far cheaper than a call); further
 # out, by support.env_read.
-FRAME_HOPS = 8     # (tests/test_compile_frame_reads.py reads past it)
+FRAME_HOPS = 12    # (tests/test_compile_frame_reads.py reads past it)
 
 
 class Fn:
