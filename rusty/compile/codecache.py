@@ -192,4 +192,26 @@ def missed_before(key: str) -> bool:
     return False
 
 
+def ran_before(unit) -> bool:
+    """True if an earlier run, with this compiler, ran the program this
+    session runs (the first file it ran: its name and text); else marks it so
+    for the next run (a "code-run-" entry). A session that ran no file (the
+    REPL, `rusty -e`) has none. A second run of a script decides as a run that
+    loaded code does (link.Stats.warm) from its start: what the cache misses
+    was left on the reference by the first, or never looked up there."""
+    for name, source in getattr(unit.interp, 'sources', {}).items():
+        if not name.startswith('<'):
+            break
+    else:
+        return False
+    whole = (name + '\0' + source).encode('utf-8', 'surrogatepass')
+    path = diskcache.entry_path('code-run-%s' % diskcache.key(b'run', version(), whole))
+    if path is None:
+        return False
+    if diskcache.load(path) is not None:
+        return True
+    diskcache.store(path, b'')
+    return False
+
+
 _CODE = _roots.__code__.__class__

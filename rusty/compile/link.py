@@ -128,17 +128,25 @@ class Compiled:
 # dearer than it is) times the compile seconds per weighted form measured so far in this process
 # and stored with the entries loaded from the disk cache (STATS.per_form),
 # which starts from PER_FORM and moves away from it as compiles are measured
-# (PRIOR_FORMS: the prior's weight).
+# (PRIOR_FORMS: the prior's weight). The prior is what the suite's first runs
+# measured (processor seconds, some 600 compiles of 5 to 2,700 forms): about
+# 1.3 to 2.2 ms of fixed cost and 7e-5 s per form, a fixed part of some 25
+# forms; a fixed part of 10 at 2e-4 s made a 150-form lambda look twice as
+# dear as it was, and it warmed twice as long.
 PAYBACK = 2.0
 # A lambda (or loop) an earlier run looked up in the disk cache and left on
-# the reference (codecache.missed_before) is compiled only once it has spent
-# MARGIN times that (and never ahead of it, tierup.banked): evidence that was
-# marginal then, and is again now, compiles nothing in a second run.
-MARGIN = 3.0
-PER_FORM = 2e-4
+# the reference (codecache.missed_before), or that the cache misses in a second
+# run of a script (codecache.ran_before) or in a run that loaded code, is
+# compiled only once it has spent MARGIN times that (and never ahead of it,
+# tierup.banked): evidence that was marginal then, and is again now, compiles
+# nothing in a second run. (Six: with estimates this near the real cost, one
+# sample too many of a lambda the first run left alone reached three times.)
+MARGIN = 6.0
+PER_FORM = 8e-5
 PER_FORM_LOADED = 1e-5  # (loading from the disk cache)
-PRIOR_FORMS = 300       # (the priors weigh as much as this many measured forms)
-MIN_FORMS = 10          # (the fixed part of a compile: about what 10 forms cost)
+PRIOR_FORMS = 100       # (the priors weigh as much as this many measured forms: a lambda or two, then the
+                        # program's own compiles: simplex's loops cost twice the prior and warmed half as long)
+MIN_FORMS = 25          # (the fixed part of a compile: about what 25 forms cost)
 
 
 def size(body) -> float:
@@ -149,11 +157,12 @@ def size(body) -> float:
 class Stats:
     """What the compiler did in this process, for `--stats` and the estimates."""
     __slots__ = ('compiled', 'seconds', 'cost', 'forms', 'loaded', 'load_seconds', 'load_forms', 'saved',
-                 'saved_forms', 'refused', 'deopts', 'loops', 'loops_loaded')
+                 'saved_forms', 'refused', 'deopts', 'loops', 'loops_loaded', 'rerun')
 
     def __init__(self):
         self.compiled = self.loaded = self.refused = self.deopts = self.forms = self.load_forms = self.saved_forms = 0
         self.loops = self.loops_loaded = 0
+        self.rerun = None       # (an earlier run ran this program: warm; None: not asked yet)
         self.seconds = self.load_seconds = self.saved = 0.0
         self.cost = 0.0         # (the compiles' processor time: `seconds` is the clock's, longer on a busy machine)
 
@@ -164,10 +173,13 @@ class Stats:
         return ((self.cost + self.saved + PER_FORM * PRIOR_FORMS)
                 / (self.forms + self.saved_forms + PRIOR_FORMS))
 
-    def warm(self) -> bool:
-        """True once this process has loaded compiled code: an earlier run compiled what paid, and
-        left on the reference what the cache misses now, whether it looked it up or not."""
-        return bool(self.loaded or self.loops_loaded)
+    def warm(self, unit=None) -> bool:
+        """True once this process has loaded compiled code, or from the start when an earlier run ran
+        its program (codecache.ran_before, asked once, about unit's session): an earlier run compiled
+        what paid, and left on the reference what the cache misses now, whether it looked it up or not."""
+        if self.rerun is None and unit is not None:
+            self.rerun = codecache().ran_before(unit)
+        return bool(self.loaded or self.loops_loaded or self.rerun)
 
     def per_form_loaded(self) -> float:
         """Seconds per (weighted) form of the lambdas looked up in the cache so far, from the prior PER_FORM_LOADED."""

@@ -99,7 +99,7 @@ def loop_door(x, dscope, span, unit, after):
                     return hot(fr)
                 if after is None:           # not in the cache: warm on until compiling pays
                     spent[1] = -1.0
-                    cache[2] = bool(cache[0]) and (link.codecache().missed_before(cache[0]) or link.STATS.warm())
+                    cache[2] = bool(cache[0]) and (link.codecache().missed_before(cache[0]) or link.STATS.warm(unit))
                     spent[3], spent[4] = perf_counter(), tierup.elsewhere()   # (the look-up's time is not the loop's)
                     return None
         state.append(compiled(x, dscope, span, unit, forget, cache[0]))

@@ -35,8 +35,8 @@ forgotten (values it made before that run on earn it again).
 
 A lambda (or `do` loop, osr.py) that an earlier run looked up in the disk
 cache and left on the reference (codecache.missed_before), or that the cache
-misses in a run that loaded code (Stats.warm: its samples are noisy), is
-compiled only once it has spent link.MARGIN (3) times its budget, never ahead
+misses in a run that loaded code or ran the same script before (Stats.warm),
+is compiled only once it has spent link.MARGIN (6) times its budget, never ahead
 of it (within the allowance, or taking over): evidence found marginal once, and again (timing
 differs from run to run), compiles nothing; a second run loads what the first
 compiled and runs as it did.
@@ -368,7 +368,7 @@ def door(after=None):
                 link.STATS.loaded += 1
                 link.STATS.saved_forms += n
             elif key and after is None:
-                doubted = link.codecache().missed_before(key) or link.STATS.warm()
+                doubted = link.codecache().missed_before(key) or link.STATS.warm(unit)
             t = perf_counter() - t
             link.STATS.load_seconds += t
             link.STATS.load_forms += n
