@@ -183,7 +183,12 @@ def missed_before(key: str) -> bool:
     """True if an earlier run looked up entry `key` and had none (and stored
     none after: it left the lambda, or loop, on the reference); else marks
     it so for the next run (a "code-seen-" entry beside the code's)."""
-    path = diskcache.entry_path('code-seen' + key[4:])
+    return _marked('code-seen' + key[4:])
+
+
+def _marked(name: str) -> bool:
+    """True if the (empty) entry `name` is there; else leaves it for the next run."""
+    path = diskcache.entry_path(name)
     if path is None:
         return False
     if diskcache.load(path) is not None:
@@ -205,13 +210,7 @@ def ran_before(unit) -> bool:
     else:
         return False
     whole = (name + '\0' + source).encode('utf-8', 'surrogatepass')
-    path = diskcache.entry_path('code-run-%s' % diskcache.key(b'run', version(), whole))
-    if path is None:
-        return False
-    if diskcache.load(path) is not None:
-        return True
-    diskcache.store(path, b'')
-    return False
+    return _marked('code-run-%s' % diskcache.key(b'run', version(), whole))
 
 
 _CODE = _roots.__code__.__class__
