@@ -67,25 +67,25 @@ def test_hoisted_tests_agree_with_the_reference(program):
     agree(program)
 
 
+def before_and_loop(monkeypatch, program, call, value, fn):
+    """fn's generated Python before its loop and from it, once `call`, run three
+    times, has given `value` each time."""
+    monkeypatch.setenv('RUSTY_SPECIALIZE', '1')
+    s = Session(out=io.StringIO())
+    s.run(program)
+    assert [s.run(call) for _ in range(3)] == [value] * 3
+    return s.python_source(s.genv.lookup(sym(fn))).split('while True:', 1)
+
+
 def test_the_loop_tests_the_procedure_once_before_it(monkeypatch):
     """count-up's loop reads its counter's function before the loop; its
     value is the reference's, counter and all."""
-    monkeypatch.setenv('RUSTY_SPECIALIZE', '1')
-    s = Session(out=io.StringIO())
-    s.run(COUNTER)
-    assert [s.run('(count-up 50)') for _ in range(3)] == [51, 51, 51]
-    src = s.python_source(s.genv.lookup(sym('count-up')))
-    before, loop = src.split('while True:', 1)
+    before, loop = before_and_loop(monkeypatch, COUNTER, '(count-up 50)', 51, 'count-up')
     assert '.code if ' in before and 'hoisted' in loop      # (the procedure's Entry: compile/entry.py)
 
 
 def test_the_loop_reads_a_vectors_length_once_before_it(monkeypatch):
     """vsum's loop indexes a vector parameter: its class and its length
     (a vector never changes length) are read before the loop."""
-    monkeypatch.setenv('RUSTY_SPECIALIZE', '1')
-    s = Session(out=io.StringIO())
-    s.run(VSUM)
-    assert [s.run('(vsum (vector 1 2 3) 3)') for _ in range(3)] == [6, 6, 6]
-    src = s.python_source(s.genv.lookup(sym('vsum')))
-    before, loop = src.split('while True:', 1)
-    assert 'len(v_v' in before and '< hoisted' in loop, src
+    before, loop = before_and_loop(monkeypatch, VSUM, '(vsum (vector 1 2 3) 3)', 6, 'vsum')
+    assert 'len(v_v' in before and '< hoisted' in loop, before + loop

@@ -23,11 +23,9 @@ cell's `set`) keeps its reads as they are. In a loop that qualifies:
 """
 import ast
 
-from .guards import QUIET, QUIET_METHODS
+from .guards import quiet_or_exit
 from .kinds import clone as kinds_clone
 from .nodes import attr, const, is_, name, walk_parts
-
-_EXITS = frozenset(('EXIT', 'EXPAND_EXIT'))
 
 
 def global_reads(loop: ast.While, local, fixed=frozenset()) -> None:
@@ -57,15 +55,11 @@ def _looks(loop) -> tuple:
     writes back (expansion.exit_statement) or returns; a nested function is
     made only to be called (a call of it is no QUIET call)."""
     stores = False
-    Call, Name, Attribute, Subscript, Store = ast.Call, ast.Name, ast.Attribute, ast.Subscript, ast.Store
+    Call, Subscript, Store = ast.Call, ast.Subscript, ast.Store
     for node in walk_parts(loop):
         cls = node.__class__
         if cls is Call:
-            f = node.func
-            if f.__class__ is Name:
-                if f.id not in QUIET and f.id not in _EXITS:
-                    return False, stores
-            elif f.__class__ is not Attribute or f.attr not in QUIET_METHODS:
+            if not quiet_or_exit(node.func):
                 return False, stores
         elif cls is Subscript:
             stores = stores or node.ctx.__class__ is Store

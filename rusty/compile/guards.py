@@ -20,6 +20,16 @@ from .nodes import PARTS, parts, statements
 QUIET = frozenset(('CALL_BUILTIN', 'CONS', 'NEW', 'VECTOR', 'str', 'int', 'len', 'GLOBAL_MISSING'))
 # Methods so called: a float's is_integer (inline.py asks it of a float index).
 QUIET_METHODS = frozenset(('is_integer',))
+# Exits to the reference (expansion.py): each a statement of its own, taken
+# once OK no longer holds, that writes back what the form run there changed.
+EXITS = frozenset(('EXIT', 'EXPAND_EXIT'))
+
+
+def quiet_or_exit(f) -> bool:
+    """True if a call of f (its ast) runs no Lisp code (QUIET, QUIET_METHODS), or is an exit to the reference."""
+    if f.__class__ is ast.Name:
+        return f.id in QUIET or f.id in EXITS
+    return f.__class__ is ast.Attribute and f.attr in QUIET_METHODS
 
 
 def _is_ok(node) -> bool:

@@ -20,12 +20,11 @@ from ..eval import sub_span
 from ..resolve import Scope, body_defines
 from ..values import EMPTY, List, sym
 from . import kinds
-from .guards import QUIET, QUIET_METHODS
+from .guards import quiet_or_exit
 from .nodes import Unsupported, assign, attr, const, is_, is_temp, name, walk_parts
 
 COPIED_NODES = 800     # ast nodes (less contexts and operators): an iteration this large gets no integer copy
 _STEPPERS = frozenset((sym('+'), sym('-')))
-_EXITS = frozenset(('EXIT', 'EXPAND_EXIT'))
 
 
 def f_do(low, x, scope, span, fn, tail):
@@ -118,7 +117,7 @@ def integer_copy(low, loop: list, ints: list) -> list:
             tests_ok = tests_ok or x.id == 'OK'
         elif cls is ast.While or cls is ast.FunctionDef or cls is ast.Lambda:
             return loop
-        elif cls is ast.Call and not _quiet(x.func):
+        elif cls is ast.Call and not quiet_or_exit(x.func):     # (an exit: the copy is left at the next iteration)
             return loop
         size += 1
         if size > COPIED_NODES:
@@ -131,14 +130,6 @@ def integer_copy(low, loop: list, ints: list) -> list:
     copy.holds = ast.BoolOp(ast.And(), [kinds.clone(t) for t in tests])    # (guards.py, kinds.py; never written out)
     copy.loop_copy = True           # (kinds.specialize gives the function around it no copy of its own)
     return [copy]
-
-
-def _quiet(f) -> bool:
-    """True if a call of f runs no Lisp code (guards.QUIET), or is an exit
-    (taken only once OK no longer holds: the copy is left at the next iteration)."""
-    if f.__class__ is ast.Name:
-        return f.id in QUIET or f.id in _EXITS
-    return f.__class__ is ast.Attribute and f.attr in QUIET_METHODS
 
 
 def breaks(low, x, scope, span, fn) -> list:
