@@ -2,17 +2,21 @@
 scripts, each run as `python -m rusty FILE` in a new process against the same
 algorithm in CPython (`python3 PORT.py`).
 
-    python3 benchmarks/bench_suite.py [--quick] [--runs N] [--root DIR] [--wall]
+    python3 benchmarks/bench_suite.py [--quick] [--runs N] [--root DIR] [--wall] [--empty-cache]
                                       [--only NAME,...] [--group G,...] [--json PATH]
 
 Contenders per program, interleaved round by round (median of the runs; CPU
 time of the process, user + system, unless --wall):
-  cold      the compiler on, a fresh empty RUSTY_CACHE_DIR (first run ever)
+  cold      the compiler on, a fresh RUSTY_CACHE_DIR holding only what rusty
+            writes for itself on any first start (its builtin table index and
+            standard library forms), none of any program's code: the program's
+            first run, as a user has it for every script after their first
   warm      the compiler on, the cache the cold run filled (a second run)
-  ref-cold  RUSTY_SPECIALIZE=0, a fresh cache dir (the reference evaluator)
+  ref-cold  RUSTY_SPECIALIZE=0, a fresh cache dir made as for cold (the reference)
   ref-warm  RUSTY_SPECIALIZE=0, its cache filled
   cpython   python3 PORT.py
---quick leaves out ref-warm. Every run's output is checked against the program's known answer (both paths;
+--quick leaves out ref-warm. --empty-cache makes the cold dirs empty instead:
+the first run of rusty ever, which also pays for rusty's own start-up entries. Every run's output is checked against the program's known answer (both paths;
 a disagreement between them is a compiler bug and is listed under Problems).
 The rusty under test is --root DIR, else $RUSTY_ROOT, else the `rusty` package
 found first on $PYTHONPATH (so `PYTHONPATH=/other/tree python3 benchmarks/bench_suite.py`
@@ -76,16 +80,29 @@ def cpu_children():
 class Runner:
     """Runs one program's contenders; owns the cache dirs of the warm ones."""
 
-    def __init__(self, root, scratch, wall=False):
+    def __init__(self, root, scratch, wall=False, empty_cache=False):
         self.root, self.scratch, self.env = root, scratch, base_env(root)
         self.wall = wall
-        self.warm_dirs = {'warm': tempfile.mkdtemp(dir=scratch, prefix='warm-'),
-                          'ref-warm': tempfile.mkdtemp(dir=scratch, prefix='refwarm-')}
-        self.stats_flag = None
+        self.started = tempfile.mkdtemp(dir=scratch, prefix='started-')
         # Python's own bytecode of the tree under test is written once, here, not
-        # inside the first timed run.
-        subprocess.run([sys.executable, '-m', 'rusty', '-e', '1'], env=self.env_for('cold'),
-                       cwd=scratch, capture_output=True, timeout=TIMEOUT)
+        # inside the first timed run; and rusty's own start-up entries once, into
+        # `started`, which each cold dir copies (unless empty_cache).
+        for spec in ('1', '0'):
+            subprocess.run([sys.executable, '-m', 'rusty', '-e', '1'],
+                           env=dict(self.env, RUSTY_CACHE_DIR=self.started, RUSTY_SPECIALIZE=spec),
+                           cwd=scratch, capture_output=True, timeout=TIMEOUT)
+        self.own_entries = [] if empty_cache else [
+            os.path.join(self.started, n) for n in sorted(os.listdir(self.started))
+            if not n.startswith('code-')]
+        self.filled = {}        # 'cold'/'ref-cold' -> the cache dir its last run filled
+        self.stats_flag = None
+
+    def fresh_cache(self, prefix):
+        """A new cache dir holding rusty's own start-up entries and no program's code."""
+        path = tempfile.mkdtemp(dir=self.scratch, prefix=prefix)
+        for entry in self.own_entries:
+            shutil.copy2(entry, path)
+        return path
 
     def command(self, group, name, args, contender):
         base = os.path.join(PROGRAMS, group, name)
@@ -94,14 +111,23 @@ class Runner:
         return [sys.executable, '-m', 'rusty', base + '.lisp'] + args
 
     def env_for(self, contender):
+        """The environment of one run; a cold run gets a new cache dir, and a warm
+        run the one its cold counterpart last filled (a second run on that cache)."""
         env = dict(self.env)
         if contender.startswith('ref'):
             env['RUSTY_SPECIALIZE'] = '0'
-        if contender in self.warm_dirs:
-            env['RUSTY_CACHE_DIR'] = self.warm_dirs[contender]
+        if contender.endswith('-warm') or contender == 'warm':
+            env['RUSTY_CACHE_DIR'] = self.filled[contender.replace('warm', 'cold')]
         elif contender != 'cpython':
-            env['RUSTY_CACHE_DIR'] = tempfile.mkdtemp(dir=self.scratch, prefix='cold-')
+            env['RUSTY_CACHE_DIR'] = self.fresh_cache('cold-')
         return env
+
+    def keep_filled(self, cache, contender):
+        """Record `cache` as the dir `contender` (a cold one) filled last."""
+        old = self.filled.get(contender)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+        self.filled[contender] = cache
 
     def run(self, group, name, args, contender, extra=()):
         """(seconds, stdout, stderr, exit status) of one fresh process."""
@@ -121,8 +147,8 @@ class Runner:
         dt = time.perf_counter() - t
         if not self.wall:
             dt = cpu_children() - before
-        if env.get('RUSTY_CACHE_DIR', '').startswith(os.path.join(self.scratch, 'cold-')):
-            shutil.rmtree(env['RUSTY_CACHE_DIR'], ignore_errors=True)
+        if contender in ('cold', 'ref-cold'):
+            self.keep_filled(env['RUSTY_CACHE_DIR'], contender)
         shutil.rmtree(workdir, ignore_errors=True)
         return dt, out, err, rc
 
@@ -173,7 +199,7 @@ def geomean(xs):
     return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
 
 
-def report(results, quick, runs, root, wall):
+def report(results, quick, runs, root, wall, empty_cache=False):
     """Markdown body and goal records from {row: (times, problems, stats)}."""
     lines, goals, problems = [], [], []
     by_group = {}
@@ -228,11 +254,15 @@ def report(results, quick, runs, root, wall):
                           not slack_bad, '; '.join(slack_bad)))
     lines.insert(0, ('Each program is a fresh `python -m rusty FILE` (rusty from `%s`), '
                      '%s; times are medians of %d interleaved run%s, in %s. cold = compiler on, '
-                     'empty RUSTY_CACHE_DIR; warm = a second run on that cache; ref = '
+                     '%s; warm = a second run on that cache; ref = '
                      'RUSTY_SPECIALIZE=0; CPython = `python3 PORT.py`, the same algorithm.\n')
                  % (root, 'quick sizes' if quick else 'full sizes', runs, '' if runs == 1 else 's',
                     'wall-clock time' if wall else 'CPU time (user + system) of the process, '
-                    'steadier than wall time on a shared machine; `--wall` for wall time'))
+                    'steadier than wall time on a shared machine; `--wall` for wall time',
+                    'an empty RUSTY_CACHE_DIR (rusty\'s first run ever, `--empty-cache`)' if empty_cache
+                    else 'a fresh RUSTY_CACHE_DIR holding only the entries rusty writes for itself on '
+                    'any first start (its builtin table index, its standard library\'s forms) and none '
+                    'of any program\'s code: the program\'s first run'))
     lines += ['Goals (issue 31): classics geomean ≤ 3× CPython, none over 8× (fresh process, '
               'compile included); scripts geomean ≤ 3×, none over 6×; beginner loops within 5×; '
               'every program cold and warm ≤ 1.15× its RUSTY_SPECIALIZE=0 time + 30 ms; a '
@@ -261,7 +291,7 @@ def main(argv):
     scratch = tempfile.mkdtemp(prefix='rusty-suite-')
     results = {}
     try:
-        runner = Runner(root, scratch, wall='--wall' in argv)
+        runner = Runner(root, scratch, wall='--wall' in argv, empty_cache='--empty-cache' in argv)
         for row in selected:
             t = time.perf_counter()
             results[row] = measure(runner, row, quick, runs)
@@ -273,7 +303,7 @@ def main(argv):
                 file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    body, goals, problems = report(results, quick, runs, root, '--wall' in argv)
+    body, goals, problems = report(results, quick, runs, root, '--wall' in argv, '--empty-cache' in argv)
     print(body)
     for g in goals:
         print('%-60s %-22s %-10s %s' % (g['name'], g['figure'], g['target'],
