@@ -22,7 +22,7 @@ import sys
 
 FORMAT = b'rusty-cache-1\n'
 DIGEST = 20     # bytes of BLAKE2b
-PREFIXES = ('code-', 'stdlib-', 'tables-')     # the names of this module's entries (code-: older versions')
+PREFIXES = ('code-', 'compiler-', 'stdlib-', 'tables-')     # the names of this module's entries (code-: older versions')
 DEFAULT_MAX = 64 << 20
 EVICT_EVERY = 64         # stores between two checks of the size bound
 TOUCH_AFTER = 3600       # seconds: a hit on an entry older than this refreshes its mtime

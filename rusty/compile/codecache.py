@@ -40,22 +40,58 @@ _VERSION: list = []                     # the compiler's version, once computed
 
 def version() -> bytes:
     """A hash of the compiler's sources and of the modules its lowering reads
-    (computed once per process, when the first lambda is looked up)."""
+    (computed once per process, when the first lambda is looked up; read
+    from a `compiler-` entry keyed by the files' sizes, times and
+    inodes, as Python keys its own bytecode, so a run hashes them only when
+    one changed)."""
     if not _VERSION:
-        h = diskcache._hasher()
-        here = os.path.dirname(os.path.abspath(__file__))
-        up = os.path.dirname(here)
-        files = sorted(os.path.join(d, f) for d, _, names in os.walk(here) for f in names if f.endswith('.py'))
-        files += [os.path.join(up, f) for f in ('eval.py', 'resolve.py', 'values.py', 'specials.py', 'syntax.py')]
-        for path in files:
-            try:
-                with open(path, 'rb') as fh:
-                    h.update(fh.read())
-            except OSError:
-                h.update(b'?')
-            h.update(os.path.relpath(path, up).encode())
-        _VERSION.append(h.digest() + sys.implementation.cache_tag.encode())
+        files = _version_files()
+        memo = _version_memo(files)
+        found = diskcache.load(memo) if memo is not None else None
+        if found is None or len(found) != diskcache.DIGEST:
+            found = _hashed(files)
+            if memo is not None:
+                diskcache.store(memo, found)
+        _VERSION.append(found + sys.implementation.cache_tag.encode())
     return _VERSION[0]
+
+
+def _version_files() -> list:
+    """(path, its name relative to rusty/) of each source the version hashes."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    up, base = os.path.split(here)
+    files = []
+    for d, _, names in os.walk(here):
+        rel = base + d[len(here):]
+        files += [(os.path.join(d, f), os.path.join(rel, f)) for f in names if f.endswith('.py')]
+    files.sort()
+    return files + [(os.path.join(up, f), f) for f in ('eval.py', 'resolve.py', 'values.py', 'specials.py', 'syntax.py')]
+
+
+def _version_memo(files):
+    """The path of the entry holding the version of `files` as they are now (stat), or None."""
+    stat, parts = os.stat, []
+    try:
+        for path, rel in files:
+            st = stat(path)
+            parts.append('%s %d %d %d %d' % (rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+    except OSError:
+        return None
+    whole = '\0'.join(parts).encode('utf-8', 'surrogatepass')
+    return diskcache.entry_path('compiler-%s.version' % diskcache.key(FORMAT, whole))
+
+
+def _hashed(files) -> bytes:
+    """The hash of the files' text and names."""
+    h = diskcache._hasher()
+    for path, rel in files:
+        try:
+            with open(path, 'rb') as fh:
+                h.update(fh.read())
+        except OSError:
+            h.update(b'?')
+        h.update(rel.encode())
+    return h.digest()
 
 
 def lambda_key(params, rest, body, lscope, unit, name, kind=FORMAT):
