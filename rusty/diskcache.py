@@ -11,6 +11,14 @@ format line, a BLAKE2b checksum of the payload, then the payload; one that is
 unreadable, foreign or fails its checksum counts as missing (and is rebuilt by
 the caller). Nothing here raises: a cache can only make start-up faster.
 
+Marks. A file of marks (`marks-…`: `marked`) records names seen, one
+MARK-byte hash each, appended in place: a run that marks many names
+creates no file per name (creating a file costs a few times what appending
+to one does). It is not checksummed: a damaged one marks nothing, or
+at worst a name no one marked (each use is a hint, never a result). It
+holds at most MARKS_MAX bytes: past that, it is written afresh with its
+newer half.
+
 Size. Like the JIT's libraries, the entries are bounded: after the first
 store of a process and every EVICT_EVERY-th one after it, the least recently
 used entries (a hit refreshes an entry's mtime, at most once a TOUCH_AFTER)
@@ -22,7 +30,7 @@ import sys
 
 FORMAT = b'rusty-cache-1\n'
 DIGEST = 20     # bytes of BLAKE2b
-PREFIXES = ('code-', 'compiler-', 'stdlib-', 'tables-')     # the names of this module's entries (code-: older versions')
+PREFIXES = ('code-', 'compiler-', 'marks-', 'stdlib-', 'tables-')     # the names of this module's entries (code-: older versions')
 DEFAULT_MAX = 64 << 20
 EVICT_EVERY = 64         # stores between two checks of the size bound
 TOUCH_AFTER = 3600       # seconds: a hit on an entry older than this refreshes its mtime
@@ -101,6 +109,96 @@ def store(path: str, payload: bytes) -> None:
     _stores[0] += 1
     if _stores[0] % EVICT_EVERY == 1 or EVICT_EVERY <= 1:
         evict(os.path.dirname(path))
+
+
+MARK = 16               # bytes of a mark
+MARKS_MAX = 1 << 16     # bytes a marks file holds at most (4,096 marks)
+_MARKS: dict = {}       # path -> ((inode, size, mtime, ctime) of the marks file when read, its marks)
+
+
+def marked(path: str, name: str) -> bool:
+    """True if the marks file at `path` holds the mark of `name`; else
+    appends it there (creating the file, mode 0600) and gives False."""
+    h = _hasher()
+    h.update(name.encode('utf-8', 'surrogatepass'))
+    mark = h.digest()[:MARK]
+    data = _marks(path)
+    i = data.find(mark)
+    while i >= 0:
+        if i % MARK == 0:
+            return True
+        i = data.find(mark, i + 1)
+    _add_mark(path, mark, data)
+    return False
+
+
+def _marks(path: str) -> bytes:
+    """The marks in the file at `path` (b'' if it is missing or not ours), read again only once it changed."""
+    try:
+        st = os.stat(path, follow_symlinks=False)
+        sig = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        known = _MARKS.get(path)
+        if known is not None and known[0] == sig:
+            return known[1]
+        if not _ours(st) or not os.path.isfile(path) or st.st_size > 2 * MARKS_MAX:
+            return b''
+        fd = os.open(path, os.O_RDONLY | getattr(os, 'O_NOFOLLOW', 0))
+        try:
+            data = os.read(fd, st.st_size)
+        finally:
+            os.close(fd)
+    except (OSError, ValueError):
+        return b''
+    data = data[:len(data) - len(data) % MARK]
+    _MARKS[path] = (sig, data)
+    return data
+
+
+def _add_mark(path: str, mark: bytes, data: bytes) -> None:
+    """Append mark to the marks file at `path` (whose marks were `data`); past MARKS_MAX, write it
+    afresh with the newer half of its marks and this one; failures are ignored."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, 'O_NOFOLLOW', 0), 0o600)
+        try:
+            st = os.fstat(fd)
+            if st.st_size == 0:
+                os.fchmod(fd, 0o600)
+            elif not _ours(st):
+                return
+            if st.st_size + MARK > MARKS_MAX:
+                kept = data[len(data) - MARKS_MAX // 2 // MARK * MARK:] + mark
+                os.close(fd)
+                fd = -1
+                _MARKS.pop(path, None)
+                _replace(path, kept)
+                return
+            os.write(fd, mark)
+            after = os.fstat(fd)
+        finally:
+            if fd >= 0:
+                os.close(fd)
+    except OSError:
+        return
+    if after.st_size == len(data) + MARK:       # (no other process appended meanwhile: else read again)
+        _MARKS[path] = ((after.st_ino, after.st_size, after.st_mtime_ns, after.st_ctime_ns), data + mark)
+
+
+def _replace(path: str, data: bytes) -> None:
+    """Write `data` at `path` atomically, mode 0600 (no format line: a marks file)."""
+    tmp = '%s.tmp-%d' % (path, os.getpid())
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.fchmod(fd, 0o600)
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 def max_bytes() -> int:

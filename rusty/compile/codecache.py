@@ -218,8 +218,9 @@ def store(key, code, pyname, leaf, consts, table, assumed, heads, seconds, param
 def missed_before(key: str) -> bool:
     """True if an earlier run looked up entry `key` and had none (and stored
     none after: it left the lambda, or loop, on the reference); else marks
-    it so for the next run (a "code-seen-" entry beside the code's)."""
-    return _marked('code-seen' + key[4:])
+    it so for the next run (in the `marks-seen` file: diskcache.marked)."""
+    path = diskcache.entry_path('marks-seen')
+    return path is not None and diskcache.marked(path, key)
 
 
 def _marked(name: str) -> bool:
