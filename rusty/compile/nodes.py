@@ -1,7 +1,7 @@
 """Constructors of the Python `ast` nodes the compiler writes (lower.py,
 counting.py): a name read or stored, an assignment, a call, identity tests,
 attributes, constants; and the walks its passes make over what it wrote."""
-import ast
+from . import pyast as ast
 
 L, S = ast.Load(), ast.Store()
 _Name, _Assign, _Call, _Compare, _Attribute, _Constant = ast.Name, ast.Assign, ast.Call, ast.Compare, ast.Attribute, \
