@@ -149,6 +149,56 @@ def loop_key(x, dscope, unit):
     return lambda_key((), None, x, dscope, unit, 'do', LOOP)
 
 
+# ── The walks' readers ──────────────────────────────────────────────────
+# The lowering's walks read each kind of node by a function compiled at its
+# first node (nodes._made, one code per shape of reader): a few dozen small
+# compiles, about a millisecond of every process's first compile. They are
+# kept in one entry (keyed by the compiler's version and Python's), loaded
+# with the lowering's modules and written again when a compile added some.
+
+_READERS = [None]       # how many readers the entry held when loaded (None: not loaded)
+
+
+def _readers_path():
+    return diskcache.entry_path('compiler-%s.readers' % diskcache.key(b'readers', version()))
+
+
+def load_readers() -> None:
+    """Give the lowering's walks the readers an earlier run compiled (once)."""
+    from . import nodes
+    if _READERS[0] is not None:
+        return
+    _READERS[0] = 0
+    path = _readers_path()
+    payload = diskcache.load(path) if path is not None else None
+    if payload is None:
+        return
+    try:
+        found = marshal.loads(payload)
+        if found.__class__ is not dict or not all(c.__class__ is _CODE for c in found.values()):
+            return
+    except Exception:       # (a garbled entry that passed its checksum)
+        return
+    for shape, code in found.items():
+        nodes._SHAPES.setdefault(shape, code)
+    _READERS[0] = len(found)
+
+
+def store_readers() -> None:
+    """Write the readers again if compiles since they were loaded added some."""
+    from . import nodes
+    if _READERS[0] is None or len(nodes._SHAPES) <= _READERS[0]:
+        return
+    path = _readers_path()
+    try:
+        payload = marshal.dumps(dict(nodes._SHAPES))
+    except ValueError:
+        return
+    if path is not None:
+        diskcache.store(path, payload)
+    _READERS[0] = len(nodes._SHAPES)
+
+
 # ── Entries ──────────────────────────────────────────────────────────────
 
 WHY: dict = {}          # reason -> how many lambdas were not stored or not loaded for it (tests, tuning)
@@ -212,6 +262,7 @@ def store(key, code, pyname, leaf, consts, table, assumed, heads, seconds, param
     if path is None:
         return False
     diskcache.store(path, payload)
+    store_readers()
     return True
 
 

@@ -285,9 +285,18 @@ class Refused:
 
 
 def _load_lower():
-    """Import the lowering modules (once; later calls cost a dict lookup)."""
+    """Import the lowering modules (once; later calls cost a dict lookup),
+    and load the readers the lowering's walks compiled in earlier runs
+    (codecache.load_readers)."""
     from .lower import lower
+    if not _LOWER:
+        _LOWER.append(lower)
+        if codecache_on():
+            codecache().load_readers()
     return lower
+
+
+_LOWER: list = []
 
 
 def codecache():
