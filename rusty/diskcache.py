@@ -19,9 +19,9 @@ at worst a name no one marked (each use is a hint, never a result). It
 holds at most MARKS_MAX bytes: past that, it is written afresh with its
 newer half.
 
-Size. Like the JIT's libraries, the entries are bounded: after the first
-store of a process and every EVICT_EVERY-th one after it, the least recently
-used entries (a hit refreshes an entry's mtime, at most once a TOUCH_AFTER)
+Size. Like the JIT's libraries, the entries are bounded: when a store may
+have taken them past the bound (by a tally of the bytes stored since they
+were last all looked at, `_due`), the least recently used entries (a hit refreshes an entry's mtime, at most once a TOUCH_AFTER)
 are removed until they hold at most `RUSTY_CODE_CACHE_MAX` bytes (default
 64 MiB; 0 or less: unbounded; read when used).
 """
@@ -32,7 +32,9 @@ FORMAT = b'rusty-cache-1\n'
 DIGEST = 20     # bytes of BLAKE2b
 PREFIXES = ('code-', 'compiler-', 'marks-', 'stdlib-', 'tables-')     # the names of this module's entries (code-: older versions')
 DEFAULT_MAX = 64 << 20
-EVICT_EVERY = 64         # stores between two checks of the size bound
+EVICT_EVERY = 64         # stores between two checks of the size bound, without a tally (_due)
+TALLY = 'entries-tally'  # the entries' bytes at the last check, then each store's since (not an entry itself)
+TALLY_RECORDS = 1024    # stores recorded in the tally before they are added up into it
 TOUCH_AFTER = 3600       # seconds: a hit on an entry older than this refreshes its mtime
 _stores = [0]
 
@@ -106,9 +108,49 @@ def store(path: str, payload: bytes) -> None:
         except OSError:
             pass
         return
-    _stores[0] += 1
-    if _stores[0] % EVICT_EVERY == 1 or EVICT_EVERY <= 1:
+    if _due(os.path.dirname(path), len(FORMAT) + DIGEST + len(payload)):
         evict(os.path.dirname(path))
+
+
+def _due(d: str, size: int) -> bool:
+    """True if a store of `size` bytes into directory d may have taken its
+    entries past max_bytes(): by its TALLY file, the entries' bytes when
+    evict last looked at them all and a record of each store since (looking
+    at every entry at each process's first store, as this did, cost some
+    10 ms in a directory of thousands); if that file is unusable, at this
+    process's first store and every EVICT_EVERY-th one after it."""
+    limit = max_bytes()
+    if limit <= 0:
+        return False
+    if EVICT_EVERY <= 1:
+        return True
+    try:
+        fd = os.open(os.path.join(d, TALLY), os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, 'O_NOFOLLOW', 0),
+                     0o600)
+        try:
+            if not _ours(os.fstat(fd)):
+                raise OSError('not ours')
+            os.write(fd, min(size, 0xffffffff).to_bytes(4, sys.byteorder))
+            data = os.pread(fd, 1 << 20, 0)
+        finally:
+            os.close(fd)
+    except OSError:
+        _stores[0] += 1
+        return _stores[0] % EVICT_EVERY == 1
+    if len(data) < 8:
+        return True                 # (no tally yet: evict makes one)
+    added = memoryview(data[8:len(data) - (len(data) - 8) % 4]).cast('I')
+    total = int.from_bytes(data[:8], 'little') + sum(added)
+    if total > limit:
+        return True
+    if len(added) >= TALLY_RECORDS:
+        _tally(d, total)
+    return False
+
+
+def _tally(d: str, total: int) -> None:
+    """Make directory d's TALLY say its entries hold `total` bytes, with no store since."""
+    _replace(os.path.join(d, TALLY), total.to_bytes(8, 'little'))
 
 
 MARK = 16               # bytes of a mark
@@ -227,12 +269,13 @@ def evict(d: str) -> None:
     total = sum(f[1] for f in found)
     for _, size, p in sorted(found):
         if total <= limit:
-            return
+            break
         try:
             os.unlink(p)
         except OSError:
             continue
         total -= size
+    _tally(d, total)
 
 
 # ── Helpers ──────────────────────────────────────────────────────────────
