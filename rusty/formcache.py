@@ -62,6 +62,7 @@ def load_forms(path: str, text: str) -> 'FormFile':
         data = (FORMAT, (), (None,) * len(cells), (b'',) * len(cells))
     found = FormFile(data, lambda: forms)
     found.cells = cells
+    found.stored = entry is not None
     return found
 
 
@@ -199,6 +200,7 @@ class FormFile:
         self.fallback = fallback
         self.syms = None
         self.cells = [None] * len(units)
+        self.stored = False         # read and stored in this process: the cache directory's first run (or rusty's)
 
     def __len__(self) -> int:
         return len(self.units)

@@ -98,3 +98,26 @@ def test_a_later_run_compiles_no_reader_an_earlier_one_kept(tmp_path):
         if p.name.startswith('code-'):
             p.unlink()
     assert compiled_readers(cache) > 5
+
+
+def rusty_e(cache, *extra_env):
+    """`rusty -e 1` with cache as its cache directory."""
+    env = dict(os.environ, PYTHONPATH=str(REPO), RUSTY_CACHE_DIR=str(cache))
+    env.pop('RUSTY_CODE_CACHE', None)
+    env.update(extra_env)
+    proc = subprocess.run([sys.executable, '-m', 'rusty', '-e', '1'], capture_output=True, text=True, env=env,
+                          timeout=120, cwd=str(cache.parent))
+    assert proc.returncode == 0 and proc.stdout == '1\n', proc.stderr
+
+
+def test_a_cache_directorys_first_run_makes_the_compilers_entries_with_its_own(tmp_path):
+    # The run that makes start-up's own entries (the library's forms, the tables' index) also makes
+    # the compiler's version and readers, so no later first compile makes them; the reference none.
+    ref = tmp_path / 'ref'
+    rusty_e(ref, ('RUSTY_SPECIALIZE', '0'))
+    assert [p.name for p in ref.iterdir() if p.name.startswith('compiler-')] == []
+    cache = tmp_path / 'cache'
+    rusty_e(cache, ('RUSTY_SPECIALIZE', '1'))
+    made = sorted(p.name.rsplit('.', 1)[1] for p in cache.iterdir() if p.name.startswith('compiler-'))
+    assert made == ['readers', 'version']
+    assert compiled_readers(cache) == 0

@@ -184,6 +184,22 @@ def load_readers() -> None:
     _READERS[0] = len(found)
 
 
+def prime() -> None:
+    """Make the entries a process's first compile would otherwise make or
+    read afresh, the compiler's version and the readers of every kind of
+    node: called by the run that makes start-up's own entries (runtime.py),
+    a cache directory's first."""
+    from _ast import AST
+    import _ast
+    from . import nodes
+    version()
+    load_readers()
+    for cls in vars(_ast).values():
+        if cls.__class__ is type and issubclass(cls, AST) and cls not in nodes._CHILDREN:
+            nodes._children_of(cls)
+    store_readers()
+
+
 def store_readers() -> None:
     """Write the readers again if compiles since they were loaded added some."""
     from . import nodes
