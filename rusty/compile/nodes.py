@@ -189,10 +189,11 @@ def _made(body: str, fname: str, fields: list):
         exec('def %s(n):\n    %s\n' % (fname, body), scope)
         code = _SHAPES[(body, fname)] = scope[fname].__code__
     names = {'f%d_' % i: f for i, f in enumerate(fields)}
-    return _Function(code.replace(co_names=tuple(names.get(x, x) for x in code.co_names)), {}, fname)
+    return _Function(code.replace(co_names=tuple(names.get(x, x) for x in code.co_names)), _READING, fname)
 
 
 _Function = _none.__class__
+_READING = {'len': len}      # (the globals of the readers: a counter calls len)
 
 
 # The types of the nodes that hold neither a position nor a node (the
