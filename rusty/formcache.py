@@ -55,13 +55,13 @@ def load_forms(path: str, text: str) -> 'FormFile':
             return found
     forms = read(text, path)
     data = _encode(forms)
-    if entry is not None:
-        _store(entry, data)
+    stored = entry is not None and _store(entry, data)
     cells = list(forms.cells())
     if data is None:        # not encodable: no unit to decode, no head known
         data = (FORMAT, (), (None,) * len(cells), (b'',) * len(cells))
     found = FormFile(data, lambda: forms)
     found.cells = cells
+    found.stored = stored
     return found
 
 
@@ -94,15 +94,16 @@ def _load(entry: str, fallback=None):
         return None
 
 
-def _store(entry: str, data) -> None:
-    """Write the encoded forms' entry; forms the encoding does not cover are not cached."""
+def _store(entry: str, data) -> bool:
+    """Write the encoded forms' entry (True if it is there now); forms the encoding does not cover are not cached."""
     if data is None:
-        return
+        return False
     try:
         payload = marshal.dumps(data)
     except (ValueError, TypeError):
-        return
+        return False
     diskcache.store(entry, payload)
+    return os.path.exists(entry)
 
 
 # ── Encoding ─────────────────────────────────────────────────────────────
@@ -199,6 +200,7 @@ class FormFile:
         self.fallback = fallback
         self.syms = None
         self.cells = [None] * len(units)
+        self.stored = False         # read and stored in this process: the cache directory's first run (or rusty's)
 
     def __len__(self) -> int:
         return len(self.units)

@@ -105,8 +105,7 @@ def builtin_tables() -> list:
 
 
 def table_index() -> tuple:
-    """((module, names), …) of every table module and then the library's
-    primitives, without importing them when the cached index is current."""
+    """((module, names), …) of the table modules, then the library's primitives (not imported if the index is cached)."""
     global _index
     if _index is None:
         _index = lazy.table_index(TABLE_MODULES + (LIBRARY_PRIMITIVES,))
@@ -114,8 +113,7 @@ def table_index() -> tuple:
 
 
 def stdlib_file():
-    """The standard library's top-level forms, a formcache.FormFile (each
-    decoded when first used; from the form cache when it has them)."""
+    """The standard library's top-level forms (a formcache.FormFile: each decoded when first used, cached on disk)."""
     global _stdlib
     if _stdlib is None:
         with open(STDLIB_PATH, encoding='utf-8') as fh:
@@ -171,6 +169,8 @@ class Session:
                 lazy.bind_builtins(self.genv, module, names, self.builtin)
         if stdlib:
             self._load_stdlib(stdlib_file())
+            if fast is not None and _stdlib.stored:     # a cache directory's first run: the compiler's entries too
+                _stdlib.stored = import_module('rusty.compile.link').prime_cache()
         if fast is None:        # the reference: everything made now, in order
             if self.library is not None:
                 lazy.make_all(self.library)

@@ -96,3 +96,36 @@ def test_an_unbounded_cache_keeps_everything(cache, monkeypatch):
     for i in range(12):
         put('fill %d' % i)
     assert len(entries(cache)) == 12
+
+
+def test_a_store_looks_at_the_entries_only_when_its_tally_says_the_bound_may_be_passed(cache, monkeypatch):
+    # The tally (the entries' bytes when last all looked at, and each store's since) keeps a store
+    # from listing a directory of thousands at each process's first store; past the bound, it evicts.
+    size = os.path.getsize(put('first'))          # (no tally yet: looked at, tallied)
+    looked = []
+    real = diskcache.evict
+    monkeypatch.setattr(diskcache, 'evict', lambda d: (looked.append(d), real(d)))
+    monkeypatch.setenv('RUSTY_CODE_CACHE_MAX', str(10 * size + size // 2))
+    for i in range(9):
+        put('fill %d' % i)
+    assert looked == []                           # (ten entries: within the bound)
+    for i in range(30):
+        put('more %d' % i)
+        assert sum(os.path.getsize(cache / p) for p in entries(cache)) <= 10 * size + size // 2
+    assert looked
+    tally = cache / diskcache.TALLY
+    assert tally.stat().st_mode & 0o777 == 0o600 and diskcache.TALLY not in entries(cache)
+
+
+def test_a_damaged_or_foreign_tally_still_bounds_the_entries(cache, monkeypatch):
+    size = os.path.getsize(put('first'))
+    monkeypatch.setenv('RUSTY_CODE_CACHE_MAX', str(4 * size + size // 2))
+    tally = cache / diskcache.TALLY
+    tally.write_bytes(b'\x00\x01')                # (too short to hold a total: looked at again)
+    put('a')
+    assert len(tally.read_bytes()) >= 8
+    os.chmod(tally, 0o666)                         # (others may write it: this process counts its own stores)
+    monkeypatch.setattr(diskcache, 'EVICT_EVERY', 4)
+    for i in range(20):
+        put('fill %d' % i)
+    assert len(entries(cache)) <= 4 + 4

@@ -2,7 +2,7 @@
 (a mixin of lower.Lowering): computed in place (inline.py) while the global
 holds what it held when lowered, its function called directly, fresh cells
 made in place; the generic call otherwise."""
-import ast
+from . import pyast as ast
 
 from ..resolve import GlobalRef, resolve
 from ..values import EMPTY, Builtin, List, Symbol

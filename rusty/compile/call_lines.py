@@ -3,7 +3,7 @@ failures are reported by the function's handler, through these lines),
 given once the lowering's passes are done. Apart from sites.py, which runs
 with the code: this half needs the `ast` module, which a run on code from
 the disk cache never imports."""
-import ast
+from . import pyast as ast
 
 from .nodes import statements
 

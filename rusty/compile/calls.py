@@ -3,7 +3,7 @@ the generic call (a macro expanded, a compiled lambda of the arity called
 directly, anything else the reference way), and the faster ways of calling
 what a global or a named let holds when lowered: a lambda directly, itself
 as a loop, a cons of a call of itself (trmc.py), a named let's loop."""
-import ast
+from . import pyast as ast
 
 from ..resolve import GlobalRef, resolve
 from ..values import Builtin, Lambda, Symbol

@@ -1,7 +1,7 @@
 """Lowering of `case`: the key computed once into a temporary, then each
 clause's data compared with it as case_form.comp_case does (`equal?`),
 written out for a symbol, boolean, string or number datum."""
-import ast
+from . import pyast as ast
 
 from ..eval import Usage
 from ..values import Symbol, equal

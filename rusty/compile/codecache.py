@@ -40,22 +40,58 @@ _VERSION: list = []                     # the compiler's version, once computed
 
 def version() -> bytes:
     """A hash of the compiler's sources and of the modules its lowering reads
-    (computed once per process, when the first lambda is looked up)."""
+    (computed once per process, when the first lambda is looked up; read
+    from a `compiler-` entry keyed by the files' sizes, times and
+    inodes, as Python keys its own bytecode, so a run hashes them only when
+    one changed)."""
     if not _VERSION:
-        h = diskcache._hasher()
-        here = os.path.dirname(os.path.abspath(__file__))
-        up = os.path.dirname(here)
-        files = sorted(os.path.join(d, f) for d, _, names in os.walk(here) for f in names if f.endswith('.py'))
-        files += [os.path.join(up, f) for f in ('eval.py', 'resolve.py', 'values.py', 'specials.py', 'syntax.py')]
-        for path in files:
-            try:
-                with open(path, 'rb') as fh:
-                    h.update(fh.read())
-            except OSError:
-                h.update(b'?')
-            h.update(os.path.relpath(path, up).encode())
-        _VERSION.append(h.digest() + sys.implementation.cache_tag.encode())
+        files = _version_files()
+        memo = _version_memo(files)
+        found = diskcache.load(memo) if memo is not None else None
+        if found is None or len(found) != diskcache.DIGEST:
+            found = _hashed(files)
+            if memo is not None:
+                diskcache.store(memo, found)
+        _VERSION.append(found + sys.implementation.cache_tag.encode())
     return _VERSION[0]
+
+
+def _version_files() -> list:
+    """(path, its name relative to rusty/) of each source the version hashes."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    up, base = os.path.split(here)
+    files = []
+    for d, _, names in os.walk(here):
+        rel = base + d[len(here):]
+        files += [(os.path.join(d, f), os.path.join(rel, f)) for f in names if f.endswith('.py')]
+    files.sort()
+    return files + [(os.path.join(up, f), f) for f in ('eval.py', 'resolve.py', 'values.py', 'specials.py', 'syntax.py')]
+
+
+def _version_memo(files):
+    """The path of the entry holding the version of `files` as they are now (stat), or None."""
+    stat, parts = os.stat, []
+    try:
+        for path, rel in files:
+            st = stat(path)
+            parts.append('%s %d %d %d %d' % (rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+    except OSError:
+        return None
+    whole = '\0'.join(parts).encode('utf-8', 'surrogatepass')
+    return diskcache.entry_path('compiler-%s.version' % diskcache.key(FORMAT, whole))
+
+
+def _hashed(files) -> bytes:
+    """The hash of the files' text and names."""
+    h = diskcache._hasher()
+    for path, rel in files:
+        try:
+            with open(path, 'rb') as fh:
+                h.update(fh.read())
+        except OSError:
+            h.update(b'?')
+        h.update(rel.encode())
+    return h.digest()
 
 
 def lambda_key(params, rest, body, lscope, unit, name, kind=FORMAT):
@@ -111,6 +147,72 @@ def loop_key(x, dscope, unit):
     its frame's scope), or None: keyed as a lambda with no parameters whose
     body is x and whose scope is dscope, apart from every lambda's."""
     return lambda_key((), None, x, dscope, unit, 'do', LOOP)
+
+
+# ── The walks' readers ──────────────────────────────────────────────────
+# The lowering's walks read each kind of node by a function compiled at its
+# first node (nodes._made, one code per shape of reader): a few dozen small
+# compiles, about a millisecond of every process's first compile. They are
+# kept in one entry (keyed by the compiler's version and Python's), loaded
+# with the lowering's modules and written again when a compile added some.
+
+_READERS = [None]       # how many readers the entry held when loaded (None: not loaded)
+
+
+def _readers_path():
+    return diskcache.entry_path('compiler-%s.readers' % diskcache.key(b'readers', version()))
+
+
+def load_readers() -> None:
+    """Give the lowering's walks the readers an earlier run compiled (once)."""
+    from . import nodes
+    if _READERS[0] is not None:
+        return
+    _READERS[0] = 0
+    path = _readers_path()
+    payload = diskcache.load(path) if path is not None else None
+    if payload is None:
+        return
+    try:
+        found = marshal.loads(payload)
+        if found.__class__ is not dict or not all(c.__class__ is _CODE for c in found.values()):
+            return
+    except Exception:       # (a garbled entry that passed its checksum)
+        return
+    for shape, code in found.items():
+        nodes._SHAPES.setdefault(shape, code)
+    _READERS[0] = len(found)
+
+
+def prime() -> None:
+    """Make the entries a process's first compile would otherwise make or
+    read afresh, the compiler's version and the readers of every kind of
+    node: called by the run that makes start-up's own entries (runtime.py),
+    a cache directory's first."""
+    from _ast import AST
+    import _ast
+    from . import nodes
+    version()
+    load_readers()
+    for cls in vars(_ast).values():
+        if cls.__class__ is type and issubclass(cls, AST) and cls not in nodes._CHILDREN:
+            nodes._children_of(cls)
+    store_readers()
+
+
+def store_readers() -> None:
+    """Write the readers again if compiles since they were loaded added some."""
+    from . import nodes
+    if _READERS[0] is None or len(nodes._SHAPES) <= _READERS[0]:
+        return
+    path = _readers_path()
+    try:
+        payload = marshal.dumps(dict(nodes._SHAPES))
+    except ValueError:
+        return
+    if path is not None:
+        diskcache.store(path, payload)
+    _READERS[0] = len(nodes._SHAPES)
 
 
 # ── Entries ──────────────────────────────────────────────────────────────
@@ -176,14 +278,16 @@ def store(key, code, pyname, leaf, consts, table, assumed, heads, seconds, param
     if path is None:
         return False
     diskcache.store(path, payload)
+    store_readers()
     return True
 
 
 def missed_before(key: str) -> bool:
     """True if an earlier run looked up entry `key` and had none (and stored
     none after: it left the lambda, or loop, on the reference); else marks
-    it so for the next run (a "code-seen-" entry beside the code's)."""
-    return _marked('code-seen' + key[4:])
+    it so for the next run (in the `marks-seen` file: diskcache.marked)."""
+    path = diskcache.entry_path('marks-seen')
+    return path is not None and diskcache.marked(path, key)
 
 
 def _marked(name: str) -> bool:

@@ -2,7 +2,7 @@
 entered first, the passes' repeated tests): a deep copy of ast nodes that
 keeps shared nodes shared and every attribute, and the copy of a body
 whose temporaries are renamed."""
-import ast
+from . import pyast as ast
 
 
 def twin(stmts: list, temp, fresh, uncounted=False) -> list:

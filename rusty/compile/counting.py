@@ -19,7 +19,7 @@ call it is inside (`prof_.inner`, which it leaves as it is). The figures are
 the reference's, for two clock readings less per call (fib: most of the cost
 of counting).
 """
-import ast
+from . import pyast as ast
 
 from .nodes import assign, attr, attr_store, call, const, is_not, name, parts, store, walk_parts
 from .support import SELF_CALL

@@ -10,7 +10,7 @@ body (the macro's environment would be those frames), `set` and `defrust`
 of a name that is not a slot of the compiled function (they may bind in
 its frame by name).
 """
-import ast
+from . import pyast as ast
 
 from ..errors import EvalError
 from ..eval import SPECIALS, Usage

@@ -48,7 +48,7 @@ def leaf_of(p):
 def test(low, p, q: str, n: int):
     """The test that the value of expression p (a Lambda) is compiled with n
     parameters, its Entry into q (then unwrap(q) gives its function)."""
-    import ast
+    from . import pyast as ast
     from .nodes import attr, store
     return ast.Compare(attr(ast.NamedExpr(store(q), attr(p, 'code')), '__class__'), [ast.Is()],
                        [low.k(entry_class(n))])
@@ -57,14 +57,14 @@ def test(low, p, q: str, n: int):
 def unwrap(q: str):
     """The statement putting in q the positional function of the Entry in q
     (a call of a local runs faster than one of an attribute: no method lookup)."""
-    import ast
+    from . import pyast as ast
     from .nodes import L, name, store
     return ast.Assign([store(q)], ast.Attribute(name(q), 'direct', L))
 
 
 def leaf_test(q: str):
     """`(q := q.leaf) is not None`: the leaf function of the Entry in q, if any."""
-    import ast
+    from . import pyast as ast
     from .nodes import L, name, store
     return ast.Compare(ast.NamedExpr(store(q), ast.Attribute(name(q), 'leaf', L)), [ast.IsNot()],
                        [ast.Constant(None)])
@@ -83,7 +83,7 @@ def maker(mod, pyname: str):
     shares the lambda's globals. (A function that names neither has no
     cell: the value, its Entry and function are no cycle, freed without
     the collector.)"""
-    import ast
+    from . import pyast as ast
     fdef = mod.body[0]
     at = fdef.lineno
     outer = _at(ast.FunctionDef(name=MAKER, args=ast.arguments(posonlyargs=[], args=[_at(ast.arg('E'), at), _at(

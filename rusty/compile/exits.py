@@ -23,7 +23,7 @@ local while the form runs (the closure's write stays, unless the form
 sets the local too).
 An exit happens only once an assumption failed: a global the code assumed
 was redefined while the call ran."""
-import ast
+from . import pyast as ast
 
 from .expansion import exit_statement, exit_values
 from .nodes import call, name

@@ -30,7 +30,7 @@ expansion's own closures keep (their later writes, and the compiled code's
 later writes, are not seen by the other), and a name the expansion adds to a
 compiled frame (`define` of a name the frame does not bind).
 """
-import ast
+from . import pyast as ast
 
 from .nodes import L, assign, call, const, name
 

@@ -3,7 +3,7 @@ integer, float, bool, pair) an expression of generated code is known to
 have, given what is known of the locals it reads; what a test's true branch
 learns; and an expression with what is known folded in (a class test of a
 known local a constant, a guard whose test is decided its branch)."""
-import ast
+from . import pyast as ast
 
 from .inline import _is
 

@@ -2,7 +2,7 @@
 runs them after guards.py's and kinds.py's, then hoist.py's): tests fused
 with the temporaries they read and temporaries sharing names (one walk:
 tidy_temporaries), and every handler giving back the memory reserve first."""
-import ast
+from . import pyast as ast
 
 from .nodes import PARTS, attr, const, is_, is_temp, name, parts, walk_parts
 

@@ -22,20 +22,14 @@ def text(x, out, syms=None) -> None:
     symbols to the set syms if given."""
     cls = x.__class__
     if cls is Symbol:
-        if Symbol._table.get(x.name) is not x:
-            raise Miss('uninterned symbol')
-        out.append(' %d:%s' % (len(x.name), x.name))
+        piece = _PIECES.get(x)
+        if piece is None:
+            piece = _piece(x)
+        out.append(piece)
         if syms is not None:
             syms.add(x)
     elif cls is List:
-        out.append(' (')
-        while x.__class__ is List and x is not EMPTY:
-            text(x.car, out, syms)
-            x = x.cdr
-        if x is not EMPTY:
-            out.append(' .')
-            text(x, out, syms)
-        out.append(')')
+        _list_text(x, out, syms)
     elif cls in ATOMS:
         r = repr(x)
         out.append(' %s%d:%s' % (ATOMS[cls], len(r), r))
@@ -48,6 +42,39 @@ def text(x, out, syms=None) -> None:
         out.append(')')
     else:
         raise Miss(cls.__name__)
+
+
+def _list_text(x, out, syms) -> None:
+    """text of list x: its symbols' pieces appended here, other elements by text."""
+    push, pieces = out.append, _PIECES
+    push(' (')
+    while x.__class__ is List and x is not EMPTY:
+        y = x.car
+        if y.__class__ is Symbol:
+            piece = pieces.get(y)
+            push(piece if piece is not None else _piece(y))
+            if syms is not None:
+                syms.add(y)
+        elif y.__class__ is List:
+            _list_text(y, out, syms)
+        else:
+            text(y, out, syms)
+        x = x.cdr
+    if x is not EMPTY:
+        push(' .')
+        text(x, out, syms)
+    push(')')
+
+
+_PIECES: dict = {}      # an interned symbol -> its text (symbols stay interned)
+
+
+def _piece(x) -> str:
+    """The text of symbol x (Miss: not interned), kept."""
+    if Symbol._table.get(x.name) is not x:
+        raise Miss('uninterned symbol')
+    piece = _PIECES[x] = ' %d:%s' % (len(x.name), x.name)
+    return piece
 
 
 def macros_named(syms, genv) -> str:

@@ -21,7 +21,7 @@ cell's `set`) keeps its reads as they are. In a loop that qualifies:
   binding or a value made on first read), the test is false and the
   builtin is called, as for any other value: a vector never changes length.
 """
-import ast
+from . import pyast as ast
 
 from .guards import quiet_or_exit
 from .kinds import clone as kinds_clone

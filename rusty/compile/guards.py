@@ -7,7 +7,7 @@ up to the next call that may run Lisp code is known to pass as well:
 `fold` removes those tests (keeping their true branches), which turns a run
 of inlined builtins into one test.
 """
-import ast
+from . import pyast as ast
 
 from .nodes import PARTS, parts, statements
 

@@ -24,7 +24,7 @@ The one other writer of p is a macro expanded at run time in the loop
 (expansion.py): its write-back is not counted as the loop assigning p, and
 the hoisted tests are computed again after it.
 """
-import ast
+from . import pyast as ast
 
 from .global_reads import global_reads
 from .nodes import PARTS, attr, const, is_, is_not, name, parts, statements, store, walk_parts

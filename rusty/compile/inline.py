@@ -4,7 +4,7 @@ gives (guard, value): `value` is the result while `guard` holds; otherwise
 the builtin itself is called (its exact result or error). Guards admit exact
 integers (int, never bool) and floats only where Python computes what the
 builtin does."""
-import ast
+from . import pyast as ast
 
 
 

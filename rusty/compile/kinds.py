@@ -19,7 +19,7 @@ calls its own function while OK holds (guards.py marks the call) with
 arguments known to be exact integers, it passes INTS as the call's last
 argument: the callee enters its copy on that one test.
 """
-import ast
+from . import pyast as ast
 
 from . import copies
 from .expr_kinds import INT, INT_IF_OK, LIST, OK_FALSE, _fold, _int_tests_if_ok, _learned, _pair_known, kind_of

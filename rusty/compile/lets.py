@@ -2,7 +2,7 @@
 the variables Python locals of the function around them; a named let's
 loop a nested function, called directly, freed at once when nothing else
 holds it."""
-import ast
+from . import pyast as ast
 
 from ..eval import Usage, sub_span
 from ..let_forms import parse_bindings

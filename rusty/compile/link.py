@@ -285,9 +285,24 @@ class Refused:
 
 
 def _load_lower():
-    """Import the lowering modules (once; later calls cost a dict lookup)."""
+    """Import the lowering modules and load the readers earlier runs compiled (codecache.load_readers), once."""
     from .lower import lower
+    if not _LOWER:
+        _LOWER.append(lower)
+        if codecache_on():
+            codecache().load_readers()
     return lower
+
+
+_LOWER: list = []
+
+
+def prime_cache() -> bool:
+    """The entries a process's first compile would make or read afresh, made
+    now (codecache.prime: a cache directory's first run); False."""
+    if codecache_on():
+        codecache().prime()
+    return False
 
 
 def codecache():

@@ -14,7 +14,7 @@ cleared, a counter written a float by an exit's write-back or a `set!`, or
 stepped from another value) runs it, and the next iteration tests again.
 The loop's test, an `or` or `and` of forms, is lowered as a test of each
 in turn (`breaks`)."""
-import ast
+from . import pyast as ast
 
 from ..eval import sub_span
 from ..resolve import Scope, body_defines

@@ -19,7 +19,7 @@ Every form the lowering does not handle raises Unsupported, and the lambda
 stays on the reference. Each statement and expression carries a line number;
 TABLE maps it to the span the reference would report there.
 """
-import ast
+from . import pyast as ast
 from gc import disable, enable, isenabled
 
 from ..eval import SPECIALS, sub_span

@@ -24,7 +24,7 @@ the macro's cell: link.Refused lowers it again once that cell changes).
 starts, so that the lowering's scans (set! targets, functions made, a named
 let's name only called) see the expansions, not the calls.
 """
-import ast
+from . import pyast as ast
 from _weakref import ref
 
 from ..apply import make_frame, run

@@ -11,7 +11,7 @@ runs it, any other procedure called: `holds`), `(cons h t)`, lists with a
 what it matched. A failed test falls through to the next clause; when none
 matches, the reference's error at the form's position.
 """
-import ast
+from . import pyast as ast
 
 from ..apply import apply_procedure
 from ..errors import EvalError

@@ -1,7 +1,7 @@
 """Constructors of the Python `ast` nodes the compiler writes (lower.py,
 counting.py): a name read or stored, an assignment, a call, identity tests,
 attributes, constants; and the walks its passes make over what it wrote."""
-import ast
+from . import pyast as ast
 
 L, S = ast.Load(), ast.Store()
 _Name, _Assign, _Call, _Compare, _Attribute, _Constant = ast.Name, ast.Assign, ast.Call, ast.Compare, ast.Attribute, \
@@ -157,9 +157,9 @@ def _children_of(cls):
 
 def _counter(bare: int, lists: list):
     """A function giving how many contexts and operators a node holds (`lists`: `len(n.field)`)."""
-    scope: dict = {}
-    exec('def bare(n):\n    return %d + %s\n' % (bare, ' + '.join(lists)), scope)
-    return scope['bare']
+    fields = [x[len('len(n.'):-1] for x in lists]
+    return _made('return %d + %s' % (bare, ' + '.join('len(n.f%d_)' % i for i in range(len(fields)))), 'bare',
+                 fields)
 
 
 def _none(node) -> list:
@@ -169,11 +169,31 @@ def _none(node) -> list:
 
 def _reader(parts: list, maybe_none: bool):
     """A function giving the list of a node's `parts` (`n.field`, `*n.field`)."""
-    items = '[%s]' % ', '.join(parts)
+    fields = [p.split('.', 1)[1] for p in parts]
+    items = '[%s]' % ', '.join('%sn.f%d_' % ('*' if p[0] == '*' else '', i) for i, p in enumerate(parts))
     body = '[x for x in %s if x is not None]' % items if maybe_none else items
-    scope: dict = {}
-    exec('def children(n):\n    return %s\n' % body, scope)        # (a function per class: no loop over fields)
-    return scope['children']
+    return _made('return ' + body, 'children', fields)     # (a function per class: no loop over fields)
+
+
+_SHAPES: dict = {}      # (a reader's body, its fields numbered f0_, f1_, …; its name) -> its function's code
+
+
+def _made(body: str, fname: str, fields: list):
+    """The function `def fname(n): body`, body's fields f0_, f1_, … named
+    `fields`. Readers whose bodies differ in their fields' names alone share
+    one compiled code, its names replaced (compiling one per class was most
+    of the one-time cost of a process's first compile)."""
+    code = _SHAPES.get((body, fname))
+    if code is None:
+        scope: dict = {}
+        exec('def %s(n):\n    %s\n' % (fname, body), scope)
+        code = _SHAPES[(body, fname)] = scope[fname].__code__
+    names = {'f%d_' % i: f for i, f in enumerate(fields)}
+    return _Function(code.replace(co_names=tuple(names.get(x, x) for x in code.co_names)), _READING, fname)
+
+
+_Function = _none.__class__
+_READING = {'len': len}      # (the globals of the readers: a counter calls len)
 
 
 # The types of the nodes that hold neither a position nor a node (the

@@ -5,7 +5,7 @@ loops.do_loop's loop and the result forms, in the root's handler (errors
 located as a lambda's, no backtrace entry of its own: the loop's level is
 the reference's around it). The lowering is lower.Lowering's, root and
 passes included; only the root's body and the functions it may make differ."""
-import ast
+from . import pyast as ast
 from time import perf_counter
 
 from ..values import sym

@@ -7,7 +7,7 @@ from ..errors import EvalError
 from ..printer import display_form
 from ..values import NIL, List, Vector, make_list
 from .nodes import L, Unsupported, call
-import ast
+from . import pyast as ast
 
 
 def splice_of(v, span):

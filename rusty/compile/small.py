@@ -13,7 +13,7 @@ floats); when no guard holds, the lambda itself is called (so every error is
 its own). The
 lambda's value is named in the disk cache by its global and its text
 (codecache: a changed body is a miss)."""
-import ast
+from . import pyast as ast
 
 from ..resolve import GlobalRef, resolve
 from ..values import EMPTY, Builtin, List, Symbol

@@ -1,7 +1,7 @@
 """Lowering of the special forms but the lets and `do` (a mixin of
 lower.Lowering): quote, if, begin, and, or, when, unless, cond, set!,
 define, def and lambda (a nested lambda: its own Python function)."""
-import ast
+from . import pyast as ast
 
 from ..resolve import GlobalRef, Scope, _one_name, body_defines, resolve
 from ..values import EMPTY, List, Symbol, cons, make_list, sym

@@ -29,7 +29,7 @@ CALL_FAILED, then its handler's frame and tail call): the backtrace, the
 frames of ,frames and the messages are the reference's, entry for entry.
 The depth limit fails at the same level, with the same report.
 """
-import ast
+from . import pyast as ast
 
 from ..resolve import GlobalRef, body_defines, resolve
 from ..values import EMPTY, Builtin, List, Symbol, sym

@@ -11,7 +11,7 @@ position of that code). Anything else (exit, a second Ctrl-C) passes. The
 handler runs in a frame of its own binding var (and its defines), in tail
 position when the form is, with the run level's depth as it was at the try.
 """
-import ast
+from . import pyast as ast
 
 from ..apply import located, recursion_message
 from ..errors import Abort, Exit, Interrupted, RustyError, out_of_memory

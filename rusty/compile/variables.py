@@ -2,7 +2,7 @@
 given Python names, a variable read or written (a Python local, a slot of
 a reference frame around the root, a global's cell), the reference frames
 built around compiled locals, and the frames a failure shows."""
-import ast
+from . import pyast as ast
 
 from ..resolve import GlobalRef, Scope, resolve
 from .nodes import L, Unsupported, _ident, attr, call, const, is_not, name, store

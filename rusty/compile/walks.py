@@ -18,7 +18,7 @@ is reported as from the lambda called by the builtin: the lambda's frame
 and backtrace entry (support.call_failed with a stand-in for its value, of
 its name), then the builtin call's position (apply.located).
 """
-import ast
+from . import pyast as ast
 
 from ..resolve import GlobalRef, Scope, body_defines, resolve
 from ..values import EMPTY, Builtin, List, Symbol, sym
