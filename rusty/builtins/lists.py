@@ -1,6 +1,7 @@
 """List builtins. Lists are immutable cells; Nil counts as
 the empty list wherever a list is expected, unless stated otherwise."""
 from ..apply import EACH, FILTER, MAP
+from ..cells import cars, count
 from ..errors import EvalError
 from ..printer import display_form
 from ..values import EMPTY, NIL, BuiltinTable, Hash, List, Py, Symbol, Vector, copy_onto, equal, make_list, reverse_onto
@@ -96,11 +97,7 @@ def length(x):
     if x.__class__ is Py:
         return _py_length(x.obj)
     if x.__class__ is List:
-        n = 0
-        while x is not EMPTY:
-            n += 1
-            x = x.cdr
-        return n
+        return count(x)
     if x is NIL:
         return 0
     if x.__class__ is Vector:
@@ -164,13 +161,7 @@ def reversed_items(x):
     list once (its function's `of_items`) for `(f (reverse x))`, no cell made."""
     if x.__class__ is not List:
         return None
-    items = []
-    add = items.append
-    while x.__class__ is List and x is not EMPTY:
-        add(x.car)
-        x = x.cdr
-    if x is not EMPTY:
-        return None
+    items = cars(x)
     items.reverse()
     return items
 
@@ -353,7 +344,7 @@ def foldr(host, f, init, lst):
     proc_arg('foldr', f)
     call = host.call
     acc = init
-    for x in reversed(list(_fold_list(lst, 'foldr'))):
+    for x in reversed(cars(_fold_list(lst, 'foldr'))):
         acc = call(f, [x, acc])
     return acc
 
@@ -369,10 +360,13 @@ def apply_(host, f, *args):
         if pos.__class__ is not List and pos is not NIL:
             raise with_value(EvalError('apply: the arguments before a keyword hash must be a list'), 'apply', pos)
         kw = [(_keyword_name(k), v) for k, v in last.table.values()]
-        return call_python(f, list(args[:-2]) + (list(pos) if pos is not NIL else []), None, host.depth, kw)
+        return call_python(f, list(args[:-2]) + (cars(pos) if pos is not NIL else []), None, host.depth, kw)
     if last.__class__ is not List and last is not NIL:
         raise with_value(EvalError('apply: last argument must be a list'), 'apply', last)
-    return host.call(f, list(args[:-1]) + (list(last) if last is not NIL else []))
+    items = cars(last) if last is not NIL else []
+    if len(args) > 1:
+        items[:0] = args[:-1]
+    return host.call(f, items)
 
 
 def _keyword_name(k) -> str:
@@ -397,7 +391,7 @@ def _kind(x):
 @TABLE.fn('sort', 1, 2, host=True, doc='A new stably sorted list (numbers, strings, or by less?).',
           sig='(sort lst [less?])', examples=(("(sort '(3 1 2))", '(1 2 3)'), ("(sort '(3 1 2) >)", '(3 2 1)')))
 def sort(host, lst, less=None):
-    items = list(iter(list_arg('sort', lst)))     # (one walk: list() of the cell would first count it)
+    items = cars(list_arg('sort', lst))
     if less is not None:
         proc_arg('sort', less)
         return make_list(host.sort_by(items, less))

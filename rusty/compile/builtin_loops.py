@@ -8,10 +8,11 @@ own comparisons when nothing could tell. Each falls back to the reference's
 from _functools import cmp_to_key     # the C module: functools itself imports collections (start-up)
 from _operator import add, mul
 
-from ..apply import FILTER, MAP, located, walked
+from ..apply import EACH, FILTER, MAP, located, walked
+from ..cells import cars
 from ..errors import give_back_if_out_of_memory
 from ..resolve import GlobalRef, resolve
-from ..values import EMPTY, Builtin, Lambda, List, Symbol
+from ..values import EMPTY, NIL, Builtin, Lambda, List, Symbol, make_list
 from .entry import Entry, entry_class
 from .support import call_failed, finish_tail
 
@@ -177,6 +178,8 @@ def list_walker(D, ns, call, reference):
     procedure walked by `reference`."""
     def walk(p, lst, mode):
         if p.__class__ is not Lambda or p.fast != 1:
+            if p.__class__ is Builtin and p.first_order and p.lo <= 1 <= p.hi:
+                return builtin_walk(p.fn, lst, mode, D)
             return reference(p, lst, mode)
         head = last = List()
         results, select = mode is MAP, mode is FILTER
@@ -212,3 +215,21 @@ def list_walker(D, ns, call, reference):
         D.n = n                 # the callee's code may have left its own depth there
         return walked(head, last, mode)
     return walk
+
+
+def builtin_walk(fn, lst, mode, D):
+    """list_walker's walk of a builtin of one argument that runs no Lisp code
+    (first_order), its function `fn`: called on each element in turn by
+    Python's own map, as the reference's `call` would call it (a failure
+    located as its call's); the same results, from one walk of the cells."""
+    items = cars(lst)
+    try:
+        results = list(map(fn, items))
+    except BaseException as e:
+        give_back_if_out_of_memory(e)
+        raise located(e, None, D)
+    if mode is MAP:
+        return make_list(results)
+    if mode is EACH:
+        return NIL
+    return make_list([x for x, r in zip(items, results) if r is not False])

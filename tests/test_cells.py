@@ -1,0 +1,82 @@
+"""The shared list walks (rusty/cells.py: eight cells a step) against the
+cell-by-cell walk, and the builtins built on them against plain rusty
+definitions, on lists of every length around the step."""
+import io
+
+from hypothesis import given, settings, strategies as st
+
+from rusty.cells import cars, count
+from rusty.errors import RustyError
+from rusty.printer import write_form
+from rusty.runtime import Session
+from rusty.values import EMPTY, make_list
+
+
+def one_by_one(lst) -> list:
+    out = []
+    while lst is not EMPTY:
+        out.append(lst.car)
+        lst = lst.cdr
+    return out
+
+
+def test_every_length_up_to_three_steps_walks_as_one_by_one():
+    for n in range(30):
+        lst = make_list(list(range(n)))
+        assert cars(lst) == one_by_one(lst) == list(range(n))
+        assert count(lst) == n
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.integers(), st.text(max_size=3), st.none(), st.booleans()), max_size=70))
+def test_any_list_walks_as_one_by_one(items):
+    lst = make_list(items)
+    got = cars(lst)
+    assert got == one_by_one(lst) and all(a is b for a, b in zip(got, items))
+    assert count(lst) == len(items)
+
+
+def test_a_walk_shares_no_structure_and_leaves_the_list_as_it_was():
+    lst = make_list(['a', 'b'] * 9)
+    got = cars(lst)
+    got.append('x')
+    assert one_by_one(lst) == ['a', 'b'] * 9
+
+
+REFERENCE = r"""
+(define (ref-length l) (if (null? l) 0 (+ 1 (ref-length (cdr l)))))
+(define (ref-join l sep) (cond ((null? l) "") ((null? (cdr l)) (car l))
+                               (else (string-append (car l) sep (ref-join (cdr l) sep)))))
+(define (ref-chars l) (if (null? l) "" (string-append (car l) (ref-chars (cdr l)))))
+(define (ref-vector l) (let ((v (make-vector (ref-length l) 0)))
+                         (let loop ((i 0) (l l)) (if (null? l) v (begin (vector-set! v i (car l)) (loop (+ i 1) (cdr l)))))))
+"""
+
+PAIRS = [
+    ('(length {l})', '(ref-length {l})'),
+    ('(string-join (map number->string {l}) ", ")', '(ref-join (map number->string {l}) ", ")'),
+    ('(string-append-list (map number->string {l}))', '(ref-join (map number->string {l}) "")'),
+    ('(apply string-append (map number->string {l}))', '(ref-join (map number->string {l}) "")'),
+    ('(list->string (map (lambda (i) (substring "abcdefghij" (mod i 10) (+ 1 (mod i 10)))) {l}))',
+     '(ref-chars (map (lambda (i) (substring "abcdefghij" (mod i 10) (+ 1 (mod i 10)))) {l}))'),
+    ('(list->vector {l})', '(ref-vector {l})'),
+    ('(apply + 1 {l})', '(+ 1 (foldl + 0 {l}))'),
+    ('(foldr cons (list) {l})', '(map (lambda (x) x) {l})'),
+    ('(sort (reverse {l}))', '{l}'),
+]
+
+
+def outcome(s, text):
+    try:
+        return ('value', write_form(s.run(text)))
+    except RustyError as e:
+        return ('error', e.message)
+
+
+def test_the_builtins_that_walk_a_whole_list_agree_with_plain_definitions():
+    s = Session(out=io.StringIO())
+    s.run(REFERENCE)
+    for n in (0, 1, 2, 7, 8, 9, 15, 16, 17, 100):
+        lst = '(iota %d)' % n
+        for fast, ref in PAIRS:
+            assert outcome(s, fast.format(l=lst)) == outcome(s, ref.format(l=lst)), (fast, n)
