@@ -159,6 +159,22 @@ def _string_ref(s, i):
              ast.Subscript(s, i, ast.Load()))]
 
 
+def _substring(s, start, end=None):
+    """substring of a string between exact integer positions in order and in range."""
+    positions = [start, ast.Call(_g('len'), [s], [])] if end is None else [start, end, ast.Call(_g('len'), [s], [])]
+    in_range = ast.Compare(_const(0), [ast.LtE()] * len(positions), positions)
+    return [(_and(_cls_is(s, 'str'), *[_cls_is(x, 'int') for x in positions[:-1]], in_range),
+             ast.Subscript(s, ast.Slice(start, end, None), ast.Load()))]
+
+
+def _concat(*xs):
+    """string-append of strings: Python's + (the builtin joins them)."""
+    value = xs[0]
+    for x in xs[1:]:
+        value = _binop(value, ast.Add(), x)
+    return [(_and(*[_cls_is(x, 'str') for x in xs]), value)]
+
+
 def _parity(rest: int):
     """even? (rest 0) or odd? (rest 1) of an exact integer."""
     return lambda x: [(_cls_is(x, 'int'), ast.Compare(_binop(x, ast.Mod(), _const(2)), [ast.Eq()], [_const(rest)]))]
@@ -235,6 +251,7 @@ INLINE = {
     'negative?': (1, lambda x: [(_num(x), ast.Compare(x, [ast.Lt()], [_const(0)]))]),
     'string-length': (1, lambda s: [(_cls_is(s, 'str'), ast.Call(_g('len'), [s], []))]),
     'string-ref': (2, _string_ref),
+    'substring': (3, _substring),
     'string=?': (2, lambda x, y: [(_and(_cls_is(x, 'str'), _cls_is(y, 'str')), ast.Compare(x, [ast.Eq()], [y]))]),
     'number?': (1, _always(lambda x: _num(x))),
     'symbol?': (1, _always(lambda x: _is(_cls(x), _g('Symbol')))),
@@ -295,10 +312,12 @@ def _difference(*xs):
 # one) to the largest inlined: name -> (largest, builder).
 VARIADIC = {'list': (4, _list), '+': (4, _sum(ast.Add, 0.0)), '*': (4, _sum(ast.Mult, None)), '-': (4, _difference)}
 VARIADIC['add'], VARIADIC['mul'], VARIADIC['sub'] = VARIADIC['+'], VARIADIC['*'], VARIADIC['-']
+VARIADIC['string-append'] = (4, _concat)
 
 # The builtins inlined with one argument besides INLINE's: (- x), its negation.
 UNARY = {'-': lambda x: [(_num(x), ast.UnaryOp(ast.USub(), x))]}
 UNARY['sub'] = UNARY['-']
+BINARY = {'substring': _substring}     # with two arguments besides INLINE's: substring to the end
 
 
 def inline_spec(b, nargs: int):
@@ -308,6 +327,8 @@ def inline_spec(b, nargs: int):
         return spec[1]
     if nargs == 1 and b.name in UNARY:
         return UNARY[b.name]
+    if nargs == 2 and b.name in BINARY:
+        return BINARY[b.name]
     least = 1 if spec is None else spec[0] + 1
     spec = VARIADIC.get(b.name)
     return spec[1] if spec is not None and least <= nargs <= spec[0] else None
