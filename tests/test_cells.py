@@ -80,3 +80,20 @@ def test_the_builtins_that_walk_a_whole_list_agree_with_plain_definitions():
         lst = '(iota %d)' % n
         for fast, ref in PAIRS:
             assert outcome(s, fast.format(l=lst)) == outcome(s, ref.format(l=lst)), (fast, n)
+
+
+MEMBER = r"""
+(define (ref-member x l) (cond ((null? l) #f) ((equal? x (car l)) l) (else (ref-member x (cdr l)))))
+(define items (list 1 2.0 "a" 'b #t #f (nil) '() '(1 2) (vector 1) 3 "3" 'c 1.5 0 -0.0))
+"""
+
+
+def test_member_by_class_agrees_with_equal():
+    s = Session(out=io.StringIO())
+    s.run(MEMBER)
+    keys = ['1', '1.0', '2', '2.0', '"a"', '"b"', "'b", "'a", '#t', '#f', '(nil)', "'()", "'(1 2)", "'(1 2.0)",
+            '(vector 1)', '3.0', '"3"', '0.0', '-0', '(/ 0.0 0.0)', 'car']
+    for k in keys:
+        for lst in ('items', '(reverse items)', "'()", '(nil)'):
+            got = outcome(s, '(member %s %s)' % (k, lst))
+            assert got == outcome(s, '(ref-member %s %s)' % (k, lst)), (k, lst, got)

@@ -4,7 +4,7 @@ from ..apply import EACH, FILTER, MAP
 from ..cells import cars, count
 from ..errors import EvalError
 from ..printer import display_form
-from ..values import EMPTY, NIL, BuiltinTable, Hash, List, Py, Symbol, Vector, copy_onto, equal, make_list, reverse_onto
+from ..values import EMPTY, NIL, BuiltinTable, Hash, List, NilType, Py, Symbol, Vector, copy_onto, equal, make_list, reverse_onto
 from ..values import cons as new_cell
 from .args import expected, index_value, list_arg, out_of_range, proc_arg, seq_arg, with_value
 
@@ -210,11 +210,29 @@ def element(who: str, lst, x):
           examples=(("(member 2 '(1 2 3))", '(2 3)'), ("(member 5 '(1 2 3))", '#f')))
 def member(x, lst):
     lst = list_arg('member', lst)
+    kc = x.__class__
+    if kc in _PLAIN:                # `==` is equal? on its own class: compared first, the class after
+        while lst is not EMPTY:
+            y = lst.car
+            if y == x and y.__class__ is kc:
+                return lst
+            lst = lst.cdr
+        return False
+    if kc is int or kc is float:    # an exact integer equals the float of its value (#t == 1 in the host)
+        while lst is not EMPTY:
+            y = lst.car
+            if y == x and (y.__class__ is int or y.__class__ is float):
+                return lst
+            lst = lst.cdr
+        return False
     while lst is not EMPTY:
         if equal(x, lst.car):
             return lst
         lst = lst.cdr
     return False
+
+
+_PLAIN = frozenset((str, bool, Symbol, NilType))     # classes whose `==` on two of them is equal?
 
 
 @TABLE.fn('list-tail', 2, 2, doc='The list without its first k elements.', sig='(list-tail lst k)',
