@@ -60,10 +60,8 @@ EXAMPLES = {
     'lt': (('(lt 1 2)', '#t'),),
     '>': (('(> 1 2)', '#f'),),
     'gt': (('(gt 1 2)', '#f'),),
-    '<=': (('(<= 2 2)', '#t'),),
-    'le': (('(le 2 2)', '#t'),),
-    '>=': (('(>= 1 2)', '#f'),),
-    'ge': (('(ge 1 2)', '#f'),),
+    '<=': (('(<= 2 2)', '#t'),), 'le': (('(le 2 2)', '#t'),),
+    '>=': (('(>= 1 2)', '#f'),), 'ge': (('(ge 1 2)', '#f'),),
     'neq': (('(neq 1 2)', '#t'),),
 }
 
@@ -73,6 +71,8 @@ def _make_add(name):
     def add(a=NOT_GIVEN, b=NOT_GIVEN, *more):
         if (c := a.__class__) is b.__class__ and (c is int or c is float) and not more:
             return a + b if c is int else 0.0 + a + b   # as the loop adds (0.0 + -0.0 is 0.0)
+        if len(more) > 6 and a.__class__ is int is b.__class__ and {int}.issuperset(map(type, more)):
+            return a + b + sum(more)        # (many exact integers, (apply + lst): the loop's sum, in C)
         acc = 0
         for a in given(a, b, more):
             if a.__class__ is int:
