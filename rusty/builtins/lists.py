@@ -272,10 +272,9 @@ def map_(host, f, lst, *more):
 
 def _columns(who: str, lst, more):
     """The argument lists (i-th elements of every list), stopping at the shortest."""
-    lists = [seq_arg(who, lst)] + [seq_arg(who, m) for m in more]
-    while EMPTY not in lists:
-        yield [x.car for x in lists]
-        lists = [x.cdr for x in lists]
+    columns = [cars(seq_arg(who, lst))] + [cars(seq_arg(who, m)) for m in more]
+    for args in zip(*columns):
+        yield list(args)
 
 
 @TABLE.fn('filter', 2, 2, host=True, doc='The elements for which pred is not #f.', sig='(filter pred lst)',
