@@ -5,6 +5,7 @@ the builtin itself is called (its exact result or error). Guards admit exact
 integers (int, never bool) and floats only where Python computes what the
 builtin does."""
 import ast
+import itertools
 
 
 
@@ -175,6 +176,41 @@ def _concat(*xs):
     return [(_and(*[_cls_is(x, 'str') for x in xs]), value)]
 
 
+def _text_of(x, kind):
+    """(guard, text) of str's part x taken as a `kind` ('str' or 'int'): an exact
+    integer below 10**15 in magnitude prints as str() writes it."""
+    if kind == 'str':
+        return _cls_is(x, 'str'), x
+    small = ast.Compare(_const(-10 ** 15), [ast.Lt(), ast.Lt()], [x, _const(10 ** 15)])
+    return _and(_cls_is(x, 'int'), small), ast.Call(_g('str'), [x], [])
+
+
+def _literal_text(v):
+    """(guard, text) of a literal part of str: a string, or an exact integer's digits (below 10**15)."""
+    if v.__class__ is str:
+        return _const(True), _const(v)
+    return _const(-10 ** 15 < v < 10 ** 15), _const(str(v))
+
+
+def _str(*xs):
+    """str of strings and exact integers (their texts joined), at most two of
+    them not literals: a case for each mix, exact integers first."""
+    if any(x.__class__ is ast.Constant and x.value.__class__ not in (str, int) for x in xs):
+        return [(_const(False), _const(None))]
+    variable = [i for i, x in enumerate(xs) if x.__class__ is not ast.Constant]
+    if len(variable) > 2:
+        return [(_const(False), _const(None))]
+    cases = []
+    for kinds in itertools.product(('int', 'str'), repeat=len(variable)):
+        chosen = dict(zip(variable, kinds))
+        parts = [_text_of(x, chosen[i]) if i in chosen else _literal_text(x.value) for i, x in enumerate(xs)]
+        value = parts[0][1]
+        for _, text in parts[1:]:
+            value = _binop(value, ast.Add(), text)
+        cases.append((_and(*[guard for guard, _ in parts]), value))
+    return cases
+
+
 def _parity(rest: int):
     """even? (rest 0) or odd? (rest 1) of an exact integer."""
     return lambda x: [(_cls_is(x, 'int'), ast.Compare(_binop(x, ast.Mod(), _const(2)), [ast.Eq()], [_const(rest)]))]
@@ -313,6 +349,7 @@ def _difference(*xs):
 VARIADIC = {'list': (4, _list), '+': (4, _sum(ast.Add, 0.0)), '*': (4, _sum(ast.Mult, None)), '-': (4, _difference)}
 VARIADIC['add'], VARIADIC['mul'], VARIADIC['sub'] = VARIADIC['+'], VARIADIC['*'], VARIADIC['-']
 VARIADIC['string-append'] = (4, _concat)
+VARIADIC['str'] = (4, _str)
 
 # The builtins inlined with one argument besides INLINE's: (- x), its negation.
 UNARY = {'-': lambda x: [(_num(x), ast.UnaryOp(ast.USub(), x))]}
