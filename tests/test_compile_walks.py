@@ -153,7 +153,8 @@ def test_the_compiled_folder_agrees_with_the_reference_folder(monkeypatch):
     assert s.fold.__module__ == 'rusty.compile.builtin_loops'
     cases = (('p', '0', '(iota 9)'), ('p', '0', "'(1 2 x 3)"), ('p', '1.5', "'(1 2)"), ('+', '0', '(iota 100)'),
              ('+', '0', "'(1 2 x 3)"), ('*', '1', "'(2 3.5 4)"), ('*', "'a", "'(2 3)"), ('+', '7', "'()"),
-             ('-', '0', "'(5 1)"), ('list', '0', "'(1 2)"))
+             ('-', '0', "'(5 1)"), ('list', '0', "'(1 2)"), ('*', '3', '(range 1 30)'), ('+', '-7', '(iota 17)'),
+             ('+', '1', "'(1 2 #t)"), ('*', '0', "'(1 2 3)"), ('+', '0', '(list 1 2 (expt 10 30))'))
     for name, init, data in cases:
         f, acc, lst = s.run(name), s.run(init), s.run(data)
         got = []
