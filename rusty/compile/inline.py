@@ -125,6 +125,33 @@ def _vector_set(v, i, x):
 _vector_set.stores = True      # (its value an Effect: small.py computes no such call in place)
 
 
+def _hash_key(h, k):
+    """h a hash and k a key that is its own image (a string, a symbol, an exact integer: hashes.hash_ref)."""
+    return _and(_cls_is(h, 'HASH'), _or(_cls_is(k, 'str'), _cls_is(k, 'Symbol'), _cls_is(k, 'int')))
+
+
+def _hash_ref(h, k, default=None):
+    """hash-ref of such a key: its value if present, else the default (none given: the builtin's error)."""
+    table = _attr(h, 'table')
+    present = ast.Compare(k, [ast.In()], [table])
+    value = ast.Subscript(ast.Subscript(table, k, ast.Load()), _const(1), ast.Load())
+    if default is None:
+        return [(_and(_hash_key(h, k), present), value)]
+    return [(_hash_key(h, k), ast.IfExp(present, value, default))]
+
+
+def _hash_set(h, k, v):
+    """hash-set! of such a key: (key, value) stored, a key present kept (the value Nil)."""
+    table = _attr(h, 'table')
+    key = ast.IfExp(ast.Compare(k, [ast.In()], [table]),
+                    ast.Subscript(ast.Subscript(table, k, ast.Load()), _const(0), ast.Load()), k)
+    return [(_hash_key(h, k), Effect(ast.Subscript(_attr(h, 'table'), k, ast.Store()),
+                                     ast.Tuple([key, v], ast.Load()), _g('NIL')))]
+
+
+_hash_set.stores = True
+
+
 class Effect:
     """An inlined builtin's effect: `target = value`, then `result` its value."""
     __slots__ = ('target', 'value', 'result')
@@ -288,6 +315,8 @@ INLINE = {
     'string-length': (1, lambda s: [(_cls_is(s, 'str'), ast.Call(_g('len'), [s], []))]),
     'string-ref': (2, _string_ref),
     'substring': (3, _substring),
+    'hash-ref': (3, _hash_ref),
+    'hash-set!': (3, _hash_set),
     'string=?': (2, lambda x, y: [(_and(_cls_is(x, 'str'), _cls_is(y, 'str')), ast.Compare(x, [ast.Eq()], [y]))]),
     'number?': (1, _always(lambda x: _num(x))),
     'symbol?': (1, _always(lambda x: _is(_cls(x), _g('Symbol')))),
@@ -354,7 +383,7 @@ VARIADIC['str'] = (4, _str)
 # The builtins inlined with one argument besides INLINE's: (- x), its negation.
 UNARY = {'-': lambda x: [(_num(x), ast.UnaryOp(ast.USub(), x))]}
 UNARY['sub'] = UNARY['-']
-BINARY = {'substring': _substring}     # with two arguments besides INLINE's: substring to the end
+BINARY = {'substring': _substring, 'hash-ref': _hash_ref}     # with two arguments besides INLINE's
 
 
 def inline_spec(b, nargs: int):
