@@ -195,12 +195,27 @@ def _substring(s, start, end=None):
              ast.Subscript(s, ast.Slice(start, end, None), ast.Load()))]
 
 
+def _joined(xs):
+    """The strings xs joined: one of them itself; else an f-string of them, made
+    in one allocation as the builtin's join makes it (`a + b + c` would copy
+    a long first string twice), literals merged, no call."""
+    if len(xs) == 1:
+        return xs[0]
+    parts = []
+    for x in xs:
+        if x.__class__ is ast.Constant and parts and parts[-1].__class__ is ast.Constant:
+            parts[-1] = _const(parts[-1].value + x.value)
+        elif x.__class__ is ast.Constant:
+            parts.append(x)
+        else:       # (an exact integer's str(y) is how an f-string writes y)
+            shown = x.args[0] if x.__class__ is ast.Call and x.func.__class__ is ast.Name and x.func.id == 'str' else x
+            parts.append(ast.FormattedValue(shown, -1, None))
+    return ast.JoinedStr(parts)
+
+
 def _concat(*xs):
-    """string-append of strings: Python's + (the builtin joins them)."""
-    value = xs[0]
-    for x in xs[1:]:
-        value = _binop(value, ast.Add(), x)
-    return [(_and(*[_cls_is(x, 'str') for x in xs]), value)]
+    """string-append of strings (the builtin joins them)."""
+    return [(_and(*[_cls_is(x, 'str') for x in xs]), _joined(xs))]
 
 
 def _text_of(x, kind):
@@ -231,10 +246,7 @@ def _str(*xs):
     for kinds in itertools.product(('int', 'str'), repeat=len(variable)):
         chosen = dict(zip(variable, kinds))
         parts = [_text_of(x, chosen[i]) if i in chosen else _literal_text(x.value) for i, x in enumerate(xs)]
-        value = parts[0][1]
-        for _, text in parts[1:]:
-            value = _binop(value, ast.Add(), text)
-        cases.append((_and(*[guard for guard, _ in parts]), value))
+        cases.append((_and(*[guard for guard, _ in parts]), _joined([text for _, text in parts])))
     return cases
 
 
