@@ -26,7 +26,7 @@ SHAPES = [
     '(define (outer ARGS) ((lambda () (OP ARGS))))',
 ]
 LITERAL_SHAPES = ['(define (lit-first ARGS) (OP "ab" ARGS))', '(define (lit-last ARGS) (OP ARGS "!"))']
-STR_SHAPES = ['(define (lit-int ARGS) (OP ARGS 5))', '(define (lit-big ARGS) (OP 1000000000000000 ARGS))',
+STR_SHAPES = ['(define (lit-int ARGS) (OP ARGS 5))', '(define (lit-mix ARGS) (OP "a" 5 ARGS))', '(define (lit-big ARGS) (OP 1000000000000000 ARGS))',
               '(define (lit-float ARGS) (OP ARGS 2.5))', '(define (lit-empty ARGS) (OP "" ARGS))']
 
 CASES = [('string-append', 1), ('string-append', 2), ('string-append', 3), ('string-append', 4),
@@ -51,7 +51,7 @@ def label(x) -> str:
 
 def program(op, nargs):
     params = ' '.join('abcd'[:nargs])
-    shapes = SHAPES + (LITERAL_SHAPES if op != 'substring' else []) + (STR_SHAPES if op == 'str' else [])
+    shapes = SHAPES + (LITERAL_SHAPES + STR_SHAPES if op != 'substring' else [])
     return '\n'.join(shape.replace('OP', op).replace('ARGS', params) for shape in shapes), \
         [shape.split()[1][1:] for shape in shapes]
 

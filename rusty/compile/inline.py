@@ -214,7 +214,9 @@ def _joined(xs):
 
 
 def _concat(*xs):
-    """string-append of strings (the builtin joins them)."""
+    """string-append of strings (the builtin joins them); a literal of another kind: none."""
+    if any(x.__class__ is ast.Constant and x.value.__class__ is not str for x in xs):
+        return [(_const(False), _const(None))]
     return [(_and(*[_cls_is(x, 'str') for x in xs]), _joined(xs))]
 
 
