@@ -48,3 +48,18 @@ def count(lst) -> int:
         n += 1
         lst = lst.cdr
     return n
+
+
+def skip(lst, k: int) -> tuple:
+    """(the cell k cdrs down list lst, 0); when lst has fewer than k elements, (EMPTY, the steps left)."""
+    end = EMPTY
+    while k >= 8:
+        c8 = lst.cdr.cdr.cdr.cdr.cdr.cdr.cdr.cdr
+        if c8 is end:           # (perhaps past the end: the rest one by one)
+            break
+        lst = c8
+        k -= 8
+    while k > 0 and lst is not end:
+        lst = lst.cdr
+        k -= 1
+    return lst, k

@@ -5,7 +5,7 @@ import io
 
 from hypothesis import given, settings, strategies as st
 
-from rusty.cells import cars, count
+from rusty.cells import cars, count, skip
 from rusty.errors import RustyError
 from rusty.printer import write_form
 from rusty.runtime import Session
@@ -34,6 +34,16 @@ def test_any_list_walks_as_one_by_one(items):
     got = cars(lst)
     assert got == one_by_one(lst) and all(a is b for a, b in zip(got, items))
     assert count(lst) == len(items)
+
+
+def test_skip_steps_as_one_by_one_and_says_how_far_it_fell_short():
+    for n in range(30):
+        lst = make_list(list(range(n)))
+        for k in range(-2, 36):
+            cell, left, steps = lst, k, 0
+            while left > 0 and cell is not EMPTY:
+                cell, left, steps = cell.cdr, left - 1, steps + 1
+            assert skip(lst, k) == (cell, left), (n, k)
 
 
 def test_a_walk_shares_no_structure_and_leaves_the_list_as_it_was():
@@ -97,3 +107,24 @@ def test_member_by_class_agrees_with_equal():
         for lst in ('items', '(reverse items)', "'()", '(nil)'):
             got = outcome(s, '(member %s %s)' % (k, lst))
             assert got == outcome(s, '(ref-member %s %s)' % (k, lst)), (k, lst, got)
+
+
+POSITIONS = r"""
+(define (ref-tail l k) (cond ((= k 0) l) ((null? l) (error "short")) (else (ref-tail (cdr l) (- k 1)))))
+"""
+
+
+def test_positions_past_eight_cells_agree_with_plain_definitions():
+    s = Session(out=io.StringIO())
+    s.run(POSITIONS)
+    for n in (0, 1, 7, 8, 9, 16, 17, 40):
+        lst = '(iota %d)' % n
+        for k in (-1, 0, 1, 7, 8, 9, 15, 16, 17, 39, 40, 41, 8.0, 100):
+            for fast in ('(list-ref %s %s)', '(nth %s %s)'):
+                want = outcome(s, '(car (ref-tail %s %s))' % (lst, k)) if 0 <= k < n else None
+                got = outcome(s, fast % (lst, k))
+                assert (got[0] == 'error') if want is None else got == want, (fast, n, k, got)
+            for fast in ('(list-tail %s %s)', '(drop %s %s)'):
+                want = outcome(s, '(ref-tail %s %s)' % (lst, k)) if 0 <= k <= n else None
+                got = outcome(s, fast % (lst, k) if 'tail' in fast else '(drop %s %s)' % (k, lst))
+                assert (got[0] == 'error') if want is None else got == want, (fast, n, k, got)

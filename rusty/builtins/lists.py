@@ -1,7 +1,7 @@
 """List builtins. Lists are immutable cells; Nil counts as
 the empty list wherever a list is expected, unless stated otherwise."""
 from ..apply import EACH, FILTER, MAP
-from ..cells import cars, count
+from ..cells import cars, count, skip
 from ..errors import EvalError
 from ..printer import display_form
 from ..values import EMPTY, NIL, BuiltinTable, Hash, List, NilType, Py, Symbol, Vector, copy_onto, equal, make_list, reverse_onto
@@ -182,11 +182,7 @@ def nth(a, b):
           examples=(("(list-ref '(a b c) 2)", 'c'), ("(list-ref '(a b c) -1)", 'error: list-ref: index -1 out of range [0, 3)')))
 def list_ref(lst, i):
     if lst.__class__ is List and i.__class__ is int and i >= 0:     # the common case: walked at once
-        cell = lst
-        k = i
-        while k and cell is not EMPTY:
-            cell = cell.cdr
-            k -= 1
+        cell = skip(lst, i)[0]
         if cell is not EMPTY:
             return cell.car
     return element('list-ref', lst, i)      # (past the end: its message)
@@ -196,11 +192,7 @@ def element(who: str, lst, x):
     """The element at index x of lst, for builtin `who` (the index checks of every builtin)."""
     lst = list_arg(who, lst)
     k = index_value(who, x)
-    cell = lst
-    i = k
-    while i > 0 and cell is not EMPTY:
-        cell = cell.cdr
-        i -= 1
+    cell = skip(lst, k)[0]
     if k < 0 or cell is EMPTY:
         raise with_value(out_of_range(who, x, len(lst)), who, lst)
     return cell.car
@@ -246,11 +238,7 @@ def tail(who: str, lst, x) -> List:
     """lst without its first x elements, x an end position (0 to the length)."""
     lst = list_arg(who, lst)
     k = index_value(who, x)
-    rest = lst
-    i = k
-    while i > 0 and rest is not EMPTY:
-        rest = rest.cdr
-        i -= 1
+    rest, i = skip(lst, k)
     if k < 0 or i > 0:
         raise with_value(out_of_range(who, x, len(lst), end=True), who, lst)
     return rest
