@@ -151,3 +151,23 @@ def test_str_is_the_print_forms_concatenated(session, a):
             args = ' '.join(parts)
             assert outcome(session, '(str %s)' % args) == \
                 outcome(session, '(string-append-list (list %s))' % args), args
+
+
+@pytest.mark.parametrize('a', NUMBERS)
+def test_many_exact_integers_add_as_the_loop_does(session, a):
+    """(apply + lst) of many exact integers is summed at once; one other value anywhere takes the loop."""
+    many = '1 2 3 4 5 6 7 8 9'
+    for args in ('%s %s' % (a, many), '%s %s' % (many, a), '4 %s %s' % (a, many), '1 2 3 %s 5 6 7 8 9' % a):
+        for op in ('+', 'add'):
+            step_by_step = '(foldl (lambda (x acc) (%s acc x)) 0 (list %s))' % (op, args)
+            assert outcome(session, '(%s %s)' % (op, args)) == outcome(session, step_by_step), (op, args)
+
+
+@pytest.mark.parametrize('a', NUMBERS)
+def test_many_exact_integers_max_and_min_as_the_loop_does(session, a):
+    """(apply max lst) of many exact integers is Python's max at once; one other value anywhere takes the loop."""
+    many = '1 -2 30 4 (expt 10 30) 6 (- (expt 10 30)) 8 9'
+    for args in ('%s %s' % (a, many), '%s %s' % (many, a), '4 %s %s' % (a, many)):
+        for op in ('max', 'min'):
+            step_by_step = ('(foldl (lambda (x acc) (%s x acc)) (car (list %s)) (cdr (list %s)))' % (op, args, args))
+            assert outcome(session, '(%s %s)' % (op, args)) == outcome(session, step_by_step), (op, args)

@@ -4,7 +4,8 @@ reference frames around it inline (`E[0][i]`), not by a call of
 support.env_read per read, and does what the reference does: a body's
 define read before it ran found by name (or the reference's error), a
 local set! by another closure seen at once, a name
-`eval` defines in a frame further in found by name, locals up to and past
+`eval` defines in a frame further in found by name (and set! by name), a
+set! of a maker's local written in its frame in place, locals up to and past
 variables.FRAME_HOPS frames out, a failure's report and backtrace."""
 import io
 import os
@@ -56,6 +57,15 @@ PROGRAM = '''
   (lambda (v) (eval '(define w 77)) (list (rd) w v))))
 (display (ee 1)) (newline)
 (display (ee 2)) (newline)
+(define cc (let ((n 0)) (let ((m 10)) (lambda () (set! n (+ n 1)) (set! m (+ m n)) (list n m)))))
+(cc)
+(display (cc)) (newline)
+(define ww (let ((n 0))
+  (define (bump!) (set! n (+ n 1)) n)
+  (lambda (k) (if (= k 2) (eval '(define n 100))) (list (bump!) (set! n (+ n 10)) n))))
+(display (ww 1)) (newline)
+(display (ww 2)) (newline)
+(display (ww 3)) (newline)
 (define bad (let ()
   (define (helper x) (car x))
   (define (user y) (+ 1 (helper y)))
@@ -75,7 +85,7 @@ def test_frame_reads_do_what_the_reference_does():
     reference = run(False)
     assert "Undefined: 'helper'" in reference and '50' in reference and 'car: not a pair' in reference
     assert 'internal error' not in reference
-    assert '(dyn 2)' in reference and '(5 77 2)' in reference
+    assert '(dyn 2)' in reference and '(5 77 2)' in reference and '(2 13)' in reference
     assert run(True) == reference
 
 

@@ -9,6 +9,7 @@ import pytest
 from rusty.builtins import format_directives as fd
 from rusty.errors import EvalError
 from rusty.printer import display_form, print_form
+from rusty.values import make_list, sym
 
 
 def reference_format(template, *args):
@@ -79,7 +80,8 @@ def outcome(f, template, args):
 
 PIECES = ['', 'x', '~a', '~s', '~5a', '~5@s', '~8,2f', '~,3f', '~f', '~4d', '~x', '~O', '~b', '~%', '~t', '~~',
           '~q', '~3%', '~', '~A', '~99999999999a', '~1,99999999999f', '~2,1@a', ' | ']
-ARGS = [(), (1,), ('ab', 2.5), (255, 'x', 3.14159, -7), (2.0, 8, 5, 1.5, 'q', 0)]
+ARGS = [(), (1,), ('ab', 2.5), (255, 'x', 3.14159, -7), (2.0, 8, 5, 1.5, 'q', 0),
+        (10 ** 15, -(10 ** 15) + 1, True, 10 ** 20, -3, 0), (sym('s'), make_list([1, 'a']), -(10 ** 15), 7)]
 
 
 @pytest.mark.parametrize('first', PIECES)

@@ -21,18 +21,18 @@ LAYERS = {
     'toolchain': (['jit.build', 'jit.cache', 'jit.ffi', 'jit.rustc'], ['errors', 'diskcache']),
     'kernels': (['jit.kernels', 'jit.bands'], ['jit.build', 'jit.cache', 'jit.ffi', 'errors']),
     'forms': (['forms', 'capabilities'], []),
-    'values': (['values', 'pyvalue', 'tables', 'trainer_value'], ['errors']),
+    'values': (['values', 'cells', 'pyvalue', 'tables', 'trainer_value'], ['errors']),
     'reader': (['reader', 'printer'], ['values', 'errors']),
     'layout': (['fmt', 'pretty'], ['reader', 'printer', 'values', 'errors', 'forms']),
     'tensor': (['tensor'], ['values', 'errors', 'printer', 'jit.kernels']),
     'eval': (['resolve', 'spelling', 'apply', 'call_sites', 'eval', 'specials', 'defrust_form', 'interop', 'import_form', 'import_syntax', 'let_forms',
               'quasiquote', 'patterns', 'case_form', 'hygiene', 'suggest',
               'macro_cache', 'syntax', 'syntax_usage', 'syntax_shapes', 'syntax_walks', 'builtins.*'],
-             ['reader', 'printer', 'values', 'tensor', 'errors', 'forms', 'fmt', 'pretty', 'diskcache']),
+             ['reader', 'printer', 'values', 'cells', 'tensor', 'errors', 'forms', 'fmt', 'pretty', 'diskcache']),
     # The compiler to Python: it reads the reference's resolver and calls its
     # application and error machinery (and keeps its code in the disk cache);
     # the reference never imports it.
-    'compile': (['compile.*'], ['resolve', 'apply', 'eval', 'specials', 'defrust_form', 'let_forms', 'syntax', 'values', 'errors', 'printer',
+    'compile': (['compile.*'], ['resolve', 'apply', 'eval', 'specials', 'defrust_form', 'let_forms', 'syntax', 'values', 'cells', 'errors', 'printer',
                                 'diskcache', 'case_form', 'patterns', 'quasiquote', 'macro_cache', 'syntax_shapes',
                                 'syntax_usage', 'interop']),
     'graph': (['graph.*'], ['values', 'tensor', 'errors']),

@@ -12,6 +12,7 @@ TABLE = BuiltinTable()
 _FORMAT_TEXT = {'%': '\n', 't': '\t', '~': '~'}
 MAX_WIDTH = 1 << 24         # widest field (and JSON indent) made: past it, `out of memory`
 _DIGITS = '0123456789'
+PLAIN_INT = 10 ** 15      # exact integers below this in magnitude print as str() writes them
 _BASES = {'x': 'x', 'o': 'o', 'b': 'b'}
 
 
@@ -45,8 +46,13 @@ def format_(template, *args):
                 raise EvalError('format: not enough args')
             x = args[i]
             i += 1
-            piece = x if x.__class__ is str else print_form(x)
-            add(piece.rjust(width) if right else piece.ljust(width))
+            if x.__class__ is str:
+                piece = x
+            elif x.__class__ is int and -PLAIN_INT < x < PLAIN_INT:     # (print_form's text of it)
+                piece = str(x)
+            else:
+                piece = print_form(x)
+            add(piece if not width else piece.rjust(width) if right else piece.ljust(width))
             continue
         if d in _PLACED:
             if i == len(args):

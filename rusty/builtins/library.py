@@ -13,6 +13,7 @@ import math
 
 from ..errors import EvalError
 from ..printer import print_form
+from ..cells import cars
 from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, equal, make_list
 from .args import expected, list_arg, not_number
 from .lists import _fold_list, car, cdr, py_items, tail
@@ -247,12 +248,7 @@ def string_join(lst, sep):
         cdr(lst)            # the error the walk met first
     if lst.cdr is EMPTY:
         return lst.car
-    items = []
-    add = items.append
-    cell = lst
-    while cell is not EMPTY:
-        add(cell.car)
-        cell = cell.cdr
+    items = cars(lst)
     if sep.__class__ is str:
         try:
             return sep.join(items)

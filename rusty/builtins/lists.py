@@ -1,9 +1,10 @@
 """List builtins. Lists are immutable cells; Nil counts as
 the empty list wherever a list is expected, unless stated otherwise."""
 from ..apply import EACH, FILTER, MAP
+from ..cells import cars, count, skip
 from ..errors import EvalError
 from ..printer import display_form
-from ..values import EMPTY, NIL, BuiltinTable, Hash, List, Py, Symbol, Vector, copy_onto, equal, make_list, reverse_onto
+from ..values import EMPTY, NIL, BuiltinTable, Hash, List, NilType, Py, Symbol, Vector, copy_onto, equal, make_list, reverse_onto
 from ..values import cons as new_cell
 from .args import expected, index_value, list_arg, out_of_range, proc_arg, seq_arg, with_value
 
@@ -96,11 +97,7 @@ def length(x):
     if x.__class__ is Py:
         return _py_length(x.obj)
     if x.__class__ is List:
-        n = 0
-        while x is not EMPTY:
-            n += 1
-            x = x.cdr
-        return n
+        return count(x)
     if x is NIL:
         return 0
     if x.__class__ is Vector:
@@ -164,13 +161,7 @@ def reversed_items(x):
     list once (its function's `of_items`) for `(f (reverse x))`, no cell made."""
     if x.__class__ is not List:
         return None
-    items = []
-    add = items.append
-    while x.__class__ is List and x is not EMPTY:
-        add(x.car)
-        x = x.cdr
-    if x is not EMPTY:
-        return None
+    items = cars(x)
     items.reverse()
     return items
 
@@ -191,11 +182,7 @@ def nth(a, b):
           examples=(("(list-ref '(a b c) 2)", 'c'), ("(list-ref '(a b c) -1)", 'error: list-ref: index -1 out of range [0, 3)')))
 def list_ref(lst, i):
     if lst.__class__ is List and i.__class__ is int and i >= 0:     # the common case: walked at once
-        cell = lst
-        k = i
-        while k and cell is not EMPTY:
-            cell = cell.cdr
-            k -= 1
+        cell = skip(lst, i)[0]
         if cell is not EMPTY:
             return cell.car
     return element('list-ref', lst, i)      # (past the end: its message)
@@ -205,11 +192,7 @@ def element(who: str, lst, x):
     """The element at index x of lst, for builtin `who` (the index checks of every builtin)."""
     lst = list_arg(who, lst)
     k = index_value(who, x)
-    cell = lst
-    i = k
-    while i > 0 and cell is not EMPTY:
-        cell = cell.cdr
-        i -= 1
+    cell = skip(lst, k)[0]
     if k < 0 or cell is EMPTY:
         raise with_value(out_of_range(who, x, len(lst)), who, lst)
     return cell.car
@@ -219,11 +202,29 @@ def element(who: str, lst, x):
           examples=(("(member 2 '(1 2 3))", '(2 3)'), ("(member 5 '(1 2 3))", '#f')))
 def member(x, lst):
     lst = list_arg('member', lst)
+    kc = x.__class__
+    if kc in _PLAIN:                # `==` is equal? on its own class: compared first, the class after
+        while lst is not EMPTY:
+            y = lst.car
+            if y == x and y.__class__ is kc:
+                return lst
+            lst = lst.cdr
+        return False
+    if kc is int or kc is float:    # an exact integer equals the float of its value (#t == 1 in the host)
+        while lst is not EMPTY:
+            y = lst.car
+            if y == x and (y.__class__ is int or y.__class__ is float):
+                return lst
+            lst = lst.cdr
+        return False
     while lst is not EMPTY:
         if equal(x, lst.car):
             return lst
         lst = lst.cdr
     return False
+
+
+_PLAIN = frozenset((str, bool, Symbol, NilType))     # classes whose `==` on two of them is equal?
 
 
 @TABLE.fn('list-tail', 2, 2, doc='The list without its first k elements.', sig='(list-tail lst k)',
@@ -237,11 +238,7 @@ def tail(who: str, lst, x) -> List:
     """lst without its first x elements, x an end position (0 to the length)."""
     lst = list_arg(who, lst)
     k = index_value(who, x)
-    rest = lst
-    i = k
-    while i > 0 and rest is not EMPTY:
-        rest = rest.cdr
-        i -= 1
+    rest, i = skip(lst, k)
     if k < 0 or i > 0:
         raise with_value(out_of_range(who, x, len(lst), end=True), who, lst)
     return rest
@@ -263,10 +260,9 @@ def map_(host, f, lst, *more):
 
 def _columns(who: str, lst, more):
     """The argument lists (i-th elements of every list), stopping at the shortest."""
-    lists = [seq_arg(who, lst)] + [seq_arg(who, m) for m in more]
-    while EMPTY not in lists:
-        yield [x.car for x in lists]
-        lists = [x.cdr for x in lists]
+    columns = [cars(seq_arg(who, lst))] + [cars(seq_arg(who, m)) for m in more]
+    for args in zip(*columns):
+        yield list(args)
 
 
 @TABLE.fn('filter', 2, 2, host=True, doc='The elements for which pred is not #f.', sig='(filter pred lst)',
@@ -353,7 +349,7 @@ def foldr(host, f, init, lst):
     proc_arg('foldr', f)
     call = host.call
     acc = init
-    for x in reversed(list(_fold_list(lst, 'foldr'))):
+    for x in reversed(cars(_fold_list(lst, 'foldr'))):
         acc = call(f, [x, acc])
     return acc
 
@@ -369,10 +365,13 @@ def apply_(host, f, *args):
         if pos.__class__ is not List and pos is not NIL:
             raise with_value(EvalError('apply: the arguments before a keyword hash must be a list'), 'apply', pos)
         kw = [(_keyword_name(k), v) for k, v in last.table.values()]
-        return call_python(f, list(args[:-2]) + (list(pos) if pos is not NIL else []), None, host.depth, kw)
+        return call_python(f, list(args[:-2]) + (cars(pos) if pos is not NIL else []), None, host.depth, kw)
     if last.__class__ is not List and last is not NIL:
         raise with_value(EvalError('apply: last argument must be a list'), 'apply', last)
-    return host.call(f, list(args[:-1]) + (list(last) if last is not NIL else []))
+    items = cars(last) if last is not NIL else []
+    if len(args) > 1:
+        items[:0] = args[:-1]
+    return host.call(f, items)
 
 
 def _keyword_name(k) -> str:
@@ -397,7 +396,7 @@ def _kind(x):
 @TABLE.fn('sort', 1, 2, host=True, doc='A new stably sorted list (numbers, strings, or by less?).',
           sig='(sort lst [less?])', examples=(("(sort '(3 1 2))", '(1 2 3)'), ("(sort '(3 1 2) >)", '(3 2 1)')))
 def sort(host, lst, less=None):
-    items = list(iter(list_arg('sort', lst)))     # (one walk: list() of the cell would first count it)
+    items = cars(list_arg('sort', lst))
     if less is not None:
         proc_arg('sort', less)
         return make_list(host.sort_by(items, less))

@@ -3,13 +3,15 @@
 `format` is in format_directives.py, json-encode and json-decode in json_text.py.
 """
 
+from ..cells import cars
 from ..errors import EvalError
 from ..printer import display_form, format_number, int_text, print_form
 from ..reader import exact_integer
-from ..values import EMPTY, NIL, BuiltinTable, List, NilType, Symbol, make_list, sym
+from ..values import NIL, BuiltinTable, List, NilType, Symbol, make_list, sym
 from .args import expected, index_arg, string_arg
 
 TABLE = BuiltinTable()
+_STR = frozenset((str,))
 PLAIN_INT = 10 ** 15      # exact integers below this in magnitude print as str() writes them (format_number)
 
 
@@ -42,12 +44,7 @@ def string_append_list(lst):
         return ''
     if lst.__class__ is not List:
         raise expected('string-append-list', 'list', lst)
-    parts = []
-    add = parts.append
-    while lst is not EMPTY:     # (the cells walked in place: no generator)
-        add(lst.car)
-        lst = lst.cdr
-    return _append_items(parts)
+    return _append_items(cars(lst))
 
 
 def _append_items(parts: list) -> str:
@@ -109,11 +106,16 @@ def string_to_list(s):
 def list_to_string(lst):
     if lst.__class__ is not List and lst is not NIL:
         raise expected('list->string', 'list', lst)
-    return _string_of_chars(list(lst) if lst is not NIL else [])
+    return _string_of_chars(cars(lst) if lst is not NIL else [])
 
 
 def _string_of_chars(chars: list) -> str:
-    """list->string's value of a list of these elements."""
+    """list->string's value of a list of these elements (strings none empty
+    whose lengths add up to their number are each one character long)."""
+    if set(map(type, chars)) <= _STR and '' not in chars:
+        s = ''.join(chars)
+        if len(s) == len(chars):
+            return s
     for c in chars:
         if c.__class__ is not str or len(c) != 1:
             raise expected('list->string', 'one-character string', c)

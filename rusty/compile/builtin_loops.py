@@ -7,17 +7,20 @@ own comparisons when nothing could tell. Each falls back to the reference's
 (apply.py) for anything else."""
 from _functools import cmp_to_key     # the C module: functools itself imports collections (start-up)
 from _operator import add, mul
+from math import prod
 
-from ..apply import FILTER, MAP, located, walked
+from ..apply import EACH, FILTER, MAP, located, walked
+from ..cells import cars
 from ..errors import give_back_if_out_of_memory
 from ..resolve import GlobalRef, resolve
-from ..values import EMPTY, Builtin, Lambda, List, Symbol
+from ..values import EMPTY, NIL, Builtin, Lambda, List, Symbol, make_list
 from .entry import Entry, entry_class
 from .support import call_failed, finish_tail
 
 
 _ORDERS = {'<': False, 'lt': False, '>': True, 'gt': True}     # builtin -> sorting by it sorts in reverse?
 _NUMBERS = frozenset((int, float))
+_INTS = frozenset((int,))
 
 
 def natural_order(less, items, genv):
@@ -156,6 +159,10 @@ def folder(D, ns, reference):
         if op is None or ns['PROF'] is not None or D.tools is not None:
             return reference(f, acc, lst)
         try:
+            if acc.__class__ is int and lst is not EMPTY:
+                items = cars(lst)       # all exact integers (the usual case): folded at once, in C
+                if _INTS.issuperset(map(type, items)):
+                    return acc + sum(items) if op is add else acc * prod(items)
             while lst is not EMPTY and acc.__class__ is int:
                 x = lst.car
                 if x.__class__ is not int:
@@ -177,6 +184,8 @@ def list_walker(D, ns, call, reference):
     procedure walked by `reference`."""
     def walk(p, lst, mode):
         if p.__class__ is not Lambda or p.fast != 1:
+            if p.__class__ is Builtin and p.first_order and p.lo <= 1 <= p.hi:
+                return builtin_walk(p.fn, lst, mode, D)
             return reference(p, lst, mode)
         head = last = List()
         results, select = mode is MAP, mode is FILTER
@@ -212,3 +221,21 @@ def list_walker(D, ns, call, reference):
         D.n = n                 # the callee's code may have left its own depth there
         return walked(head, last, mode)
     return walk
+
+
+def builtin_walk(fn, lst, mode, D):
+    """list_walker's walk of a builtin of one argument that runs no Lisp code
+    (first_order), its function `fn`: called on each element in turn by
+    Python's own map, as the reference's `call` would call it (a failure
+    located as its call's); the same results, from one walk of the cells."""
+    items = cars(lst)
+    try:
+        results = list(map(fn, items))
+    except BaseException as e:
+        give_back_if_out_of_memory(e)
+        raise located(e, None, D)
+    if mode is MAP:
+        return make_list(results)
+    if mode is EACH:
+        return NIL
+    return make_list([x for x, r in zip(items, results) if r is not False])

@@ -4,6 +4,8 @@ gives (guard, value): `value` is the result while `guard` holds; otherwise
 the builtin itself is called (its exact result or error). Guards admit exact
 integers (int, never bool) and floats only where Python computes what the
 builtin does."""
+import itertools
+
 from . import pyast as ast
 
 
@@ -124,6 +126,33 @@ def _vector_set(v, i, x):
 _vector_set.stores = True      # (its value an Effect: small.py computes no such call in place)
 
 
+def _hash_key(h, k):
+    """h a hash and k a key that is its own image (a string, a symbol, an exact integer: hashes.hash_ref)."""
+    return _and(_cls_is(h, 'HASH'), _or(_cls_is(k, 'str'), _cls_is(k, 'Symbol'), _cls_is(k, 'int')))
+
+
+def _hash_ref(h, k, default=None):
+    """hash-ref of such a key: its value if present, else the default (none given: the builtin's error)."""
+    table = _attr(h, 'table')
+    present = ast.Compare(k, [ast.In()], [table])
+    value = ast.Subscript(ast.Subscript(table, k, ast.Load()), _const(1), ast.Load())
+    if default is None:
+        return [(_and(_hash_key(h, k), present), value)]
+    return [(_hash_key(h, k), ast.IfExp(present, value, default))]
+
+
+def _hash_set(h, k, v):
+    """hash-set! of such a key: (key, value) stored, a key present kept (the value Nil)."""
+    table = _attr(h, 'table')
+    key = ast.IfExp(ast.Compare(k, [ast.In()], [table]),
+                    ast.Subscript(ast.Subscript(table, k, ast.Load()), _const(0), ast.Load()), k)
+    return [(_hash_key(h, k), Effect(ast.Subscript(_attr(h, 'table'), k, ast.Store()),
+                                     ast.Tuple([key, v], ast.Load()), _g('NIL')))]
+
+
+_hash_set.stores = True
+
+
 class Effect:
     """An inlined builtin's effect: `target = value`, then `result` its value."""
     __slots__ = ('target', 'value', 'result')
@@ -157,6 +186,71 @@ def _string_ref(s, i):
     return [(_and(_cls_is(s, 'str'), _cls_is(i, 'int'), ast.Compare(_const(0), [ast.LtE(), ast.Lt()],
                                                                      [i, ast.Call(_g('len'), [s], [])])),
              ast.Subscript(s, i, ast.Load()))]
+
+
+def _substring(s, start, end=None):
+    """substring of a string between exact integer positions in order and in range."""
+    positions = [start, ast.Call(_g('len'), [s], [])] if end is None else [start, end, ast.Call(_g('len'), [s], [])]
+    in_range = ast.Compare(_const(0), [ast.LtE()] * len(positions), positions)
+    return [(_and(_cls_is(s, 'str'), *[_cls_is(x, 'int') for x in positions[:-1]], in_range),
+             ast.Subscript(s, ast.Slice(start, end, None), ast.Load()))]
+
+
+def _joined(xs):
+    """The strings xs joined: one of them itself; else an f-string of them, made
+    in one allocation as the builtin's join makes it (`a + b + c` would copy
+    a long first string twice), literals merged, no call."""
+    if len(xs) == 1:
+        return xs[0]
+    parts = []
+    for x in xs:
+        if x.__class__ is ast.Constant and parts and parts[-1].__class__ is ast.Constant:
+            parts[-1] = _const(parts[-1].value + x.value)
+        elif x.__class__ is ast.Constant:
+            parts.append(x)
+        else:       # (an exact integer's str(y) is how an f-string writes y)
+            shown = x.args[0] if x.__class__ is ast.Call and x.func.__class__ is ast.Name and x.func.id == 'str' else x
+            parts.append(ast.FormattedValue(shown, -1, None))
+    return ast.JoinedStr(parts)
+
+
+def _concat(*xs):
+    """string-append of strings (the builtin joins them); a literal of another kind: none."""
+    if any(x.__class__ is ast.Constant and x.value.__class__ is not str for x in xs):
+        return [(_const(False), _const(None))]
+    return [(_and(*[_cls_is(x, 'str') for x in xs]), _joined(xs))]
+
+
+def _text_of(x, kind):
+    """(guard, text) of str's part x taken as a `kind` ('str' or 'int'): an exact
+    integer below 10**15 in magnitude prints as str() writes it."""
+    if kind == 'str':
+        return _cls_is(x, 'str'), x
+    small = ast.Compare(_const(-10 ** 15), [ast.Lt(), ast.Lt()], [x, _const(10 ** 15)])
+    return _and(_cls_is(x, 'int'), small), ast.Call(_g('str'), [x], [])
+
+
+def _literal_text(v):
+    """(guard, text) of a literal part of str: a string, or an exact integer's digits (below 10**15)."""
+    if v.__class__ is str:
+        return _const(True), _const(v)
+    return _const(-10 ** 15 < v < 10 ** 15), _const(str(v))
+
+
+def _str(*xs):
+    """str of strings and exact integers (their texts joined), at most two of
+    them not literals: a case for each mix, exact integers first."""
+    if any(x.__class__ is ast.Constant and x.value.__class__ not in (str, int) for x in xs):
+        return [(_const(False), _const(None))]
+    variable = [i for i, x in enumerate(xs) if x.__class__ is not ast.Constant]
+    if len(variable) > 2:
+        return [(_const(False), _const(None))]
+    cases = []
+    for kinds in itertools.product(('int', 'str'), repeat=len(variable)):
+        chosen = dict(zip(variable, kinds))
+        parts = [_text_of(x, chosen[i]) if i in chosen else _literal_text(x.value) for i, x in enumerate(xs)]
+        cases.append((_and(*[guard for guard, _ in parts]), _joined([text for _, text in parts])))
+    return cases
 
 
 def _parity(rest: int):
@@ -235,6 +329,9 @@ INLINE = {
     'negative?': (1, lambda x: [(_num(x), ast.Compare(x, [ast.Lt()], [_const(0)]))]),
     'string-length': (1, lambda s: [(_cls_is(s, 'str'), ast.Call(_g('len'), [s], []))]),
     'string-ref': (2, _string_ref),
+    'substring': (3, _substring),
+    'hash-ref': (3, _hash_ref),
+    'hash-set!': (3, _hash_set),
     'string=?': (2, lambda x, y: [(_and(_cls_is(x, 'str'), _cls_is(y, 'str')), ast.Compare(x, [ast.Eq()], [y]))]),
     'number?': (1, _always(lambda x: _num(x))),
     'symbol?': (1, _always(lambda x: _is(_cls(x), _g('Symbol')))),
@@ -295,10 +392,13 @@ def _difference(*xs):
 # one) to the largest inlined: name -> (largest, builder).
 VARIADIC = {'list': (4, _list), '+': (4, _sum(ast.Add, 0.0)), '*': (4, _sum(ast.Mult, None)), '-': (4, _difference)}
 VARIADIC['add'], VARIADIC['mul'], VARIADIC['sub'] = VARIADIC['+'], VARIADIC['*'], VARIADIC['-']
+VARIADIC['string-append'] = (4, _concat)
+VARIADIC['str'] = (4, _str)
 
 # The builtins inlined with one argument besides INLINE's: (- x), its negation.
 UNARY = {'-': lambda x: [(_num(x), ast.UnaryOp(ast.USub(), x))]}
 UNARY['sub'] = UNARY['-']
+BINARY = {'substring': _substring, 'hash-ref': _hash_ref}     # with two arguments besides INLINE's
 
 
 def inline_spec(b, nargs: int):
@@ -308,6 +408,8 @@ def inline_spec(b, nargs: int):
         return spec[1]
     if nargs == 1 and b.name in UNARY:
         return UNARY[b.name]
+    if nargs == 2 and b.name in BINARY:
+        return BINARY[b.name]
     least = 1 if spec is None else spec[0] + 1
     spec = VARIADIC.get(b.name)
     return spec[1] if spec is not None and least <= nargs <= spec[0] else None

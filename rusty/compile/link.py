@@ -19,7 +19,7 @@ from _functools import partial
 
 from ..errors import RESERVE
 from ..resolve import MISSING
-from ..values import EMPTY, NIL, Builtin, Lambda, List, Macro, Symbol, Vector, cons
+from ..values import EMPTY, NIL, Builtin, Hash, Lambda, List, Macro, Symbol, Vector, cons
 from . import support
 from .entry import MAKER, Entry, entry_class, maker
 from .support import SELF_CALL
@@ -83,7 +83,7 @@ def namespace() -> dict:
         from . import exit_frames
         NAMESPACE.update({
             'List': List, 'EMPTY': EMPTY, 'NIL': NIL, 'Symbol': Symbol, 'int': int, 'float': float, 'str': str, 'bool': bool, 'len': len,
-            'Lambda': Lambda, 'Macro': Macro, 'Builtin': Builtin, 'UNBOUND': UNBOUND, 'MISSING': MISSING, 'CONS': cons, 'NEW': List, 'VECTOR': Vector,
+            'Lambda': Lambda, 'Macro': Macro, 'Builtin': Builtin, 'UNBOUND': UNBOUND, 'MISSING': MISSING, 'CONS': cons, 'NEW': List, 'VECTOR': Vector, 'HASH': Hash,
             'tuple': tuple, 'BaseException': BaseException, 'MemoryError': MemoryError, 'SystemError': SystemError,
             'RESERVE': RESERVE, 'INTS': support.INTS, 'COUNTED': support.enter_counted, 'CLOCK': perf_counter, 'REFS': getrefcount,
             'CALL_ANY': support.call_any, 'CALL_BUILTIN': support.call_builtin_at, 'FINISH': support.finish_tail,

@@ -8,7 +8,7 @@ from ..values import EMPTY, List, Symbol, cons, make_list, sym
 from . import macros
 from .inline import _is_not
 from .nodes import Unsupported, _ident, assign, attr, call, const, is_, is_not, is_temp, name
-from .variables import Fn
+from .variables import FRAME_HOPS, Fn
 
 
 FN_FORMS = frozenset(map(sym, ('lambda', 'fn', 'λ')))
@@ -160,15 +160,22 @@ class SpecialForms:
             return self.result(out, name('NIL'), tail)
         found, hops = self.locate(ref, scope)
         if found is None:
-            by_slot = not ref.maybe_unbound and ref.depth <= 2
-            out = vs + [ast.Expr(call(name('ENV_WRITE'), name('E'), const(hops), const(ref.index),
-                                      self.k(self.genv.cell(s)), self.k(s), ve, const(by_slot),
-                                      self.k(span), name('GENV')))]
-            return self.result(out, name('NIL'), tail)
+            return self.result(vs + self.frame_write(ref, hops, s, ve, span), name('NIL'), tail)
         if ref.maybe_unbound:
             raise Unsupported('maybe unbound')
         self.use(found[0], found[1], fn, True)
         return self.result(vs + [assign(found[0], ve)], name('NIL'), tail)
+
+    def frame_write(self, ref, hops, s, ve, span):
+        """set! of an enclosing reference frame's slot, as env_write: in place unless the name's cell is dyn."""
+        by_slot = not ref.maybe_unbound and ref.depth <= 2 and hops <= FRAME_HOPS
+        t, cell, fr = self.fresh(), self.k(self.genv.cell(s)), name('E')
+        slow = ast.Expr(call(name('ENV_WRITE'), name('E'), const(hops), const(ref.index), cell, self.k(s),
+                             name(t), const(not ref.maybe_unbound and ref.depth <= 2), self.k(span), name('GENV')))
+        for _ in range(hops):
+            fr = ast.Subscript(fr, const(0), ast.Load())
+        write = ast.Assign([ast.Subscript(fr, const(ref.index), ast.Store())], name(t))
+        return [assign(t, ve), ast.If(attr(cell, 'dyn'), [slow], [write]) if by_slot else slow]
 
     def f_define(self, x, scope, span, fn, tail):
         """define (and def's forms of it) of a slot of the current scope:
