@@ -424,3 +424,60 @@ def test_a_maker_an_earlier_run_left_on_the_reference_takes_over_only_on_its_ful
     second = timed_session(monkeypatch, budget=0.05, cache=tmp_path)
     second.run(program + ' (run 130)')
     assert not compiled(second, 'count-to')
+
+
+def do_session(monkeypatch, sample=10 ** 6, cache=None):
+    """timed_session, compiling costing 10 ms, where a lambda gets no sample but its first call
+    (its evidence beyond that can only come from a `do` loop of its body), and osr.py reads the clock."""
+    from rusty.compile import osr
+    s = timed_session(monkeypatch, budget=0.01, sample=sample, cache=cache)
+    monkeypatch.setattr(osr, 'perf_counter', tierup.CLOCK)
+    s.run('(define (f n) (do ((i 0 (+ i 1))) ((= i n) i) (spend 0.0001)))')
+    return s
+
+
+def test_a_loop_hot_over_many_short_runs_has_its_lambda_compiled_in_its_stead(monkeypatch):
+    # f's loop runs 2 ms a call: hot (10 ms) over several calls, none of which ran long: f (as large,
+    # and the loop's time is its own) is compiled instead, its loop inside it; the loop is not compiled
+    # alone first and again inside f later. The call running then ends on the reference.
+    s = do_session(monkeypatch)
+    for _ in range(6):
+        assert s.run('(f 20)') == 20
+    assert link.STATS.loops == 0 and link.STATS.compiled == 1 and compiled(s, 'f')
+
+
+def test_a_loop_hot_within_one_run_is_compiled_mid_run(monkeypatch):
+    # One call of f whose loop alone runs 20 ms: the loop switches to compiled code mid-run (its lambda,
+    # called once, may never be called again).
+    s = do_session(monkeypatch)
+    assert s.run('(f 200)') == 200
+    assert link.STATS.loops == 1 and link.STATS.compiled == 0 and not compiled(s, 'f')
+
+
+def test_a_loop_hot_over_many_runs_in_one_call_has_no_lambda_compiled(monkeypatch):
+    # g, called once, runs its inner loop (2 ms a run) from an outer one: hot over many short runs, all
+    # in the one call of g still running, which compiling g would not speed up: the loops are compiled.
+    s = do_session(monkeypatch)
+    s.run('(define (g k) (do ((j 0 (+ j 1))) ((= j k) j) (do ((i 0 (+ i 1))) ((= i 20) i) (spend 0.0001))))')
+    assert s.run('(g 12)') == 12
+    assert link.STATS.compiled == 0 and link.STATS.loops >= 1 and not compiled(s, 'g')
+
+
+def test_a_loop_in_a_much_larger_lambda_is_compiled_alone(monkeypatch):
+    # g is over TAKEOVER times as large as its loop: the loop hot over many short runs is compiled alone.
+    monkeypatch.setattr(tierup, 'TAKEOVER', 0.5)
+    s = do_session(monkeypatch)
+    for _ in range(8):
+        assert s.run('(f 20)') == 20
+    assert link.STATS.loops == 1 and link.STATS.compiled == 0 and not compiled(s, 'f')
+
+
+def test_a_second_run_loads_the_lambda_a_loop_had_compiled_and_compiles_nothing(monkeypatch, tmp_path):
+    first = do_session(monkeypatch, cache=tmp_path)
+    for _ in range(8):
+        first.run('(f 20)')
+    assert link.STATS.compiled == 1 and link.STATS.loops == 0
+    second = do_session(monkeypatch, cache=tmp_path)
+    for _ in range(8):
+        assert second.run('(f 20)') == 20
+    assert link.STATS.compiled == 0 and link.STATS.loops == 0 and link.STATS.loaded == 1 and compiled(second, 'f')
