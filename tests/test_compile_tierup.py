@@ -10,11 +10,12 @@ from rusty.runtime import Session
 from rusty.values import Builtin, sym
 
 
-def timed_session(monkeypatch, budget, sample=4, reads=None, cache=None, bank=0.0):
+def timed_session(monkeypatch, budget, sample=4, reads=None, cache=None, bank=0.0, call=0.0):
     """A session tiering up by time on the test's clock, where every lambda
     must spend `budget` seconds on the reference to be compiled (looked up
     in the disk cache `cache` first, if given; `reads`: counts the clock's readings;
-    `bank`: the allowance for compiling ahead of that, tierup.BANK, none by default)."""
+    `bank`: the allowance for compiling ahead of that, tierup.BANK, none by default; `call`: what
+    the generic path of a warm call costs, tierup.CALL, nothing by default)."""
     monkeypatch.delenv('RUSTY_COMPILE_CALLS', raising=False)
     monkeypatch.delenv('RUSTY_SPECIALIZE', raising=False)
     monkeypatch.setenv('RUSTY_CODE_CACHE', '1' if cache else '0')
@@ -32,6 +33,7 @@ def timed_session(monkeypatch, budget, sample=4, reads=None, cache=None, bank=0.
     monkeypatch.setattr(tierup, 'SAMPLE', sample)
     monkeypatch.setattr(tierup, 'ELAPSED', lambda: now[0])
     monkeypatch.setattr(tierup, 'BANK', bank)
+    monkeypatch.setattr(tierup, 'CALL', call)
     monkeypatch.setattr(link, 'STATS', link.Stats())
     monkeypatch.setattr(link, 'PAYBACK', 1.0)
     monkeypatch.setattr(link, 'size', lambda body: 1.0)
@@ -59,6 +61,18 @@ def test_a_lambda_is_compiled_once_its_time_pays_for_compiling_it(monkeypatch):
     for _ in range(140):            # 200 ms: it pays
         s.run('(f)')
     assert link.STATS.compiled == 1 and compiled(s, 'f')
+
+
+def test_a_warm_call_counts_what_its_generic_path_costs_a_compiled_caller(monkeypatch):
+    # f runs 0.1 ms a call and its generic call path (CALL) costs 0.1 ms more, which its compiled
+    # callers skip once it is compiled: 60 calls (12 ms) pay for compiling it (10 ms); without CALL,
+    # 60 (6 ms) do not.
+    for call, paid in ((0.0001, True), (0.0, False)):
+        s = timed_session(monkeypatch, budget=0.01, call=call)
+        s.run('(define (f) (spend 0.0001))')
+        for _ in range(60):
+            s.run('(f)')
+        assert compiled(s, 'f') is paid
 
 
 def test_within_the_allowance_a_lambda_is_compiled_once_it_has_run_a_little(monkeypatch):
