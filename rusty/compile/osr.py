@@ -98,10 +98,10 @@ def loop_door(x, dscope, span, unit, after):
                 spent[1] = link.PAYBACK * link.size(x) * per * (link.MARGIN if cache[2] else 1.0)
             if spent[0] < spent[1]:
                 return None
-            if maker is not None and takes_over(maker, x, spent, not cache[1] and link.codecache_on()):
-                spent[0] = 0.0      # (hot over many short runs: its lambda, compiled in its stead, runs the next)
-                return None
         if link.session_namespace(unit.depth)['PROF'] is not None:
+            return None
+        if after is None and maker is not None and takes_over(maker, x, spent, not cache[1] and link.codecache_on()):
+            spent[0] = 0.0      # (hot over many short runs: its lambda, compiled in its stead, runs the next)
             return None
         if not cache[1]:
             cache[1] = True
