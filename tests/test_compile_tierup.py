@@ -63,16 +63,21 @@ def test_a_lambda_is_compiled_once_its_time_pays_for_compiling_it(monkeypatch):
     assert link.STATS.compiled == 1 and compiled(s, 'f')
 
 
-def test_a_warm_call_counts_what_its_generic_path_costs_a_compiled_caller(monkeypatch):
-    # f runs 0.1 ms a call and its generic call path (CALL) costs 0.1 ms more, which its compiled
-    # callers skip once it is compiled: 60 calls (12 ms) pay for compiling it (10 ms); without CALL,
-    # 60 (6 ms) do not.
-    for call, paid in ((0.0001, True), (0.0, False)):
+def test_a_warm_call_by_compiled_code_counts_what_its_generic_path_costs(monkeypatch):
+    # f runs 0.1 ms a call; called by compiled code the reference's way (support.call_any), its generic
+    # path costs 0.1 ms more (CALL), which a compiled f's direct call skips: 60 calls (12 ms) pay for
+    # compiling it (10 ms). Called by the reference, or with no CALL, 60 (6 ms) do not.
+    from rusty.compile import support
+    for call, compiled_caller, paid in ((0.0001, True, True), (0.0001, False, False), (0.0, True, False)):
         s = timed_session(monkeypatch, budget=0.01, call=call)
         s.run('(define (f) (spend 0.0001))')
+        f = s.genv.lookup(sym('f'))
         for _ in range(60):
-            s.run('(f)')
-        assert compiled(s, 'f') is paid
+            if compiled_caller:
+                support.call_any(s.genv.lookup(sym('f')), [], None, False, s.depth.n, s.depth)
+            else:
+                s.run('(f)')
+        assert compiled(s, 'f') is paid and f is s.genv.lookup(sym('f'))
 
 
 def test_within_the_allowance_a_lambda_is_compiled_once_it_has_run_a_little(monkeypatch):

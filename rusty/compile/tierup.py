@@ -47,14 +47,15 @@ call in SAMPLE (at random gaps) is a sample, and so is each lambda's first call:
 the calls it makes (warm ones through `due`, compiled ones through support.enter, which asks
 WATCH) timed whole and taken out of its own time, up to CALLS of them (then its share of the
 time it saw stands for the rest), as are compiles and collections, and scaled by the
-thread's share of the processor; that own time and CALL (what the generic path of a warm
-lambda's call costs a compiled caller, which calls a compiled lambda directly), times the
-calls it stands for (SAMPLE; 1 for a first call), is added to its lambda's. Once a lambda is
-compiled, a value made after is linked to compiled code as it is made (linking costs about
-what making a Python function does: link.Linker), or at its first call where the code
-assumes the value is its own global's (a define binds it after making it); a value made
-before, as the lambda is compiled (one with a `warm` of its own), else at a sampled call. A
-named let's loop counts every iteration: each is a call of its lambda.
+thread's share of the processor; that own time and, for a call compiled code made the
+reference's way (support.call_any, CALLED), CALL (what that way costs it over calling a
+compiled lambda directly), times the calls it stands for (SAMPLE; 1 for a first call), is
+added to its lambda's. Once a lambda is compiled, a value made after is linked to compiled
+code as it is made (linking costs about what making a Python function does: link.Linker), or
+at its first call where the code assumes the value is its own global's (a define binds it
+after making it); a value made before, as the lambda is compiled (one with a `warm` of its
+own), else at a sampled call. A named let's loop counts every iteration: each is a call of
+its lambda.
 
 RUSTY_COMPILE_CALLS=N instead compiles a lambda after N calls on the reference (0: at its
 first call), counting every call.
@@ -67,14 +68,14 @@ from time import perf_counter, process_time, thread_time
 from . import link
 from .evidence import Seen
 from .link import Compiled, Refused, codecache_on
-from .support import WATCH
+from .support import CALLED, WATCH
 
 SAMPLE = 64             # one warm call in SAMPLE is timed
 CLOCK = perf_counter    # the samples' clock (tests give one of their own)
 CALLS = 8               # a sample times this many of the warm calls it makes, at most
 TAKEOVER = 2.0          # a maker at most this many times as large as a hot lambda it makes at each call is compiled instead
 FEW = 16                # values made while warming, each with a `warm` of its own; the rest share one
-CALL = 5e-7             # seconds a call of a warm lambda costs a compiled caller beyond its own (the generic path)
+CALL = 5e-7             # seconds a call of a warm lambda costs a compiled caller beyond its own (support.call_any)
 INF = float('inf')
 CPU = thread_time       # the thread's processor time (a sample's share of its time: the machine may be busy)
 COLLECTING = [0.0, 0.0]     # seconds the garbage collector took, and when the collection running began
@@ -209,10 +210,10 @@ def door(after=None):
             tick = gap()
             if state or spent >= budget:
                 return entered(lam, fr)
-            return sampled(fr, every)
+            return sampled(fr, every, CALL if CALLED[0] is lam else 0.0)     # (called by compiled code: its path)
 
-        def sampled(fr, weight):
-            """Run this call on the reference, timing its own time, which stands for `weight` calls."""
+        def sampled(fr, weight, call=0.0):
+            """Run this call on the reference, timing its own time (and `call`), which stands for `weight` calls."""
             nonlocal inner, tick
             if seen.looks:
                 seen.observe(fr)
@@ -225,9 +226,9 @@ def door(after=None):
             finally:
                 now, cpu = CLOCK(), CPU() - cpu
                 inner, tick, WATCH[0] = None, gap(), None
-                took(weight, now - t, cpu, acc, t, c)
+                took(weight, now - t, cpu, acc, t, c, call)
 
-        def took(weight, t, cpu, acc, start, c) -> None:
+        def took(weight, t, cpu, acc, start, c, call=0.0) -> None:
             """Add the own time of a sample (t seconds, cpu on the processor) to the lambda's, weighted."""
             nonlocal spent, ended
             ended = True
@@ -239,7 +240,7 @@ def door(after=None):
                 own = own * (seen_t - acc[0]) / seen_t if seen_t > 0.0 else 0.0
             else:
                 own -= acc[0]
-            own = weight * (max(0.0, own) * min(1.0, cpu / t) + CALL)     # (off the processor: its share)
+            own = weight * (max(0.0, own) * min(1.0, cpu / t) + call)     # (off the processor: its share)
             spent += own
             judge()
             if many and maker is not None:
