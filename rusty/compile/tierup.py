@@ -210,7 +210,7 @@ def door(after=None):
             tick = gap()
             if state or spent >= budget:
                 return entered(lam, fr)
-            return sampled(fr, every, CALL if CALLED[0] is lam else 0.0)     # (called by compiled code: its path)
+            return sampled(fr, every, CALL if CALLED[0] == id(lam) else 0.0)     # (called by compiled code: its path)
 
         def sampled(fr, weight, call=0.0):
             """Run this call on the reference, timing its own time (and `call`), which stands for `weight` calls."""
