@@ -10,11 +10,12 @@ from rusty.runtime import Session
 from rusty.values import Builtin, sym
 
 
-def timed_session(monkeypatch, budget, sample=4, reads=None, cache=None, bank=0.0):
+def timed_session(monkeypatch, budget, sample=4, reads=None, cache=None, bank=0.0, call=0.0):
     """A session tiering up by time on the test's clock, where every lambda
     must spend `budget` seconds on the reference to be compiled (looked up
     in the disk cache `cache` first, if given; `reads`: counts the clock's readings;
-    `bank`: the allowance for compiling ahead of that, tierup.BANK, none by default)."""
+    `bank`: the allowance for compiling ahead of that, tierup.BANK, none by default; `call`: what
+    the generic path of a warm call costs, tierup.CALL, nothing by default)."""
     monkeypatch.delenv('RUSTY_COMPILE_CALLS', raising=False)
     monkeypatch.delenv('RUSTY_SPECIALIZE', raising=False)
     monkeypatch.setenv('RUSTY_CODE_CACHE', '1' if cache else '0')
@@ -32,6 +33,7 @@ def timed_session(monkeypatch, budget, sample=4, reads=None, cache=None, bank=0.
     monkeypatch.setattr(tierup, 'SAMPLE', sample)
     monkeypatch.setattr(tierup, 'ELAPSED', lambda: now[0])
     monkeypatch.setattr(tierup, 'BANK', bank)
+    monkeypatch.setattr(tierup, 'CALL', call)
     monkeypatch.setattr(link, 'STATS', link.Stats())
     monkeypatch.setattr(link, 'PAYBACK', 1.0)
     monkeypatch.setattr(link, 'size', lambda body: 1.0)
@@ -59,6 +61,23 @@ def test_a_lambda_is_compiled_once_its_time_pays_for_compiling_it(monkeypatch):
     for _ in range(140):            # 200 ms: it pays
         s.run('(f)')
     assert link.STATS.compiled == 1 and compiled(s, 'f')
+
+
+def test_a_warm_call_by_compiled_code_counts_what_its_generic_path_costs(monkeypatch):
+    # f runs 0.1 ms a call; called by compiled code the reference's way (support.call_any), its generic
+    # path costs 0.1 ms more (CALL), which a compiled f's direct call skips: 60 calls (12 ms) pay for
+    # compiling it (10 ms). Called by the reference, or with no CALL, 60 (6 ms) do not.
+    from rusty.compile import support
+    for call, compiled_caller, paid in ((0.0001, True, True), (0.0001, False, False), (0.0, True, False)):
+        s = timed_session(monkeypatch, budget=0.01, call=call)
+        s.run('(define (f) (spend 0.0001))')
+        f = s.genv.lookup(sym('f'))
+        for _ in range(60):
+            if compiled_caller:
+                support.call_any(s.genv.lookup(sym('f')), [], None, False, s.depth.n, s.depth)
+            else:
+                s.run('(f)')
+        assert compiled(s, 'f') is paid and f is s.genv.lookup(sym('f'))
 
 
 def test_within_the_allowance_a_lambda_is_compiled_once_it_has_run_a_little(monkeypatch):
@@ -424,3 +443,60 @@ def test_a_maker_an_earlier_run_left_on_the_reference_takes_over_only_on_its_ful
     second = timed_session(monkeypatch, budget=0.05, cache=tmp_path)
     second.run(program + ' (run 130)')
     assert not compiled(second, 'count-to')
+
+
+def do_session(monkeypatch, sample=10 ** 6, cache=None):
+    """timed_session, compiling costing 10 ms, where a lambda gets no sample but its first call
+    (its evidence beyond that can only come from a `do` loop of its body), and osr.py reads the clock."""
+    from rusty.compile import osr
+    s = timed_session(monkeypatch, budget=0.01, sample=sample, cache=cache)
+    monkeypatch.setattr(osr, 'perf_counter', tierup.CLOCK)
+    s.run('(define (f n) (do ((i 0 (+ i 1))) ((= i n) i) (spend 0.0001)))')
+    return s
+
+
+def test_a_loop_hot_over_many_short_runs_has_its_lambda_compiled_in_its_stead(monkeypatch):
+    # f's loop runs 2 ms a call: hot (10 ms) over several calls, none of which ran long: f (as large,
+    # and the loop's time is its own) is compiled instead, its loop inside it; the loop is not compiled
+    # alone first and again inside f later. The call running then ends on the reference.
+    s = do_session(monkeypatch)
+    for _ in range(6):
+        assert s.run('(f 20)') == 20
+    assert link.STATS.loops == 0 and link.STATS.compiled == 1 and compiled(s, 'f')
+
+
+def test_a_loop_hot_within_one_run_is_compiled_mid_run(monkeypatch):
+    # One call of f whose loop alone runs 20 ms: the loop switches to compiled code mid-run (its lambda,
+    # called once, may never be called again).
+    s = do_session(monkeypatch)
+    assert s.run('(f 200)') == 200
+    assert link.STATS.loops == 1 and link.STATS.compiled == 0 and not compiled(s, 'f')
+
+
+def test_a_loop_hot_over_many_runs_in_one_call_has_no_lambda_compiled(monkeypatch):
+    # g, called once, runs its inner loop (2 ms a run) from an outer one: hot over many short runs, all
+    # in the one call of g still running, which compiling g would not speed up: the loops are compiled.
+    s = do_session(monkeypatch)
+    s.run('(define (g k) (do ((j 0 (+ j 1))) ((= j k) j) (do ((i 0 (+ i 1))) ((= i 20) i) (spend 0.0001))))')
+    assert s.run('(g 12)') == 12
+    assert link.STATS.compiled == 0 and link.STATS.loops >= 1 and not compiled(s, 'g')
+
+
+def test_a_loop_in_a_much_larger_lambda_is_compiled_alone(monkeypatch):
+    # g is over TAKEOVER times as large as its loop: the loop hot over many short runs is compiled alone.
+    monkeypatch.setattr(tierup, 'TAKEOVER', 0.5)
+    s = do_session(monkeypatch)
+    for _ in range(8):
+        assert s.run('(f 20)') == 20
+    assert link.STATS.loops == 1 and link.STATS.compiled == 0 and not compiled(s, 'f')
+
+
+def test_a_second_run_loads_the_lambda_a_loop_had_compiled_and_compiles_nothing(monkeypatch, tmp_path):
+    first = do_session(monkeypatch, cache=tmp_path)
+    for _ in range(8):
+        first.run('(f 20)')
+    assert link.STATS.compiled == 1 and link.STATS.loops == 0
+    second = do_session(monkeypatch, cache=tmp_path)
+    for _ in range(8):
+        assert second.run('(f 20)') == 20
+    assert link.STATS.compiled == 0 and link.STATS.loops == 0 and link.STATS.loaded == 1 and compiled(second, 'f')

@@ -15,6 +15,14 @@ cache (codecache.loop_key): once the loop has run long enough to pay for a
 load (Stats.per_form_loaded, far less than a compile) it is looked up there
 first, so a second run of a script switches sooner and compiles no loop.
 
+A loop in a lambda's body that is hot over many short runs (none alone
+long enough to pay for compiling it) has that lambda compiled in its stead,
+if at most tierup.TAKEOVER times as large and a call of it has returned
+(`takes_over`): the runs are likely the lambda's calls, and the next call
+runs the loop inside the lambda's compiled code; the loop is not compiled
+alone first and again inside the lambda later (a function called often
+that runs a short loop: its loop's evidence is exact, its own sampled).
+
 A loop whose forms make functions keeps running on the reference: a closure
 made before the switch holds `fr`, which compiled code would no longer
 update. A loop the lowering refuses stays on the reference for good. While
@@ -58,8 +66,10 @@ def loop_door(x, dscope, span, unit, after):
         return None
     state = []              # [] warming; [None] on the reference for good; [Loop]
     left = [after]
-    spent = [0.0, -1.0, 0, 0.0, 0.0]    # seconds on the reference, budget (-1: not yet), id of the frame, last clock,
-                                        # and tierup.elsewhere() then
+    spent = [0.0, -1.0, 0, 0.0, 0.0, 0.0]   # seconds on the reference, budget (-1: not yet), id of the frame, last
+                                            # clock, tierup.elsewhere() then, and seconds of this run of the loop
+    making = getattr(unit.compile_lambda, 'making', None)
+    maker = making() if making is not None else None    # tierup's credit of the lambda whose body holds the loop
     cache = [None, False, False]    # the disk cache's key ('' none; None: not yet made), looked up since warming,
                                     # an earlier run left it on the reference (codecache.missed_before)
 
@@ -76,9 +86,11 @@ def loop_door(x, dscope, span, unit, after):
         else:
             t, e = perf_counter(), tierup.elsewhere()
             if spent[2] == id(fr):
-                spent[0] += t - spent[3] - (e - spent[4])      # (less compiles and collections: not the loop's)
+                took = t - spent[3] - (e - spent[4])      # (less compiles and collections: not the loop's)
+                spent[0] += took
+                spent[5] += took
             else:
-                spent[2] = id(fr)           # (another run of the loop: the time between is not its)
+                spent[2], spent[5] = id(fr), 0.0    # (another run of the loop: the time between is not its)
             spent[3], spent[4] = t, e
             if spent[1] < 0:
                 stats = link.STATS
@@ -87,6 +99,9 @@ def loop_door(x, dscope, span, unit, after):
             if spent[0] < spent[1]:
                 return None
         if link.session_namespace(unit.depth)['PROF'] is not None:
+            return None
+        if after is None and maker is not None and takes_over(maker, x, spent, not cache[1] and link.codecache_on()):
+            spent[0] = 0.0      # (hot over many short runs: its lambda, compiled in its stead, runs the next)
             return None
         if not cache[1]:
             cache[1] = True
@@ -113,6 +128,19 @@ def loop_door(x, dscope, span, unit, after):
             spent[0], spent[1], cache[1] = 0.0, -1.0, False
             link.STATS.deopts += 1
     return hot
+
+
+def takes_over(maker, x, spent, loading) -> bool:
+    """True if the lambda whose body holds hot `do` loop x (tierup's credit
+    `maker`) is compiled, or is loaded or compiled now in the loop's stead
+    (credit.takes_over, the loop's time its own too), and this run of the
+    loop is short: the loop's evidence came from many runs, each ending
+    soon, and the next runs inside the lambda's compiled code. A run long
+    enough to pay for the loop alone goes on compiled mid-run: the lambda
+    is not asked to compile (only to load, which costs little) and the
+    loop is looked up or compiled itself."""
+    short = spent[5] < spent[1]
+    return (short or loading) and maker.takes_over(link.size(x), spent[0]) and short
 
 
 def per_form_compiled() -> float:

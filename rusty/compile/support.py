@@ -41,9 +41,13 @@ INTS = _Ints()
 SELF_CALL = 'pself_'    # the parameter of a function that calls itself: true in those calls (counting.py)
 
 
+CALLED = [0]        # id of the procedure compiled code last called the reference way (tierup: a warm call's path)
+
+
 def call_any(p, args, site, tail, d, D):
     """Apply any procedure the reference way (not a compiled lambda of the right arity)."""
     D.n = d
+    CALLED[0] = id(p)       # (not p: no value is kept alive by it)
     return apply_procedure(p, args, site, tail, D)
 
 

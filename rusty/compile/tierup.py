@@ -1,69 +1,64 @@
 """Tiering up: when the values of a lambda leave the reference for compiled
 code (the runtime's door, `door`'s compile_lambda; linking is link.py's).
 
-A lambda is compiled once its values have spent PAYBACK (2) times its
-estimated compile cost running the reference's body (their own time: less
-the calls they make of other lambdas, warm or compiled). Compiled code runs
-some 3 to 10 times faster than the reference, and a lambda that has spent T
-there is likely to spend about T again: compiling at cost C pays once T is
-a small multiple of C, and a lambda compiled just before it stops being
-called costs at most 1/PAYBACK of what it ran. The estimate is the body's
-size (link.size: a fixed part and one per form, as measured compiles grow)
-times the compile seconds per weighted form measured so
-far (link.Stats.per_form), or, before the cache is looked up, the seconds
-per form loading takes (the cache first: loading costs next to nothing);
-the budget is judged anew at each sample. Within an allowance (BANK seconds
-and SHARE of the process's time, for all compiles so far), a lambda is
-compiled once it has spent EVIDENCE seconds on the reference: a program hot
-early runs compiled early, at a bounded cost to one that is not.
+A lambda is compiled once its values have spent PAYBACK (2) times its estimated compile cost
+running the reference's body (their own time: less the calls they make of other lambdas,
+warm or compiled). Compiled code runs some 3 to 10 times faster than the reference, and a
+lambda that has spent T there is likely to spend about T again: compiling at cost C pays
+once T is a small multiple of C, and a lambda compiled just before it stops being called
+costs at most 1/PAYBACK of what it ran. The estimate is the body's size (link.size: a fixed
+part and one per form, as measured compiles grow) times the compile seconds per weighted
+form measured so far (link.Stats.per_form), or, before the cache is looked up, the seconds
+per form loading takes (the cache first: loading costs next to nothing); the budget is
+judged anew at each sample. Within an allowance (BANK seconds and SHARE of the process's
+time, for all compiles so far), a lambda is compiled once it has spent EVIDENCE seconds on
+the reference: a program hot early runs compiled early, at a bounded cost to one that is
+not.
 
-A lambda whose values its maker (the lambda whose body holds it) makes at
-each call counts its time as its maker's too, and so do the links of those
-values once it is compiled: compiled, the maker makes them compiled, with
-no link per value (a named let's loop, a closure passed to `map`, made at
-each call of a function called often). A maker called once is not charged:
-its one value runs compiled once its lambda is; each one it makes after
-charges it with the lambda's time so far (it is likely to run as long each
-call), and the maker is loaded, or compiled once over its budget (`hot_now`:
-one called rarely reaches no sample; compiled alone, a loop reads the
-maker's locals through the reference's frames). When such a lambda is hot
-(and not in the disk cache), its maker, if at most TAKEOVER times as large
-and hot to 1/TAKEOVER of its compile budget (EVIDENCE within the allowance,
-as its own; or its own maker so), is compiled in its stead, once: the lambda's forms are lowered once, in the maker, not
-once alone and again in the maker later; the lambda's time so far is
-forgotten (values it made before that run on earn it again).
+A lambda whose values its maker (the lambda whose body holds it) makes at each call counts
+its time as its maker's too, and so do the links of those values once it is compiled:
+compiled, the maker makes them compiled, with no link per value (a named let's loop, a
+closure passed to `map`, made at each call of a function called often). A maker called once
+is not charged: its one value runs compiled once its lambda is; each one it makes after
+charges it with the lambda's time so far (it is likely to run as long each call), and the
+maker is loaded, or compiled once over its budget (`hot_now`: one called rarely reaches no
+sample; compiled alone, a loop reads the maker's locals through the reference's frames).
+When such a lambda is hot (and not in the disk cache), its maker, if at most TAKEOVER times
+as large and hot to 1/TAKEOVER of its compile budget (EVIDENCE within the allowance, as its
+own; or its own maker so), is compiled in its stead, once: the lambda's forms are lowered
+once, in the maker, not once alone and again in the maker later; the lambda's time so far is
+forgotten (values it made before that run on earn it again). So is a lambda with a `do` loop
+hot over many short runs (osr.py) once a call of it has returned: the loop's time is its own
+too.
 
-A lambda (or `do` loop, osr.py) that an earlier run looked up in the disk
-cache and left on the reference (codecache.missed_before), or that the cache
-misses in a run that loaded code or ran the same script before (Stats.warm),
-is compiled only once it has spent link.MARGIN (6) times its budget, never ahead
-of it (within the allowance, or taking over): evidence found marginal once, and again (timing
-differs from run to run), compiles nothing; a second run loads what the first
-compiled and runs as it did.
+A lambda (or `do` loop, osr.py) that an earlier run looked up in the disk cache and left on
+the reference (codecache.missed_before), or that the cache misses in a run that loaded code
+or ran the same script before (Stats.warm), is compiled only once it has spent link.MARGIN
+(6) times its budget, never ahead of it (within the allowance, or taking over): evidence
+found marginal once, and again, compiles nothing; a second run loads what the first
+compiled.
 
-The warm-up costs next to nothing: a value not yet compiled runs `warm`,
-which counts the session's warm calls down and runs the reference's body;
-a lambda's first FEW values made while it warms get a `warm` of their own
-(linked as the lambda is compiled or loaded), the rest share one (a function
-per value was an allocation and a cycle per closure; one still running on the
-reference when the lambda is compiled stays there, short-lived).
-One warm call in SAMPLE (at random gaps) is a sample, and so is each
-lambda's first call: timed, with the calls it makes (warm ones through
-`due`, compiled ones through support.enter, which asks WATCH) timed whole
-and taken out of its own time, up to CALLS of them (then its share of the
-time it saw stands for the rest), as are compiles and collections, and
-scaled by the thread's share of the processor; that own time, times the
-calls it stands for (SAMPLE; 1 for a first call), is added to its lambda's.
-Once a lambda is compiled, a value made after is linked to compiled code as
-it is made (linking costs about what making a Python function does:
-link.Linker), or at its first call where the code assumes the value is its
-own global's (a define binds it after making it); a value made before, as
-the lambda is compiled (one with a `warm` of its own), else at a sampled
-call. A named let's or do's loop counts every iteration: each is
-a call of its lambda.
+The warm-up costs next to nothing: a value not yet compiled runs `warm`, which counts the
+session's warm calls down and runs the reference's body; a lambda's first FEW values made
+while it warms get a `warm` of their own (linked as the lambda is compiled or loaded), the
+rest share one (a function per value was an allocation and a cycle per closure; one still
+running on the reference when the lambda is compiled stays there, short-lived). One warm
+call in SAMPLE (at random gaps) is a sample, and so is each lambda's first call: timed, with
+the calls it makes (warm ones through `due`, compiled ones through support.enter, which asks
+WATCH) timed whole and taken out of its own time, up to CALLS of them (then its share of the
+time it saw stands for the rest), as are compiles and collections, and scaled by the
+thread's share of the processor; that own time and, for a call compiled code made the
+reference's way (support.call_any, CALLED), CALL (what that way costs it over calling a
+compiled lambda directly), times the calls it stands for (SAMPLE; 1 for a first call), is
+added to its lambda's. Once a lambda is compiled, a value made after is linked to compiled
+code as it is made (linking costs about what making a Python function does: link.Linker), or
+at its first call where the code assumes the value is its own global's (a define binds it
+after making it); a value made before, as the lambda is compiled (one with a `warm` of its
+own), else at a sampled call. A named let's loop counts every iteration: each is a call of
+its lambda.
 
-RUSTY_COMPILE_CALLS=N instead compiles a lambda after N calls on the
-reference (0: at its first call), counting every call.
+RUSTY_COMPILE_CALLS=N instead compiles a lambda after N calls on the reference (0: at its
+first call), counting every call.
 """
 import gc
 import os
@@ -73,17 +68,16 @@ from time import perf_counter, process_time, thread_time
 from . import link
 from .evidence import Seen
 from .link import Compiled, Refused, codecache_on
-from .support import WATCH
+from .support import CALLED, WATCH
 
 SAMPLE = 64             # one warm call in SAMPLE is timed
 CLOCK = perf_counter    # the samples' clock (tests give one of their own)
 CALLS = 8               # a sample times this many of the warm calls it makes, at most
 TAKEOVER = 2.0          # a maker at most this many times as large as a hot lambda it makes at each call is compiled instead
 FEW = 16                # values made while warming, each with a `warm` of its own; the rest share one
+CALL = 5e-7             # seconds a call of a warm lambda costs a compiled caller beyond its own (support.call_any)
 INF = float('inf')
 CPU = thread_time       # the thread's processor time (a sample's share of its time: the machine may be busy)
-
-
 COLLECTING = [0.0, 0.0]     # seconds the garbage collector took, and when the collection running began
 
 
@@ -110,8 +104,6 @@ def elsewhere() -> float:
 BANK = 0.015
 SHARE = 0.05
 EVIDENCE = 2e-3
-
-
 ELAPSED = process_time    # the process's processor time so far (tests give a clock of their own)
 
 
@@ -182,6 +174,7 @@ def door(after=None):
         seen = Seen(len(params))    # the arguments of calls on the reference (evidence.py)
         left = after                # calls on the reference still to go (RUSTY_COMPILE_CALLS)
         spent = 0.0                 # estimated own seconds of its values on the reference
+        ended = False               # a sampled call of it has returned
         budget = INF                # what spent must reach (judge)
         forms = 0.0                 # its size for the estimates (link.size; 0: not yet counted)
         looked = False              # looked up in the disk cache since armed
@@ -217,10 +210,10 @@ def door(after=None):
             tick = gap()
             if state or spent >= budget:
                 return entered(lam, fr)
-            return sampled(fr, every)
+            return sampled(fr, every, CALL if CALLED[0] == id(lam) else 0.0)     # (called by compiled code: its path)
 
-        def sampled(fr, weight):
-            """Run this call on the reference, timing its own time, which stands for `weight` calls."""
+        def sampled(fr, weight, call=0.0):
+            """Run this call on the reference, timing its own time (and `call`), which stands for `weight` calls."""
             nonlocal inner, tick
             if seen.looks:
                 seen.observe(fr)
@@ -233,11 +226,12 @@ def door(after=None):
             finally:
                 now, cpu = CLOCK(), CPU() - cpu
                 inner, tick, WATCH[0] = None, gap(), None
-                took(weight, now - t, cpu, acc, t, c)
+                took(weight, now - t, cpu, acc, t, c, call)
 
-        def took(weight, t, cpu, acc, start, c) -> None:
+        def took(weight, t, cpu, acc, start, c, call=0.0) -> None:
             """Add the own time of a sample (t seconds, cpu on the processor) to the lambda's, weighted."""
-            nonlocal spent
+            nonlocal spent, ended
+            ended = True
             if t <= 0.0:
                 return
             own = t - (elsewhere() - c)
@@ -246,7 +240,7 @@ def door(after=None):
                 own = own * (seen_t - acc[0]) / seen_t if seen_t > 0.0 else 0.0
             else:
                 own -= acc[0]
-            own = weight * max(0.0, own) * min(1.0, cpu / t)       # (the thread off the processor: its share)
+            own = weight * (max(0.0, own) * min(1.0, cpu / t) + call)     # (off the processor: its share)
             spent += own
             judge()
             if many and maker is not None:
@@ -263,20 +257,25 @@ def door(after=None):
             if many and maker is not None:
                 maker(seconds)
 
-        def takes_over(n) -> bool:
-            """A lambda of its body of size n, whose values it makes at each call, is
-            hot: True if this one is compiled, or (at most TAKEOVER times as large,
-            hot to 1/TAKEOVER of its budget) is compiled or loaded now instead, or
-            its own maker so: their forms lowered once, in it."""
-            nonlocal forms
+        def takes_over(n, seconds=0.0) -> bool:
+            """A lambda of its body of size n, whose values it makes at each call (or a
+            `do` loop of it, osr.py, that ran `seconds`, its own time too, once a call of
+            it has returned), is hot: True if this one is compiled, or (at most TAKEOVER
+            times as large, hot to 1/TAKEOVER of its budget) is compiled or loaded now
+            instead, or its own maker so: their forms lowered once, in it."""
+            nonlocal forms, spent
             if state:                   # (compiled already: its code makes them)
                 return state[0].__class__ is Compiled
             forms = forms or link.size(body)
             if forms > TAKEOVER * n:
                 return False
+            if seconds and not ended:   # (a loop hot in the one call running: no reason to compile, only to load)
+                return not looked and codecache_on() and tier_up() and state[0].__class__ is Compiled
+            spent = max(spent, seconds)
             if many and maker is not None and maker.takes_over(n):
                 return True
-            if spent * (1.0 if doubted else TAKEOVER) < paying(link.STATS.per_form()):     # (doubted: never ahead)
+            per = link.STATS.per_form_loaded() if not looked and codecache_on() else link.STATS.per_form()
+            if spent * (1.0 if doubted else TAKEOVER) < paying(per):     # (doubted: never ahead; the cache first)
                 return False
             if not tier_up():           # (a miss in the disk cache: compiled if its evidence is still enough)
                 if spent * (1.0 if doubted else TAKEOVER) < budget:
@@ -497,4 +496,5 @@ def door(after=None):
                 arm(lam)
             return lam
         return make_compiled
+    compile_lambda.making = lambda: making      # (osr.py: the lambda a `do` loop's body is made in)
     return compile_lambda
