@@ -199,12 +199,12 @@ def gate_open(test) -> bool:
     gate = [p for p in parts if not _is_ok(p)]
     if len(gate) != 1:
         return False
-    g = gate[0]             # (its text made only for a test of GATE)
-    return g.__class__ is ast.Compare and g.left.__class__ is ast.Name and g.left.id == 'GATE' \
-        and ast.dump(g) == _GATE_OPEN
-
-
-_GATE_OPEN = ast.dump(ast.Compare(ast.Name('GATE', ast.Load()), [ast.GtE()], [ast.Constant(0)]))
+    g = gate[0]
+    if g.__class__ is not ast.Compare or g.left.__class__ is not ast.Name or g.left.id != 'GATE' \
+            or len(g.ops) != 1 or g.ops[0].__class__ is not ast.GtE or g.left.ctx.__class__ is not ast.Load:
+        return False
+    c = g.comparators[0]
+    return c.__class__ is ast.Constant and c.value.__class__ is int and c.value == 0 and c.kind is None
 
 
 def _returns_pending(stmts, ok_false: bool, quiet: bool = False) -> bool:

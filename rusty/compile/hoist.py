@@ -188,21 +188,34 @@ def _before(loop: ast.While, count: list):
 
 
 def _again_after_write_backs(loop, before: list) -> None:
-    """After each run of write-backs of an expansion in loop, the hoisted tests again."""
+    """After each run of write-backs of an expansion in loop, the hoisted tests
+    again: the very statements put before it where no loop inside it would
+    hoist from them (no pass after rewrites them, and compile() reads a node
+    shared by several places as a copy in each), else copies."""
     from .kinds import clone
-    todo = [loop]
+    todo = [(loop, False)]
+    While, FunctionDef = ast.While, ast.FunctionDef
     while todo:
-        node = todo.pop()
+        node, inner = todo.pop()
+        d = node.__dict__
         for field in ('body', 'orelse', 'finalbody'):
-            block = getattr(node, field, None)
+            block = d.get(field)
             if not block or block.__class__ is not list:
                 continue
             for i in range(len(block) - 1, -1, -1):
-                if getattr(block[i], 'write_back', False) and not getattr(block[i + 1] if i + 1 < len(block) else None,
-                                                                         'write_back', False):
-                    block[i + 1:i + 1] = [clone(b) for b in before]
-            todo += [x for x in block if x.__class__ is not ast.FunctionDef]
-        todo += getattr(node, 'handlers', ())
+                if block[i].__dict__.get('write_back', False) and not (
+                        i + 1 < len(block) and block[i + 1].__dict__.get('write_back', False)):
+                    block[i + 1:i + 1] = [clone(b) for b in before] if inner else before
+            for x in block:
+                c = x.__class__
+                if c is not FunctionDef and c in _HOLDING:
+                    todo.append((x, inner or (c is While and x is not loop)))
+        for h in d.get('handlers', ()):
+            todo.append((h, inner))
+
+
+# The statements that hold blocks (_again_after_write_backs looks into them).
+_HOLDING = frozenset((ast.If, ast.While, ast.For, ast.Try, ast.With, ast.ExceptHandler))
 
 
 def _replace_class_tests(node, fixed: set, local) -> None:
