@@ -129,7 +129,8 @@ def _audited(body, known, seen, audit, quiet=False):
     either way: folded once, as before."""
     if not _calls_itself(body, audit):
         return _block(body, known, seen)
-    trial = _clone(body, {})
+    memo = {}
+    trial = (_clone(st, memo) for st in body)      # (each copied when reached: none past a disproof)
     audit.on, audit.returns, audit.loops, audit.quiet = True, [], False, quiet
     proved = False
     try:
