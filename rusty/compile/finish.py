@@ -35,25 +35,39 @@ _STEMS = 'tprqg'        # (nodes.is_temp's)
 _FUSED = {ast.If: 'test', ast.Assign: 'value', ast.Return: 'value'}     # the expression a statement evaluates first
 
 
-def tidy_temporaries(fdef) -> list:
+def tidy_temporaries(fdef) -> tuple:
     """Fuse tests with their temporaries (fuse_tests), then let each
     function's temporaries share names (coalesce), from one walk of fdef;
-    gives back its exception handlers (for give_back_first)."""
+    gives back its exception handlers (for give_back_first) and whether it
+    holds a loop (hoist.py has nothing to do in code that holds none)."""
     uses, handlers, orders = {}, [], []
     get = PARTS.get                 # (parts' readers, called here: one call less per node)
-    Name, Constant, FunctionDef, Lambda, ExceptHandler = ast.Name, ast.Constant, ast.FunctionDef, ast.Lambda, \
-        ast.ExceptHandler
+    Name, Constant, FunctionDef, Lambda, ExceptHandler, Attribute, While = ast.Name, ast.Constant, ast.FunctionDef, \
+        ast.Lambda, ast.ExceptHandler, ast.Attribute, ast.While
     functions = [fdef]
-    for f in functions:             # (grows: each function met is walked after)
+    loops = False
+    for fun in functions:           # (grows: each function met is walked after)
         order = []
-        todo = parts(f)
+        todo = parts(fun)
         todo.reverse()
+        pop, push = todo.pop, todo.append
         while todo:                 # (every node in the code's order, parents first; no context, no operator)
-            node = todo.pop()
+            node = pop()
             cls = node.__class__
-            if cls is Name:
+            if cls is Attribute:    # (most nodes stacked: `x.car`, `x.__class__`; one part)
+                x = node.value
+                c = x.__class__
+                if c is Name:
+                    n = x.id
+                    if n[0] in _STEMS and n[1:].isdigit():      # (is_temp)
+                        order.append(x)
+                        uses[n] = uses.get(n, 0) + 1
+                elif c is not Constant:
+                    push(x)
+                continue
+            if cls is Name:         # (stacked only behind another part, or a function's own)
                 n = node.id
-                if n[0] in _STEMS and n[1:].isdigit():      # (is_temp)
+                if n[0] in _STEMS and n[1:].isdigit():
                     order.append(node)
                     uses[n] = uses.get(n, 0) + 1
                 continue
@@ -69,6 +83,8 @@ def tidy_temporaries(fdef) -> list:
                 continue
             if cls is ExceptHandler:
                 handlers.append(node)
+            elif cls is While:
+                loops = True
             f = get(cls)
             if f is None:
                 more = parts(node)
@@ -96,7 +112,7 @@ def tidy_temporaries(fdef) -> list:
     fused = fuse_tests(fdef, uses)
     for order in orders:
         coalesce([n for n in order if n.id not in fused] if fused else order)
-    return handlers
+    return handlers, loops
 
 
 def fuse_tests(fdef, uses: dict) -> set:
