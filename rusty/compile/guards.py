@@ -44,10 +44,17 @@ def _runs_code(node, quiet: bool = False) -> bool:
     todo = [node]
     push, pop = todo.append, todo.pop
     get = PARTS.get
-    Call, Name, Constant, FunctionDef, Lambda = ast.Call, ast.Name, ast.Constant, ast.FunctionDef, ast.Lambda
+    Call, Name, Constant, FunctionDef, Lambda, Attribute = ast.Call, ast.Name, ast.Constant, ast.FunctionDef, \
+        ast.Lambda, ast.Attribute
     while todo:                 # (any order: only whether one is found)
         n = pop()
         cls = n.__class__
+        if cls is Attribute:    # (its one part looked at in place)
+            x = n.value
+            c = x.__class__
+            if c is not Name and c is not Constant:
+                push(x)
+            continue
         if cls is Call:
             f = n.func
             if not quiet and (f.__class__ is not Name or f.id not in QUIET) and not (

@@ -124,10 +124,18 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
     local, before = _before(loop, count)
     get = PARTS.get
     todo = [loop]
+    Attribute, Compare = ast.Attribute, ast.Compare
     while todo:             # (loop's nodes, not inside a function it defines, parents first)
         node = todo.pop()
         cls = node.__class__
-        if cls is ast.Compare:
+        if cls is Attribute:        # (most nodes: its one part looked at in place, unless a comparison)
+            x = node.value
+            c = x.__class__
+            if c is not Compare:
+                if c not in _PASSED:
+                    todo.append(x)
+                continue
+        if cls is Compare:
             v = _range_of(node, fixed)
             if v is not None:       # (its bound a local: nothing else to hoist in it)
                 node.comparators[1] = _at(name(local(('size', v), _size(v))), node)

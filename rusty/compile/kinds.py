@@ -227,7 +227,8 @@ def _merge(a, b):
     return {k: v for k, v in a.items() if b.get(k) == v}
 
 
-_Assign, _IfExp, _Name = ast.Assign, ast.IfExp, ast.Name
+_Assign, _IfExp, _Name, _If, _While, _Try, _Return, _Expr = ast.Assign, ast.IfExp, ast.Name, ast.If, ast.While, \
+    ast.Try, ast.Return, ast.Expr
 
 
 def _block(stmts, known, seen):
@@ -237,7 +238,31 @@ def _block(stmts, known, seen):
         if known is None:           # unreachable
             break
         cls = st.__class__
-        if cls is ast.If:
+        if cls is _Assign:             # (most statements)
+            value = st.value = _fold(st.value, known)
+            k = kind_of(value, known)
+            pair = _pair_known(value) if value.__class__ is _IfExp else None
+            targets = st.targets
+            target = targets[0] if len(targets) == 1 else None
+            if target.__class__ is _Name:       # (most: one local)
+                known.pop(target.id, None)
+                if 'written' in st.__dict__:        # (an exit's write-back: the locals it may write, exits.py)
+                    known = _forget(known, st.written)
+            else:
+                parts = _rebound(targets, value, known)
+                known = _forget(known, _assigned(targets))
+                if 'written' in st.__dict__:
+                    known = _forget(known, st.written)
+                if parts:
+                    known.update((n, kp) for n, kp in parts if n not in seen)
+            audit = _AUDIT[0]
+            if k is None and audit is not None and audit.on and audit.result(value, known):
+                k = INT_IF_OK
+            if k is not None and target.__class__ is _Name and target.id not in seen:
+                known[target.id] = k
+            if pair is not None and pair not in seen and pair not in _assigned(targets):
+                known[pair] = LIST
+        elif cls is _If:
             st.test = _fold(st.test, known)
             if len(st.orelse) == 1 and st.orelse[0].__class__ is ast.Break and _int_tests_if_ok(st.test, known):
                 st.test = ast.copy_location(ast.Name('OK', ast.Load()), st.test)   # (a hop's test of the copy's kinds)
@@ -273,7 +298,7 @@ def _block(stmts, known, seen):
                 for a, b in ((k1, k2), (k2, k1)):       # where OK no longer holds, "if OK" holds for good
                     if a is not None and a.get(OK_FALSE) is False and b is not None:
                         known.update((n, v) for n, v in b.items() if v == INT_IF_OK)
-        elif cls is ast.While:          # (a self tail call's loop: it rebinds the parameters)
+        elif cls is _While:          # (a self tail call's loop: it rebinds the parameters)
             audit = _AUDIT[0]
             if audit is not None:
                 audit.loops = True
@@ -284,38 +309,14 @@ def _block(stmts, known, seen):
             inner = set() if getattr(st, 'runs_no_lisp', False) else seen   # (no other function runs in it: walks.py)
             st.body, _ = _block(st.body, entry, inner)
             known = {}
-        elif cls is ast.Try:            # (a handler only reports a failure: nothing to know there)
+        elif cls is _Try:            # (a handler only reports a failure: nothing to know there)
             st.body, kb = _block(st.body, dict(known), seen)
             ends = kb
             for h in st.handlers:
                 h.body, kh = _block(h.body, {}, seen)
                 ends = _merge(ends, kh)
             known = ends
-        elif cls is _Assign:
-            value = st.value = _fold(st.value, known)
-            k = kind_of(value, known)
-            pair = _pair_known(value) if value.__class__ is _IfExp else None
-            targets = st.targets
-            target = targets[0] if len(targets) == 1 else None
-            if target.__class__ is _Name:       # (most: one local)
-                known.pop(target.id, None)
-                if 'written' in st.__dict__:        # (an exit's write-back: the locals it may write, exits.py)
-                    known = _forget(known, st.written)
-            else:
-                parts = _rebound(targets, value, known)
-                known = _forget(known, _assigned(targets))
-                if 'written' in st.__dict__:
-                    known = _forget(known, st.written)
-                if parts:
-                    known.update((n, kp) for n, kp in parts if n not in seen)
-            audit = _AUDIT[0]
-            if k is None and audit is not None and audit.on and audit.result(value, known):
-                k = INT_IF_OK
-            if k is not None and target.__class__ is _Name and target.id not in seen:
-                known[target.id] = k
-            if pair is not None and pair not in seen and pair not in _assigned(targets):
-                known[pair] = LIST
-        elif cls is ast.Return or cls is ast.Expr:
+        elif cls is _Return or cls is _Expr:
             if st.value is not None:
                 st.value = _fold(st.value, known)
             if cls is ast.Return:
@@ -377,8 +378,26 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=N
     push = todo.append
     get, bare = PARTS.get, BARE.get
     Name, Constant, Load, Assign = ast.Name, ast.Constant, ast.Load, ast.Assign
+    Attribute = ast.Attribute
     for node in todo:           # (nodes.walk's order, written out, less the contexts and operators: counted)
         cls = node.__class__
+        if cls is Attribute:    # (most nodes stacked: itself and its context, and its one part, read in place)
+            x = node.value
+            c = x.__class__
+            if c is Name:
+                size += 4
+                if x.id == 'OK':
+                    uses_ok = True
+                elif x.ctx.__class__ is not Load:
+                    stored.add(x.id)
+            elif c is Constant:
+                size += 3
+            else:
+                size += 2
+                push(x)
+            if size > SPECIALIZED_NODES:
+                return stmts
+            continue
         f = get(cls)
         try:
             kids = parts(node) if f is None else f(node)
