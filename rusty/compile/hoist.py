@@ -93,28 +93,36 @@ def _names_into(target, out: set) -> None:
 def _block(stmts: list, stable: set, count: list) -> list:
     """stmts with each loop preceded by its hoisted tests: a loop's tests
     of the variables it does not assign, an inner loop's of those it alone
-    does not (not looking into nested functions: hoist visits each)."""
-    out = []
+    does not (not looking into nested functions: hoist visits each). The
+    list itself where no loop is among stmts."""
+    out, at = stmts, 0          # (at: how many statements out holds before stmts' current one)
+    holding, While = _HOLDING, ast.While
     for st in stmts:
-        if st.__class__ is ast.FunctionDef:
-            out.append(st)
+        cls = st.__class__
+        if cls not in holding:      # (no block in it, or a function: hoist visits each)
+            at += 1
             continue
         before = []
-        if st.__class__ is ast.While:
+        if cls is While:
             fixed = stable - _stores(st)
             if fixed:
                 before = _hoisted(st, fixed, count)
             before += _globals_hoisted(st, fixed, count)
             if before:
                 _again_after_write_backs(st, before)
+        d = st.__dict__
         for field in ('body', 'orelse', 'finalbody'):
-            inner = getattr(st, field, None)
+            inner = d.get(field)
             if inner and inner.__class__ is list:
-                setattr(st, field, _block(inner, stable, count))
-        for h in getattr(st, 'handlers', ()):
+                d[field] = _block(inner, stable, count)
+        for h in d.get('handlers', ()):
             h.body = _block(h.body, stable, count)
-        out += before
-        out.append(st)
+        if before:
+            if out is stmts:
+                out = list(stmts)
+            out[at:at] = before
+            at += len(before)
+        at += 1
     return out
 
 
