@@ -229,6 +229,8 @@ def _merge(a, b):
 
 _Assign, _IfExp, _Name, _If, _While, _Try, _Return, _Expr = ast.Assign, ast.IfExp, ast.Name, ast.If, ast.While, \
     ast.Try, ast.Return, ast.Expr
+_Break, _Constant, _Raise, _Continue, _FunctionDef, _Nonlocal, _Pass = ast.Break, ast.Constant, ast.Raise, \
+    ast.Continue, ast.FunctionDef, ast.Nonlocal, ast.Pass
 
 
 def _block(stmts, known, seen):
@@ -264,9 +266,9 @@ def _block(stmts, known, seen):
                 known[pair] = LIST
         elif cls is _If:
             st.test = _fold(st.test, known)
-            if len(st.orelse) == 1 and st.orelse[0].__class__ is ast.Break and _int_tests_if_ok(st.test, known):
+            if len(st.orelse) == 1 and st.orelse[0].__class__ is _Break and _int_tests_if_ok(st.test, known):
                 st.test = ast.copy_location(ast.Name('OK', ast.Load()), st.test)   # (a hop's test of the copy's kinds)
-            if st.test.__class__ is ast.Constant and type(st.test.value) is bool:
+            if st.test.__class__ is _Constant and type(st.test.value) is bool:
                 body, known = _block(st.body if st.test.value else st.orelse, known, seen)
                 out += body
                 continue
@@ -292,7 +294,7 @@ def _block(stmts, known, seen):
             else:
                 st.orelse, k2 = _block(st.orelse, orelse, seen)
             if not st.body:
-                st.body = [ast.copy_location(ast.Pass(), st)]
+                st.body = [ast.copy_location(_Pass(), st)]
             known = _merge(k1, k2)
             if audit is not None and audit.on:
                 for a, b in ((k1, k2), (k2, k1)):       # where OK no longer holds, "if OK" holds for good
@@ -319,22 +321,22 @@ def _block(stmts, known, seen):
         elif cls is _Return or cls is _Expr:
             if st.value is not None:
                 st.value = _fold(st.value, known)
-            if cls is ast.Return:
+            if cls is _Return:
                 audit = _AUDIT[0]
                 if audit is not None and audit.on:
-                    audit.returned(st.value if st.value is not None else ast.Constant(None), known)
+                    audit.returned(st.value if st.value is not None else _Constant(None), known)
                 known = None
-        elif cls is ast.Raise or cls is ast.Continue or cls is ast.Break:
-            if cls is ast.Raise and st.exc is not None:
+        elif cls is _Raise or cls is _Continue or cls is _Break:
+            if cls is _Raise and st.exc is not None:
                 st.exc = _fold(st.exc, known)
             audit = _AUDIT[0]
-            if cls is ast.Break and audit is not None and audit.on and known.get(OK_FALSE) is not False:
+            if cls is _Break and audit is not None and audit.on and known.get(OK_FALSE) is not False:
                 raise _Disproved        # leaving the copy while OK may hold: the general code decides
             known = None
-        elif cls is ast.FunctionDef:
+        elif cls is _FunctionDef:
             simplify(st, root=False)
             known = _forget(known, {st.name})
-        elif cls is ast.Nonlocal or cls is ast.Pass:
+        elif cls is _Nonlocal or cls is _Pass:
             pass
         else:
             known = _forget(known, _assigned([st]))
