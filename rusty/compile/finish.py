@@ -7,22 +7,25 @@ import ast
 from .nodes import PARTS, attr, const, is_, is_temp, name, parts, walk_parts
 
 
+_UnaryOp, _Not, _Compare, _Constant, _Name = ast.UnaryOp, ast.Not, ast.Compare, ast.Constant, ast.Name
+
+
 def _first_in(test):
     """The Name evaluated first in test, if it is t, `not t` or `t <op> …`
     (or `constant <op> t`)."""
-    if test.__class__ is ast.UnaryOp and test.op.__class__ is ast.Not:
+    if test.__class__ is _UnaryOp and test.op.__class__ is _Not:
         test = test.operand
-    if test.__class__ is ast.Compare:
-        test = test.comparators[0] if test.left.__class__ is ast.Constant else test.left
-    return test if test.__class__ is ast.Name else None
+    if test.__class__ is _Compare:
+        test = test.comparators[0] if test.left.__class__ is _Constant else test.left
+    return test if test.__class__ is _Name else None
 
 
 def _put_first(test, e):
-    if test.__class__ is ast.Name:
+    if test.__class__ is _Name:
         return e
-    inner = test.operand if test.__class__ is ast.UnaryOp else test
-    if inner.__class__ is ast.Compare:
-        if inner.left.__class__ is ast.Constant:
+    inner = test.operand if test.__class__ is _UnaryOp else test
+    if inner.__class__ is _Compare:
+        if inner.left.__class__ is _Constant:
             inner.comparators[0] = e
         else:
             inner.left = e
@@ -123,7 +126,7 @@ def fuse_tests(fdef, uses: dict) -> set:
     fused = set()
     todo = [fdef]
     fusing = _FUSED.get
-    Assign, Name, Constant = ast.Assign, ast.Name, ast.Constant
+    Assign, Name, Constant, If = ast.Assign, ast.Name, ast.Constant, ast.If
     while todo:
         node = todo.pop()
         d = node.__dict__
@@ -146,16 +149,16 @@ def fuse_tests(fdef, uses: dict) -> set:
                             or prev.targets[0].id != t.id or prev.value.__class__ is Constant:
                         break               # (a constant put in `t is not False` would be a literal `is`)
                     if 'write_back' in prev.__dict__:       # (an exit's: its marks go with its call, into no test)
-                        if st.__class__ is ast.If or st.__class__ is ast.Assign and not (
-                                len(st.targets) == 1 and st.targets[0].__class__ is ast.Name and is_temp(st.targets[0].id)):
+                        if st.__class__ is If or st.__class__ is Assign and not (
+                                len(st.targets) == 1 and st.targets[0].__class__ is Name and is_temp(st.targets[0].id)):
                             break       # (hoist._stores passes over a write-back: it may assign a temporary alone)
-                        if st.__class__ is ast.Assign:
+                        if st.__class__ is Assign:
                             st.write_back, st.written = prev.write_back, prev.written
                     setattr(st, part, _put_first(getattr(st, part), prev.value))
                     fused.add(t.id)
                     out.pop()
                 out.append(st)
-                if st.__class__ is ast.If:
+                if st.__class__ is If:
                     todo.append(st)
             d[field] = out
         todo.extend(d.get('handlers', ()))

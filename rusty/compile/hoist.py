@@ -29,6 +29,11 @@ import ast
 from .global_reads import global_reads
 from .nodes import PARTS, attr, const, is_, is_not, name, parts, statements, store, walk_parts
 
+_If, _IfExp, _Compare, _BoolOp, _And, _Is, _Attribute, _Name, _NamedExpr, _Call, _LtE, _Lt, _Constant, _Load = \
+    ast.If, ast.IfExp, ast.Compare, ast.BoolOp, ast.And, ast.Is, ast.Attribute, ast.Name, ast.NamedExpr, ast.Call, \
+    ast.LtE, ast.Lt, ast.Constant, ast.Load
+_Assign, _AugAssign, _AnnAssign, _For, _FunctionDef, _Tuple, _List, _Starred = ast.Assign, ast.AugAssign, ast.AnnAssign, \
+    ast.For, ast.FunctionDef, ast.Tuple, ast.List, ast.Starred
 _CLASSES = frozenset(('int', 'float', 'List', 'Lambda', 'Symbol', 'VECTOR'))
 
 
@@ -69,24 +74,24 @@ def _stores(loop) -> set:
         cls = st.__class__
         if getattr(st, 'write_back', False):     # (an expansion's write-back: hoisted tests are made again after it)
             continue
-        if cls is ast.Assign:
+        if cls is _Assign:
             for t in st.targets:
                 _names_into(t, out)
-        elif cls is ast.AugAssign or cls is ast.AnnAssign or cls is ast.For:
+        elif cls is _AugAssign or cls is _AnnAssign or cls is _For:
             _names_into(st.target, out)
-        elif cls is ast.FunctionDef:
+        elif cls is _FunctionDef:
             out.add(st.name)
     return out
 
 
 def _names_into(target, out: set) -> None:
     """Add the names an assignment's target binds to out."""
-    if target.__class__ is ast.Name:
+    if target.__class__ is _Name:
         out.add(target.id)
-    elif target.__class__ is ast.Tuple or target.__class__ is ast.List:
+    elif target.__class__ is _Tuple or target.__class__ is _List:
         for t in target.elts:
             _names_into(t, out)
-    elif target.__class__ is ast.Starred:
+    elif target.__class__ is _Starred:
         _names_into(target.value, out)
 
 
@@ -132,7 +137,7 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
     local, before = _before(loop, count)
     get = PARTS.get
     todo = [loop]
-    Attribute, Compare = ast.Attribute, ast.Compare
+    Attribute, Compare = _Attribute, _Compare
     while todo:             # (loop's nodes, not inside a function it defines, parents first)
         node = todo.pop()
         cls = node.__class__
@@ -147,7 +152,7 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
             v = _range_of(node, fixed)
             if v is not None:       # (its bound a local: nothing else to hoist in it)
                 node.comparators[1] = _at(name(local(('size', v), _size(v))), node)
-        if cls is ast.If or cls is ast.IfExp:
+        if cls is _If or cls is _IfExp:
             found = _callee_test(node.test, fixed)
             if found is not None:
                 p, k, q = found
@@ -169,7 +174,7 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
             c = x.__class__
             if c in _PASSED:
                 continue
-            if c is ast.Compare and _class_test(x, fixed) is not None:
+            if c is _Compare and _class_test(x, fixed) is not None:
                 _replace_class_tests(node, fixed, local)
                 del todo[mark:]         # (its parts as they are now)
                 todo += _inner(parts(node))
@@ -271,16 +276,16 @@ def _callee_test(test, fixed: set):
     """(p, k, q) when test is `p.__class__ is Lambda and (q :=
     p.code).__class__ is k` (compile/entry.py: compiled, of k's arity) of a
     fixed p, else None."""
-    if test.__class__ is not ast.BoolOp or test.op.__class__ is not ast.And or len(test.values) != 2:
+    if test.__class__ is not _BoolOp or test.op.__class__ is not _And or len(test.values) != 2:
         return None
     a, b = test.values
-    p = _attr_of(_single(a, ast.Is), '__class__')
+    p = _attr_of(_single(a, _Is), '__class__')
     if p is None or p not in fixed or not _is_name(a.comparators[0], 'Lambda'):
         return None
-    b = _single(b, ast.Is)
-    if b is None or b.left.__class__ is not ast.Attribute or b.left.attr != '__class__' \
-            or b.left.value.__class__ is not ast.NamedExpr or _attr_of(b.left.value.value, 'code') != p \
-            or b.comparators[0].__class__ is not ast.Name:
+    b = _single(b, _Is)
+    if b is None or b.left.__class__ is not _Attribute or b.left.attr != '__class__' \
+            or b.left.value.__class__ is not _NamedExpr or _attr_of(b.left.value.value, 'code') != p \
+            or b.comparators[0].__class__ is not _Name:
         return None
     return p, b.comparators[0].id, b.left.value.target.id
 
@@ -288,13 +293,13 @@ def _callee_test(test, fixed: set):
 def _class_test(x, fixed: set):
     """(p, class name) when x is `p.__class__ is C` of a fixed p and one of
     the classes values have, else None."""
-    if x.__class__ is not ast.Compare:
+    if x.__class__ is not _Compare:
         return None
-    p = _attr_of(_single(x, ast.Is), '__class__')
+    p = _attr_of(_single(x, _Is), '__class__')
     if p is None or p not in fixed:
         return None
     c = x.comparators[0]
-    if c.__class__ is not ast.Name or c.id not in _CLASSES:
+    if c.__class__ is not _Name or c.id not in _CLASSES:
         return None
     return p, c.id
 
@@ -302,11 +307,11 @@ def _class_test(x, fixed: set):
 def _range_of(x, fixed: set):
     """p when x is an index's range test `0 <= i < len(p.items)` (inline.py:
     a vector's) of a fixed p, else None."""
-    if len(x.ops) != 2 or x.ops[0].__class__ is not ast.LtE or x.ops[1].__class__ is not ast.Lt \
-            or x.left.__class__ is not ast.Constant or x.left.value != 0:
+    if len(x.ops) != 2 or x.ops[0].__class__ is not _LtE or x.ops[1].__class__ is not _Lt \
+            or x.left.__class__ is not _Constant or x.left.value != 0:
         return None
     size = x.comparators[1]
-    if size.__class__ is not ast.Call or not _is_name(size.func, 'len') or len(size.args) != 1:
+    if size.__class__ is not _Call or not _is_name(size.func, 'len') or len(size.args) != 1:
         return None
     p = _attr_of(size.args[0], 'items')
     return p if p in fixed else None
@@ -322,7 +327,7 @@ def _size(p: str):
 
 def _single(x, op):
     """x if it is a comparison of one operator of class op."""
-    if x.__class__ is ast.Compare and len(x.ops) == 1 and x.ops[0].__class__ is op:
+    if x.__class__ is _Compare and len(x.ops) == 1 and x.ops[0].__class__ is op:
         return x
     return None
 
@@ -331,12 +336,12 @@ def _attr_of(x, a: str):
     """The name whose attribute `a` x reads (x: a comparison, or an attribute), else None."""
     if x is None:
         return None
-    if x.__class__ is ast.Compare:
+    if x.__class__ is _Compare:
         x = x.left
-    if x.__class__ is ast.Attribute and x.attr == a and x.value.__class__ is ast.Name and x.ctx.__class__ is ast.Load:
+    if x.__class__ is _Attribute and x.attr == a and x.value.__class__ is _Name and x.ctx.__class__ is _Load:
         return x.value.id
     return None
 
 
 def _is_name(x, n: str) -> bool:
-    return x.__class__ is ast.Name and x.id == n
+    return x.__class__ is _Name and x.id == n

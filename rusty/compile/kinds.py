@@ -380,7 +380,7 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=N
     push = todo.append
     get, bare = PARTS.get, BARE.get
     Name, Constant, Load, Assign = ast.Name, ast.Constant, ast.Load, ast.Assign
-    Attribute = ast.Attribute
+    Attribute, FunctionDef, Lambda, If, Compare = ast.Attribute, ast.FunctionDef, ast.Lambda, ast.If, ast.Compare
     for node in todo:           # (nodes.walk's order, written out, less the contexts and operators: counted)
         cls = node.__class__
         if cls is Attribute:    # (most nodes stacked: itself and its context, and its one part, read in place)
@@ -424,10 +424,10 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=N
         if cls is Assign and node.value.__class__ is Name and node.targets[0].__class__ is Name \
                 and temp(node.targets[0].id) and not temp(node.value.id):
             copies[node.targets[0].id] = node.value.id
-        if cls is ast.FunctionDef or cls is ast.Lambda or cls is ast.If and 'loop_copy' in node.__dict__:
+        if cls is FunctionDef or cls is Lambda or cls is If and 'loop_copy' in node.__dict__:
             return stmts        # (a function; a loop with an integer copy of its own: loops.integer_copy)
-        elif cls is ast.Compare and node.left.__class__ is ast.Attribute and node.left.attr == '__class__' \
-                and node.left.value.__class__ is ast.Name and node.comparators[0].__class__ is ast.Name \
+        elif cls is Compare and node.left.__class__ is Attribute and node.left.attr == '__class__' \
+                and node.left.value.__class__ is Name and node.comparators[0].__class__ is Name \
                 and node.comparators[0].id == INT and node.left.value.id not in tested:
             tested.append(node.left.value.id)
     if sized is not None:
