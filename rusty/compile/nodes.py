@@ -25,11 +25,14 @@ def call(fn, *args):
 
 
 def is_(a, b):
-    return _Compare(a, [ast.Is()], [b])
+    return _Compare(a, [_IS], [b])
 
 
 def is_not(a, b):
-    return _Compare(a, [ast.IsNot()], [b])
+    return _Compare(a, [_IS_NOT], [b])
+
+
+_IS, _IS_NOT = ast.Is(), ast.IsNot()       # (an operator holds nothing: one shared, as L is)
 
 
 def attr(x, a: str):
