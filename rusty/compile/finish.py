@@ -45,8 +45,8 @@ def tidy_temporaries(fdef) -> tuple:
     holds a loop (hoist.py has nothing to do in code that holds none)."""
     uses, handlers, orders = {}, [], []
     get = PARTS.get                 # (parts' readers, called here: one call less per node)
-    Name, Constant, FunctionDef, Lambda, ExceptHandler, Attribute, While = ast.Name, ast.Constant, ast.FunctionDef, \
-        ast.Lambda, ast.ExceptHandler, ast.Attribute, ast.While
+    Name, Constant, FunctionDef, Lambda, ExceptHandler, Attribute, While, Compare, Assign = ast.Name, ast.Constant, \
+        ast.FunctionDef, ast.Lambda, ast.ExceptHandler, ast.Attribute, ast.While, ast.Compare, ast.Assign
     functions = [fdef]
     loops = False
     for fun in functions:           # (grows: each function met is walked after)
@@ -68,6 +68,47 @@ def tidy_temporaries(fdef) -> tuple:
                 elif c is not Constant:
                     push(x)
                 continue
+            if cls is Compare:      # (one operator, most: its two parts looked at in place)
+                right = node.comparators
+                if len(right) == 1:
+                    a, b = node.left, right[0]
+                    ca, cb = a.__class__, b.__class__
+                    if ca is Name or ca is Constant:
+                        if ca is Name:
+                            n = a.id
+                            if n[0] in _STEMS and n[1:].isdigit():
+                                order.append(a)
+                                uses[n] = uses.get(n, 0) + 1
+                        if cb is Name:
+                            n = b.id
+                            if n[0] in _STEMS and n[1:].isdigit():
+                                order.append(b)
+                                uses[n] = uses.get(n, 0) + 1
+                        elif cb is not Constant:
+                            push(b)
+                    else:
+                        if cb is not Constant:
+                            push(b)         # (a name: met when popped, after a's parts)
+                        push(a)
+                    continue
+            elif cls is Assign:     # (to one local, most: its target and value looked at in place)
+                targets = node.targets
+                if len(targets) == 1 and targets[0].__class__ is Name:
+                    x = targets[0]
+                    n = x.id
+                    if n[0] in _STEMS and n[1:].isdigit():
+                        order.append(x)
+                        uses[n] = uses.get(n, 0) + 1
+                    x = node.value
+                    c = x.__class__
+                    if c is Name:
+                        n = x.id
+                        if n[0] in _STEMS and n[1:].isdigit():
+                            order.append(x)
+                            uses[n] = uses.get(n, 0) + 1
+                    elif c is not Constant:
+                        push(x)
+                    continue
             if cls is Name:         # (stacked only behind another part, or a function's own)
                 n = node.id
                 if n[0] in _STEMS and n[1:].isdigit():
