@@ -98,6 +98,8 @@ def fold(fdef: ast.FunctionDef, quiet: bool = False) -> None:
 
 def _block(stmts: list, known: bool, quiet: bool):
     """(stmts with decided OK tests dropped, whether OK is known true after them)."""
+    if not stmts:           # (an `if` without else, most: known as it was)
+        return stmts, known
     out = []
     for st in stmts:
         cls = st.__class__
