@@ -146,16 +146,29 @@ def _audited(body, known, seen, audit, quiet=False):
 
 
 def _calls_itself(body, audit) -> bool:
-    """True if body calls the audited function itself (or, at the root, GATED)."""
-    me = (audit.me, 'GATED') if audit.root else (audit.me,)
+    """True if body makes a call the audit counts (_ResultAudit.result): of
+    the audited function itself that may pass INTS (marked `uncounted`, and
+    OK known there: guards.fold's `ok_known`; or passing INTS already), or,
+    at the root, GATED of SELF. With none, nothing is ever known INT_IF_OK,
+    and the trial folds the copy just as the fold without it would."""
+    me = audit.me
     todo = list(body)
     push, pop, get = todo.append, todo.pop, PARTS.get
     Call, Name, Constant = ast.Call, ast.Name, ast.Constant
     while todo:                 # (any order: only whether one is found; names and constants never stacked)
         node = pop()
         cls = node.__class__
-        if cls is Call and node.func.__class__ is Name and node.func.id in me:
-            return True
+        if cls is Call and node.func.__class__ is Name:
+            f = node.func.id
+            if f == me:
+                d = node.__dict__
+                args = node.args
+                if d.get('uncounted', False) and d.get('ok_known', False) or args and args[-1].__class__ is Name \
+                        and args[-1].id == 'INTS':
+                    return True
+            elif f == 'GATED' and audit.root and node.args and node.args[0].__class__ is Name \
+                    and node.args[0].id == 'SELF':
+                return True
         f = get(cls)
         try:
             kids = parts(node) if f is None else f(node)
