@@ -16,16 +16,17 @@ def place(fdef, table: dict, consts: list, sites: dict) -> None:
     for a tail call, whether D.tails counts it). A copy of a body
     (kinds.twin) holds its own calls: each gets its own line."""
     todo = [fdef]
+    FunctionDef, Assign, Return, Call = ast.FunctionDef, ast.Assign, ast.Return, ast.Call
     while todo:
         f = todo.pop()
         lets = getattr(f, 'lets', None)
         for st in statements(f.body):
             cls = st.__class__
-            if cls is ast.FunctionDef:
+            if cls is FunctionDef:
                 todo.append(st)
-            elif cls is ast.Assign or cls is ast.Return:        # (`return r` fused with `r = call`: finish.py)
+            elif cls is Assign or cls is Return:        # (`return r` fused with `r = call`: finish.py)
                 c = st.value
-                if c.__class__ is not ast.Call:         # (a call's marks: Calls.direct_call's, tail_site's)
+                if c.__class__ is not Call:         # (a call's marks: Calls.direct_call's, tail_site's)
                     continue
                 lam = c.__dict__.get('site_lam')
                 if lam is not None:

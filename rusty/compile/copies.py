@@ -116,7 +116,7 @@ def _clone(node, memo: dict, rename=None):
                 d[k] = _clone(v, memo, rename)
         if rename is not None and rename[2] and d.get('self_call', False):
             d['uncounted'] = True
-    if rename is not None and cls is ast.Name and rename[0](d['id']):
+    if rename is not None and cls is _Name and rename[0](d['id']):
         d['id'] = rename[1](d['id'])
     got = memo[id(node)] = cls.__new__(cls)
     got.__dict__ = d

@@ -7,22 +7,25 @@ from . import pyast as ast
 from .nodes import PARTS, attr, const, is_, is_temp, name, parts, walk_parts
 
 
+_UnaryOp, _Not, _Compare, _Constant, _Name = ast.UnaryOp, ast.Not, ast.Compare, ast.Constant, ast.Name
+
+
 def _first_in(test):
     """The Name evaluated first in test, if it is t, `not t` or `t <op> …`
     (or `constant <op> t`)."""
-    if test.__class__ is ast.UnaryOp and test.op.__class__ is ast.Not:
+    if test.__class__ is _UnaryOp and test.op.__class__ is _Not:
         test = test.operand
-    if test.__class__ is ast.Compare:
-        test = test.comparators[0] if test.left.__class__ is ast.Constant else test.left
-    return test if test.__class__ is ast.Name else None
+    if test.__class__ is _Compare:
+        test = test.comparators[0] if test.left.__class__ is _Constant else test.left
+    return test if test.__class__ is _Name else None
 
 
 def _put_first(test, e):
-    if test.__class__ is ast.Name:
+    if test.__class__ is _Name:
         return e
-    inner = test.operand if test.__class__ is ast.UnaryOp else test
-    if inner.__class__ is ast.Compare:
-        if inner.left.__class__ is ast.Constant:
+    inner = test.operand if test.__class__ is _UnaryOp else test
+    if inner.__class__ is _Compare:
+        if inner.left.__class__ is _Constant:
             inner.comparators[0] = e
         else:
             inner.left = e
@@ -35,25 +38,80 @@ _STEMS = 'tprqg'        # (nodes.is_temp's)
 _FUSED = {ast.If: 'test', ast.Assign: 'value', ast.Return: 'value'}     # the expression a statement evaluates first
 
 
-def tidy_temporaries(fdef) -> list:
+def tidy_temporaries(fdef) -> tuple:
     """Fuse tests with their temporaries (fuse_tests), then let each
     function's temporaries share names (coalesce), from one walk of fdef;
-    gives back its exception handlers (for give_back_first)."""
+    gives back its exception handlers (for give_back_first) and whether it
+    holds a loop (hoist.py has nothing to do in code that holds none)."""
     uses, handlers, orders = {}, [], []
     get = PARTS.get                 # (parts' readers, called here: one call less per node)
-    Name, Constant, FunctionDef, Lambda, ExceptHandler = ast.Name, ast.Constant, ast.FunctionDef, ast.Lambda, \
-        ast.ExceptHandler
+    Name, Constant, FunctionDef, Lambda, ExceptHandler, Attribute, While, Compare, Assign = ast.Name, ast.Constant, \
+        ast.FunctionDef, ast.Lambda, ast.ExceptHandler, ast.Attribute, ast.While, ast.Compare, ast.Assign
     functions = [fdef]
-    for f in functions:             # (grows: each function met is walked after)
+    loops = False
+    for fun in functions:           # (grows: each function met is walked after)
         order = []
-        todo = parts(f)
+        todo = parts(fun)
         todo.reverse()
+        pop, push = todo.pop, todo.append
         while todo:                 # (every node in the code's order, parents first; no context, no operator)
-            node = todo.pop()
+            node = pop()
             cls = node.__class__
-            if cls is Name:
+            if cls is Attribute:    # (most nodes stacked: `x.car`, `x.__class__`; one part)
+                x = node.value
+                c = x.__class__
+                if c is Name:
+                    n = x.id
+                    if n[0] in _STEMS and n[1:].isdigit():      # (is_temp)
+                        order.append(x)
+                        uses[n] = uses.get(n, 0) + 1
+                elif c is not Constant:
+                    push(x)
+                continue
+            if cls is Compare:      # (one operator, most: its two parts looked at in place)
+                right = node.comparators
+                if len(right) == 1:
+                    a, b = node.left, right[0]
+                    ca, cb = a.__class__, b.__class__
+                    if ca is Name or ca is Constant:
+                        if ca is Name:
+                            n = a.id
+                            if n[0] in _STEMS and n[1:].isdigit():
+                                order.append(a)
+                                uses[n] = uses.get(n, 0) + 1
+                        if cb is Name:
+                            n = b.id
+                            if n[0] in _STEMS and n[1:].isdigit():
+                                order.append(b)
+                                uses[n] = uses.get(n, 0) + 1
+                        elif cb is not Constant:
+                            push(b)
+                    else:
+                        if cb is not Constant:
+                            push(b)         # (a name: met when popped, after a's parts)
+                        push(a)
+                    continue
+            elif cls is Assign:     # (to one local, most: its target and value looked at in place)
+                targets = node.targets
+                if len(targets) == 1 and targets[0].__class__ is Name:
+                    x = targets[0]
+                    n = x.id
+                    if n[0] in _STEMS and n[1:].isdigit():
+                        order.append(x)
+                        uses[n] = uses.get(n, 0) + 1
+                    x = node.value
+                    c = x.__class__
+                    if c is Name:
+                        n = x.id
+                        if n[0] in _STEMS and n[1:].isdigit():
+                            order.append(x)
+                            uses[n] = uses.get(n, 0) + 1
+                    elif c is not Constant:
+                        push(x)
+                    continue
+            if cls is Name:         # (stacked only behind another part, or a function's own)
                 n = node.id
-                if n[0] in _STEMS and n[1:].isdigit():      # (is_temp)
+                if n[0] in _STEMS and n[1:].isdigit():
                     order.append(node)
                     uses[n] = uses.get(n, 0) + 1
                 continue
@@ -69,6 +127,8 @@ def tidy_temporaries(fdef) -> list:
                 continue
             if cls is ExceptHandler:
                 handlers.append(node)
+            elif cls is While:
+                loops = True
             f = get(cls)
             if f is None:
                 more = parts(node)
@@ -96,7 +156,7 @@ def tidy_temporaries(fdef) -> list:
     fused = fuse_tests(fdef, uses)
     for order in orders:
         coalesce([n for n in order if n.id not in fused] if fused else order)
-    return handlers
+    return handlers, loops
 
 
 def fuse_tests(fdef, uses: dict) -> set:
@@ -107,7 +167,7 @@ def fuse_tests(fdef, uses: dict) -> set:
     fused = set()
     todo = [fdef]
     fusing = _FUSED.get
-    Assign, Name, Constant = ast.Assign, ast.Name, ast.Constant
+    Assign, Name, Constant, If = ast.Assign, ast.Name, ast.Constant, ast.If
     while todo:
         node = todo.pop()
         d = node.__dict__
@@ -130,16 +190,16 @@ def fuse_tests(fdef, uses: dict) -> set:
                             or prev.targets[0].id != t.id or prev.value.__class__ is Constant:
                         break               # (a constant put in `t is not False` would be a literal `is`)
                     if 'write_back' in prev.__dict__:       # (an exit's: its marks go with its call, into no test)
-                        if st.__class__ is ast.If or st.__class__ is ast.Assign and not (
-                                len(st.targets) == 1 and st.targets[0].__class__ is ast.Name and is_temp(st.targets[0].id)):
+                        if st.__class__ is If or st.__class__ is Assign and not (
+                                len(st.targets) == 1 and st.targets[0].__class__ is Name and is_temp(st.targets[0].id)):
                             break       # (hoist._stores passes over a write-back: it may assign a temporary alone)
-                        if st.__class__ is ast.Assign:
+                        if st.__class__ is Assign:
                             st.write_back, st.written = prev.write_back, prev.written
                     setattr(st, part, _put_first(getattr(st, part), prev.value))
                     fused.add(t.id)
                     out.pop()
                 out.append(st)
-                if st.__class__ is ast.If:
+                if st.__class__ is If:
                     todo.append(st)
             d[field] = out
         todo.extend(d.get('handlers', ()))

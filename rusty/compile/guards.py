@@ -33,7 +33,7 @@ def quiet_or_exit(f) -> bool:
 
 
 def _is_ok(node) -> bool:
-    return node.__class__ is ast.Name and node.id == 'OK'
+    return node.__class__ is _Name and node.id == 'OK'
 
 
 def _runs_code(node, quiet: bool = False) -> bool:
@@ -44,10 +44,17 @@ def _runs_code(node, quiet: bool = False) -> bool:
     todo = [node]
     push, pop = todo.append, todo.pop
     get = PARTS.get
-    Call, Name, Constant, FunctionDef, Lambda = ast.Call, ast.Name, ast.Constant, ast.FunctionDef, ast.Lambda
+    Call, Name, Constant, FunctionDef, Lambda, Attribute = ast.Call, ast.Name, ast.Constant, ast.FunctionDef, \
+        ast.Lambda, ast.Attribute
     while todo:                 # (any order: only whether one is found)
         n = pop()
         cls = n.__class__
+        if cls is Attribute:    # (its one part looked at in place)
+            x = n.value
+            c = x.__class__
+            if c is not Name and c is not Constant:
+                push(x)
+            continue
         if cls is Call:
             f = n.func
             if not quiet and (f.__class__ is not Name or f.id not in QUIET) and not (
@@ -67,7 +74,9 @@ def _runs_code(node, quiet: bool = False) -> bool:
     return False
 
 
-_Assign, _Return, _Expr = ast.Assign, ast.Return, ast.Expr
+_Assign, _Return, _Expr, _If, _Try, _While, _FunctionDef, _BoolOp, _And, _Name, _Pass, _UnaryOp, _Not, _Raise = \
+    ast.Assign, ast.Return, ast.Expr, ast.If, ast.Try, ast.While, ast.FunctionDef, ast.BoolOp, ast.And, ast.Name, \
+    ast.Pass, ast.UnaryOp, ast.Not, ast.Raise
 
 # The statements that hold others (a def among them): an expression or any
 # other statement makes no function, as the lowering writes no Python lambda.
@@ -89,6 +98,8 @@ def fold(fdef: ast.FunctionDef, quiet: bool = False) -> None:
 
 def _block(stmts: list, known: bool, quiet: bool):
     """(stmts with decided OK tests dropped, whether OK is known true after them)."""
+    if not stmts:           # (an `if` without else, most: known as it was)
+        return stmts, known
     out = []
     for st in stmts:
         cls = st.__class__
@@ -98,11 +109,11 @@ def _block(stmts: list, known: bool, quiet: bool):
             known = known and not _runs_code(st, quiet)
             out.append(st)
             continue
-        if cls is ast.If:
+        if cls is _If:
             test = st.test
             holds = st.__dict__.get('holds')      # true whenever the body is entered (lower.uncounted)
             if holds is not None:
-                first_ok = holds.__class__ is ast.BoolOp and _is_ok(holds.values[0])
+                first_ok = holds.__class__ is _BoolOp and _is_ok(holds.values[0])
                 free = (known or first_ok) and not _runs_code(test, quiet)      # (asked once of the test)
                 before = known and free
                 entered = first_ok and free
@@ -122,7 +133,7 @@ def _block(stmts: list, known: bool, quiet: bool):
                 out += body
                 continue
             else:
-                if test.__class__ is ast.BoolOp and test.op.__class__ is ast.And and _is_ok(test.values[0]):
+                if test.__class__ is _BoolOp and test.op.__class__ is _And and _is_ok(test.values[0]):
                     if known:
                         rest = test.values[1:]
                         st.test = rest[0] if len(rest) == 1 else ast.BoolOp(ast.And(), rest)
@@ -138,24 +149,24 @@ def _block(stmts: list, known: bool, quiet: bool):
                 known = k1 and k2
             if not st.body:
                 st.body = [ast.copy_location(ast.Pass(), st)]
-        elif cls is ast.Try:
+        elif cls is _Try:
             st.body, kb = _block(st.body, known, quiet)
             for h in st.handlers:
                 h.body, _ = _block(h.body, False, quiet)
             st.orelse, kb = _block(st.orelse, kb, quiet)
             st.finalbody, _ = _block(st.finalbody, False, quiet)
-            known = kb and all(h.body and h.body[-1].__class__ is ast.Raise for h in st.handlers) \
+            known = kb and all(h.body and h.body[-1].__class__ is _Raise for h in st.handlers) \
                 and not st.finalbody
-        elif cls is ast.While:          # (`holds`: a test true at each entry of the body, lower.uncounted)
+        elif cls is _While:          # (`holds`: a test true at each entry of the body, lower.uncounted)
             holds = getattr(st, 'holds', None)
-            entered = holds is not None and (_is_ok(holds) or holds.__class__ is ast.BoolOp and _is_ok(holds.values[0]))
+            entered = holds is not None and (_is_ok(holds) or holds.__class__ is _BoolOp and _is_ok(holds.values[0]))
             st.body, _ = _block(st.body, entered, quiet)
             st.orelse, _ = _block(st.orelse, False, quiet)
             known = False
-        elif cls is ast.FunctionDef:
+        elif cls is _FunctionDef:
             fold(st)
         else:
-            if cls is ast.Assign and getattr(st.value, 'self_call', False):
+            if cls is _Assign and getattr(st.value, 'self_call', False):
                 st.value.ok_known = known       # (its arguments run no code: kinds.py)
             known = known and not _runs_code(st, quiet)
         out.append(st)
@@ -188,8 +199,8 @@ def _pending(e) -> bool:
 
 def _not_ok_first(test) -> bool:
     """True if test is `not OK and …`: its branch runs only while OK does not hold."""
-    return test.__class__ is ast.BoolOp and test.op.__class__ is ast.And \
-        and test.values[0].__class__ is ast.UnaryOp and test.values[0].op.__class__ is ast.Not \
+    return test.__class__ is _BoolOp and test.op.__class__ is _And \
+        and test.values[0].__class__ is _UnaryOp and test.values[0].op.__class__ is _Not \
         and _is_ok(test.values[0].operand)
 
 
@@ -199,12 +210,12 @@ def gate_open(test) -> bool:
     gate = [p for p in parts if not _is_ok(p)]
     if len(gate) != 1:
         return False
-    g = gate[0]             # (its text made only for a test of GATE)
-    return g.__class__ is ast.Compare and g.left.__class__ is ast.Name and g.left.id == 'GATE' \
-        and ast.dump(g) == _GATE_OPEN
-
-
-_GATE_OPEN = ast.dump(ast.Compare(ast.Name('GATE', ast.Load()), [ast.GtE()], [ast.Constant(0)]))
+    g = gate[0]
+    if g.__class__ is not ast.Compare or g.left.__class__ is not ast.Name or g.left.id != 'GATE' \
+            or len(g.ops) != 1 or g.ops[0].__class__ is not ast.GtE or g.left.ctx.__class__ is not ast.Load:
+        return False
+    c = g.comparators[0]
+    return c.__class__ is ast.Constant and c.value.__class__ is int and c.value == 0 and c.kind is None
 
 
 def _returns_pending(stmts, ok_false: bool, quiet: bool = False) -> bool:

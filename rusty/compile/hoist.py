@@ -29,6 +29,11 @@ from . import pyast as ast
 from .global_reads import global_reads
 from .nodes import PARTS, attr, const, is_, is_not, name, parts, statements, store, walk_parts
 
+_If, _IfExp, _Compare, _BoolOp, _And, _Is, _Attribute, _Name, _NamedExpr, _Call, _LtE, _Lt, _Constant, _Load = \
+    ast.If, ast.IfExp, ast.Compare, ast.BoolOp, ast.And, ast.Is, ast.Attribute, ast.Name, ast.NamedExpr, ast.Call, \
+    ast.LtE, ast.Lt, ast.Constant, ast.Load
+_Assign, _AugAssign, _AnnAssign, _For, _FunctionDef, _Tuple, _List, _Starred = ast.Assign, ast.AugAssign, ast.AnnAssign, \
+    ast.For, ast.FunctionDef, ast.Tuple, ast.List, ast.Starred
 _CLASSES = frozenset(('int', 'float', 'List', 'Lambda', 'Symbol', 'VECTOR'))
 
 
@@ -69,52 +74,60 @@ def _stores(loop) -> set:
         cls = st.__class__
         if getattr(st, 'write_back', False):     # (an expansion's write-back: hoisted tests are made again after it)
             continue
-        if cls is ast.Assign:
+        if cls is _Assign:
             for t in st.targets:
                 _names_into(t, out)
-        elif cls is ast.AugAssign or cls is ast.AnnAssign or cls is ast.For:
+        elif cls is _AugAssign or cls is _AnnAssign or cls is _For:
             _names_into(st.target, out)
-        elif cls is ast.FunctionDef:
+        elif cls is _FunctionDef:
             out.add(st.name)
     return out
 
 
 def _names_into(target, out: set) -> None:
     """Add the names an assignment's target binds to out."""
-    if target.__class__ is ast.Name:
+    if target.__class__ is _Name:
         out.add(target.id)
-    elif target.__class__ is ast.Tuple or target.__class__ is ast.List:
+    elif target.__class__ is _Tuple or target.__class__ is _List:
         for t in target.elts:
             _names_into(t, out)
-    elif target.__class__ is ast.Starred:
+    elif target.__class__ is _Starred:
         _names_into(target.value, out)
 
 
 def _block(stmts: list, stable: set, count: list) -> list:
     """stmts with each loop preceded by its hoisted tests: a loop's tests
     of the variables it does not assign, an inner loop's of those it alone
-    does not (not looking into nested functions: hoist visits each)."""
-    out = []
+    does not (not looking into nested functions: hoist visits each). The
+    list itself where no loop is among stmts."""
+    out, at = stmts, 0          # (at: how many statements out holds before stmts' current one)
+    holding, While = _HOLDING, ast.While
     for st in stmts:
-        if st.__class__ is ast.FunctionDef:
-            out.append(st)
+        cls = st.__class__
+        if cls not in holding:      # (no block in it, or a function: hoist visits each)
+            at += 1
             continue
         before = []
-        if st.__class__ is ast.While:
+        if cls is While:
             fixed = stable - _stores(st)
             if fixed:
                 before = _hoisted(st, fixed, count)
             before += _globals_hoisted(st, fixed, count)
             if before:
                 _again_after_write_backs(st, before)
+        d = st.__dict__
         for field in ('body', 'orelse', 'finalbody'):
-            inner = getattr(st, field, None)
+            inner = d.get(field)
             if inner and inner.__class__ is list:
-                setattr(st, field, _block(inner, stable, count))
-        for h in getattr(st, 'handlers', ()):
+                d[field] = _block(inner, stable, count)
+        for h in d.get('handlers', ()):
             h.body = _block(h.body, stable, count)
-        out += before
-        out.append(st)
+        if before:
+            if out is stmts:
+                out = list(stmts)
+            out[at:at] = before
+            at += len(before)
+        at += 1
     return out
 
 
@@ -124,14 +137,22 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
     local, before = _before(loop, count)
     get = PARTS.get
     todo = [loop]
+    Attribute, Compare = _Attribute, _Compare
     while todo:             # (loop's nodes, not inside a function it defines, parents first)
         node = todo.pop()
         cls = node.__class__
-        if cls is ast.Compare:
+        if cls is Attribute:        # (most nodes: its one part looked at in place, unless a comparison)
+            x = node.value
+            c = x.__class__
+            if c is not Compare:
+                if c not in _PASSED:
+                    todo.append(x)
+                continue
+        if cls is Compare:
             v = _range_of(node, fixed)
             if v is not None:       # (its bound a local: nothing else to hoist in it)
                 node.comparators[1] = _at(name(local(('size', v), _size(v))), node)
-        if cls is ast.If or cls is ast.IfExp:
+        if cls is _If or cls is _IfExp:
             found = _callee_test(node.test, fixed)
             if found is not None:
                 p, k, q = found
@@ -153,7 +174,7 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
             c = x.__class__
             if c in _PASSED:
                 continue
-            if c is ast.Compare and _class_test(x, fixed) is not None:
+            if c is _Compare and _class_test(x, fixed) is not None:
                 _replace_class_tests(node, fixed, local)
                 del todo[mark:]         # (its parts as they are now)
                 todo += _inner(parts(node))
@@ -188,21 +209,34 @@ def _before(loop: ast.While, count: list):
 
 
 def _again_after_write_backs(loop, before: list) -> None:
-    """After each run of write-backs of an expansion in loop, the hoisted tests again."""
+    """After each run of write-backs of an expansion in loop, the hoisted tests
+    again: the very statements put before it where no loop inside it would
+    hoist from them (no pass after rewrites them, and compile() reads a node
+    shared by several places as a copy in each), else copies."""
     from .kinds import clone
-    todo = [loop]
+    todo = [(loop, False)]
+    While, FunctionDef = ast.While, ast.FunctionDef
     while todo:
-        node = todo.pop()
+        node, inner = todo.pop()
+        d = node.__dict__
         for field in ('body', 'orelse', 'finalbody'):
-            block = getattr(node, field, None)
+            block = d.get(field)
             if not block or block.__class__ is not list:
                 continue
             for i in range(len(block) - 1, -1, -1):
-                if getattr(block[i], 'write_back', False) and not getattr(block[i + 1] if i + 1 < len(block) else None,
-                                                                         'write_back', False):
-                    block[i + 1:i + 1] = [clone(b) for b in before]
-            todo += [x for x in block if x.__class__ is not ast.FunctionDef]
-        todo += getattr(node, 'handlers', ())
+                if block[i].__dict__.get('write_back', False) and not (
+                        i + 1 < len(block) and block[i + 1].__dict__.get('write_back', False)):
+                    block[i + 1:i + 1] = [clone(b) for b in before] if inner else before
+            for x in block:
+                c = x.__class__
+                if c is not FunctionDef and c in _HOLDING:
+                    todo.append((x, inner or (c is While and x is not loop)))
+        for h in d.get('handlers', ()):
+            todo.append((h, inner))
+
+
+# The statements that hold blocks (_again_after_write_backs looks into them).
+_HOLDING = frozenset((ast.If, ast.While, ast.For, ast.Try, ast.With, ast.ExceptHandler))
 
 
 def _replace_class_tests(node, fixed: set, local) -> None:
@@ -242,16 +276,16 @@ def _callee_test(test, fixed: set):
     """(p, k, q) when test is `p.__class__ is Lambda and (q :=
     p.code).__class__ is k` (compile/entry.py: compiled, of k's arity) of a
     fixed p, else None."""
-    if test.__class__ is not ast.BoolOp or test.op.__class__ is not ast.And or len(test.values) != 2:
+    if test.__class__ is not _BoolOp or test.op.__class__ is not _And or len(test.values) != 2:
         return None
     a, b = test.values
-    p = _attr_of(_single(a, ast.Is), '__class__')
+    p = _attr_of(_single(a, _Is), '__class__')
     if p is None or p not in fixed or not _is_name(a.comparators[0], 'Lambda'):
         return None
-    b = _single(b, ast.Is)
-    if b is None or b.left.__class__ is not ast.Attribute or b.left.attr != '__class__' \
-            or b.left.value.__class__ is not ast.NamedExpr or _attr_of(b.left.value.value, 'code') != p \
-            or b.comparators[0].__class__ is not ast.Name:
+    b = _single(b, _Is)
+    if b is None or b.left.__class__ is not _Attribute or b.left.attr != '__class__' \
+            or b.left.value.__class__ is not _NamedExpr or _attr_of(b.left.value.value, 'code') != p \
+            or b.comparators[0].__class__ is not _Name:
         return None
     return p, b.comparators[0].id, b.left.value.target.id
 
@@ -259,13 +293,13 @@ def _callee_test(test, fixed: set):
 def _class_test(x, fixed: set):
     """(p, class name) when x is `p.__class__ is C` of a fixed p and one of
     the classes values have, else None."""
-    if x.__class__ is not ast.Compare:
+    if x.__class__ is not _Compare:
         return None
-    p = _attr_of(_single(x, ast.Is), '__class__')
+    p = _attr_of(_single(x, _Is), '__class__')
     if p is None or p not in fixed:
         return None
     c = x.comparators[0]
-    if c.__class__ is not ast.Name or c.id not in _CLASSES:
+    if c.__class__ is not _Name or c.id not in _CLASSES:
         return None
     return p, c.id
 
@@ -273,11 +307,11 @@ def _class_test(x, fixed: set):
 def _range_of(x, fixed: set):
     """p when x is an index's range test `0 <= i < len(p.items)` (inline.py:
     a vector's) of a fixed p, else None."""
-    if len(x.ops) != 2 or x.ops[0].__class__ is not ast.LtE or x.ops[1].__class__ is not ast.Lt \
-            or x.left.__class__ is not ast.Constant or x.left.value != 0:
+    if len(x.ops) != 2 or x.ops[0].__class__ is not _LtE or x.ops[1].__class__ is not _Lt \
+            or x.left.__class__ is not _Constant or x.left.value != 0:
         return None
     size = x.comparators[1]
-    if size.__class__ is not ast.Call or not _is_name(size.func, 'len') or len(size.args) != 1:
+    if size.__class__ is not _Call or not _is_name(size.func, 'len') or len(size.args) != 1:
         return None
     p = _attr_of(size.args[0], 'items')
     return p if p in fixed else None
@@ -293,7 +327,7 @@ def _size(p: str):
 
 def _single(x, op):
     """x if it is a comparison of one operator of class op."""
-    if x.__class__ is ast.Compare and len(x.ops) == 1 and x.ops[0].__class__ is op:
+    if x.__class__ is _Compare and len(x.ops) == 1 and x.ops[0].__class__ is op:
         return x
     return None
 
@@ -302,12 +336,12 @@ def _attr_of(x, a: str):
     """The name whose attribute `a` x reads (x: a comparison, or an attribute), else None."""
     if x is None:
         return None
-    if x.__class__ is ast.Compare:
+    if x.__class__ is _Compare:
         x = x.left
-    if x.__class__ is ast.Attribute and x.attr == a and x.value.__class__ is ast.Name and x.ctx.__class__ is ast.Load:
+    if x.__class__ is _Attribute and x.attr == a and x.value.__class__ is _Name and x.ctx.__class__ is _Load:
         return x.value.id
     return None
 
 
 def _is_name(x, n: str) -> bool:
-    return x.__class__ is ast.Name and x.id == n
+    return x.__class__ is _Name and x.id == n

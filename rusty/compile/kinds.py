@@ -129,7 +129,8 @@ def _audited(body, known, seen, audit, quiet=False):
     either way: folded once, as before."""
     if not _calls_itself(body, audit):
         return _block(body, known, seen)
-    trial = _clone(body, {})
+    memo = {}
+    trial = (_clone(st, memo) for st in body)      # (each copied when reached: none past a disproof)
     audit.on, audit.returns, audit.loops, audit.quiet = True, [], False, quiet
     proved = False
     try:
@@ -145,16 +146,29 @@ def _audited(body, known, seen, audit, quiet=False):
 
 
 def _calls_itself(body, audit) -> bool:
-    """True if body calls the audited function itself (or, at the root, GATED)."""
-    me = (audit.me, 'GATED') if audit.root else (audit.me,)
+    """True if body makes a call the audit counts (_ResultAudit.result): of
+    the audited function itself that may pass INTS (marked `uncounted`, and
+    OK known there: guards.fold's `ok_known`; or passing INTS already), or,
+    at the root, GATED of SELF. With none, nothing is ever known INT_IF_OK,
+    and the trial folds the copy just as the fold without it would."""
+    me = audit.me
     todo = list(body)
     push, pop, get = todo.append, todo.pop, PARTS.get
     Call, Name, Constant = ast.Call, ast.Name, ast.Constant
     while todo:                 # (any order: only whether one is found; names and constants never stacked)
         node = pop()
         cls = node.__class__
-        if cls is Call and node.func.__class__ is Name and node.func.id in me:
-            return True
+        if cls is Call and node.func.__class__ is Name:
+            f = node.func.id
+            if f == me:
+                d = node.__dict__
+                args = node.args
+                if d.get('uncounted', False) and d.get('ok_known', False) or args and args[-1].__class__ is Name \
+                        and args[-1].id == 'INTS':
+                    return True
+            elif f == 'GATED' and audit.root and node.args and node.args[0].__class__ is Name \
+                    and node.args[0].id == 'SELF':
+                return True
         f = get(cls)
         try:
             kids = parts(node) if f is None else f(node)
@@ -226,7 +240,10 @@ def _merge(a, b):
     return {k: v for k, v in a.items() if b.get(k) == v}
 
 
-_Assign, _IfExp, _Name = ast.Assign, ast.IfExp, ast.Name
+_Assign, _IfExp, _Name, _If, _While, _Try, _Return, _Expr = ast.Assign, ast.IfExp, ast.Name, ast.If, ast.While, \
+    ast.Try, ast.Return, ast.Expr
+_Break, _Constant, _Raise, _Continue, _FunctionDef, _Nonlocal, _Pass = ast.Break, ast.Constant, ast.Raise, \
+    ast.Continue, ast.FunctionDef, ast.Nonlocal, ast.Pass
 
 
 def _block(stmts, known, seen):
@@ -236,11 +253,35 @@ def _block(stmts, known, seen):
         if known is None:           # unreachable
             break
         cls = st.__class__
-        if cls is ast.If:
+        if cls is _Assign:             # (most statements)
+            value = st.value = _fold(st.value, known)
+            k = kind_of(value, known)
+            pair = _pair_known(value) if value.__class__ is _IfExp else None
+            targets = st.targets
+            target = targets[0] if len(targets) == 1 else None
+            if target.__class__ is _Name:       # (most: one local)
+                known.pop(target.id, None)
+                if 'written' in st.__dict__:        # (an exit's write-back: the locals it may write, exits.py)
+                    known = _forget(known, st.written)
+            else:
+                parts = _rebound(targets, value, known)
+                known = _forget(known, _assigned(targets))
+                if 'written' in st.__dict__:
+                    known = _forget(known, st.written)
+                if parts:
+                    known.update((n, kp) for n, kp in parts if n not in seen)
+            audit = _AUDIT[0]
+            if k is None and audit is not None and audit.on and audit.result(value, known):
+                k = INT_IF_OK
+            if k is not None and target.__class__ is _Name and target.id not in seen:
+                known[target.id] = k
+            if pair is not None and pair not in seen and pair not in _assigned(targets):
+                known[pair] = LIST
+        elif cls is _If:
             st.test = _fold(st.test, known)
-            if len(st.orelse) == 1 and st.orelse[0].__class__ is ast.Break and _int_tests_if_ok(st.test, known):
+            if len(st.orelse) == 1 and st.orelse[0].__class__ is _Break and _int_tests_if_ok(st.test, known):
                 st.test = ast.copy_location(ast.Name('OK', ast.Load()), st.test)   # (a hop's test of the copy's kinds)
-            if st.test.__class__ is ast.Constant and type(st.test.value) is bool:
+            if st.test.__class__ is _Constant and type(st.test.value) is bool:
                 body, known = _block(st.body if st.test.value else st.orelse, known, seen)
                 out += body
                 continue
@@ -266,13 +307,13 @@ def _block(stmts, known, seen):
             else:
                 st.orelse, k2 = _block(st.orelse, orelse, seen)
             if not st.body:
-                st.body = [ast.copy_location(ast.Pass(), st)]
+                st.body = [ast.copy_location(_Pass(), st)]
             known = _merge(k1, k2)
             if audit is not None and audit.on:
                 for a, b in ((k1, k2), (k2, k1)):       # where OK no longer holds, "if OK" holds for good
                     if a is not None and a.get(OK_FALSE) is False and b is not None:
                         known.update((n, v) for n, v in b.items() if v == INT_IF_OK)
-        elif cls is ast.While:          # (a self tail call's loop: it rebinds the parameters)
+        elif cls is _While:          # (a self tail call's loop: it rebinds the parameters)
             audit = _AUDIT[0]
             if audit is not None:
                 audit.loops = True
@@ -283,56 +324,32 @@ def _block(stmts, known, seen):
             inner = set() if getattr(st, 'runs_no_lisp', False) else seen   # (no other function runs in it: walks.py)
             st.body, _ = _block(st.body, entry, inner)
             known = {}
-        elif cls is ast.Try:            # (a handler only reports a failure: nothing to know there)
+        elif cls is _Try:            # (a handler only reports a failure: nothing to know there)
             st.body, kb = _block(st.body, dict(known), seen)
             ends = kb
             for h in st.handlers:
                 h.body, kh = _block(h.body, {}, seen)
                 ends = _merge(ends, kh)
             known = ends
-        elif cls is _Assign:
-            value = st.value = _fold(st.value, known)
-            k = kind_of(value, known)
-            pair = _pair_known(value) if value.__class__ is _IfExp else None
-            targets = st.targets
-            target = targets[0] if len(targets) == 1 else None
-            if target.__class__ is _Name:       # (most: one local)
-                known.pop(target.id, None)
-                if 'written' in st.__dict__:        # (an exit's write-back: the locals it may write, exits.py)
-                    known = _forget(known, st.written)
-            else:
-                parts = _rebound(targets, value, known)
-                known = _forget(known, _assigned(targets))
-                if 'written' in st.__dict__:
-                    known = _forget(known, st.written)
-                if parts:
-                    known.update((n, kp) for n, kp in parts if n not in seen)
-            audit = _AUDIT[0]
-            if k is None and audit is not None and audit.on and audit.result(value, known):
-                k = INT_IF_OK
-            if k is not None and target.__class__ is _Name and target.id not in seen:
-                known[target.id] = k
-            if pair is not None and pair not in seen and pair not in _assigned(targets):
-                known[pair] = LIST
-        elif cls is ast.Return or cls is ast.Expr:
+        elif cls is _Return or cls is _Expr:
             if st.value is not None:
                 st.value = _fold(st.value, known)
-            if cls is ast.Return:
+            if cls is _Return:
                 audit = _AUDIT[0]
                 if audit is not None and audit.on:
-                    audit.returned(st.value if st.value is not None else ast.Constant(None), known)
+                    audit.returned(st.value if st.value is not None else _Constant(None), known)
                 known = None
-        elif cls is ast.Raise or cls is ast.Continue or cls is ast.Break:
-            if cls is ast.Raise and st.exc is not None:
+        elif cls is _Raise or cls is _Continue or cls is _Break:
+            if cls is _Raise and st.exc is not None:
                 st.exc = _fold(st.exc, known)
             audit = _AUDIT[0]
-            if cls is ast.Break and audit is not None and audit.on and known.get(OK_FALSE) is not False:
+            if cls is _Break and audit is not None and audit.on and known.get(OK_FALSE) is not False:
                 raise _Disproved        # leaving the copy while OK may hold: the general code decides
             known = None
-        elif cls is ast.FunctionDef:
+        elif cls is _FunctionDef:
             simplify(st, root=False)
             known = _forget(known, {st.name})
-        elif cls is ast.Nonlocal or cls is ast.Pass:
+        elif cls is _Nonlocal or cls is _Pass:
             pass
         else:
             known = _forget(known, _assigned([st]))
@@ -376,8 +393,26 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=N
     push = todo.append
     get, bare = PARTS.get, BARE.get
     Name, Constant, Load, Assign = ast.Name, ast.Constant, ast.Load, ast.Assign
+    Attribute, FunctionDef, Lambda, If, Compare = ast.Attribute, ast.FunctionDef, ast.Lambda, ast.If, ast.Compare
     for node in todo:           # (nodes.walk's order, written out, less the contexts and operators: counted)
         cls = node.__class__
+        if cls is Attribute:    # (most nodes stacked: itself and its context, and its one part, read in place)
+            x = node.value
+            c = x.__class__
+            if c is Name:
+                size += 4
+                if x.id == 'OK':
+                    uses_ok = True
+                elif x.ctx.__class__ is not Load:
+                    stored.add(x.id)
+            elif c is Constant:
+                size += 3
+            else:
+                size += 2
+                push(x)
+            if size > SPECIALIZED_NODES:
+                return stmts
+            continue
         f = get(cls)
         try:
             kids = parts(node) if f is None else f(node)
@@ -402,10 +437,10 @@ def specialize(stmts: list, params: list, stable, temp, fresh, never=(), sized=N
         if cls is Assign and node.value.__class__ is Name and node.targets[0].__class__ is Name \
                 and temp(node.targets[0].id) and not temp(node.value.id):
             copies[node.targets[0].id] = node.value.id
-        if cls is ast.FunctionDef or cls is ast.Lambda or cls is ast.If and 'loop_copy' in node.__dict__:
+        if cls is FunctionDef or cls is Lambda or cls is If and 'loop_copy' in node.__dict__:
             return stmts        # (a function; a loop with an integer copy of its own: loops.integer_copy)
-        elif cls is ast.Compare and node.left.__class__ is ast.Attribute and node.left.attr == '__class__' \
-                and node.left.value.__class__ is ast.Name and node.comparators[0].__class__ is ast.Name \
+        elif cls is Compare and node.left.__class__ is Attribute and node.left.attr == '__class__' \
+                and node.left.value.__class__ is Name and node.comparators[0].__class__ is Name \
                 and node.comparators[0].id == INT and node.left.value.id not in tested:
             tested.append(node.left.value.id)
     if sized is not None:

@@ -170,8 +170,9 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
             guards.finish_checks(fdef, top.quiet)       # (else it calls none of its own functions: no test to drop)
         if top.quiet:           # (its calls of itself keep OK known: the tests finish_checks left decided)
             guards.fold(fdef, True)
-        handlers = tidy_temporaries(fdef)
-        hoist(fdef, self.stable & self.bound_once)
+        handlers, loops = tidy_temporaries(fdef)
+        if loops:
+            hoist(fdef, self.stable & self.bound_once)
         give_back_first(handlers, self.stamp)
         if top.consed:
             trmc.finish_returns(fdef)

@@ -25,11 +25,14 @@ def call(fn, *args):
 
 
 def is_(a, b):
-    return _Compare(a, [ast.Is()], [b])
+    return _Compare(a, [_IS], [b])
 
 
 def is_not(a, b):
-    return _Compare(a, [ast.IsNot()], [b])
+    return _Compare(a, [_IS_NOT], [b])
+
+
+_IS, _IS_NOT = ast.Is(), ast.IsNot()       # (an operator holds nothing: one shared, as L is)
 
 
 def attr(x, a: str):
@@ -268,6 +271,7 @@ def stamp(nodes, ln: int, also=None):
             else:
                 push(also)
     pop = todo.pop
+    Attribute = ast.Attribute
     while todo:         # a node with a position has all its descendants stamped
         node = pop()
         d = node.__dict__
@@ -275,7 +279,19 @@ def stamp(nodes, ln: int, also=None):
             continue
         d['lineno'] = ln            # (also on the few nodes of no position, `arguments`: compile() reads none there)
         d['col_offset'] = 0
-        f = get(node.__class__)
+        cls = node.__class__
+        if cls is Attribute:        # (its one part, read in place: `x.car`, `x.__class__`)
+            x = node.value
+            d = x.__dict__
+            if 'lineno' not in d:
+                c = x.__class__
+                if c is Name or c is Constant:
+                    d['lineno'] = ln
+                    d['col_offset'] = 0
+                else:
+                    push(x)
+            continue
+        f = get(cls)
         try:
             kids = parts(node) if f is None else f(node)
         except AttributeError:      # (a field left out when the node was made)
