@@ -2,8 +2,10 @@
 few helpers of the `ast` module it uses, without importing `ast` (whose
 module body, its unparser and enums, cost about a millisecond of a
 process's first compile). `unparse` (tools only) imports it."""
-from _ast import *      # noqa: F401,F403  (the node classes)
+import _ast
 from _ast import AST
+
+globals().update((name, value) for name, value in vars(_ast).items() if name[0] != '_')   # (the node classes)
 
 _POSITIONS = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
 
