@@ -93,20 +93,7 @@ def _age(st) -> float:
 
 def store(path: str, payload: bytes) -> None:
     """Write `payload` at `path` atomically, mode 0600; failures are ignored."""
-    tmp = '%s.tmp-%d' % (path, os.getpid())
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            os.fchmod(fd, 0o600)
-            os.write(fd, FORMAT + _digest(payload) + payload)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+    if not _replace(path, FORMAT + _digest(payload) + payload):
         return
     if _due(os.path.dirname(path), len(FORMAT) + DIGEST + len(payload)):
         evict(os.path.dirname(path))
@@ -225,8 +212,8 @@ def _add_mark(path: str, mark: bytes, data: bytes) -> None:
         _MARKS[path] = ((after.st_ino, after.st_size, after.st_mtime_ns, after.st_ctime_ns), data + mark)
 
 
-def _replace(path: str, data: bytes) -> None:
-    """Write `data` at `path` atomically, mode 0600 (no format line: a marks file)."""
+def _replace(path: str, data: bytes) -> bool:
+    """Write `data` at `path` atomically, mode 0600 (True if written; a failure is ignored)."""
     tmp = '%s.tmp-%d' % (path, os.getpid())
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -236,11 +223,13 @@ def _replace(path: str, data: bytes) -> None:
         finally:
             os.close(fd)
         os.replace(tmp, path)
+        return True
     except OSError:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        return False
 
 
 def max_bytes() -> int:
