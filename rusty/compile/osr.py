@@ -140,7 +140,10 @@ def takes_over(maker, x, spent, loading) -> bool:
     is not asked to compile (only to load, which costs little) and the
     loop is looked up or compiled itself."""
     short = spent[5] < spent[1]
-    return (short or loading) and maker.takes_over(link.size(x), spent[0]) and short
+    if not short and not loading:
+        return False
+    taken = maker.takes_over(link.size(x), spent[0])    # (asked on a long run too, where it may load)
+    return taken and short
 
 
 def per_form_compiled() -> float:
