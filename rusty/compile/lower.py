@@ -141,8 +141,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
     def root(self, params, rest, body, lscope, span):
         """The Module defining the root's function (lscope holds the body's
         defines after the parameters, as lambda_maker made it)."""
-        macros.prescan(self, body, lscope)
-        self.scan_assigned(body)
+        macros.prescan(self, body, lscope)         # (also self.scan_assigned(body)'s work)
         self.mark_defines(body)
         self.root_scope = lscope
         looping = self.root_name != 'lambda' and rest is None
