@@ -10,9 +10,9 @@ def twin(stmts: list, temp, fresh, uncounted=False) -> list:
     true) are renamed by fresh(), so each copy's may share names with the
     other's; `uncounted`: its calls of the function itself (`self_call`)
     marked `uncounted` (lower.Lowering.uncounted). Its other names, unmarked,
-    are the very nodes of stmts, shared: no pass changes a name in place but
-    a temporary's (finish.coalesce renames them), and compile() reads a
-    node in several places as it reads a copy in each."""
+    and its constants are the very nodes of stmts, shared: no pass changes
+    one in place but a temporary's name (finish.coalesce renames them), and
+    compile() reads a node in several places as it reads a copy in each."""
     renamed = {}
 
     def rename(old):
@@ -26,6 +26,8 @@ def twin(stmts: list, temp, fresh, uncounted=False) -> list:
 _PLAIN = frozenset((str, int, float, bool, type(None)))     # attribute values copied as they are
 _Name = ast.Name
 _NAME_KEYS = frozenset(ast.Name._fields) | frozenset(ast.Name._attributes)     # (an unmarked name's)
+_Constant = ast.Constant
+_CONSTANT_KEYS = frozenset(ast.Constant._fields) | frozenset(ast.Constant._attributes)
 _SCALARS = frozenset(('identifier', 'string', 'constant', 'int'))
 _BARE = frozenset(('expr_context', 'operator', 'boolop', 'cmpop', 'unaryop'))
 _SHAPES: dict = {}          # ast class -> (its fields and positions, the fields that may hold nodes), or None: shared
@@ -58,7 +60,7 @@ def _clone(node, memo: dict, rename=None):
     would import weakref at start-up's cost. A node of no fields and no
     position (a context, an operator) is shared. `rename`: (temp, new,
     uncounted), the temporaries' names renamed as they are copied, the
-    other names (unmarked) shared (twin)."""
+    other names and the constants (unmarked) shared (twin)."""
     cls = node.__class__
     if cls is _Name:            # (most nodes: a name, unmarked, copied here; in a twin, shared unless renamed)
         got = memo.get(id(node))
@@ -75,6 +77,8 @@ def _clone(node, memo: dict, rename=None):
             got.__dict__ = d
             return got
         d = d.copy()
+    if cls is _Constant and rename is not None and node.__dict__.keys() <= _CONSTANT_KEYS:
+        return node                 # (in a twin, shared as its names are)
     if cls is list:
         out = []            # (a loop, no comprehension's frame: most lists hold a node or two)
         add = out.append
