@@ -86,6 +86,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         self.pinning: list = []         # (FunctionDef, its pin) of each function with exits (expansion.pinned)
         self.expanded: dict = {}        # id(macro call form) -> its macros.Expansion (None: not expanded)
         self.expanding = 0              # expansions being lowered inside one another
+        self.called: dict = {}          # a body's forms' parts of called.only_called's answers (known_define)
         self.nonlocals = False          # some function declares a name nonlocal (kinds.simplify)
         self.sites = None               # line -> the lambda a direct call there calls (call_lines.py), once one is made
 
