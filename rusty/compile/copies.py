@@ -9,7 +9,10 @@ def twin(stmts: list, temp, fresh, uncounted=False) -> list:
     """A copy of stmts whose temporaries (names for which temp(name) is
     true) are renamed by fresh(), so each copy's may share names with the
     other's; `uncounted`: its calls of the function itself (`self_call`)
-    marked `uncounted` (lower.Lowering.uncounted)."""
+    marked `uncounted` (lower.Lowering.uncounted). Its other names, unmarked,
+    and its constants are the very nodes of stmts, shared: no pass changes
+    one in place but a temporary's name (finish.coalesce renames them), and
+    compile() reads a node in several places as it reads a copy in each."""
     renamed = {}
 
     def rename(old):
@@ -23,6 +26,8 @@ def twin(stmts: list, temp, fresh, uncounted=False) -> list:
 _PLAIN = frozenset((str, int, float, bool, type(None)))     # attribute values copied as they are
 _Name = ast.Name
 _NAME_KEYS = frozenset(ast.Name._fields) | frozenset(ast.Name._attributes)     # (an unmarked name's)
+_Constant = ast.Constant
+_CONSTANT_KEYS = frozenset(ast.Constant._fields) | frozenset(ast.Constant._attributes)
 _SCALARS = frozenset(('identifier', 'string', 'constant', 'int'))
 _BARE = frozenset(('expr_context', 'operator', 'boolop', 'cmpop', 'unaryop'))
 _SHAPES: dict = {}          # ast class -> (its fields and positions, the fields that may hold nodes), or None: shared
@@ -54,19 +59,26 @@ def _clone(node, memo: dict, rename=None):
     shared and every attribute (positions, lower.py's marks); `copy` itself
     would import weakref at start-up's cost. A node of no fields and no
     position (a context, an operator) is shared. `rename`: (temp, new,
-    uncounted), the temporaries' names renamed as they are copied (twin)."""
+    uncounted), the temporaries' names renamed as they are copied, the
+    other names and the constants (unmarked) shared (twin)."""
     cls = node.__class__
-    if cls is _Name:            # (most nodes: a name, unmarked, copied here)
+    if cls is _Name:            # (most nodes: a name, unmarked, copied here; in a twin, shared unless renamed)
         got = memo.get(id(node))
         if got is not None:
             return got
-        d = node.__dict__.copy()
+        d = node.__dict__
         if d.keys() <= _NAME_KEYS:
-            if rename is not None and rename[0](d['id']):
+            if rename is not None and not rename[0](d['id']):
+                return node
+            d = d.copy()
+            if rename is not None:
                 d['id'] = rename[1](d['id'])
             got = memo[id(node)] = _Name.__new__(_Name)
             got.__dict__ = d
             return got
+        d = d.copy()
+    if cls is _Constant and rename is not None and node.__dict__.keys() <= _CONSTANT_KEYS:
+        return node                 # (in a twin, shared as its names are)
     if cls is list:
         out = []            # (a loop, no comprehension's frame: most lists hold a node or two)
         add = out.append
@@ -99,9 +111,12 @@ def _clone(node, memo: dict, rename=None):
             elif c is _Name:        # (the name branch, inline: a call less per name)
                 got = memo.get(id(v))
                 if got is None:
-                    n = v.__dict__.copy()
+                    n = v.__dict__
                     if n.keys() <= _NAME_KEYS:
-                        if rename is not None and rename[0](n['id']):
+                        if rename is not None and not rename[0](n['id']):
+                            continue        # (shared: see below)
+                        n = n.copy()
+                        if rename is not None:
                             n['id'] = rename[1](n['id'])
                         got = memo[id(v)] = _Name.__new__(_Name)
                         got.__dict__ = n

@@ -16,6 +16,7 @@ _UnaryOp, _Not, _Eq, _NotEq, _NamedExpr, _BinOp, _Add, _Sub, _Mult, _Mod = ast.U
 INT, FLOAT, BOOL, LIST = 'int', 'float', 'bool', 'List'     # LIST: a cell, never EMPTY (a pair)
 INT_IF_OK = 'int if OK'     # an exact integer if OK holds (then or later): see _ResultAudit
 OK_FALSE = '%OK'            # a key of `known`: present (False) where OK no longer holds
+AUDITED = [True]            # False while no local can be known INT_IF_OK (no audit began in the unit: kinds.py)
 
 
 # ── knowing ──
@@ -183,7 +184,7 @@ def _fold(e, known: dict):
         e.test = _fold(e.test, known)
         if e.test.__class__ is _Constant and type(e.test.value) is bool:
             return _fold(e.body if e.test.value else e.orelse, known)
-        if _integers_if_ok(e, known):
+        if AUDITED[0] and _integers_if_ok(e, known):        # (INT_IF_OK known of none: OK decides no guard)
             e.test = ast.copy_location(_Name('OK', ast.Load()), e.test)
         e.body = _fold(e.body, known)
         e.orelse = _fold(e.orelse, known)

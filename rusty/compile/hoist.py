@@ -174,7 +174,8 @@ def _hoisted(loop: ast.While, fixed: set, count: list) -> list:
             c = x.__class__
             if c in _PASSED:
                 continue
-            if c is _Compare and _class_test(x, fixed) is not None:
+            if c is _Compare and (y := x.left).__class__ is Attribute and (y := y.value).__class__ is _Name \
+                    and y.id in fixed and _class_test(x, fixed) is not None:     # (of a fixed local, asked in full)
                 _replace_class_tests(node, fixed, local)
                 del todo[mark:]         # (its parts as they are now)
                 todo += _inner(parts(node))

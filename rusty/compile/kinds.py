@@ -22,7 +22,7 @@ argument: the callee enters its copy on that one test.
 from . import pyast as ast
 
 from . import copies
-from .expr_kinds import INT, INT_IF_OK, LIST, OK_FALSE, _fold, _int_tests_if_ok, _learned, _pair_known, kind_of
+from .expr_kinds import AUDITED, INT, INT_IF_OK, LIST, OK_FALSE, _fold, _int_tests_if_ok, _learned, _pair_known, kind_of
 from .guards import gate_open
 from .nodes import BARE, PARTS, parts, statements, walk
 
@@ -42,6 +42,7 @@ def simplify(fdef: ast.FunctionDef, root: bool = True, cells=None, nonlocals: bo
     those it is forgotten where they write it. `nonlocals`: False if no
     function of fdef declares a name nonlocal (none then looked for)."""
     if root:
+        AUDITED[0] = False
         _CELLS[0] = cells or {}
         _BELOW.clear()
         if nonlocals:
@@ -131,6 +132,7 @@ def _audited(body, known, seen, audit, quiet=False):
         return _block(body, known, seen)
     memo = {}
     trial = (_clone(st, memo) for st in body)      # (each copied when reached: none past a disproof)
+    AUDITED[0] = True
     audit.on, audit.returns, audit.loops, audit.quiet = True, [], False, quiet
     proved = False
     try:

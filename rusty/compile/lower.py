@@ -86,6 +86,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
         self.pinning: list = []         # (FunctionDef, its pin) of each function with exits (expansion.pinned)
         self.expanded: dict = {}        # id(macro call form) -> its macros.Expansion (None: not expanded)
         self.expanding = 0              # expansions being lowered inside one another
+        self.called: dict = {}          # a body's forms' parts of called.only_called's answers (known_define)
         self.nonlocals = False          # some function declares a name nonlocal (kinds.simplify)
         self.sites = None               # line -> the lambda a direct call there calls (call_lines.py), once one is made
 
@@ -141,8 +142,7 @@ class Lowering(Variables, Calls, BuiltinCalls, SpecialForms, Lets):
     def root(self, params, rest, body, lscope, span):
         """The Module defining the root's function (lscope holds the body's
         defines after the parameters, as lambda_maker made it)."""
-        macros.prescan(self, body, lscope)
-        self.scan_assigned(body)
+        macros.prescan(self, body, lscope)         # (also self.scan_assigned(body)'s work)
         self.mark_defines(body)
         self.root_scope = lscope
         looping = self.root_name != 'lambda' and rest is None

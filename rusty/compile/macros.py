@@ -38,7 +38,7 @@ from .tripper import Tripper
 
 MAX_EXPANSIONS = 200        # per lowering: past it (a macro expanding into itself) the lambda stays on the reference
 MAX_NESTING = 24            # expansions inside expansions
-QUOTE, QUASIQUOTE = sym('quote'), sym('quasiquote')
+QUOTE, QUASIQUOTE, SET = sym('quote'), sym('quasiquote'), sym('set!')
 UNQUOTES = (sym('unquote'), sym('unquote-splicing'))
 FAILED = object()           # an expansion that raised: made at run time, where it raises again
 
@@ -62,8 +62,10 @@ def refuse(cell, why='macro call'):
 def prescan(low, body, scope) -> None:
     """Expand (into low.expanded, by the call form's id) every call of a
     global macro (seen from scope, the root's) in body, and in the
-    expansions; record the set! targets of the expansions (low.scan_assigned)."""
+    expansions; record the set! targets of body and of the expansions
+    (low.assigned, as low.scan_assigned finds them: one walk)."""
     todo = [(x, 0) for x in body]
+    assigned = low.assigned
     while todo:
         x, depth = todo.pop()
         if x.__class__ is not List or x is EMPTY:
@@ -71,7 +73,10 @@ def prescan(low, body, scope) -> None:
         head = x.car
         if head is QUOTE:
             continue
+        if head is SET and x.cdr is not EMPTY and x.cdr.car.__class__ is Symbol:
+            assigned.add(x.cdr.car)
         if head is QUASIQUOTE:
+            low.scan_assigned([x])      # (a template's every part, as scan_assigned reads it)
             todo += [(u.cdr.car, depth) for u in _unquoted(x.cdr)]
             continue
         todo += [(y, depth) for y in x]

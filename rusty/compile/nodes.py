@@ -271,7 +271,9 @@ def stamp(nodes, ln: int, also=None):
             else:
                 push(also)
     pop = todo.pop
-    Attribute = ast.Attribute
+    Attribute, Assign, Compare, Call, If, BoolOp, IfExp, Return = ast.Attribute, ast.Assign, ast.Compare, \
+        ast.Call, ast.If, ast.BoolOp, ast.IfExp, ast.Return
+    none = ()
     while todo:         # a node with a position has all its descendants stamped
         node = pop()
         d = node.__dict__
@@ -279,9 +281,33 @@ def stamp(nodes, ln: int, also=None):
             continue
         d['lineno'] = ln            # (also on the few nodes of no position, `arguments`: compile() reads none there)
         d['col_offset'] = 0
-        cls = node.__class__
-        if cls is Attribute:        # (its one part, read in place: `x.car`, `x.__class__`)
-            x = node.value
+        cls = node.__class__        # (the commonest classes' parts read in place: one part, and a list as it is)
+        if cls is Assign:
+            x, kids = node.value, node.targets
+        elif cls is Attribute:
+            x, kids = node.value, none
+        elif cls is Compare:
+            x, kids = node.left, node.comparators
+        elif cls is Call and not node.keywords:
+            x, kids = node.func, node.args
+        elif cls is If:
+            todo += node.orelse     # (statements: stacked, looked at when popped)
+            x, kids = node.test, node.body
+        elif cls is BoolOp:
+            x, kids = None, node.values
+        elif cls is IfExp:
+            push(node.orelse)
+            x, kids = node.test, (node.body,)
+        elif cls is Return:
+            x, kids = node.value, none
+        else:
+            x = None
+            f = get(cls)
+            try:
+                kids = parts(node) if f is None else f(node)
+            except AttributeError:      # (a field left out when the node was made)
+                kids = parts(node)
+        if x is not None:
             d = x.__dict__
             if 'lineno' not in d:
                 c = x.__class__
@@ -290,12 +316,6 @@ def stamp(nodes, ln: int, also=None):
                     d['col_offset'] = 0
                 else:
                     push(x)
-            continue
-        f = get(cls)
-        try:
-            kids = parts(node) if f is None else f(node)
-        except AttributeError:      # (a field left out when the node was made)
-            kids = parts(node)
         for x in kids:      # (the names and constants, most nodes, stamped here: never on the stack)
             c = x.__class__
             if c is Name or c is Constant:

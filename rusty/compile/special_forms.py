@@ -6,6 +6,7 @@ from . import pyast as ast
 from ..resolve import GlobalRef, Scope, _one_name, body_defines, resolve
 from ..values import EMPTY, List, Symbol, cons, make_list, sym
 from . import macros
+from .called import defined_function, only_called
 from .inline import _is_not
 from .nodes import Unsupported, _ident, assign, attr, call, const, is_, is_not, is_temp, name
 from .variables import FRAME_HOPS, Fn
@@ -230,11 +231,11 @@ class SpecialForms:
         body = self.define_bodies.get(id(x))
         group = _function_defines(body) if body is not None else frozenset()
         if body is not None and x.cdr.car.__class__ is List and only_called(_but(body, x) + list(x.cdr.cdr), s,
-                                                                             self.expanded, group):
+                                                                             self.expanded, group, self.called):
             self.releasable.add(var)
             self.release_groups[var] = id(body)
         elif body is not None and x.cdr.car.__class__ is Symbol and only_called(
-                _but(body, x) + list(x.cdr.cdr.car.cdr.cdr), s, self.expanded, group):
+                _but(body, x) + list(x.cdr.cdr.car.cdr.cdr), s, self.expanded, group, self.called):
             self.releasable.add(var)
             self.release_groups[var] = id(body)
         return pyname
@@ -396,71 +397,12 @@ def _params(p):
         raise Unsupported(u.message) from None
 
 
-def only_called(forms, s, expanded=None, group=frozenset()) -> bool:
-    """True if symbol s, and the name of each named let in forms, occurs in
-    forms only as the head of a call, and they make no other function
-    (lambda, define): no closure but those functions' own can hold the cell
-    of a local function so called, and they only while their values live
-    (what Lets.release and calls._release free); a macro call is read as its
-    expansion too. A define of a function named in `group` (the body's
-    function defines: _function_defines) is no other function when its
-    name too is only called (its closure too lives only while its value)."""
-    names, values = {s}, set()
-    stack = list(forms)
-    while stack:
-        x = stack.pop()
-        if x.__class__ is Symbol:
-            values.add(x)
-            continue
-        if x.__class__ is not List or x is EMPTY:
-            continue
-        head = x.car
-        if head is QUOTE:
-            continue
-        if head is DEFINE and group:
-            named = _defined_function(x)
-            if named is not None and named[0] in group:
-                names.add(named[0])
-                stack.extend(named[1])
-                continue
-        if head in FN_FORMS or head is DEFINE or head is DEF:
-            return False
-        if expanded and id(x) in expanded:
-            e = expanded[id(x)]
-            if e is None or e.form is macros.FAILED:
-                return False
-            stack.append(e.form)
-        if head is LET and x.cdr is not EMPTY and x.cdr.car.__class__ is Symbol:
-            names.add(x.cdr.car)        # a named let: its name too only called
-            stack.extend(x.cdr.cdr)
-            continue
-        if head.__class__ is not Symbol:
-            stack.append(head)
-        stack.extend(x.cdr)
-    return not (names & values)
-
-
-def _defined_function(x):
-    """(name, body forms) of `(define (name . params) . body)` or `(define
-    name (lambda params . body))`, else None."""
-    if len(x) < 3:
-        return None
-    target = x.cdr.car
-    if target.__class__ is List and target is not EMPTY and target.car.__class__ is Symbol:
-        return target.car, list(x.cdr.cdr)
-    init = x.cdr.cdr.car
-    if target.__class__ is Symbol and len(x) == 3 and init.__class__ is List and init is not EMPTY \
-            and init.car in FN_FORMS and len(init) >= 3:
-        return target, list(init.cdr.cdr)
-    return None
-
-
 def _function_defines(body) -> frozenset:
     """The names the defines of functions in body (its begins spread) bind."""
     found = set()
     for y in _but(body, None):
         if y.__class__ is List and y is not EMPTY and y.car is DEFINE:
-            named = _defined_function(y)
+            named = defined_function(y)
             if named is not None:
                 found.add(named[0])
     return frozenset(found)
