@@ -9,8 +9,9 @@ from ..let_forms import parse_bindings
 from ..resolve import Scope, body_defines
 from ..values import EMPTY, List, Symbol, sym
 from . import macros
+from .called import only_called
 from .nodes import L, S, Unsupported, _ident, assign, attr, call, const, name
-from .special_forms import FN_FORMS, _makes_functions, _params, only_called
+from .special_forms import FN_FORMS, _makes_functions, _params
 
 
 # The references to a named let's loop when only its own frame (env[2]) and
