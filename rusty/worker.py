@@ -339,6 +339,7 @@ class _Waiter:
     def wait(self) -> None:
         w, box = self.w, self.box
         while not box:
+            request = None
             try:
                 request = w.pending_upcall(self.done)
                 if request is not None:
@@ -351,7 +352,19 @@ class _Waiter:
                         and not w.thread.is_alive():
                     raise EvalError('internal error: the evaluation thread stopped')
             except KeyboardInterrupt:    # a SIGINT handler other than ours raised: a request all the same
+                if request is not None and request[2] is RUNNING:
+                    self._abandoned(request)
                 w.interrupt()
+
+    def _abandoned(self, request) -> None:
+        """An upcall a KeyboardInterrupt left `_answer` in (after its fn, SIGINT
+        given back): marked done (interrupted, if no outcome), for the next turn
+        to hand back (left RUNNING, the job waits for ever); SIGINT ours again."""
+        if request[1] is None:
+            request[1] = (False, KeyboardInterrupt())
+        request[2] = DONE
+        if self.taken is not None:
+            self.taken = self.w._take_sigint()
 
     def _mine(self) -> bool:
         """Whether this call's job is the one running now."""

@@ -117,3 +117,38 @@ def test_ctrl_c_stops_a_long_python_call_and_the_program_goes_on(call):
 def test_uncaught_interrupt_of_a_python_call_is_the_report():
     status, out, err, took = interrupted('(import time)\n(time.sleep 100)')
     assert status == 130 and err.startswith('Error: interrupted\n  at <expr>:2:1'), err
+
+
+ABANDONED = '''
+from rusty import worker
+from rusty.errors import RustyError
+from rusty.runtime import Session
+real = worker.Worker._take_sigint
+fired = []
+
+
+def take(self):         # Ctrl-C landing as SIGINT is taken back after a Python call ran for the job
+    if not fired and any(r[2] is worker.RUNNING for r in self.upcalls):
+        fired.append(1)
+        raise KeyboardInterrupt
+    return real(self)
+
+
+worker.Worker._take_sigint = take
+s = Session()
+try:
+    print(s.run('(import time) (number? (time.monotonic))', '<t>'))
+except RustyError as e:
+    print(e.message)
+print(len(fired), s.run('(+ 1 2)', '<t>'))
+'''
+
+
+def test_an_interrupt_landing_as_a_python_call_hands_back_its_outcome_never_hangs():
+    """The waiting thread runs the job's Python call; an interrupt landing
+    just after it (as SIGINT is taken back) still hands the outcome back:
+    the job ends, as the value or `interrupted`, never waiting for ever."""
+    p = subprocess.run([sys.executable, '-c', ABANDONED], capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, PYTHONPATH=ROOT))
+    first, last = p.stdout.splitlines()
+    assert first in ('True', 'interrupted') and last == '1 3', p.stderr
